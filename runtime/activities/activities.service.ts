@@ -1,0 +1,34 @@
+/** Person activities: one row per recorded activity (eating, medication, ...). */
+import type { AppContext } from "../context";
+import { fromJsonText } from "../db/json-column";
+
+export interface Activity {
+  id: number;
+  timestamp: string;
+  activity_type: string;
+  person_id: string | null;
+  room_name: string | null;
+  confidence: number;
+  metadata_json: Record<string, unknown>;
+  rule_id: number | null;
+  execution_id: number | null;
+}
+
+export interface ActivityFilters {
+  person_id?: string;
+  activity_type?: string;
+  room_name?: string;
+  since?: string;
+  limit: number;
+  offset: number;
+}
+
+export async function listActivities(ctx: AppContext, f: ActivityFilters): Promise<Activity[]> {
+  const q = ctx.db("person_activities").select("*").orderBy("timestamp", "desc").orderBy("id", "desc").limit(f.limit).offset(f.offset);
+  if (f.person_id !== undefined) q.where("person_id", f.person_id);
+  if (f.activity_type !== undefined) q.where("activity_type", f.activity_type);
+  if (f.room_name !== undefined) q.whereRaw("lower(room_name) = ?", [f.room_name.toLowerCase()]);
+  if (f.since !== undefined) q.where("timestamp", ">=", f.since);
+  const rows: Array<Omit<Activity, "metadata_json"> & { metadata_json: string }> = await q;
+  return rows.map((r) => ({ ...r, confidence: Number(r.confidence), metadata_json: fromJsonText(r.metadata_json, {}) }));
+}

@@ -1,0 +1,150 @@
+/**
+ * The app factory: builds the whole service (store, keys, routers, embedded Node-RED)
+ * without listening, so `main.ts` listens on PORT and tests on port 0.
+ */
+import { randomBytes } from "node:crypto";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import express from "express";
+import type { Settings } from "../settings";
+import { KeyStore } from "./auth/key-store";
+import type { RunConfig } from "./config/load-settings";
+import type { AppContext } from "./context";
+import { systemClock, isoNow, type Clock } from "./core/clock";
+import { EventBus } from "./core/event-bus";
+import { createLogger, type Logger } from "./core/logger";
+import { kvGet, kvSet } from "./db/kv";
+import { openStore } from "./db/store";
+import { createDemoKeys, readDemoKeys } from "./demo/demo-keys";
+import { isStoreEmpty, seedDemoHousehold } from "./demo/demo-household";
+import { upsertDeviceSensors } from "./devices/device-sensors";
+import { apiV1 } from "./http/api-v1";
+import { errorHandler, notFoundHandler } from "./http/error-handler";
+import { EDITOR_ROOT, nodeRedHost, type HostTarget } from "./nodered/host";
+import { healthRouter } from "./ops/ops.router";
+
+export interface AppOptions {
+  config: RunConfig;
+  clock?: Clock;
+  log?: Logger;
+  /** Embed Node-RED (default true). */
+  nodeRed?: boolean;
+  /** Seed the demo household and its keys when the store is empty (default false). */
+  demo?: boolean;
+}
+
+export interface CareflowApp {
+  ctx: AppContext;
+  server: http.Server;
+  /** True when this start seeded the demo household. */
+  demoSeeded: boolean;
+  listen(port?: number, host?: string): Promise<number>;
+  close(): Promise<void>;
+}
+
+async function credentialSecret(ctx: AppContext): Promise<string> {
+  const configured = ctx.settings.node_red.credential_secret;
+  if (configured) return configured;
+  const stored = await kvGet(ctx.db, "node-red:credential-secret");
+  if (stored) return stored;
+  // Generated once and kept in the store, never Node-RED's default key beside the flows.
+  const secret = randomBytes(32).toString("hex");
+  await kvSet(ctx.db, "node-red:credential-secret", secret, isoNow(ctx.clock));
+  return secret;
+}
+
+/** Adds the demo keys (made now if this is a first start) to the settings' key lists. */
+async function addDemoKeys(settings: Settings, dataDir: string, empty: boolean): Promise<boolean> {
+  const keys = readDemoKeys(dataDir) ?? (empty ? createDemoKeys(dataDir) : undefined);
+  if (!keys) return false;
+  const known = new Set([...settings.auth.api_keys, ...settings.auth.device_keys].map((k) => k.key));
+  const taken = new Set(settings.auth.device_keys.map((d) => d.sensor_id));
+  settings.auth.api_keys.push(...keys.api_keys.filter((k) => !known.has(k.key)));
+  settings.auth.device_keys.push(...keys.device_keys.filter((k) => !known.has(k.key) && !taken.has(k.sensor_id)));
+  return true;
+}
+
+export async function createApp(opts: AppOptions): Promise<CareflowApp> {
+  const { config } = opts;
+  const settings = structuredClone(config.settings);
+  const log = opts.log ?? createLogger(settings.app.log_level);
+  const clock = opts.clock ?? systemClock;
+  const store = await openStore(config.databaseUrl, config.dataDir);
+  const ctx: AppContext = {
+    db: store.db,
+    dialect: store.dialect,
+    clock,
+    log,
+    settings,
+    keys: new KeyStore([], []),
+    bus: new EventBus(),
+    dataDir: config.dataDir,
+  };
+
+  let demoSeeded = false;
+  if (opts.demo) {
+    const empty = await isStoreEmpty(ctx);
+    await addDemoKeys(settings, config.dataDir, empty);
+    if (empty) {
+      await seedDemoHousehold(ctx);
+      demoSeeded = true;
+    }
+  }
+  ctx.keys = new KeyStore(settings.auth.api_keys, settings.auth.device_keys);
+  await upsertDeviceSensors(ctx, settings.auth.device_keys);
+
+  const startedAt = Date.now();
+  const useNodeRed = opts.nodeRed !== false;
+  const app = express();
+  app.disable("x-powered-by");
+  app.use(healthRouter(ctx, { startedAt, nodeRedState: () => (useNodeRed ? nodeRedHost.state : "disabled") }));
+  app.use("/api/v1", apiV1(ctx));
+  if (useNodeRed) {
+    app.use(EDITOR_ROOT, nodeRedHost.admin);
+    app.use(nodeRedHost.httpNode);
+  }
+  app.use(notFoundHandler);
+  app.use(errorHandler(log));
+
+  const server = http.createServer(app);
+  server.on("upgrade", (req, socket, head) => {
+    if (useNodeRed && nodeRedHost.handleUpgrade(req, socket, head)) return;
+    socket.destroy();
+  });
+
+  let target: HostTarget | undefined;
+  if (useNodeRed) {
+    target = {
+      db: ctx.db,
+      keys: ctx.keys,
+      log,
+      now: () => isoNow(clock),
+      credentialSecret: await credentialSecret(ctx),
+      userDir: path.join(config.dataDir, "node-red"),
+      logLevel: settings.app.log_level,
+      services: { ctx },
+    };
+    await nodeRedHost.attach(target);
+  }
+
+  return {
+    ctx,
+    server,
+    demoSeeded,
+    listen: (port = 0, host?: string) =>
+      new Promise<number>((resolve, reject) => {
+        server.once("error", reject);
+        server.listen(port, host, () => resolve((server.address() as AddressInfo).port));
+      }),
+    close: async () => {
+      if (target) nodeRedHost.detach(target);
+      await new Promise<void>((resolve) => {
+        if (!server.listening) return resolve();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      await store.db.destroy();
+    },
+  };
+}

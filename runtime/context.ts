@@ -1,0 +1,22 @@
+/**
+ * What every service and handler receives: the store, the clock, the logger, the settings
+ * and the event bus. Built once by the app factory; tests build it with fakes.
+ */
+import type { Knex } from "knex";
+import type { Settings } from "../settings";
+import type { KeyStore } from "./auth/key-store";
+import type { Clock } from "./core/clock";
+import type { EventBus } from "./core/event-bus";
+import type { Logger } from "./core/logger";
+import type { Dialect } from "./db/store";
+
+export interface AppContext {
+  db: Knex;
+  dialect: Dialect;
+  clock: Clock;
+  log: Logger;
+  settings: Settings;
+  keys: KeyStore;
+  bus: EventBus;
+  dataDir: string;
+}

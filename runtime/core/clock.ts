@@ -1,0 +1,83 @@
+/**
+ * Time as a dependency. Time-based code never reads `Date.now()` directly: it asks a
+ * Clock, so tests drive cron, cool-off, waits, escalation and expiry with a ManualClock.
+ */
+export interface Clock {
+  /** Milliseconds since the epoch. */
+  now(): number;
+  /** Run `fn` once the clock reaches `atMs`; returns a cancel function. */
+  at(atMs: number, fn: () => void): () => void;
+}
+
+// setTimeout cannot wait longer than 2^31-1 ms; longer waits re-arm in steps.
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+export const systemClock: Clock = {
+  now: () => Date.now(),
+  at(atMs, fn) {
+    let timer: NodeJS.Timeout | undefined;
+    let cancelled = false;
+    const arm = () => {
+      if (cancelled) return;
+      const delay = atMs - Date.now();
+      if (delay <= 0) return void setImmediate(() => !cancelled && fn());
+      timer = setTimeout(arm, Math.min(delay, MAX_TIMER_MS));
+      timer.unref?.();
+    };
+    arm();
+    return () => {
+      cancelled = true;
+      if (timer) clearTimeout(timer);
+    };
+  },
+};
+
+interface PendingTimer {
+  atMs: number;
+  seq: number;
+  fn: () => void;
+}
+
+/** A clock that moves only when told to; due timers fire in time order on `advance`. */
+export class ManualClock implements Clock {
+  private timers: PendingTimer[] = [];
+  private seq = 0;
+
+  constructor(private current: number = Date.parse("2026-01-05T09:00:00Z")) {}
+
+  now(): number {
+    return this.current;
+  }
+
+  at(atMs: number, fn: () => void): () => void {
+    const timer = { atMs, seq: this.seq++, fn };
+    this.timers.push(timer);
+    return () => {
+      this.timers = this.timers.filter((t) => t !== timer);
+    };
+  }
+
+  /** Move time forward, firing each timer that falls due, in order, at its own time. */
+  advance(ms: number): void {
+    this.set(this.current + ms);
+  }
+
+  set(targetMs: number): void {
+    for (;;) {
+      const due = this.timers
+        .filter((t) => t.atMs <= targetMs)
+        .sort((a, b) => a.atMs - b.atMs || a.seq - b.seq)[0];
+      if (!due) break;
+      this.timers = this.timers.filter((t) => t !== due);
+      this.current = Math.max(this.current, due.atMs);
+      due.fn();
+    }
+    this.current = Math.max(this.current, targetMs);
+  }
+
+  pendingTimers(): number {
+    return this.timers.length;
+  }
+}
+
+export const isoNow = (clock: Clock): string => new Date(clock.now()).toISOString();

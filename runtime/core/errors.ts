@@ -1,0 +1,50 @@
+/**
+ * One error type per failure kind; `runtime/http/error-handler.ts` maps them to HTTP
+ * status in one place, always with the body `{"detail": "..."}`.
+ */
+export class CareflowError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+export class BadRequestError extends CareflowError {
+  constructor(message: string) {
+    super(400, message);
+  }
+}
+export class UnauthorizedError extends CareflowError {
+  constructor(message = "Authentication required: send an API key in X-API-Key") {
+    super(401, message);
+  }
+}
+export class ForbiddenError extends CareflowError {
+  constructor(message: string) {
+    super(403, message);
+  }
+}
+export class NotFoundError extends CareflowError {
+  constructor(message: string) {
+    super(404, message);
+  }
+}
+export class ConflictError extends CareflowError {
+  constructor(message: string) {
+    super(409, message);
+  }
+}
+export class ValidationError extends CareflowError {
+  constructor(message: string) {
+    super(422, message);
+  }
+}
+/** A backing service the household runs is unreachable; callers degrade as the spec says. */
+export class ServiceUnavailableError extends CareflowError {
+  constructor(message: string) {
+    super(503, message);
+  }
+}

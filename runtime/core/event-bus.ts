@@ -1,0 +1,31 @@
+/**
+ * The in-process event bus: capabilities publish what happened in the home (a camera
+ * batch is ready, an alert was acknowledged, ...) and the rules engine and notifiers
+ * subscribe. Topics and their payloads are declared here so both sides are typed.
+ */
+import { EventEmitter } from "node:events";
+
+export interface BusTopics {
+  "alert.created": { alert_id: number; level: string };
+  "alert.acknowledged": { alert_id: number; action: "dismiss" | "assist"; actor: string };
+  "sensor.changed": { sensor_id: string; action: "created" | "updated" | "deleted" };
+}
+
+export type Topic = keyof BusTopics;
+
+export class EventBus {
+  private readonly emitter = new EventEmitter();
+
+  constructor() {
+    this.emitter.setMaxListeners(100);
+  }
+
+  publish<T extends Topic>(topic: T, payload: BusTopics[T]): void {
+    this.emitter.emit(topic, payload);
+  }
+
+  subscribe<T extends Topic>(topic: T, listener: (payload: BusTopics[T]) => void): () => void {
+    this.emitter.on(topic, listener);
+    return () => this.emitter.off(topic, listener);
+  }
+}

@@ -1,0 +1,23 @@
+/**
+ * The schema's history, oldest first. Kept in code (not a directory scan) so the
+ * compiled build and the TypeScript sources can never disagree about which exist.
+ */
+import type { Knex } from "knex";
+import * as m001 from "./001_platform";
+import * as m002 from "./002_flows";
+
+interface Migration {
+  up(knex: Knex): Promise<void>;
+  down(knex: Knex): Promise<void>;
+}
+
+const migrations: Record<string, Migration> = {
+  "001_platform": m001,
+  "002_flows": m002,
+};
+
+export const migrationSource: Knex.MigrationSource<string> = {
+  getMigrations: async () => Object.keys(migrations),
+  getMigrationName: (name) => name,
+  getMigration: async (name) => migrations[name],
+};

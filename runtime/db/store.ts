@@ -1,0 +1,68 @@
+/**
+ * Opens the one store: SQLite (WAL) in the data dir by default, PostgreSQL when
+ * DATABASE_URL is a postgres:// URL. Both run the same knex migrations.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import knexFactory, { type Knex } from "knex";
+import { migrationSource } from "./migrations";
+
+export type Dialect = "sqlite" | "postgres";
+
+export interface Store {
+  db: Knex;
+  dialect: Dialect;
+  /** Where the data lives, for logs and /health (no credentials). */
+  location: string;
+}
+
+export function storeConfig(databaseUrl: string | undefined, dataDir: string): { config: Knex.Config; dialect: Dialect; location: string } {
+  if (databaseUrl && /^postgres(ql)?:\/\//.test(databaseUrl)) {
+    const u = new URL(databaseUrl);
+    return {
+      dialect: "postgres",
+      location: `postgres://${u.host}${u.pathname}`,
+      config: { client: "pg", connection: databaseUrl, pool: { min: 0, max: 10 } },
+    };
+  }
+  const file = databaseUrl ? databaseUrl.replace(/^sqlite:(\/\/)?/, "") : path.join(dataDir, "careflow.db");
+  return {
+    dialect: "sqlite",
+    location: file,
+    config: {
+      client: "better-sqlite3",
+      connection: { filename: file },
+      useNullAsDefault: true,
+      pool: {
+        min: 1,
+        max: 1,
+        // WAL lets readers run beside the writer; foreign keys are off by default in SQLite.
+        afterCreate: (conn: { pragma(s: string): unknown }, done: (err: Error | null, conn: unknown) => void) => {
+          conn.pragma("journal_mode = WAL");
+          conn.pragma("synchronous = NORMAL");
+          conn.pragma("foreign_keys = ON");
+          conn.pragma("busy_timeout = 5000");
+          done(null, conn);
+        },
+      },
+    },
+  };
+}
+
+export async function openStore(databaseUrl: string | undefined, dataDir: string): Promise<Store> {
+  const { config, dialect, location } = storeConfig(databaseUrl, dataDir);
+  if (dialect === "sqlite" && location !== ":memory:") fs.mkdirSync(path.dirname(path.resolve(location)), { recursive: true });
+  const db = knexFactory(config);
+  await db.migrate.latest({ migrationSource });
+  return { db, dialect, location };
+}
+
+/** Is the store answering? Used by /health. */
+export async function pingStore(store: Store): Promise<boolean> {
+  try {
+    await store.db.raw("select 1");
+    return true;
+  } catch {
+    return false;
+  }
+}

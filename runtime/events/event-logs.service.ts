@@ -1,0 +1,34 @@
+/** Event logs: one per rule firing, finalised completed / ignored / failed. */
+import type { AppContext } from "../context";
+import { fromJsonText } from "../db/json-column";
+
+export const EVENT_LOG_STATUSES = ["processing", "completed", "ignored", "failed"] as const;
+
+export interface EventLog {
+  id: number;
+  timestamp: string;
+  rule_id: number | null;
+  rule_name: string | null;
+  room_name: string | null;
+  sensor_id: string | null;
+  status: string;
+  trigger_type: string | null;
+  execution_id: number | null;
+  pipeline_data: Record<string, unknown>;
+  details: string | null;
+}
+
+export interface EventLogFilters {
+  rule_name?: string;
+  status?: string;
+  limit: number;
+  offset: number;
+}
+
+export async function listEventLogs(ctx: AppContext, f: EventLogFilters): Promise<EventLog[]> {
+  const q = ctx.db("event_logs").select("*").orderBy("timestamp", "desc").orderBy("id", "desc").limit(f.limit).offset(f.offset);
+  if (f.rule_name !== undefined) q.where("rule_name", f.rule_name);
+  if (f.status !== undefined) q.where("status", f.status);
+  const rows: Array<Omit<EventLog, "pipeline_data"> & { pipeline_data_json: string }> = await q;
+  return rows.map(({ pipeline_data_json, ...r }) => ({ ...r, pipeline_data: fromJsonText(pipeline_data_json, {}) }));
+}

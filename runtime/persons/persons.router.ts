@@ -1,0 +1,14 @@
+import { Router } from "express";
+import type { AppContext } from "../context";
+import { reply, route } from "../http/route";
+import { createPerson, deletePerson, getPerson, listPersons, updatePerson } from "./persons.service";
+
+export function personsRouter(ctx: AppContext): Router {
+  const r = Router();
+  r.get("/persons", route(() => listPersons(ctx)));
+  r.post("/persons", route(async (req) => reply(201, await createPerson(ctx, req.body))));
+  r.get("/persons/:id", route((req) => getPerson(ctx, req.params.id)));
+  r.patch("/persons/:id", route((req) => updatePerson(ctx, req.params.id, req.body)));
+  r.delete("/persons/:id", route(async (req) => void (await deletePerson(ctx, req.params.id))));
+  return r;
+}

@@ -1,0 +1,69 @@
+/** Rooms: the physical spaces sensors and filters refer to. */
+import { z } from "zod";
+import type { AppContext } from "../context";
+import { isoNow } from "../core/clock";
+import { ConflictError, NotFoundError } from "../core/errors";
+import { parseInput } from "../core/validation";
+
+export interface Room {
+  id: number;
+  name: string;
+  ha_area_id: string | null;
+  floor: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+const name = z.string().trim().min(1, "must not be empty").max(100);
+export const roomCreateSchema = z
+  .object({ name, ha_area_id: z.string().max(200).nullable().optional(), floor: z.string().max(100).nullable().optional() })
+  .strict();
+export const roomUpdateSchema = roomCreateSchema.partial().strict();
+
+export async function listRooms(ctx: AppContext): Promise<Room[]> {
+  return ctx.db<Room>("rooms").select("*").orderBy("id");
+}
+
+export async function getRoom(ctx: AppContext, id: number): Promise<Room> {
+  const room = await ctx.db<Room>("rooms").where({ id }).first();
+  if (!room) throw new NotFoundError(`Room ${id} not found`);
+  return room;
+}
+
+export async function findRoomByName(ctx: AppContext, roomName: string): Promise<Room | undefined> {
+  return ctx.db<Room>("rooms").whereRaw("lower(name) = ?", [roomName.toLowerCase()]).first();
+}
+
+async function assertNameFree(ctx: AppContext, roomName: string, exceptId?: number): Promise<void> {
+  const other = await findRoomByName(ctx, roomName);
+  if (other && other.id !== exceptId) throw new ConflictError(`A room named '${other.name}' already exists (id ${other.id})`);
+}
+
+export async function createRoom(ctx: AppContext, input: unknown): Promise<Room> {
+  const body = parseInput(roomCreateSchema, input);
+  await assertNameFree(ctx, body.name);
+  const now = isoNow(ctx.clock);
+  const [row] = await ctx.db("rooms")
+    .insert({ name: body.name, ha_area_id: body.ha_area_id ?? null, floor: body.floor ?? null, created_at: now, updated_at: now })
+    .returning("id");
+  return getRoom(ctx, typeof row === "object" ? row.id : row);
+}
+
+export async function updateRoom(ctx: AppContext, id: number, input: unknown): Promise<Room> {
+  const body = parseInput(roomUpdateSchema, input);
+  await getRoom(ctx, id);
+  if (body.name !== undefined) await assertNameFree(ctx, body.name, id);
+  await ctx.db("rooms").where({ id }).update({ ...body, updated_at: isoNow(ctx.clock) });
+  return getRoom(ctx, id);
+}
+
+/** A room that still has sensors is not deleted: the caller must move or delete them first. */
+export async function deleteRoom(ctx: AppContext, id: number): Promise<void> {
+  const room = await getRoom(ctx, id);
+  const sensors = await ctx.db("sensors").where({ room_id: id }).select("sensor_id");
+  if (sensors.length > 0) {
+    const names = sensors.map((s: { sensor_id: string }) => s.sensor_id).join(", ");
+    throw new ConflictError(`Room '${room.name}' still has ${sensors.length} sensor(s) (${names}); move or delete them first`);
+  }
+  await ctx.db("rooms").where({ id }).delete();
+}

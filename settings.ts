@@ -1,0 +1,226 @@
+/**
+ * The settings schema and its defaults: the one place that names every setting.
+ *
+ * Keys mirror the spec's setting names as nested objects (`app.timezone`,
+ * `image.refresh_window_minutes`, `llm.models`, ...). A settings file given by
+ * `CAREFLOW_SETTINGS` is merged over these defaults and then validated here; an
+ * unknown or ill-typed key stops the service with a message naming it.
+ */
+import { z } from "zod";
+
+const ROLE_NAMES = ["admin", "caregiver", "mcp_readonly"] as const;
+export type RoleName = (typeof ROLE_NAMES)[number];
+
+const isTimezone = (tz: string): boolean => {
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+const apiKey = z
+  .object({
+    key: z.string().min(8, "an API key needs at least 8 characters"),
+    name: z.string().min(1),
+    permissions: z.array(z.string().min(1)).min(1),
+  })
+  .strict();
+
+export const DEVICE_TYPES = ["camera_device", "terminal", "display"] as const;
+
+const deviceKey = z
+  .object({
+    key: z.string().regex(/^[A-Z0-9]{8}$/, "a device key is 8 uppercase letters or digits"),
+    sensor_id: z.string().min(1),
+    device_type: z.enum(DEVICE_TYPES),
+    permissions: z.array(z.string().min(1)).default([]),
+    name: z.string().optional(),
+  })
+  .strict();
+
+const camera = z
+  .object({
+    rotate: z.union([z.literal(90), z.literal(180), z.literal(270)]).optional(),
+    label_filter: z
+      .object({
+        labels: z.array(z.string()).default([]),
+        mode: z.enum(["any", "all"]).default("any"),
+      })
+      .strict()
+      .optional(),
+  })
+  .strict();
+
+const llmModel = z
+  .object({
+    id: z.string().min(1),
+    name: z.string().optional(),
+    api_type: z.enum(["openai", "ollama"]),
+    base_url: z.string().url().refine((u) => !u.endsWith("/"), "base_url takes no trailing slash"),
+    model: z.string().min(1),
+    api_key: z.string().optional(),
+    capabilities: z.array(z.enum(["text", "vision", "translation"])).min(1),
+    max_tokens: z.number().int().positive().default(4096),
+    timeout: z.number().positive().default(60),
+    guided_decoding: z.boolean().default(false),
+    max_retries: z.number().int().min(0).default(3),
+  })
+  .strict();
+
+const level = z
+  .object({
+    channels: z.array(z.string()),
+    escalation_minutes: z.number().positive().nullable().default(null),
+    repeat_count: z.number().int().min(0).default(0),
+  })
+  .strict();
+
+export const settingsSchema = z
+  .object({
+    app: z
+      .object({
+        name: z.string().default("careflow"),
+        timezone: z.string().refine(isTimezone, "not an IANA time zone name").default("UTC"),
+        log_level: z.enum(["fatal", "error", "warn", "info", "debug", "trace"]).default("info"),
+        public_url: z.string().url().optional(),
+      })
+      .strict()
+      .prefault({}),
+    auth: z
+      .object({
+        api_keys: z.array(apiKey).default([]),
+        device_keys: z.array(deviceKey).default([]),
+      })
+      .strict()
+      .prefault({}),
+    node_red: z
+      .object({
+        credential_secret: z.string().min(16).optional(),
+        editor_enabled: z.boolean().default(true),
+      })
+      .strict()
+      .prefault({}),
+    cameras: z.record(z.string(), camera).prefault({}),
+    image: z
+      .object({ refresh_window_minutes: z.number().min(0).default(60) })
+      .strict()
+      .prefault({}),
+    pipeline: z
+      .object({
+        step_timeout_seconds: z.number().positive().default(60),
+        execution_timeout_minutes: z.number().positive().default(5),
+      })
+      .strict()
+      .prefault({}),
+    llm: z
+      .object({ models: z.array(llmModel).default([]) })
+      .strict()
+      .prefault({}),
+    notifications: z
+      .object({
+        webhook: z
+          .object({
+            url: z.string().url().nullable().default(null),
+            timeout_seconds: z.number().positive().default(10),
+            headers: z.record(z.string(), z.string()).prefault({}),
+          })
+          .strict()
+          .prefault({}),
+        levels: z
+          .object({ emergency: level, warning: level, info: level, reminder: level })
+          .partial()
+          .strict()
+          .prefault({}),
+        chat_app: z
+          .object({
+            targets: z
+              .array(
+                z
+                  .object({
+                    name: z.string(),
+                    chat_id: z.union([z.string(), z.number()]),
+                    alert_levels: z.array(z.string()).default([]),
+                  })
+                  .strict(),
+              )
+              .default([]),
+            max_image_side: z.number().int().positive().default(1920),
+          })
+          .strict()
+          .prefault({}),
+        eink: z
+          .object({
+            default_targets: z.array(z.string()).default([]),
+            default_template: z.string().nullable().default(null),
+            default_expiry_minutes: z.number().positive().default(30),
+          })
+          .strict()
+          .prefault({}),
+      })
+      .strict()
+      .prefault({}),
+    tts: z
+      .object({
+        url: z.string().url().default("http://127.0.0.1:8090"),
+        default_model: z.string().default("svara"),
+        default_voice: z.string().default("default"),
+        default_speed: z.number().min(0.25).max(4).default(1),
+        default_language: z.string().default("en"),
+        default_style: z.string().nullable().default(null),
+      })
+      .strict()
+      .prefault({}),
+    person_tracking: z
+      .object({
+        enabled: z.boolean().default(true),
+        stale_timeout_minutes: z.number().positive().default(30),
+      })
+      .strict()
+      .prefault({}),
+    mcp: z
+      .object({
+        tools: z.array(z.string()).nullable().default(null),
+        voice_tools: z
+          .array(z.string())
+          .default([
+            "get_rooms",
+            "get_room_occupancy",
+            "get_person_locations",
+            "get_alerts",
+            "get_weather",
+            "get_local_datetime",
+            "get_person_activities",
+            "get_enrolled_persons",
+          ]),
+      })
+      .strict()
+      .prefault({}),
+    cts: z
+      .object({
+        enabled: z.boolean().default(false),
+        nats_url: z.string().default("nats://127.0.0.1:4222"),
+        lock_seconds: z.number().min(0).default(60),
+      })
+      .strict()
+      .prefault({}),
+  })
+  .strict();
+
+export type Settings = z.infer<typeof settingsSchema>;
+/** The raw, not yet validated shape a settings file may hold. */
+export type SettingsInput = z.input<typeof settingsSchema>;
+export type ApiKeyEntry = Settings["auth"]["api_keys"][number];
+export type DeviceKeyEntry = Settings["auth"]["device_keys"][number];
+export type LlmModelEntry = Settings["llm"]["models"][number];
+
+export const ROLES: readonly RoleName[] = ROLE_NAMES;
+
+/** Default channel sets and escalation of each alert level (the spec's table). */
+export const DEFAULT_LEVELS = {
+  emergency: { channels: ["pwa_popup_text", "chat_app", "eink", "hub_speaker_tts"], escalation_minutes: 5, repeat_count: 3 },
+  warning: { channels: ["pwa_popup_text", "chat_app", "eink", "pwa_realtime_ai"], escalation_minutes: 10, repeat_count: 3 },
+  info: { channels: ["pwa_popup_text"], escalation_minutes: null, repeat_count: 0 },
+  reminder: { channels: ["pwa_popup_text", "hub_speaker_tts", "eink"], escalation_minutes: null, repeat_count: 0 },
+} as const;
