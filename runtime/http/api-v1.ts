@@ -52,7 +52,10 @@ export const V1_ROUTERS: readonly RouterFactory[] = [
 
 export function apiV1(ctx: AppContext, extra: readonly RouterFactory[] = []): Router {
   const r = Router();
-  r.use(deferredJson(), authenticate(ctx.keys), raiseBodyError);
+  r.use(deferredJson());
+  // An e-ink display may only be able to send its key in an Authorization header.
+  r.get("/image/active", authenticate(ctx.keys, "bare-or-bearer"));
+  r.use(authenticate(ctx.keys), raiseBodyError);
   for (const make of [...V1_ROUTERS, ...extra]) r.use(make(ctx));
   r.use(notFoundHandler);
   return r;

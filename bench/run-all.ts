@@ -1,0 +1,26 @@
+/**
+ * `npm run bench`: runs every compiled `bench/*.bench.js` in its own process, one after
+ * another (so one benchmark's load never skews another), passing its output through.
+ * `npm run bench -- eink` runs only the benchmarks whose file name contains "eink".
+ */
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+
+const dir = __dirname;
+const filter = process.argv[2];
+const files = fs
+  .readdirSync(dir)
+  .filter((f) => f.endsWith(".bench.js") && (!filter || f.includes(filter)))
+  .sort();
+
+let failed = 0;
+for (const file of files) {
+  process.stdout.write(`\n=== ${file.replace(/\.js$/, "")}\n`);
+  const res = spawnSync(process.execPath, [path.join(dir, file)], { stdio: "inherit", env: process.env });
+  if (res.status !== 0) {
+    failed++;
+    process.stdout.write(`${file}: exited with ${res.status ?? res.signal}\n`);
+  }
+}
+process.exit(failed ? 1 : 0);
