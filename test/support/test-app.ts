@@ -6,7 +6,7 @@ import type { SettingsInput } from "../../settings";
 import { createApp, type CareflowApp } from "../../runtime/app";
 import { buildSettings } from "../../runtime/config/load-settings";
 import type { Clock } from "../../runtime/core/clock";
-import { createLogger } from "../../runtime/core/logger";
+import { createLogger, type Logger } from "../../runtime/core/logger";
 import { freshDatabase } from "./test-db";
 
 export const KEYS = {
@@ -36,6 +36,7 @@ export interface TestAppOptions {
   clock?: Clock;
   nodeRed?: boolean;
   demo?: boolean;
+  log?: Logger;
 }
 
 export interface ApiResponse<T = any> {
@@ -68,7 +69,7 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
   const app = await createApp({
     config: { port: 0, dataDir: db.dataDir, databaseUrl: db.databaseUrl, settingsFile: undefined, settings },
     clock: opts.clock,
-    log: createLogger(process.env.CAREFLOW_TEST_LOG ? "debug" : "silent"),
+    log: opts.log ?? createLogger(process.env.CAREFLOW_TEST_LOG ? "debug" : "silent"),
     nodeRed: opts.nodeRed ?? false,
     demo: opts.demo ?? false,
   });
