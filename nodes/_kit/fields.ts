@@ -1,0 +1,61 @@
+/**
+ * Field markers: a template field takes `{{key}}` placeholders, an expression field holds
+ * a condition. They are zod metadata, so they appear in the JSON Schema served by
+ * `/pipeline/step-types`, and the editor form, validation and docs all read them there.
+ */
+import { z } from "zod";
+
+export interface FieldMarkers {
+  template?: boolean;
+  expression?: boolean;
+  multiline?: boolean;
+}
+
+/** A string that may contain `{{path}}` placeholders. */
+export const template = (description: string, opts: { multiline?: boolean } = {}) =>
+  z.string().meta({ description, template: true, ...(opts.multiline ? { multiline: true } : {}) });
+
+/** A condition expression in the pipeline's condition language. */
+export const expression = (description: string) => z.string().meta({ description, expression: true });
+
+export interface JsonSchemaNode {
+  type?: string | string[];
+  properties?: Record<string, JsonSchemaNode>;
+  items?: JsonSchemaNode;
+  anyOf?: JsonSchemaNode[];
+  enum?: unknown[];
+  default?: unknown;
+  description?: string;
+  template?: boolean;
+  expression?: boolean;
+  multiline?: boolean;
+  [k: string]: unknown;
+}
+
+export interface MarkedValue {
+  /** Dotted path of the field inside the config, with list indexes (`conditions.0.person_id`). */
+  field: string;
+  value: string;
+  marker: "template" | "expression";
+}
+
+/** Every string in `value` that sits in a template or expression field of `schema`. */
+export function markedStrings(schema: JsonSchemaNode, value: unknown, path: string[] = []): MarkedValue[] {
+  const variants = schema.anyOf ?? [schema];
+  const out: MarkedValue[] = [];
+  for (const s of variants) {
+    if (typeof value === "string" && (s.template || s.expression)) {
+      out.push({ field: path.join("."), value, marker: s.expression ? "expression" : "template" });
+      return out;
+    }
+    if (Array.isArray(value) && s.items) {
+      value.forEach((item, i) => out.push(...markedStrings(s.items!, item, [...path, String(i)])));
+    } else if (value && typeof value === "object" && s.properties) {
+      for (const [k, sub] of Object.entries(s.properties)) {
+        const v = (value as Record<string, unknown>)[k];
+        if (v !== undefined) out.push(...markedStrings(sub, v, [...path, k]));
+      }
+    }
+  }
+  return out;
+}

@@ -1,0 +1,77 @@
+/**
+ * What handlers receive and return. Handlers take a context (clock, logger, services) and
+ * return a result; they never import Node-RED, so they are tested without a runtime.
+ */
+import type { Clock } from "../../runtime/core/clock";
+import type { Logger } from "../../runtime/core/logger";
+
+/** The spec's trigger context. */
+export interface TriggerContext {
+  trigger_type: string;
+  sensor_id: string | null;
+  room_name: string | null;
+  media_paths: string[];
+  media_type: string | null;
+  webhook_payload: Record<string, unknown> | null;
+  occupancy_duration_minutes: number | null;
+}
+
+export interface HandlerContext<Services = unknown> {
+  clock: Clock;
+  log: Logger;
+  services: Services;
+  /** Aborted when the run is cancelled or the step times out. */
+  signal: AbortSignal;
+}
+
+export interface StepInput {
+  pipeline_data: Record<string, unknown>;
+  trigger: TriggerContext;
+  step: { id: number; label: string; step_type: string };
+  execution_id: number;
+  rule_id: number;
+}
+
+/** The spec's step result; every field has the spec's default when absent. */
+export interface StepResult {
+  success?: boolean;
+  data?: Record<string, unknown>;
+  should_continue?: boolean;
+  output_ports?: readonly string[];
+  /** Epoch milliseconds at which a waiting run resumes. */
+  wait_until?: number;
+  error?: string;
+}
+
+export type StepHandler<C, S = unknown> = (ctx: HandlerContext<S>, input: StepInput, config: C) => Promise<StepResult>;
+
+export interface FilterInput {
+  trigger: TriggerContext;
+  rule_id: number;
+  negate: boolean;
+}
+
+export interface FilterResult {
+  pass: boolean;
+  /** Why the rule was held, shown in traces and webhook answers. */
+  reason?: string;
+}
+
+export type FilterHandler<C, S = unknown> = (ctx: HandlerContext<S>, input: FilterInput, config: C) => Promise<FilterResult>;
+
+export interface ChannelMessage {
+  alert_level: string;
+  message: string;
+  room_name: string | null;
+  image_url: string | null;
+  pipeline_data: Record<string, unknown>;
+  execution_id: number | null;
+}
+
+export interface DeliveryReceipt {
+  channel: string;
+  delivered: boolean;
+  detail?: string;
+}
+
+export type ChannelHandler<C, S = unknown> = (ctx: HandlerContext<S>, message: ChannelMessage, config: C) => Promise<DeliveryReceipt>;

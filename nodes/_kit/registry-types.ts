@@ -1,0 +1,27 @@
+/** The shape of the generated registry and lookups over it. */
+import type { ChannelHandler, FilterHandler, StepHandler } from "./handler-types";
+import type { ChannelSpec, FilterSpec, NodeKind, NodeSpec, StepSpec } from "./types";
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- a registry holds handlers of every config type */
+export interface NodeRegistry {
+  steps: ReadonlyArray<{ spec: StepSpec; handler?: StepHandler<any, any> }>;
+  filters: ReadonlyArray<{ spec: FilterSpec; handler?: FilterHandler<any, any> }>;
+  channels: ReadonlyArray<{ spec: ChannelSpec; handler?: ChannelHandler<any, any> }>;
+}
+
+export const allSpecs = (r: NodeRegistry): NodeSpec[] => [...r.steps, ...r.filters, ...r.channels].map((e) => e.spec);
+
+export function findSpec(r: NodeRegistry, kind: NodeKind, type: string): NodeSpec | undefined {
+  const list = kind === "step" ? r.steps : kind === "filter" ? r.filters : r.channels;
+  return list.find((e) => e.spec.type === type)?.spec;
+}
+
+/** A node type runs only when it has a handler. */
+export function isAvailable(r: NodeRegistry, spec: NodeSpec): boolean {
+  const list: ReadonlyArray<{ spec: NodeSpec; handler?: unknown }> = spec.kind === "step" ? r.steps : spec.kind === "filter" ? r.filters : r.channels;
+  return list.some((e) => e.spec === spec && e.handler !== undefined);
+}
+
+/** Why a type cannot run, for catalogs and for the error when it is asked to. */
+export const unavailableReason = (spec: NodeSpec): string =>
+  `${spec.kind} type '${spec.type}' cannot run yet: it needs ${spec.pending ?? "a handler"}`;

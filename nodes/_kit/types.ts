@@ -1,0 +1,60 @@
+/**
+ * The shapes every care node type shares. A node type is one typed spec (this file's
+ * `NodeSpec`) plus, when its behaviour exists, one handler. Handlers never import Node-RED.
+ */
+import type { z } from "zod";
+
+export type NodeKind = "step" | "filter" | "channel";
+export type StepCategory = "perception" | "reasoning" | "action" | "flow";
+
+/** A pure function from one config version to the next. */
+export type ConfigMigration = (config: Record<string, unknown>) => Record<string, unknown>;
+
+/** What a step writes into pipeline_data, for autocomplete, docs and output_schema. */
+export interface OutputKey {
+  key: string;
+  type: string;
+  description: string;
+}
+
+export interface NodeSpecBase<S extends z.ZodObject = z.ZodObject> {
+  kind: NodeKind;
+  /** The spec's type name (`condition`, `room`, `eink`); never renamed once released. */
+  type: string;
+  displayName: string;
+  description: string;
+  config: S;
+  /** Current config version; `migrations[n]` turns version n into n+1. */
+  version: number;
+  migrations?: Readonly<Record<number, ConfigMigration>>;
+  /**
+   * What this type still lacks, said when it refuses to run (e.g. "the pipeline engine").
+   * A type runs only once it has a handler; remove this when the handler lands.
+   */
+  pending?: string;
+  deprecated?: { replacedBy: string };
+  palette: { color: string; icon: string };
+}
+
+export interface StepSpec<S extends z.ZodObject = z.ZodObject> extends NodeSpecBase<S> {
+  kind: "step";
+  category: StepCategory;
+  outputPorts: readonly string[];
+  outputs: readonly OutputKey[];
+}
+
+export interface FilterSpec<S extends z.ZodObject = z.ZodObject> extends NodeSpecBase<S> {
+  kind: "filter";
+}
+
+export interface ChannelSpec<S extends z.ZodObject = z.ZodObject> extends NodeSpecBase<S> {
+  kind: "channel";
+}
+
+export type NodeSpec = StepSpec | FilterSpec | ChannelSpec;
+
+/** The Node-RED type id a spec is registered under; persisted in users' flows. */
+export const nodeRedType = (spec: Pick<NodeSpec, "kind" | "type">): string =>
+  spec.kind === "step" ? `care-${spec.type}` : `care-${spec.kind}-${spec.type}`;
+
+export const TRIGGER_NODE_TYPE = "care-trigger";
