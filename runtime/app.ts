@@ -23,6 +23,8 @@ import { apiV1 } from "./http/api-v1";
 import { errorHandler, notFoundHandler } from "./http/error-handler";
 import { EDITOR_ROOT, nodeRedHost, type HostTarget } from "./nodered/host";
 import { healthRouter } from "./ops/ops.router";
+import { FlowWriter, directFlowSource, saveFlowsWithIndex } from "./rules/flow-writer";
+import { nodeRedPackageDir } from "../nodes/_kit/node-red/emit-package";
 
 export interface AppOptions {
   config: RunConfig;
@@ -80,6 +82,12 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
     keys: new KeyStore([], []),
     bus: new EventBus(),
     dataDir: config.dataDir,
+    flows: new FlowWriter(
+      store.db,
+      opts.nodeRed !== false
+        ? { read: () => nodeRedHost.getFlows(), deploy: (flows, rev) => nodeRedHost.setFlows(flows, rev) }
+        : directFlowSource(store.db, () => isoNow(clock)),
+    ),
   };
 
   let demoSeeded = false;
@@ -122,8 +130,10 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
       now: () => isoNow(clock),
       credentialSecret: await credentialSecret(ctx),
       userDir: path.join(config.dataDir, "node-red"),
+      nodesDir: nodeRedPackageDir(),
       logLevel: settings.app.log_level,
       services: { ctx },
+      saveFlows: (flows) => saveFlowsWithIndex(ctx.db, flows, isoNow(clock)),
     };
     await nodeRedHost.attach(target);
   }

@@ -9,6 +9,7 @@ import type { Clock } from "./core/clock";
 import type { EventBus } from "./core/event-bus";
 import type { Logger } from "./core/logger";
 import type { Dialect } from "./db/store";
+import type { FlowWriter } from "./rules/flow-writer";
 
 export interface AppContext {
   db: Knex;
@@ -19,4 +20,6 @@ export interface AppContext {
   keys: KeyStore;
   bus: EventBus;
   dataDir: string;
+  /** Reads and writes the flows; rules, steps, edges and contexts live there. */
+  flows: FlowWriter;
 }

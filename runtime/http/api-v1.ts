@@ -12,6 +12,7 @@ import { eventLogsRouter } from "../events/event-logs.router";
 import { adminConfigRouter } from "../ops/ops.router";
 import { personsRouter } from "../persons/persons.router";
 import { roomsRouter } from "../rooms/rooms.router";
+import { rulesRouter } from "../rules/rules.router";
 import { sensorsRouter } from "../sensors/sensors.router";
 import { notFoundHandler } from "./error-handler";
 
@@ -48,6 +49,7 @@ export const V1_ROUTERS: readonly RouterFactory[] = [
   activitiesRouter,
   eventLogsRouter,
   adminConfigRouter,
+  rulesRouter,
 ];
 
 export function apiV1(ctx: AppContext, extra: readonly RouterFactory[] = []): Router {

@@ -48,8 +48,8 @@ export interface StorageModule {
 export interface FlowStoreTarget {
   db: Knex;
   now: () => string;
-  /** Called after Node-RED saved a deploy, so other parts can react. */
-  onFlowsSaved?: (flows: readonly FlowNode[]) => void;
+  /** Persists a deploy: validation, the flow rows and everything derived from them, atomically. */
+  saveFlows: (flows: readonly FlowNode[]) => Promise<void>;
 }
 
 async function kvJson<T>(db: Knex, key: string, fallback: T): Promise<T> {
@@ -63,10 +63,7 @@ export function createStorageModule(target: () => FlowStoreTarget): StorageModul
   return {
     init: async () => undefined,
     getFlows: () => readFlows(target().db),
-    saveFlows: async (flows) => {
-      await writeFlows(target().db, flows);
-      target().onFlowsSaved?.(flows);
-    },
+    saveFlows: (flows) => target().saveFlows(flows),
     getCredentials: () => kvJson(target().db, "node-red:credentials", {}),
     saveCredentials: (c) => put("node-red:credentials", c),
     getSettings: () => kvJson(target().db, "node-red:settings", {}),

@@ -35,7 +35,7 @@ export interface HostTarget {
   nodesDir?: string;
   /** Services handed to our nodes through `RED.settings.careflow`. */
   services?: Record<string, unknown>;
-  onFlowsSaved?: (flows: readonly FlowNode[]) => void;
+  saveFlows: (flows: readonly FlowNode[]) => Promise<void>;
 }
 
 // Core nodes a care appliance should not offer: shell, file system, raw sockets and
@@ -110,7 +110,7 @@ class NodeRedHost {
       ...(t.nodesDir && fs.existsSync(t.nodesDir) ? { nodesDir: t.nodesDir } : {}),
       storageModule: createStorageModule(() => {
         const c = host.current();
-        return { db: c.db, now: c.now, onFlowsSaved: c.onFlowsSaved };
+        return { db: c.db, now: c.now, saveFlows: c.saveFlows };
       }),
       credentialSecret: t.credentialSecret,
       adminAuth: adminAuthSettings(() => host.current().keys),
@@ -136,8 +136,9 @@ class NodeRedHost {
   /** Run `action` and resolve once Node-RED reports the flows started (or failed to). */
   private whenFlowsStarted(action: () => Promise<unknown>): Promise<void> {
     const red = this.red!;
+    const before = this.state;
     return new Promise<void>((resolve, reject) => {
-      const done = (state: NodeRedState, err?: Error) => {
+      const finish = (state: NodeRedState, err?: Error) => {
         clearTimeout(timer);
         red.events.off("flows:started", onStarted);
         red.events.off("runtime-event", onRuntimeEvent);
@@ -145,20 +146,21 @@ class NodeRedHost {
         if (err) reject(err);
         else resolve();
       };
-      const onStarted = () => done("started");
+      const onStarted = () => finish("started");
       const onRuntimeEvent = (e: { id?: string; payload?: { error?: string; type?: string } }) => {
         if (e.id === "runtime-state" && e.payload?.error) {
           this.current().log.error({ component: "node-red", error: e.payload.error }, "Node-RED could not start the flows");
-          done("error");
+          finish("error");
         }
       };
       const timer = setTimeout(() => {
         this.current().log.error({ component: "node-red" }, "Node-RED flows did not start in time");
-        done("error");
+        finish("error");
       }, FLOWS_STARTED_TIMEOUT_MS);
       red.events.on("flows:started", onStarted);
       red.events.on("runtime-event", onRuntimeEvent);
-      action().catch((err: Error) => done("error", err));
+      // A refused action (a stale revision, a rejected deploy) leaves the running flows as they were.
+      action().catch((err: Error) => finish(before === "starting" ? "error" : before, err));
     });
   }
 
@@ -175,8 +177,21 @@ class NodeRedHost {
     return true;
   }
 
-  red_(): Red | undefined {
-    return this.red;
+  /** The running flows and their revision, as Node-RED holds them. */
+  async getFlows(): Promise<{ flows: FlowNode[]; rev: string }> {
+    if (!this.red) throw new Error("Node-RED is not running");
+    const r = await this.red.runtime.flows.getFlows({});
+    return { flows: r.flows as FlowNode[], rev: r.rev };
+  }
+
+  /**
+   * Deploy changed flows (Node-RED saves them through our storage module) and resolve once
+   * they run. A stale `rev` is refused by Node-RED with a version mismatch.
+   */
+  async setFlows(flows: readonly FlowNode[], rev?: string): Promise<void> {
+    if (!this.red) throw new Error("Node-RED is not running");
+    const red = this.red;
+    await this.whenFlowsStarted(() => red.runtime.flows.setFlows({ flows: { flows: [...flows], ...(rev ? { rev } : {}) }, deploymentType: "flows" }));
   }
 
   async shutdown(): Promise<void> {

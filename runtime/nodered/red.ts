@@ -10,7 +10,7 @@ export interface RedEvents extends EventEmitter {
 }
 
 export interface RedRuntimeFlows {
-  setFlows(opts: { flows?: { flows: unknown[] }; deploymentType?: "full" | "nodes" | "flows" | "reload"; user?: unknown }): Promise<{ rev: string }>;
+  setFlows(opts: { flows?: { flows: unknown[]; rev?: string }; deploymentType?: "full" | "nodes" | "flows" | "reload"; user?: unknown }): Promise<{ rev: string }>;
   getFlows(opts: { user?: unknown }): Promise<{ flows: unknown[]; rev: string }>;
 }
 

@@ -5,6 +5,7 @@
 import type { Knex } from "knex";
 import * as m001 from "./001_platform";
 import * as m002 from "./002_flows";
+import * as m004 from "./004_rules";
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -14,10 +15,12 @@ interface Migration {
 const migrations: Record<string, Migration> = {
   "001_platform": m001,
   "002_flows": m002,
+  "004_rules": m004,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
-  getMigrations: async () => Object.keys(migrations),
+  // Names start with their sequence number, so sorting gives the order they must run in.
+  getMigrations: async () => Object.keys(migrations).sort(),
   getMigrationName: (name) => name,
   getMigration: async (name) => migrations[name],
 };

@@ -1,0 +1,54 @@
+/**
+ * The rule trigger: the first node of every rule tab. Its config holds the rule's own
+ * fields (how it fires, cool-off, daily limit), so the rule lives entirely in its flow.
+ */
+import { validateDetailed } from "node-cron";
+import { z } from "zod";
+
+export const TRIGGER_TYPES = ["sensor_event", "cron", "manual", "webhook", "occupancy_duration", "chat_app", "cts_window", "dementia_signal"] as const;
+export type TriggerType = (typeof TRIGGER_TYPES)[number];
+
+/** Why a cron expression does not parse, or null when it does. */
+export function cronProblem(expression: string): string | null {
+  const result = validateDetailed(expression) as { valid: boolean; errors?: Array<{ field: string; message: string }> };
+  if (result.valid) return null;
+  const why = (result.errors ?? []).map((e) => `${e.field}: ${e.message}`).join("; ");
+  return `not a valid cron expression${why ? ` (${why})` : ""}`;
+}
+
+export const triggerConfigSchema = z
+  .object({
+    trigger_type: z.enum(TRIGGER_TYPES).default("manual").describe("How the rule fires"),
+    primary_sensor_id: z.string().min(1).nullable().default(null).describe("Triggering sensor; required for cron and occupancy_duration"),
+    schedule_cron: z.string().nullable().default(null).describe("Cron expression in the household timezone (cron triggers)"),
+    cool_off_minutes: z.number().int().min(0).default(0).describe("Minimum minutes between completed runs"),
+    max_daily_triggers: z.number().int().min(1).nullable().default(null).describe("Runs per local day at most; empty = no limit"),
+    occupancy_config: z
+      .object({ min_minutes: z.number().positive().describe("Minutes of continuous occupancy") })
+      .strict()
+      .nullable()
+      .default(null)
+      .describe("For occupancy_duration triggers"),
+    max_concurrent_executions: z.number().int().min(1).max(20).default(1).describe("Runs of this rule at once"),
+    execution_timeout_minutes: z.number().positive().max(1440).default(5).describe("Whole-run timeout, waits excluded"),
+  })
+  .strict()
+  .superRefine((c, issues) => {
+    const need = (path: string, message: string) => issues.addIssue({ code: "custom", path: [path], message });
+    if ((c.trigger_type === "cron" || c.trigger_type === "occupancy_duration") && !c.primary_sensor_id) {
+      need("primary_sensor_id", `is required for ${c.trigger_type} rules`);
+    }
+    if (c.trigger_type === "cron") {
+      if (!c.schedule_cron) need("schedule_cron", "is required for cron rules");
+      else {
+        const problem = cronProblem(c.schedule_cron);
+        if (problem) need("schedule_cron", problem);
+      }
+    } else if (c.schedule_cron) {
+      const problem = cronProblem(c.schedule_cron);
+      if (problem) need("schedule_cron", problem);
+    }
+    if (c.trigger_type === "occupancy_duration" && !c.occupancy_config) need("occupancy_config", "is required for occupancy_duration rules ({min_minutes})");
+  });
+
+export type TriggerConfig = z.output<typeof triggerConfigSchema>;

@@ -1,0 +1,62 @@
+/** Contexts (filters) of a rule: filter nodes between the rule's trigger and its first steps. */
+import { z } from "zod";
+import { nodeRedType, type FilterSpec } from "../../nodes/_kit/types";
+import type { AppContext } from "../context";
+import { NotFoundError, ValidationError } from "../core/errors";
+import { parseInput } from "../core/validation";
+import { suggest } from "../pipeline/suggest";
+import { filterSpecByType, filterSpecs } from "./care-types";
+import { newNodeId } from "./flow-draft";
+import { findRule, getRuleDetail } from "./rule-read";
+import type { ContextView } from "./rule-model";
+import { validatedConfig } from "./step-checks";
+
+const contextBody = z.object({ context_type: z.string().min(1), config: z.unknown().optional(), negate: z.boolean().default(false) }).strict();
+
+export function filterSpecFor(type: string, field = "context_type"): FilterSpec {
+  const spec = filterSpecByType(type);
+  if (spec) return spec;
+  const hint = suggest(type, filterSpecs().map((s) => s.type));
+  throw new ValidationError(`${field}: unknown context type '${type}'${hint ? `; did you mean '${hint}'?` : ""}`);
+}
+
+export async function listContexts(ctx: AppContext, ruleId: number): Promise<ContextView[]> {
+  return (await getRuleDetail(ctx, ruleId, false)).contexts;
+}
+
+export async function addContext(ctx: AppContext, ruleId: number, input: unknown): Promise<ContextView> {
+  const body = parseInput(contextBody, input);
+  const spec = filterSpecFor(body.context_type);
+  const config = validatedConfig(spec, body.config, "config");
+  const nodeId = newNodeId();
+  await ctx.flows.change((draft, index) => {
+    const r = findRule(draft.nodes, index, ruleId);
+    draft.add({
+      id: nodeId,
+      type: nodeRedType(spec),
+      z: r.tab.id,
+      name: "",
+      config,
+      config_version: spec.version,
+      negate: body.negate,
+      x: 120,
+      y: 160 + 60 * r.contexts.length,
+      wires: [[]],
+    });
+    draft.rewireEntries(r.tab.id);
+  });
+  const row = await ctx.db("rule_contexts").where({ node_id: nodeId }).first();
+  const found = (await listContexts(ctx, ruleId)).find((c) => c.id === row?.id);
+  if (!found) throw new NotFoundError(`Context not found in rule ${ruleId}`);
+  return found;
+}
+
+export async function deleteContext(ctx: AppContext, ruleId: number, contextId: number): Promise<void> {
+  await ctx.flows.change((draft, index) => {
+    const r = findRule(draft.nodes, index, ruleId);
+    const c = r.contexts.find((x) => x.row.id === contextId);
+    if (!c) throw new NotFoundError(`Context ${contextId} not found in rule ${ruleId}`);
+    draft.remove(new Set([c.node.id]));
+    draft.rewireEntries(r.tab.id);
+  });
+}
