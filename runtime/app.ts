@@ -19,6 +19,7 @@ import { openStore } from "./db/store";
 import { createDemoKeys, readDemoKeys } from "./demo/demo-keys";
 import { isStoreEmpty, seedDemoHousehold } from "./demo/demo-household";
 import { upsertDeviceSensors } from "./devices/device-sensors";
+import { ensureDefaultTemplate } from "./eink/default-template";
 import { apiV1 } from "./http/api-v1";
 import { errorHandler, notFoundHandler } from "./http/error-handler";
 import { EDITOR_ROOT, nodeRedHost, type HostTarget } from "./nodered/host";
@@ -101,6 +102,7 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
   }
   ctx.keys = new KeyStore(settings.auth.api_keys, settings.auth.device_keys);
   await upsertDeviceSensors(ctx, settings.auth.device_keys);
+  await ensureDefaultTemplate(ctx);
 
   const startedAt = Date.now();
   const useNodeRed = opts.nodeRed !== false;

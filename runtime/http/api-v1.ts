@@ -8,6 +8,7 @@ import { authenticate } from "../auth/authenticate";
 import type { AppContext } from "../context";
 import { activitiesRouter } from "../activities/activities.router";
 import { alertsRouter } from "../alerts/alerts.router";
+import { einkRouter } from "../eink/eink.router";
 import { eventLogsRouter } from "../events/event-logs.router";
 import { adminConfigRouter } from "../ops/ops.router";
 import { personsRouter } from "../persons/persons.router";
@@ -50,6 +51,7 @@ export const V1_ROUTERS: readonly RouterFactory[] = [
   eventLogsRouter,
   adminConfigRouter,
   rulesRouter,
+  einkRouter,
 ];
 
 export function apiV1(ctx: AppContext, extra: readonly RouterFactory[] = []): Router {
