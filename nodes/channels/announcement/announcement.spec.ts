@@ -1,0 +1,18 @@
+import { z } from "zod";
+import { defineChannel } from "../../_kit/define";
+
+export const spec = defineChannel({
+  type: "announcement",
+  displayName: "Web app announcement",
+  description: "Speaks the message aloud in every open web app with the household's text-to-speech.",
+  version: 1,
+  config: z
+    .object({
+      mode: z.enum(["stream", "file"]).default("stream").describe("`stream` sends audio as it is made; `file` sends a link to it"),
+      voice: z.string().optional().describe("Voice id; empty = tts.default_voice"),
+      language: z.string().optional().describe("Language code, e.g. en or hi; empty = tts.default_language"),
+    })
+    .strict(),
+  pending: "the notification channel layer",
+  palette: { color: "#F3B567", icon: "font-awesome/fa-bullhorn" },
+});

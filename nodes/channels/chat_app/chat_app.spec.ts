@@ -1,0 +1,30 @@
+import { z } from "zod";
+import { defineChannel } from "../../_kit/define";
+import { ALERT_LEVELS } from "../../steps/notification/notification.spec";
+
+export const chatTarget = z
+  .object({
+    name: z.string().min(1).describe("Who this is, e.g. Daughter"),
+    chat_id: z.union([z.string().min(1), z.number().int()]).describe("Chat id"),
+    alert_levels: z.array(z.enum(ALERT_LEVELS)).default([]).describe("Levels sent to this chat; empty = all"),
+  })
+  .strict();
+
+export const spec = defineChannel({
+  type: "chat_app",
+  displayName: "Chat app",
+  description: "Sends the message, with the run's image, to the family's chats.",
+  version: 1,
+  config: z
+    .object({
+      targets: z
+        .array(chatTarget)
+        .optional()
+        .describe("Chats to send to; replaces notifications.chat_app.targets when given"),
+      max_image_side: z.number().int().positive().default(1920).describe("Images are scaled down to this longest side, in pixels"),
+      include_image: z.boolean().default(true).describe("Attach the run's image when there is one"),
+    })
+    .strict(),
+  pending: "the notification channel layer",
+  palette: { color: "#F3B567", icon: "font-awesome/fa-paper-plane" },
+});

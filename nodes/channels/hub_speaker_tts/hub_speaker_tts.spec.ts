@@ -1,0 +1,22 @@
+import { z } from "zod";
+import { defineChannel } from "../../_kit/define";
+
+export const spec = defineChannel({
+  type: "hub_speaker_tts",
+  displayName: "Hub speaker",
+  description: "Speaks the message on a speaker of the home automation hub.",
+  version: 1,
+  config: z
+    .object({
+      media_player: z
+        .string()
+        .regex(/^media_player\.[a-z0-9_]+$/, "use a media player entity, e.g. media_player.kitchen")
+        .optional()
+        .describe("Speaker entity, e.g. media_player.kitchen; the step's hub_media_player overrides it"),
+      voice: z.string().optional().describe("Voice; empty = the hub's default"),
+      language: z.string().optional().describe("Language code, e.g. en or hi; empty = the hub's default"),
+    })
+    .strict(),
+  pending: "the notification channel layer",
+  palette: { color: "#F3B567", icon: "font-awesome/fa-volume-up" },
+});

@@ -1,0 +1,16 @@
+import { z } from "zod";
+import { defineChannel } from "../../_kit/define";
+
+export const spec = defineChannel({
+  type: "pwa_popup_text",
+  displayName: "Web app popup",
+  description: "Shows the message as a popup in every open web app.",
+  version: 1,
+  config: z
+    .object({
+      include_image: z.boolean().default(true).describe("Show the run's image in the popup when there is one"),
+    })
+    .strict(),
+  pending: "the notification channel layer",
+  palette: { color: "#F3B567", icon: "font-awesome/fa-comment" },
+});

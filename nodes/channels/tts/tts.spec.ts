@@ -1,0 +1,24 @@
+import { z } from "zod";
+import { defineChannel } from "../../_kit/define";
+
+export const spec = defineChannel({
+  type: "tts",
+  displayName: "Speech (local TTS)",
+  description: "Speaks the message with the household's own text-to-speech service on a hub speaker.",
+  version: 1,
+  config: z
+    .object({
+      model: z.string().optional().describe("Speech model; empty = tts.default_model"),
+      voice: z.string().optional().describe("Voice id; empty = tts.default_voice"),
+      speed: z.number().min(0.25).max(4).default(1).describe("Speaking speed, 0.25–4"),
+      language: z.string().optional().describe("Language code, e.g. en or hi; empty = tts.default_language"),
+      media_player: z
+        .string()
+        .regex(/^media_player\.[a-z0-9_]+$/, "use a media player entity, e.g. media_player.kitchen")
+        .optional()
+        .describe("Speaker entity that plays the audio; the step's hub_media_player overrides it"),
+    })
+    .strict(),
+  pending: "the notification channel layer",
+  palette: { color: "#F3B567", icon: "font-awesome/fa-bullhorn" },
+});

@@ -1,0 +1,18 @@
+import { z } from "zod";
+import { defineFilter } from "../../_kit/define";
+
+export const spec = defineFilter({
+  type: "person_activity",
+  displayName: "Person activity",
+  description: "Lets the rule fire only when a person recorded an activity recently.",
+  version: 1,
+  config: z
+    .object({
+      person_id: z.string().default("").describe("The person to check (required)"),
+      activity_type: z.string().default("").describe("Activity to look for, e.g. eating or medication (required)"),
+      within_minutes: z.number().positive().default(30).describe("How recent the activity must be, in minutes"),
+    })
+    .strict(),
+  pending: "the rules engine",
+  palette: { color: "#D8BFD8", icon: "font-awesome/fa-check-square-o" },
+});

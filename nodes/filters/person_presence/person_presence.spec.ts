@@ -1,0 +1,18 @@
+import { z } from "zod";
+import { defineFilter } from "../../_kit/define";
+
+export const spec = defineFilter({
+  type: "person_presence",
+  displayName: "Person presence",
+  description: "Lets the rule fire only when a person is home (optionally in a room), away, or unknown.",
+  version: 1,
+  config: z
+    .object({
+      person_id: z.string().default("").describe("The person to check (required)"),
+      status: z.enum(["home", "away", "unknown"]).default("home").describe("Status that lets the rule fire"),
+      room_name: z.string().optional().describe("With status home: the person must be in this room (case-insensitive)"),
+    })
+    .strict(),
+  pending: "the rules engine",
+  palette: { color: "#D8BFD8", icon: "font-awesome/fa-user-circle" },
+});

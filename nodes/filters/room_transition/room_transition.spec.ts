@@ -1,0 +1,23 @@
+import { z } from "zod";
+import { defineFilter } from "../../_kit/define";
+
+/** Semantic transition values of the camera topology's movement maps. */
+export const TRANSITION_SEMANTICS = ["entering", "exiting", "approaching_exit", "entering_depth", "stationary"] as const;
+
+export const spec = defineFilter({
+  type: "room_transition",
+  displayName: "Room transition",
+  description: "Lets the rule fire only when a person recently moved between rooms in a given way.",
+  version: 1,
+  config: z
+    .object({
+      person_id: z.string().default("").describe("The person to check (required)"),
+      semantic: z.enum(TRANSITION_SEMANTICS).optional().describe("Transition type to match; empty = any"),
+      to_room_name: z.string().optional().describe("Room moved into (case-insensitive); empty = any"),
+      from_room_name: z.string().optional().describe("Room left (case-insensitive); empty = any"),
+      within_minutes: z.number().int().positive().default(5).describe("How recent the transition must be, in minutes"),
+    })
+    .strict(),
+  pending: "the rules engine",
+  palette: { color: "#D8BFD8", icon: "font-awesome/fa-exchange" },
+});
