@@ -15,7 +15,8 @@ const edge = z
     target_port: z.string().min(1).default("main"),
   })
   .strict();
-const edgesBody = z.union([z.object({ edges: z.array(edge) }).strict(), z.array(edge).transform((edges) => ({ edges }))]);
+// `{"edges": [...]}`, or the bare list.
+const edgesBody = z.preprocess((v) => (Array.isArray(v) ? { edges: v } : v), z.object({ edges: z.array(edge) }).strict());
 
 export async function listEdges(ctx: AppContext, ruleId: number): Promise<EdgeView[]> {
   return (await getRuleDetail(ctx, ruleId, false)).edges;

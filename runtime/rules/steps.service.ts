@@ -191,10 +191,11 @@ export async function reorderSteps(ctx: AppContext, ruleId: number, input: unkno
   return listSteps(ctx, ruleId);
 }
 
-const positionsSchema = z.union([
+// `{"positions": [...]}`, or the bare list.
+const positionsSchema = z.preprocess(
+  (v) => (Array.isArray(v) ? { positions: v } : v),
   z.object({ positions: z.array(z.object({ step_id: z.number().int().positive(), position_x: position, position_y: position }).strict()) }).strict(),
-  z.array(z.object({ step_id: z.number().int().positive(), position_x: position, position_y: position }).strict()).transform((positions) => ({ positions })),
-]);
+);
 
 export async function setPositions(ctx: AppContext, ruleId: number, input: unknown): Promise<StepView[]> {
   const { positions } = parseInput(positionsSchema, input);
