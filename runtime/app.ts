@@ -18,6 +18,7 @@ import { kvGet, kvSet } from "./db/kv";
 import { openStore } from "./db/store";
 import { createDemoKeys, readDemoKeys } from "./demo/demo-keys";
 import { isStoreEmpty, seedDemoHousehold } from "./demo/demo-household";
+import { importExampleRules } from "./demo/example-rules";
 import { upsertDeviceSensors } from "./devices/device-sensors";
 import { ensureDefaultTemplate } from "./eink/default-template";
 import { apiV1 } from "./http/api-v1";
@@ -139,6 +140,7 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
     };
     await nodeRedHost.attach(target);
   }
+  if (demoSeeded) await importExampleRules(ctx);
 
   return {
     ctx,

@@ -33,6 +33,11 @@ export interface NodeSpecBase<S extends z.ZodObject = z.ZodObject> {
    */
   pending?: string;
   deprecated?: { replacedBy: string };
+  /**
+   * Config fields that may be empty while a caregiver edits, but must be filled before
+   * the node can run; rule validation and imports report the empty ones.
+   */
+  requiredToRun?: readonly string[];
   palette: { color: string; icon: string };
 }
 

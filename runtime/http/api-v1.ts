@@ -14,6 +14,8 @@ import { adminConfigRouter } from "../ops/ops.router";
 import { personsRouter } from "../persons/persons.router";
 import { roomsRouter } from "../rooms/rooms.router";
 import { rulesRouter } from "../rules/rules.router";
+import { bundlesRouter } from "../rules/bundles/bundles.router";
+import { catalogRouter } from "../pipeline/catalog/catalog.router";
 import { sensorsRouter } from "../sensors/sensors.router";
 import { notFoundHandler } from "./error-handler";
 
@@ -50,7 +52,9 @@ export const V1_ROUTERS: readonly RouterFactory[] = [
   activitiesRouter,
   eventLogsRouter,
   adminConfigRouter,
+  bundlesRouter,
   rulesRouter,
+  catalogRouter,
   einkRouter,
 ];
 

@@ -1,12 +1,13 @@
 /** Contexts (filters) of a rule: filter nodes between the rule's trigger and its first steps. */
 import { z } from "zod";
-import { nodeRedType, type FilterSpec } from "../../nodes/_kit/types";
+import type { FilterSpec } from "../../nodes/_kit/types";
 import type { AppContext } from "../context";
 import { NotFoundError, ValidationError } from "../core/errors";
 import { parseInput } from "../core/validation";
 import { suggest } from "../pipeline/suggest";
 import { filterSpecByType, filterSpecs } from "./care-types";
 import { newNodeId } from "./flow-draft";
+import { filterNode } from "./node-builders";
 import { findRule, getRuleDetail } from "./rule-read";
 import type { ContextView } from "./rule-model";
 import { validatedConfig } from "./step-checks";
@@ -31,18 +32,7 @@ export async function addContext(ctx: AppContext, ruleId: number, input: unknown
   const nodeId = newNodeId();
   await ctx.flows.change((draft, index) => {
     const r = findRule(draft.nodes, index, ruleId);
-    draft.add({
-      id: nodeId,
-      type: nodeRedType(spec),
-      z: r.tab.id,
-      name: "",
-      config,
-      config_version: spec.version,
-      negate: body.negate,
-      x: 120,
-      y: 160 + 60 * r.contexts.length,
-      wires: [[]],
-    });
+    draft.add(filterNode(spec, r.tab.id, config, body.negate, r.contexts.length, nodeId));
     draft.rewireEntries(r.tab.id);
   });
   const row = await ctx.db("rule_contexts").where({ node_id: nodeId }).first();

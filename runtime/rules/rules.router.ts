@@ -8,6 +8,7 @@ import { addDependency, deleteDependency, listRuleDependencies } from "./depende
 import { listEdges, replaceEdges } from "./edges.service";
 import { getRuleDetail, listRules } from "./rule-read";
 import { createRule, deleteRule, updateRule } from "./rules.service";
+import { validateRule } from "./validate.service";
 import { addStep, deleteStep, listSteps, reorderSteps, setPositions, updateStep } from "./steps.service";
 
 const admin = (req: Request): boolean => req.principal?.kind === "api" && req.principal.isAdmin;
@@ -33,6 +34,8 @@ export function rulesRouter(ctx: AppContext): Router {
 
   r.get("/rules/:id/edges", route((req) => listEdges(ctx, rule(req))));
   r.put("/rules/:id/edges", route((req) => replaceEdges(ctx, rule(req), req.body)));
+
+  r.post("/rules/:id/validate", route((req) => validateRule(ctx, rule(req), req.body)));
 
   r.get("/rules/:id/contexts", route((req) => listContexts(ctx, rule(req))));
   r.post("/rules/:id/contexts", route(async (req) => reply(201, await addContext(ctx, rule(req), req.body))));

@@ -5,12 +5,12 @@
  */
 import { randomBytes } from "node:crypto";
 import { triggerConfigSchema } from "../../nodes/trigger/trigger.spec";
-import { TRIGGER_NODE_TYPE } from "../../nodes/_kit/types";
 import type { AppContext } from "../context";
 import { isoNow } from "../core/clock";
 import { NotFoundError } from "../core/errors";
 import { parseInput } from "../core/validation";
 import { newNodeId } from "./flow-draft";
+import { tabNode, triggerNode } from "./node-builders";
 import { allRules, findRule, getRuleDetail } from "./rule-read";
 import { nodeConfig, ruleView, type RuleDetail } from "./rule-model";
 import { TRIGGER_KEYS, assertNameFree, assertSensorExists, ruleCreateSchema, ruleUpdateSchema, type RuleInput } from "./rule-fields";
@@ -28,8 +28,8 @@ export async function createRule(ctx: AppContext, input: unknown): Promise<RuleD
   const tabId = newNodeId();
   await ctx.flows.change((draft, index) => {
     assertNameFree(allRules(draft.nodes, index).map((r) => ({ id: r.row.id, name: String(r.tab.label) })), body.name);
-    draft.add({ id: tabId, type: "tab", label: body.name, disabled: body.enabled === false, info: body.description ?? "", env: [] });
-    draft.add({ id: newNodeId(), type: TRIGGER_NODE_TYPE, z: tabId, name: "", config: trigger, config_version: 1, x: 120, y: 80, wires: [[]] });
+    draft.add(tabNode(tabId, body));
+    draft.add(triggerNode(tabId, trigger));
   });
   const row = await ctx.db("rules").where({ tab_id: tabId }).first();
   return getRuleDetail(ctx, row.id, true);

@@ -11,6 +11,7 @@ import type { FlowNode } from "../nodered/flow-store";
 import { suggest } from "../pipeline/suggest";
 import { stepSpecByType, stepSpecs } from "./care-types";
 import { newNodeId, type FlowDraft } from "./flow-draft";
+import { stepNode, stepSlot } from "./node-builders";
 import { findRule, getRuleDetail } from "./rule-read";
 import { edgesOf, nodeWires, stepViews, type RuleIndex, type RuleNodes, type StepView } from "./rule-model";
 import { validatedConfig } from "./step-checks";
@@ -76,18 +77,8 @@ export async function addStep(ctx: AppContext, ruleId: number, input: unknown): 
     const label = body.label ?? freeLabel(r, spec.type);
     assertLabelFree(r, label);
     const last = r.steps[r.steps.length - 1];
-    draft.add({
-      id: nodeId,
-      type: nodeRedType(spec),
-      z: r.tab.id,
-      name: label,
-      config,
-      config_version: spec.version,
-      ...(body.enabled === false ? { d: true } : {}),
-      x: body.position_x ?? 320 + 200 * r.steps.length,
-      y: body.position_y ?? 80,
-      wires: spec.outputPorts.map(() => []),
-    });
+    const slot = stepSlot(r.steps.length);
+    draft.add(stepNode(spec, r.tab.id, { label, config, enabled: body.enabled, x: body.position_x ?? slot.x, y: body.position_y ?? slot.y }, nodeId));
     if (last) continueChain(draft, last.node, nodeId, r);
     draft.rewireEntries(r.tab.id);
   });

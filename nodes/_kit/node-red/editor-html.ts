@@ -34,7 +34,7 @@ interface EditorType {
 }
 
 function registration(t: EditorType): string {
-  const schemaVar = `careflowSchema_${domId(t.type)}`;
+  const schemaVar = `careflowSchema_${t.type.replace(/[^A-Za-z0-9_]/g, "_")}`;
   return `<script type="text/javascript">
 (function () {
   var ${schemaVar} = ${json(t.schema)};

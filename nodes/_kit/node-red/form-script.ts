@@ -24,7 +24,7 @@ window.careflowForm = (function () {
       var p = schema.properties[key], v = variant(p), kind = kindOf(p), value = config[key];
       if (value === undefined) value = p.default;
       var row = $('<div class="form-row"></div>').appendTo(root);
-      $('<label></label>').attr("for", id(type, key)).text(key).attr("title", p.description || "").appendTo(row);
+      $('<label style="width:160px"></label>').attr("for", id(type, key)).text(key.replace(/_/g, " ")).attr("title", p.description || "").appendTo(row);
       var input;
       if (kind === "enum") {
         input = $("<select></select>");
@@ -45,10 +45,11 @@ window.careflowForm = (function () {
         input = $('<textarea rows="4" style="width:70%;font-family:monospace"></textarea>').val(value === undefined ? "" : JSON.stringify(value, null, 2));
       }
       input.attr("id", id(type, key)).attr("data-careflow-key", key);
+      if (kind !== "boolean") input.css("width", "calc(100% - 170px)");
       if (v.template) input.addClass("careflow-template");
       if (v.expression) input.addClass("careflow-expression");
       input.appendTo(row);
-      if (p.description) $('<div class="form-tips" style="margin-top:4px"></div>').text(p.description).appendTo(row);
+      if (p.description) $('<div style="margin:2px 0 0 165px;font-size:0.85em;opacity:0.75"></div>').text(p.description).appendTo(row);
     });
   }
   function save(node, schema, type) {

@@ -8,6 +8,7 @@ export const spec = defineFilter({
   displayName: "Home state",
   description: "Lets the rule fire only when a person is at home, asleep, away, or of unknown state.",
   version: 1,
+  requiredToRun: ["person_id"],
   config: z
     .object({
       person_id: z.string().default("").describe("The person to check (required)"),

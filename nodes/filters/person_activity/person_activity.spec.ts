@@ -6,6 +6,7 @@ export const spec = defineFilter({
   displayName: "Person activity",
   description: "Lets the rule fire only when a person recorded an activity recently.",
   version: 1,
+  requiredToRun: ["person_id", "activity_type"],
   config: z
     .object({
       person_id: z.string().default("").describe("The person to check (required)"),

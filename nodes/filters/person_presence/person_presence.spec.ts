@@ -6,6 +6,7 @@ export const spec = defineFilter({
   displayName: "Person presence",
   description: "Lets the rule fire only when a person is home (optionally in a room), away, or unknown.",
   version: 1,
+  requiredToRun: ["person_id"],
   config: z
     .object({
       person_id: z.string().default("").describe("The person to check (required)"),

@@ -9,6 +9,7 @@ export const spec = defineFilter({
   displayName: "Room transition",
   description: "Lets the rule fire only when a person recently moved between rooms in a given way.",
   version: 1,
+  requiredToRun: ["person_id"],
   config: z
     .object({
       person_id: z.string().default("").describe("The person to check (required)"),

@@ -8,6 +8,7 @@ export const spec = defineStep({
   category: "action",
   description: "Records one activity (eating, medication, …) for a person in the activity log.",
   version: 1,
+  requiredToRun: ["activity_type"],
   config: z
     .object({
       activity_type: template("Activity to record, e.g. eating, sleeping, medication; any text (required)").default(""),

@@ -10,6 +10,7 @@ export const spec = defineStep({
   category: "action",
   description: "Calls a home automation hub service, such as turning on a light.",
   version: 1,
+  requiredToRun: ["domain", "service"],
   config: z
     .object({
       domain: hubName.default("").describe("Service domain, e.g. light (required)"),

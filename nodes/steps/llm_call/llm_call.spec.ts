@@ -7,6 +7,7 @@ export const spec = defineStep({
   category: "reasoning",
   description: "Asks a language or vision model from the llm.models registry, optionally with camera images.",
   version: 1,
+  requiredToRun: ["model_id"],
   config: llmCallConfig("llm_response"),
   outputPorts: ["main"],
   outputs: llmCallOutputs("llm_response"),

@@ -7,6 +7,7 @@ export const spec = defineStep({
   category: "reasoning",
   description: "Legacy step kept for older rules; runs as an llm_call writing `logic_response`. Use llm_call for new rules.",
   version: 1,
+  requiredToRun: ["model_id"],
   config: llmCallConfig("logic_response"),
   outputPorts: ["main"],
   outputs: llmCallOutputs("logic_response"),

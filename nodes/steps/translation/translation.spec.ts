@@ -7,6 +7,7 @@ export const spec = defineStep({
   category: "reasoning",
   description: "Legacy step kept for older rules; runs as an llm_call writing `translation`. Use llm_call for new rules.",
   version: 1,
+  requiredToRun: ["model_id"],
   config: llmCallConfig("translation"),
   outputPorts: ["main"],
   outputs: llmCallOutputs("translation"),

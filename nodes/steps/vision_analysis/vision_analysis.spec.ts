@@ -7,6 +7,7 @@ export const spec = defineStep({
   category: "perception",
   description: "Legacy step kept for older rules; runs as an llm_call writing `vision_response`. Use llm_call for new rules.",
   version: 1,
+  requiredToRun: ["model_id"],
   config: llmCallConfig("vision_response"),
   outputPorts: ["main"],
   outputs: llmCallOutputs("vision_response"),
