@@ -4,50 +4,12 @@
  * `GET /api/v1/rooms` throughput from autocannon in this (separate) process on loopback.
  * Targets: ready < 2 s, idle RSS < 150 MB, >= 5,000 requests/s.
  */
-import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
-import { median, nowMs, report } from "./support";
-
-const MAIN = path.resolve(__dirname, "../runtime/main.js");
-const ADMIN_KEY = "bench-admin-key-0001";
-
-interface Started {
-  child: ChildProcess;
-  port: number;
-  readyMs: number;
-}
-
-async function start(dataDir: string): Promise<Started> {
-  const t0 = nowMs();
-  const child = spawn(process.execPath, [MAIN], {
-    env: { ...process.env, PORT: "0", CAREFLOW_DATA_DIR: dataDir, CAREFLOW_ADMIN_KEY: ADMIN_KEY, CAREFLOW_SETTINGS: "" },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  const port = await new Promise<number>((resolve, reject) => {
-    let out = "";
-    child.stdout!.on("data", (d: Buffer) => {
-      out += d.toString();
-      const m = /"port":(\d+)[^\n]*"msg":"careflow listening"/.exec(out);
-      if (m) resolve(Number(m[1]));
-    });
-    child.on("exit", (code) => reject(new Error(`exited ${code}`)));
-  });
-  for (;;) {
-    const res = await fetch(`http://127.0.0.1:${port}/health`).catch(() => undefined);
-    if (res?.status === 200) break;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  return { child, port, readyMs: nowMs() - t0 };
-}
-
-const stop = (child: ChildProcess) =>
-  new Promise<void>((resolve) => {
-    child.once("exit", () => resolve());
-    child.kill("SIGTERM");
-  });
+import { median, report } from "./support";
+import { BENCH_ADMIN_KEY as ADMIN_KEY, startService as start, stopService as stop } from "./service";
 
 const rssMb = (pid: number): number => {
   const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");

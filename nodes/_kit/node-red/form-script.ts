@@ -11,7 +11,7 @@ window.careflowForm = (function () {
     if (v.type === "boolean") return "boolean";
     if (v.type === "integer" || v.type === "number") return "number";
     if (v.type === "string") return "string";
-    if (v.type === "array" && v.items && !v.items.enum && (v.items.type === "string" || v.items.type === "number" || v.items.type === "integer")) return "list";
+    if (v.type === "array" && v.items && (v.items.type === "string" || v.items.type === "number" || v.items.type === "integer")) return "list";
     return "json";
   }
   function variant(p) { return p.anyOf ? p.anyOf.filter(function (x) { return x.type !== "null"; })[0] || {} : p; }
@@ -40,7 +40,7 @@ window.careflowForm = (function () {
       } else if (kind === "string") {
         input = $('<textarea rows="4" style="width:70%"></textarea>').val(value === undefined || value === null ? "" : value);
       } else if (kind === "list") {
-        input = $('<input type="text" placeholder="comma separated">').val(Array.isArray(value) ? value.join(", ") : "");
+        input = $('<input type="text">').attr("placeholder", v.items.enum ? v.items.enum.join(", ") : "comma separated").val(Array.isArray(value) ? value.join(", ") : "");
       } else {
         input = $('<textarea rows="4" style="width:70%;font-family:monospace"></textarea>').val(value === undefined ? "" : JSON.stringify(value, null, 2));
       }

@@ -7,6 +7,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { checkConfig, configJsonSchema, defaultConfig, migrateConfig } from "../../../nodes/_kit/config";
 import { REGISTRY_FILE, renderRegistry, sourceNodesDir } from "../../../nodes/_kit/generate-registry";
+import { renderNodeDocs } from "../../../nodes/_kit/generate-docs";
+import { generatedFiles } from "../../../nodes/_kit/generated-files";
 import { allSpecs } from "../../../nodes/_kit/registry-types";
 import { nodeRedType } from "../../../nodes/_kit/types";
 import { registry } from "../../../nodes/registry.generated";
@@ -60,4 +62,19 @@ describe("node registry", () => {
       }
     });
   }
+});
+
+describe("node reference docs", () => {
+  it("are not stale: docs/nodes matches the specs and help (run `npm run generate`)", () => {
+    const root = path.resolve(sourceNodesDir(), "..");
+    const pages = renderNodeDocs(sourceNodesDir());
+    assert.equal(pages.size, allSpecs(registry).length);
+    for (const [rel, text] of pages) {
+      const file = path.join(root, rel);
+      assert.ok(fs.existsSync(file), `${rel} is missing`);
+      assert.equal(fs.readFileSync(file, "utf8"), text, `${rel} is stale`);
+    }
+    const committed = generatedFiles(root, path.join("docs", "nodes"), /\/(steps|filters|channels)\/[^/]+\.md$/);
+    assert.deepEqual(committed.sort(), [...pages.keys()].sort(), "no page of a removed node is left behind");
+  });
 });
