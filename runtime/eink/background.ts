@@ -3,7 +3,7 @@
  * who uploads a picture of another shape loses nothing of it, and white bars look like the
  * paper of the display. EXIF rotation is applied and transparency flattened onto white.
  */
-import sharp from "sharp";
+import { sharpLib } from "./native-libs";
 import { ValidationError } from "../core/errors";
 import { EINK_HEIGHT, EINK_WIDTH } from "./canvas-size";
 
@@ -11,7 +11,7 @@ export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 
 export async function normalizeBackground(upload: Buffer, field = "image"): Promise<Buffer> {
   try {
-    return await sharp(upload, { limitInputPixels: 40_000_000 })
+    return await sharpLib()(upload, { limitInputPixels: 40_000_000 })
       .rotate()
       .resize(EINK_WIDTH, EINK_HEIGHT, { fit: "contain", background: "#ffffff" })
       .flatten({ background: "#ffffff" })

@@ -6,7 +6,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { GlobalFonts } from "@napi-rs/canvas";
+import { canvasLib } from "./native-libs";
 
 interface FontPackage {
   pkg: string;
@@ -71,7 +71,7 @@ function loadCatalog(): FontEntry[] {
       const filename = `${p.stem}_${w.dir}.ttf`;
       const file = dir ? path.join(dir, w.dir, filename) : "";
       const alias = ALIAS_PREFIX + p.family;
-      const available = file !== "" && fs.existsSync(file) && Boolean(GlobalFonts.registerFromPath(file, alias));
+      const available = file !== "" && fs.existsSync(file) && Boolean(canvasLib().GlobalFonts.registerFromPath(file, alias));
       entries.push({ filename, family: p.family, weight: w.weight, script: p.script, available, file, alias });
     }
   }

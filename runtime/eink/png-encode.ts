@@ -1,5 +1,5 @@
 /** Canvas pixels to the PNG a display receives, in the template's colour mode. */
-import sharp from "sharp";
+import { sharpLib } from "./native-libs";
 import type { ColorMode } from "./color-mode";
 import { floydSteinberg } from "./dither";
 import { encodeGreyPngIfGrey, encodePng1Bit } from "./png-writer";
@@ -12,12 +12,12 @@ export async function encodePixels(rgba: Buffer, width: number, height: number, 
   if (mode === "bw_dither") return encodePng1Bit(floydSteinberg(rgba, width, height), width, height);
   const grey = encodeGreyPngIfGrey(rgba, width, height);
   if (grey) return grey;
-  return sharp(rgba, { raw: { width, height, channels: 4 } }).removeAlpha().png({ compressionLevel: 6 }).toBuffer();
+  return sharpLib()(rgba, { raw: { width, height, channels: 4 } }).removeAlpha().png({ compressionLevel: 6 }).toBuffer();
 }
 
 /** Re-encodes a stored PNG (a template background) for a display's colour mode. */
 export async function convertPng(png: Buffer, mode: ColorMode): Promise<Buffer> {
   if (mode === "rgb") return png;
-  const { data, info } = await sharp(png).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  const { data, info } = await sharpLib()(png).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
   return encodePixels(data, info.width, info.height, mode);
 }

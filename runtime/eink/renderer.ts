@@ -4,7 +4,8 @@
  * Everything that can be reused between renders (decoded backgrounds, font strings) is
  * cached, because the same few templates are drawn again and again.
  */
-import { createCanvas, loadImage, type Canvas, type SKRSContext2D } from "@napi-rs/canvas";
+import type { Canvas, SKRSContext2D } from "@napi-rs/canvas";
+import { canvasLib } from "./native-libs";
 import { EINK_HEIGHT, EINK_WIDTH } from "./canvas-size";
 import type { ColorMode } from "./color-mode";
 import { fontShorthand } from "./fonts";
@@ -38,8 +39,8 @@ const backgrounds = new Map<string, Canvas>();
 async function decodeBackground(png: Buffer, key: string | undefined): Promise<Canvas> {
   const hit = key ? backgrounds.get(key) : undefined;
   if (hit) return hit;
-  const img = await loadImage(png); // decoding is asynchronous in @napi-rs/canvas
-  const canvas = createCanvas(EINK_WIDTH, EINK_HEIGHT);
+  const img = await canvasLib().loadImage(png); // decoding is asynchronous in @napi-rs/canvas
+  const canvas = canvasLib().createCanvas(EINK_WIDTH, EINK_HEIGHT);
   canvas.getContext("2d").drawImage(img, 0, 0, EINK_WIDTH, EINK_HEIGHT);
   if (key) {
     if (backgrounds.size >= MAX_CACHED_BACKGROUNDS) backgrounds.delete(backgrounds.keys().next().value as string);
@@ -64,7 +65,7 @@ const SCALE_MARGIN = 1.005;
 
 /** A measure function for one render, asking Skia once per distinct string. */
 function measurer(fontFile: string | null): Measure {
-  const ctx = (measureCtx ??= createCanvas(1, 1).getContext("2d"));
+  const ctx = (measureCtx ??= canvasLib().createCanvas(1, 1).getContext("2d"));
   ctx.font = fontShorthand(fontFile, REFERENCE_SIZE);
   const widths = new Map<string, number>();
   return (text, sizePx) => {
@@ -119,7 +120,7 @@ let drawing: { canvas: Canvas; ctx: SKRSContext2D } | undefined;
 export async function renderCard(layout: CardLayout, texts: Readonly<Record<string, string>>): Promise<RenderedCard> {
   const background = layout.background ? await decodeBackground(layout.background, layout.backgroundKey) : null;
   if (!drawing) {
-    const canvas = createCanvas(EINK_WIDTH, EINK_HEIGHT);
+    const canvas = canvasLib().createCanvas(EINK_WIDTH, EINK_HEIGHT);
     drawing = { canvas, ctx: canvas.getContext("2d") };
   }
   const { canvas, ctx } = drawing;
@@ -138,7 +139,7 @@ export async function renderCard(layout: CardLayout, texts: Readonly<Record<stri
 
 /** Draws a background with plain canvas calls (used for the built-in default card). */
 export async function renderBackground(draw: (ctx: SKRSContext2D) => void): Promise<Buffer> {
-  const canvas = createCanvas(EINK_WIDTH, EINK_HEIGHT); // rare: a fresh surface is fine
+  const canvas = canvasLib().createCanvas(EINK_WIDTH, EINK_HEIGHT); // rare: a fresh surface is fine
   const ctx = canvas.getContext("2d");
   ctx.fillStyle = "#ffffff";
   ctx.fillRect(0, 0, EINK_WIDTH, EINK_HEIGHT);
