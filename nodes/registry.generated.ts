@@ -4,6 +4,7 @@ import type { NodeRegistry } from "./_kit/registry-types";
 import { spec as step_activity_detection } from "./steps/activity_detection/activity_detection.spec";
 import { spec as step_camera_media_poll } from "./steps/camera_media_poll/camera_media_poll.spec";
 import { spec as step_condition } from "./steps/condition/condition.spec";
+import { handler as step_condition_handler } from "./steps/condition/condition.handler";
 import { spec as step_cts_window_poll } from "./steps/cts_window_poll/cts_window_poll.spec";
 import { spec as step_home_state } from "./steps/home_state/home_state.spec";
 import { spec as step_hub_action } from "./steps/hub_action/hub_action.spec";
@@ -20,6 +21,7 @@ import { spec as step_translation } from "./steps/translation/translation.spec";
 import { spec as step_verification } from "./steps/verification/verification.spec";
 import { spec as step_vision_analysis } from "./steps/vision_analysis/vision_analysis.spec";
 import { spec as step_wait } from "./steps/wait/wait.spec";
+import { handler as step_wait_handler } from "./steps/wait/wait.handler";
 import { spec as filter_day_of_week } from "./filters/day_of_week/day_of_week.spec";
 import { spec as filter_dementia_signal } from "./filters/dementia_signal/dementia_signal.spec";
 import { spec as filter_home_state } from "./filters/home_state/home_state.spec";
@@ -42,7 +44,7 @@ export const registry: NodeRegistry = {
   steps: [
     { spec: step_activity_detection },
     { spec: step_camera_media_poll },
-    { spec: step_condition },
+    { spec: step_condition, handler: step_condition_handler },
     { spec: step_cts_window_poll },
     { spec: step_home_state },
     { spec: step_hub_action },
@@ -58,7 +60,7 @@ export const registry: NodeRegistry = {
     { spec: step_translation },
     { spec: step_verification },
     { spec: step_vision_analysis },
-    { spec: step_wait },
+    { spec: step_wait, handler: step_wait_handler },
   ],
   filters: [
     { spec: filter_day_of_week },

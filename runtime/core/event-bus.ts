@@ -6,6 +6,10 @@
 import { EventEmitter } from "node:events";
 
 export interface BusTopics {
+  /** Something a sensor saw: a camera batch is ready, a button was pressed, ... (sensor_event triggers). */
+  "sensor.event": { sensor_id: string; room_name: string | null; media_paths?: string[]; media_type?: string | null; kind?: string };
+  /** A presence sensor's state (occupancy_duration triggers and location state). */
+  "presence.changed": { sensor_id: string; occupied: boolean; at: number };
   "alert.created": { alert_id: number; level: string };
   "alert.acknowledged": { alert_id: number; action: "dismiss" | "assist"; actor: string };
   "sensor.changed": { sensor_id: string; action: "created" | "updated" | "deleted" };

@@ -21,6 +21,5 @@ export const spec = defineStep({
     { key: "condition.branch", type: "string", description: "`true` or `false`, the port taken" },
     { key: "_cooloff_triggered", type: "boolean", description: "Set when trigger_cooloff is on and the result is true" },
   ],
-  pending: "the pipeline engine",
   palette: { color: "#E2D96E", icon: "switch.svg" },
 });

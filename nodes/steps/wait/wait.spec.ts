@@ -13,12 +13,12 @@ export const spec = defineStep({
   },
   config: z
     .object({
-      duration_minutes: z.number().min(0).max(10080).default(5).describe("How long to wait, in minutes"),
+      // No schema default: a default here would hide an explicit `minutes` alias.
+      duration_minutes: z.number().min(0).max(10080).optional().describe("How long to wait, in minutes (5 when neither this nor minutes is set)"),
       minutes: z.number().min(0).max(10080).optional().describe("Alias of duration_minutes, kept for older rules"),
     })
     .strict(),
   outputPorts: ["main"],
   outputs: [{ key: "wait_started", type: "string", description: "When the wait began (ISO-8601 UTC)" }],
-  pending: "the pipeline engine",
   palette: { color: "#C0DEED", icon: "timer.svg" },
 });

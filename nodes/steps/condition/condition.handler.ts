@@ -1,0 +1,21 @@
+import type { z } from "zod";
+import type { AppContext } from "../../../runtime/context";
+import { compileCondition } from "../../../runtime/pipeline/conditions";
+import type { StepHandler } from "../../_kit/handler-types";
+import type { spec } from "./condition.spec";
+
+type Config = z.output<typeof spec.config>;
+
+/** True or false port by the expression; an empty or broken expression is false (saving already refused a broken one). */
+export const handler: StepHandler<Config, AppContext> = async (_ctx, input, config) => {
+  const compiled = compileCondition(config.expression);
+  const result = compiled.ok ? compiled.evaluate(input.pipeline_data) : false;
+  const branch = result ? "true" : "false";
+  return {
+    data: {
+      condition: { expression: config.expression, result, branch },
+      ...(result && config.trigger_cooloff ? { _cooloff_triggered: true } : {}),
+    },
+    output_ports: [branch],
+  };
+};

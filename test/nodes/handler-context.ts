@@ -1,0 +1,28 @@
+/** A handler context and step input for handler tests, with a manual clock and a silent log. */
+import type { AppContext } from "../../runtime/context";
+import { ManualClock } from "../../runtime/core/clock";
+import { createLogger } from "../../runtime/core/logger";
+import type { HandlerContext, StepInput, TriggerContext } from "../../nodes/_kit/handler-types";
+
+export function handlerContext(services: Partial<AppContext> = {}, clock = new ManualClock()): HandlerContext<AppContext> {
+  return { clock, log: createLogger("silent"), services: { clock, ...services } as AppContext, signal: new AbortController().signal };
+}
+
+export const trigger = (over: Partial<TriggerContext> = {}): TriggerContext => ({
+  trigger_type: "manual",
+  sensor_id: null,
+  room_name: null,
+  media_paths: [],
+  media_type: null,
+  webhook_payload: null,
+  occupancy_duration_minutes: null,
+  ...over,
+});
+
+export const stepInput = (pipeline_data: Record<string, unknown>, step_type = "x"): StepInput => ({
+  pipeline_data,
+  trigger: trigger(),
+  step: { id: 1, label: "s", step_type },
+  execution_id: 1,
+  rule_id: 1,
+});
