@@ -26,6 +26,8 @@ import { errorHandler, notFoundHandler } from "./http/error-handler";
 import { EDITOR_ROOT, nodeRedHost, type HostTarget } from "./nodered/host";
 import { healthRouter } from "./ops/ops.router";
 import { FlowWriter, directFlowSource, saveFlowsWithIndex } from "./rules/flow-writer";
+import { PipelineEngine } from "./pipeline/engine/engine";
+import { PipelineFeed } from "./ws/pipeline-feed";
 import { nodeRedPackageDir } from "../nodes/_kit/node-red/emit-package";
 
 export interface AppOptions {
@@ -119,7 +121,9 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
   app.use(errorHandler(log));
 
   const server = http.createServer(app);
+  let feed: PipelineFeed | undefined;
   server.on("upgrade", (req, socket, head) => {
+    if (feed?.handleUpgrade(req, socket, head)) return;
     if (useNodeRed && nodeRedHost.handleUpgrade(req, socket, head)) return;
     socket.destroy();
   });
@@ -135,10 +139,18 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
       userDir: path.join(config.dataDir, "node-red"),
       nodesDir: nodeRedPackageDir(),
       logLevel: settings.app.log_level,
-      services: { ctx },
-      saveFlows: (flows) => saveFlowsWithIndex(ctx.db, flows, isoNow(clock)),
+      services: {},
+      saveFlows: async (flows) => {
+        await ctx.engine?.drainInFlight();
+        await saveFlowsWithIndex(ctx.db, flows, isoNow(clock));
+      },
     };
+    const engine = new PipelineEngine(ctx, nodeRedHost);
+    target.services = { ctx, engine };
     await nodeRedHost.attach(target);
+    await engine.start();
+    ctx.engine = engine;
+    feed = new PipelineFeed(ctx.keys, engine.live, log);
   }
   if (demoSeeded) await importExampleRules(ctx);
 
@@ -152,6 +164,8 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
         server.listen(port, host, () => resolve((server.address() as AddressInfo).port));
       }),
     close: async () => {
+      feed?.close();
+      await ctx.engine?.stop();
       if (target) nodeRedHost.detach(target);
       await new Promise<void>((resolve) => {
         if (!server.listening) return resolve();

@@ -10,6 +10,7 @@ import type { EventBus } from "./core/event-bus";
 import type { Logger } from "./core/logger";
 import type { Dialect } from "./db/store";
 import type { FlowWriter } from "./rules/flow-writer";
+import type { PipelineEngine } from "./pipeline/engine/engine";
 
 export interface AppContext {
   db: Knex;
@@ -22,4 +23,6 @@ export interface AppContext {
   dataDir: string;
   /** Reads and writes the flows; rules, steps, edges and contexts live there. */
   flows: FlowWriter;
+  /** Runs rules; present when Node-RED is embedded. */
+  engine?: PipelineEngine;
 }

@@ -16,6 +16,7 @@ import { roomsRouter } from "../rooms/rooms.router";
 import { rulesRouter } from "../rules/rules.router";
 import { bundlesRouter } from "../rules/bundles/bundles.router";
 import { catalogRouter } from "../pipeline/catalog/catalog.router";
+import { runsRouter } from "../pipeline/runs/runs.router";
 import { sensorsRouter } from "../sensors/sensors.router";
 import { notFoundHandler } from "./error-handler";
 
@@ -55,6 +56,7 @@ export const V1_ROUTERS: readonly RouterFactory[] = [
   bundlesRouter,
   rulesRouter,
   catalogRouter,
+  runsRouter,
   einkRouter,
 ];
 

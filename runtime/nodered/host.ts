@@ -17,7 +17,7 @@ import type { Logger } from "../core/logger";
 import { adminAuthSettings } from "./admin-auth";
 import { createStorageModule, type FlowNode } from "./flow-store";
 import { redLogging } from "./log-bridge";
-import { loadRed, type Red } from "./red";
+import { loadRed, type Red, type RedHooks } from "./red";
 
 export type NodeRedState = "stopped" | "starting" | "started" | "error" | "disabled";
 
@@ -175,6 +175,16 @@ class NodeRedHost {
     if (!this.red || !(req.url ?? "").startsWith(`${EDITOR_ROOT}/`)) return false;
     this.upgrades.emit("upgrade", req, socket, head);
     return true;
+  }
+
+  /** Node-RED's message hooks, once it runs. */
+  hooks(): RedHooks | undefined {
+    return this.red?.hooks;
+  }
+
+  /** The live instance of a node, as the running flows hold it now. */
+  getNode<T>(id: string): T | undefined {
+    return (this.red?.nodes.getNode(id) as T | null) ?? undefined;
   }
 
   /** The running flows and their revision, as Node-RED holds them. */

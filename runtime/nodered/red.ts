@@ -14,6 +14,20 @@ export interface RedRuntimeFlows {
   getFlows(opts: { user?: unknown }): Promise<{ flows: unknown[]; rev: string }>;
 }
 
+/** A delivery or completion seen by a labelled hook; `msg` is the message travelling. */
+export interface RedHookEvent {
+  msg: Record<string, unknown>;
+  destination?: { id: string; node?: unknown };
+  source?: { id: string; port?: number };
+  node?: { id: string };
+}
+
+export interface RedHooks {
+  /** A one-argument hook runs synchronously; returning false halts the message. */
+  add(id: string, fn: (event: RedHookEvent) => boolean | void): void;
+  remove(id: string): void;
+}
+
 export interface Red {
   init(server: EventEmitter, settings: Record<string, unknown>): void;
   start(): Promise<void>;
@@ -23,6 +37,7 @@ export interface Red {
   events: RedEvents;
   runtime: { flows: RedRuntimeFlows };
   nodes: { getNode(id: string): unknown };
+  hooks: RedHooks;
   version(): string;
 }
 

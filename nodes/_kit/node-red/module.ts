@@ -18,11 +18,13 @@ function careNode(RED: RedNodeApi, spec: NodeSpec) {
     if (!check.ok) this.status({ fill: "red", shape: "ring", text: check.problems[0].message });
     else if (!available) this.status({ fill: "grey", shape: "ring", text: `needs ${spec.pending ?? "a handler"}` });
     this.on("input", (msg, send, done) => {
+      // The engine records every step of a run, including one that cannot run, so the run
+      // fails visibly instead of ending early as if complete.
+      const engine = RED.settings.careflow?.engine;
+      if (engine) return engine.onInput(this, config, msg, send, done);
       if (!available) return done(new Error(unavailableReason(spec)));
       if (!check.ok) return done(new Error(`invalid config: ${check.problems.map((p) => p.message).join("; ")}`));
-      const engine = RED.settings.careflow?.engine;
-      if (!engine) return done(new Error(`${spec.kind} '${spec.type}' cannot run: the pipeline engine is not attached`));
-      engine.onInput(this, config, msg, send, done);
+      done(new Error(`${spec.kind} '${spec.type}' cannot run: the pipeline engine is not attached`));
     });
   };
 }

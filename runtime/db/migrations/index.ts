@@ -6,6 +6,7 @@ import type { Knex } from "knex";
 import * as m001 from "./001_platform";
 import * as m002 from "./002_flows";
 import * as m004 from "./004_rules";
+import * as m006 from "./006_executions";
 import * as m003 from "./003_eink";
 
 interface Migration {
@@ -17,6 +18,7 @@ const migrations: Record<string, Migration> = {
   "001_platform": m001,
   "002_flows": m002,
   "004_rules": m004,
+  "006_executions": m006,
   "003_eink": m003,
 };
 

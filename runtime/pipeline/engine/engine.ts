@@ -1,0 +1,458 @@
+/**
+ * The pipeline engine. Node-RED routes a run's messages along the rule's wires; the engine
+ * counts them (delivery and completion hooks), runs each care step's handler, and keeps
+ * the run's record: status, pipeline data, step records, ports, errors. A run is over when
+ * none of its messages is in flight and no branch is parked.
+ *
+ * Waits park a branch in the store with its resume time; a timer (or, after a restart, the
+ * recovery on start) resumes it by sending from the live node of the same id, so a redeploy
+ * in between does not lose it. Sends always go through the live node instance for the same
+ * reason.
+ */
+import type { StepHandler } from "../../../nodes/_kit/handler-types";
+import { registry } from "../../../nodes/registry.generated";
+import type { AppContext } from "../../context";
+import { isoNow } from "../../core/clock";
+import type { RedHookEvent, RedHooks } from "../../nodered/red";
+import type { RedNodeInstance, RedMessage, RedNodeConfig } from "../../../nodes/_kit/node-red/red-api";
+import { specOfNode, stepSpecOfNode } from "../../rules/care-types";
+import { findRule } from "../../rules/rule-read";
+import type { RuleNodes } from "../../rules/rule-model";
+import { ExecutionStore, type ExecutionRow } from "./execution-store";
+import { snapshotRule } from "./graph-snapshot";
+import { LiveEvents, type PipelineEventType } from "./live-events";
+import type { RunState, StepRecord, Waiting } from "./run-state";
+import { runStep } from "./step-runner";
+import type { FireRequest, FireResult, RuleFirer, TriggerContext } from "./types";
+import { initialPipelineData } from "./pipeline-data";
+
+/** What the engine needs of the embedded Node-RED. */
+export interface EngineRed {
+  hooks(): RedHooks | undefined;
+  getNode<T>(id: string): T | undefined;
+}
+
+interface LiveNode extends RedNodeInstance {
+  receive(msg: RedMessage): void;
+  send(msg: RedMessage | Array<RedMessage | null>): void;
+}
+
+/** Gates a firing must pass; supplied by the gate layer. */
+export type GateCheck = (req: FireRequest, rule: RuleNodes) => Promise<{ pass: true } | { pass: false; reason: string }>;
+
+const HOOK = "careflow-engine";
+type Careflow = { execution_id: number };
+const runOf = (msg: Record<string, unknown> | undefined): number | undefined => (msg?._careflow as Careflow | undefined)?.execution_id;
+
+export class PipelineEngine implements RuleFirer {
+  readonly live = new LiveEvents();
+  readonly store: ExecutionStore;
+  private readonly runs = new Map<number, RunState>();
+  private readonly resumeTimers = new Map<number, () => void>();
+  private gates: GateCheck | null = null;
+
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly red: EngineRed,
+  ) {
+    this.store = new ExecutionStore(ctx.db, () => isoNow(ctx.clock));
+  }
+
+  setGates(gates: GateCheck): void {
+    this.gates = gates;
+  }
+
+  /** Hook into Node-RED, fail runs a stop interrupted, and re-arm parked ones. */
+  async start(): Promise<void> {
+    const hooks = this.red.hooks();
+    if (!hooks) throw new Error("the pipeline engine needs Node-RED running");
+    // One runtime per process: an engine attaching (a re-attached app in tests) takes the hooks over.
+    hooks.remove(`*.${HOOK}`);
+    hooks.add(`preDeliver.${HOOK}`, (e) => this.onDeliver(e));
+    hooks.add(`onComplete.${HOOK}`, (e) => this.onComplete(e));
+    await this.recover();
+  }
+
+  /** Unhook from Node-RED, disarm timers and write what is queued (parked runs stay parked). */
+  async stop(): Promise<void> {
+    this.red.hooks()?.remove(`*.${HOOK}`);
+    for (const cancel of this.resumeTimers.values()) cancel();
+    this.resumeTimers.clear();
+    for (const s of this.runs.values()) s.cancel_timeout?.();
+    await this.store.flushQueued();
+  }
+
+  private async recover(): Promise<void> {
+    const now = isoNow(this.ctx.clock);
+    // A run stopped just after parking its branch durably is a waiting run, not a lost one.
+    await this.ctx.db("workflow_executions").where({ status: "running" }).whereNotNull("resume_at").update({ status: "waiting", updated_at: now });
+    const interrupted: Array<{ id: number; event_log_id: number | null }> = await this.ctx.db("workflow_executions").where({ status: "running" }).select("id", "event_log_id");
+    for (const r of interrupted) {
+      await this.ctx.db("workflow_executions")
+        .where({ id: r.id })
+        .update({ status: "failed", error: "interrupted: the service stopped while this run was running", completed_at: now, updated_at: now });
+      if (r.event_log_id) await this.ctx.db("event_logs").where({ id: r.event_log_id }).update({ status: "failed" });
+    }
+    if (interrupted.length) this.ctx.log.warn({ runs: interrupted.map((r) => r.id) }, "runs interrupted by a stop were marked failed");
+    const parked: Array<{ id: number; resume_at: string | null }> = await this.ctx.db("workflow_executions").where({ status: "waiting" }).whereNotNull("resume_at").select("id", "resume_at");
+    for (const p of parked) this.armResume(p.id, p.resume_at!);
+    if (parked.length) this.ctx.log.info({ runs: parked.length }, "parked runs re-armed");
+  }
+
+  // ---- firing -------------------------------------------------------------------------
+
+  async fire(req: FireRequest): Promise<FireResult> {
+    const { flows, index } = await this.ctx.flows.snapshot();
+    const rule = findRule(flows, index, req.rule_id);
+    if (rule.tab.disabled === true) return { execution_id: null, reason: "the rule is disabled" };
+    if (!req.skip_gates && this.gates) {
+      const gate = await this.gates(req, rule);
+      if (!gate.pass) {
+        this.ctx.log.debug({ rule_id: req.rule_id, reason: gate.reason }, "rule held");
+        return { execution_id: null, reason: gate.reason };
+      }
+    }
+    return { execution_id: await this.startRun(rule, req.trigger, req.trigger_input ?? null, null) };
+  }
+
+  async startRun(rule: RuleNodes, trigger: TriggerContext, triggerInput: Record<string, unknown> | null, rerunOf: number | null): Promise<number> {
+    const graph = snapshotRule(rule);
+    const startedAt = isoNow(this.ctx.clock);
+    const state: Omit<RunState, "id" | "event_log_id"> = {
+      rule_id: graph.rule_id,
+      rule_name: graph.rule_name,
+      status: "running",
+      trigger,
+      graph,
+      pipeline_data: initialPipelineData(trigger, triggerInput, this.ctx.clock.now(), this.ctx.settings.app.timezone),
+      steps: [],
+      activated_ports: [],
+      errors: [],
+      waiting: [],
+      pending: 0,
+      in_handler: 0,
+      cancel_requested: false,
+      failed_error: null,
+      started_at: startedAt,
+      rerun_of: rerunOf,
+      active_ms: 0,
+      running_since: this.ctx.clock.now(),
+    };
+    const { id, event_log_id } = await this.store.create(state);
+    const run: RunState = { ...state, id, event_log_id };
+    this.runs.set(id, run);
+    this.emit(run, "pipeline_started", null, { steps: graph.steps.map((s) => ({ id: s.id, label: s.label, step_type: s.step_type, enabled: s.enabled })), edges: graph.edges });
+    this.armRunTimeout(run);
+    const trig = graph.trigger_node_id ? this.red.getNode<LiveNode>(graph.trigger_node_id) : undefined;
+    if (!trig) {
+      this.fail(run, "the rule's flow is not running (is the rule disabled?)");
+      await this.settle(run);
+      return id;
+    }
+    run.pending++;
+    trig.receive({ _careflow: { execution_id: id } });
+    return id;
+  }
+
+  // ---- message accounting ---------------------------------------------------------------
+
+  private onDeliver(e: RedHookEvent): boolean | void {
+    const id = runOf(e.msg);
+    if (id === undefined) return;
+    const run = this.runs.get(id);
+    if (!run) return;
+    // A message of a run being cancelled, or already ended, goes no further.
+    if (run.cancel_requested || run.status !== "running") return false;
+    run.pending++;
+  }
+
+  private onComplete(e: RedHookEvent): void {
+    const id = runOf(e.msg);
+    if (id === undefined) return;
+    const run = this.runs.get(id);
+    if (!run) return;
+    run.pending--;
+    this.checkSettled(run);
+  }
+
+  private checkSettled(run: RunState): void {
+    if (run.pending > 0) return;
+    // Deliveries are scheduled on the next tick; look again once they have been counted.
+    setImmediate(() => {
+      if (run.pending === 0) void this.settle(run);
+    });
+  }
+
+  /** Nothing of the run is moving: it parks (waiting) or ends. */
+  private async settle(run: RunState): Promise<void> {
+    if (run.status !== "running" || run.pending > 0) return;
+    if (run.cancel_requested) return this.finish(run, "cancelled");
+    if (run.failed_error) return this.finish(run, "failed");
+    if (run.waiting.length) {
+      run.status = "waiting";
+      run.active_ms += this.ctx.clock.now() - run.running_since;
+      run.cancel_timeout?.();
+      await this.store.save(run);
+      this.emit(run, "pipeline_waiting", "running");
+      for (const w of run.waiting) if (w.resume_at) this.armResume(run.id, w.resume_at);
+      this.runs.delete(run.id);
+      return;
+    }
+    return this.finish(run, "completed");
+  }
+
+  private async finish(run: RunState, status: "completed" | "failed" | "cancelled"): Promise<void> {
+    const previous = run.status;
+    run.status = status;
+    run.cancel_timeout?.();
+    this.runs.delete(run.id);
+    await this.store.save(run);
+    const type: PipelineEventType = status === "completed" ? "pipeline_completed" : status === "failed" ? "pipeline_failed" : "pipeline_cancelled";
+    this.emit(run, type, previous, run.failed_error ? { error: run.failed_error } : {});
+  }
+
+  private fail(run: RunState, error: string): void {
+    if (!run.failed_error) run.failed_error = error;
+    run.errors.push(error);
+  }
+
+  // ---- steps ---------------------------------------------------------------------------
+
+  /** Called by every care node on input (see nodes/_kit/node-red/module.ts). */
+  onInput(node: RedNodeInstance, config: RedNodeConfig, msg: RedMessage, send: (m: RedMessage | Array<RedMessage | null>) => void, done: (err?: Error) => void): void {
+    const id = runOf(msg);
+    const run = id === undefined ? undefined : this.runs.get(id);
+    if (!run) return done();
+    const spec = specOfNode(config.type);
+    if (spec?.kind !== "step") {
+      // Filters were evaluated before the run began; in the flow they only pass the message on.
+      send(msg);
+      return done();
+    }
+    run.in_handler++;
+    void this.execute(run, node, config, msg, send).finally(() => {
+      run.in_handler--;
+      done();
+    });
+  }
+
+  /**
+   * The deploy gate: wait (briefly) until no run has a message travelling between nodes,
+   * since Node-RED drops messages addressed to node instances a deploy replaces. Steps still
+   * inside a handler are fine: their result is sent from the live node of the same id.
+   */
+  async drainInFlight(maxMs = 3000): Promise<void> {
+    const until = Date.now() + maxMs;
+    const busy = () => [...this.runs.values()].filter((r) => r.status === "running" && r.pending > r.in_handler);
+    while (busy().length && Date.now() < until) await new Promise((r) => setTimeout(r, 2));
+    const left = busy();
+    if (left.length) this.ctx.log.warn({ runs: left.map((r) => r.id) }, "deploying while runs still had messages in flight");
+  }
+
+  private async execute(run: RunState, node: RedNodeInstance, config: RedNodeConfig, msg: RedMessage, send: (m: Array<RedMessage | null>) => void): Promise<void> {
+    if (run.cancel_requested || run.failed_error) return;
+    const spec = stepSpecOfNode(config.type)!;
+    const snap = run.graph.steps.find((s) => s.node_id === node.id);
+    const step = snap ?? { id: 0, node_id: node.id, label: String(config.name ?? spec.type), step_type: spec.type, config: config.config ?? {}, enabled: true, order: 0 };
+    const handler = registry.steps.find((e) => e.spec === spec)?.handler as StepHandler<Record<string, unknown>, AppContext> | undefined;
+    const startedAt = isoNow(this.ctx.clock);
+    this.emit(run, "step_started", null, { step_id: step.id, step_label: step.label, step_type: step.step_type });
+    if (!handler) {
+      this.record(run, step, startedAt, 0, false, [], `${spec.type} cannot run yet: it needs ${spec.pending ?? "a handler"}`);
+      this.fail(run, `step '${step.label}': ${spec.type} cannot run yet: it needs ${spec.pending ?? "a handler"}`);
+      return;
+    }
+    const input = { pipeline_data: run.pipeline_data, trigger: run.trigger, step: { id: step.id, label: step.label, step_type: step.step_type }, execution_id: run.id, rule_id: run.rule_id };
+    const outcome = await runStep(this.ctx, handler, input, step.config, this.ctx.settings.pipeline.step_timeout_seconds * 1000);
+    if (run.cancel_requested || run.status !== "running") return;
+    const defaultPort = spec.outputPorts.includes("main") ? "main" : spec.outputPorts[0];
+    if (outcome.kind === "threw") {
+      this.record(run, step, startedAt, outcome.elapsed_ms, false, [], outcome.error);
+      this.fail(run, `step '${step.label}' failed: ${outcome.error}`);
+      return;
+    }
+    if (outcome.kind === "timeout") {
+      // A timed-out step is failed, and the run goes on.
+      this.record(run, step, startedAt, outcome.elapsed_ms, false, [defaultPort], outcome.error);
+      run.errors.push(`step '${step.label}' ${outcome.error}`);
+      return this.sendOn(run, node, spec.outputPorts, [defaultPort], msg, send);
+    }
+    const r = outcome.result;
+    if (r.data) Object.assign(run.pipeline_data, r.data);
+    const ports = (r.output_ports ?? [defaultPort]).filter((p) => spec.outputPorts.includes(p));
+    const ok = r.success !== false;
+    if (!ok) run.errors.push(`step '${step.label}': ${r.error ?? "reported failure"}`);
+    if (r.wait_until !== undefined) {
+      const waiting: Waiting = { node_id: node.id, step_id: step.id, ports, resume_at: new Date(r.wait_until).toISOString() };
+      run.waiting.push(waiting);
+      this.record(run, step, startedAt, outcome.elapsed_ms, ok, [], r.error, "waiting");
+      await this.store.save(run);
+      return;
+    }
+    this.record(run, step, startedAt, outcome.elapsed_ms, ok, r.should_continue === false ? [] : ports, r.error);
+    if (r.should_continue === false) return;
+    this.sendOn(run, node, spec.outputPorts, ports, msg, send);
+  }
+
+  private record(run: RunState, step: { id: number; label: string; step_type: string }, startedAt: string, elapsed: number, success: boolean, ports: string[], error?: string, status?: StepRecord["status"]): void {
+    const rec: StepRecord = {
+      step_id: step.id,
+      label: step.label,
+      step_type: step.step_type,
+      started_at: startedAt,
+      elapsed_ms: Math.round(elapsed * 1000) / 1000,
+      success,
+      status: status ?? (success ? "success" : "failed"),
+      output_ports: ports,
+      ...(error ? { error } : {}),
+    };
+    run.steps.push(rec);
+    for (const p of ports) run.activated_ports.push(`${step.id}:${p}`);
+    this.store.touch(run);
+    this.emit(run, "step_completed", null, { step_id: step.id, step_label: step.label, step_type: step.step_type, elapsed_ms: rec.elapsed_ms, output_port: ports[0] ?? null, ...(error ? { error } : {}) });
+  }
+
+  /** Send on the given ports from the live instance of the node (a deploy may have replaced it). */
+  private sendOn(run: RunState, node: RedNodeInstance, allPorts: readonly string[], ports: readonly string[], msg: RedMessage, send: (m: Array<RedMessage | null>) => void): void {
+    const out = allPorts.map((p) => (ports.includes(p) ? { _careflow: msg._careflow } : null));
+    if (!out.some(Boolean)) return;
+    const live = this.red.getNode<LiveNode>(node.id);
+    if (!live) return this.fail(run, `step node ${node.id} was removed by a deploy while the run was at it`);
+    if (live === node) send(out);
+    else live.send(out);
+  }
+
+  // ---- waits -------------------------------------------------------------------------------
+
+  private armResume(id: number, resumeAt: string): void {
+    this.resumeTimers.get(id)?.();
+    this.resumeTimers.set(
+      id,
+      this.ctx.clock.at(Date.parse(resumeAt), () => {
+        this.resumeTimers.delete(id);
+        void this.resume(id, resumeAt).catch((err) => this.ctx.log.error({ err, execution_id: id }, "resume failed"));
+      }),
+    );
+  }
+
+  /** Continue a parked run from where it waited; exactly one resumer wins the claim. */
+  async resume(id: number, expectedResumeAt: string | null): Promise<boolean> {
+    const row = await this.store.get(id);
+    if (!row || row.status !== "waiting") return false;
+    if (!(await this.store.claimResume(id, expectedResumeAt))) return false;
+    const run = this.revive(row);
+    const now = this.ctx.clock.now();
+    const due = run.waiting.filter((w) => expectedResumeAt === null || (w.resume_at !== null && Date.parse(w.resume_at) <= now));
+    run.waiting = run.waiting.filter((w) => !due.includes(w));
+    this.runs.set(id, run);
+    this.armRunTimeout(run);
+    this.emit(run, "pipeline_resumed", "waiting");
+    run.pending++;
+    for (const w of due) {
+      const node = this.red.getNode<LiveNode>(w.node_id);
+      const spec = node ? stepSpecOfNode((node as unknown as { type: string }).type) : undefined;
+      if (!node || !spec) {
+        this.fail(run, `the step a wait was parked at (node ${w.node_id}) is no longer in the rule`);
+        continue;
+      }
+      run.activated_ports.push(...w.ports.map((p) => `${w.step_id}:${p}`));
+      const out = spec.outputPorts.map((p) => (w.ports.includes(p) ? { _careflow: { execution_id: id } } : null));
+      if (out.some(Boolean)) node.send(out);
+    }
+    run.pending--;
+    this.store.touch(run);
+    this.checkSettled(run);
+    return true;
+  }
+
+  private revive(row: ExecutionRow): RunState {
+    return {
+      id: row.id,
+      rule_id: row.rule_id,
+      rule_name: row.rule_name,
+      status: "running",
+      trigger: row.trigger_context,
+      graph: row.graph,
+      pipeline_data: row.pipeline_data,
+      steps: row.step_records,
+      activated_ports: row.activated_ports,
+      errors: row.errors,
+      waiting: row.waiting,
+      pending: 0,
+      in_handler: 0,
+      cancel_requested: false,
+      failed_error: null,
+      started_at: row.started_at,
+      event_log_id: row.event_log_id,
+      rerun_of: row.rerun_of,
+      active_ms: 0,
+      running_since: this.ctx.clock.now(),
+    };
+  }
+
+  private armRunTimeout(run: RunState): void {
+    run.cancel_timeout?.();
+    const budget = run.graph.trigger.execution_timeout_minutes * 60_000 - run.active_ms;
+    run.running_since = this.ctx.clock.now();
+    run.cancel_timeout = this.ctx.clock.at(run.running_since + Math.max(0, budget), () => {
+      if (run.status !== "running") return;
+      this.fail(run, `the run exceeded its ${run.graph.trigger.execution_timeout_minutes}-minute timeout`);
+      run.pending = 0;
+      void this.settle(run);
+    });
+  }
+
+  // ---- cancel and rerun --------------------------------------------------------------------
+
+  /** Stop at the next step boundary; a parked run stops at once. Returns false when already over. */
+  async cancel(id: number): Promise<boolean> {
+    const run = this.runs.get(id);
+    if (run) {
+      run.cancel_requested = true;
+      this.checkSettled(run);
+      return true;
+    }
+    const row = await this.store.get(id);
+    if (!row || row.status !== "waiting") return false;
+    this.resumeTimers.get(id)?.();
+    this.resumeTimers.delete(id);
+    if (!(await this.store.claimResume(id, null))) return false;
+    const revived = this.revive(row);
+    revived.waiting = [];
+    revived.status = "running";
+    await this.finish(revived, "cancelled");
+    return true;
+  }
+
+  async rerun(id: number): Promise<number> {
+    const row = await this.store.get(id);
+    if (!row) throw new Error(`execution ${id} not found`);
+    const { flows, index } = await this.ctx.flows.snapshot();
+    const rule = findRule(flows, index, row.rule_id);
+    const input = (row.pipeline_data.trigger_input as Record<string, unknown> | null | undefined) ?? null;
+    return this.startRun(rule, row.trigger_context, input, id);
+  }
+
+  // ---- live events -----------------------------------------------------------------------
+
+  private emit(run: RunState, event_type: PipelineEventType, previous: string | null, extra: Record<string, unknown> = {}): void {
+    this.live.emit({
+      event_type,
+      execution_id: run.id,
+      rule_id: run.rule_id,
+      rule_name: run.rule_name,
+      status: run.status,
+      previous_status: previous,
+      step_id: (extra.step_id as number | undefined) ?? null,
+      step_label: (extra.step_label as string | undefined) ?? null,
+      elapsed_ms: Date.parse(isoNow(this.ctx.clock)) - Date.parse(run.started_at),
+      at: isoNow(this.ctx.clock),
+      ...extra,
+    });
+  }
+
+  /** Runs in memory right now (running, or between a park and its save). */
+  activeRunIds(): number[] {
+    return [...this.runs.keys()];
+  }
+}

@@ -1,0 +1,50 @@
+/**
+ * Live run events (`PipelineExecutionEvent`): every status transition and step boundary,
+ * numbered in order, for `/ws/pipeline` and anyone else who listens.
+ */
+import { EventEmitter } from "node:events";
+
+export type PipelineEventType =
+  | "pipeline_started"
+  | "step_started"
+  | "step_completed"
+  | "pipeline_waiting"
+  | "pipeline_resumed"
+  | "pipeline_completed"
+  | "pipeline_failed"
+  | "pipeline_cancelled";
+
+export interface PipelineExecutionEvent {
+  type: "pipeline_event";
+  event_type: PipelineEventType;
+  execution_id: number;
+  rule_id: number;
+  rule_name: string;
+  status: string;
+  previous_status: string | null;
+  step_id: number | null;
+  step_label: string | null;
+  elapsed_ms: number;
+  sequence: number;
+  at: string;
+  [extra: string]: unknown;
+}
+
+export class LiveEvents {
+  private readonly emitter = new EventEmitter();
+  private sequence = 0;
+
+  constructor() {
+    this.emitter.setMaxListeners(0);
+  }
+
+  emit(event: Omit<PipelineExecutionEvent, "type" | "sequence">): void {
+    if (this.emitter.listenerCount("event") === 0) return;
+    this.emitter.emit("event", { type: "pipeline_event", sequence: ++this.sequence, ...event });
+  }
+
+  subscribe(listener: (e: PipelineExecutionEvent) => void): () => void {
+    this.emitter.on("event", listener);
+    return () => this.emitter.off("event", listener);
+  }
+}

@@ -1,0 +1,53 @@
+/** What the engine holds in memory for a run in progress; the row in the store is its durable copy. */
+import type { TriggerContext } from "../../../nodes/_kit/handler-types";
+import type { GraphSnapshot } from "./graph-snapshot";
+
+export type ExecutionStatus = "running" | "waiting" | "completed" | "failed" | "cancelled";
+
+/** One step's record, kept compact: a run's records are one JSON column. */
+export interface StepRecord {
+  step_id: number;
+  label: string;
+  step_type: string;
+  started_at: string;
+  elapsed_ms: number;
+  success: boolean;
+  status: "success" | "failed" | "waiting";
+  output_ports: string[];
+  error?: string;
+}
+
+/** Where a parked branch continues: which node sends on which ports when the run resumes. */
+export interface Waiting {
+  node_id: string;
+  step_id: number;
+  ports: string[];
+  resume_at: string | null;
+}
+
+export interface RunState {
+  id: number;
+  rule_id: number;
+  rule_name: string;
+  status: ExecutionStatus;
+  trigger: TriggerContext;
+  graph: GraphSnapshot;
+  pipeline_data: Record<string, unknown>;
+  steps: StepRecord[];
+  activated_ports: string[];
+  errors: string[];
+  waiting: Waiting[];
+  /** Messages of this run travelling between nodes, or being handled by one. */
+  pending: number;
+  /** Of those, messages a step handler is working on. */
+  in_handler: number;
+  cancel_requested: boolean;
+  failed_error: string | null;
+  started_at: string;
+  event_log_id: number | null;
+  rerun_of: number | null;
+  /** Whole-run timeout, counted while running (waits excluded). */
+  active_ms: number;
+  running_since: number;
+  cancel_timeout?: () => void;
+}

@@ -1,0 +1,43 @@
+/**
+ * Runs one handler with the per-step timeout and an AbortSignal. A step that times out is
+ * a failed step (the run goes on); a handler that throws is reported as thrown (the run
+ * fails).
+ */
+import type { HandlerContext, StepHandler, StepInput, StepResult } from "../../../nodes/_kit/handler-types";
+import type { AppContext } from "../../context";
+
+export type StepOutcome =
+  | { kind: "result"; result: StepResult; elapsed_ms: number }
+  | { kind: "timeout"; elapsed_ms: number; error: string }
+  | { kind: "threw"; elapsed_ms: number; error: string };
+
+export async function runStep<C>(
+  ctx: AppContext,
+  handler: StepHandler<C, AppContext>,
+  input: StepInput,
+  config: C,
+  timeoutMs: number,
+): Promise<StepOutcome> {
+  const controller = new AbortController();
+  const t0 = performance.now();
+  const hctx: HandlerContext<AppContext> = { clock: ctx.clock, log: ctx.log, services: ctx, signal: controller.signal };
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<"timeout">((resolve) => {
+    // Real time, not the household clock: a step's budget is wall time on this machine.
+    timer = setTimeout(() => resolve("timeout"), timeoutMs);
+    timer.unref?.();
+  });
+  try {
+    const winner = await Promise.race([handler(hctx, input, config), timedOut]);
+    const elapsed_ms = performance.now() - t0;
+    if (winner === "timeout") {
+      controller.abort(new Error("step timed out"));
+      return { kind: "timeout", elapsed_ms, error: `timed out after ${Math.round(timeoutMs / 1000)} s` };
+    }
+    return { kind: "result", result: winner, elapsed_ms };
+  } catch (err) {
+    return { kind: "threw", elapsed_ms: performance.now() - t0, error: err instanceof Error ? err.message : String(err) };
+  } finally {
+    clearTimeout(timer);
+  }
+}

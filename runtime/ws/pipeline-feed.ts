@@ -1,0 +1,66 @@
+/**
+ * `WS /ws/pipeline`: one JSON text frame per PipelineExecutionEvent. The API key is the
+ * WebSocket subprotocol (`new WebSocket(url, [key])`), as browsers cannot set headers; any
+ * key that may read `/api/v1/workflows` may listen. At most 50 listeners (close 1013).
+ */
+import type { IncomingMessage } from "node:http";
+import type { Duplex } from "node:stream";
+import { WebSocketServer, type WebSocket } from "ws";
+import { isAllowed, type KeyStore } from "../auth/key-store";
+import type { Logger } from "../core/logger";
+import type { LiveEvents } from "../pipeline/engine/live-events";
+
+export const PIPELINE_FEED_PATH = "/ws/pipeline";
+const MAX_CLIENTS = 50;
+
+export class PipelineFeed {
+  private readonly wss = new WebSocketServer({
+    noServer: true,
+    // Accept the protocol that is a valid key, so the browser keeps the connection.
+    handleProtocols: (protocols) => [...protocols].find((p) => this.keyAllowed(p)) ?? false,
+  });
+  private unsubscribe?: () => void;
+
+  constructor(
+    private readonly keys: KeyStore,
+    private readonly live: LiveEvents,
+    private readonly log: Logger,
+  ) {
+    this.unsubscribe = live.subscribe((event) => {
+      const frame = JSON.stringify(event);
+      for (const client of this.wss.clients) if (client.readyState === client.OPEN) client.send(frame);
+    });
+  }
+
+  private keyAllowed(key: string): boolean {
+    const p = this.keys.resolve(key);
+    return p !== null && isAllowed(p, "GET", "/api/v1/workflows");
+  }
+
+  /** Takes the upgrade when the path is the feed's; false otherwise. */
+  handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): boolean {
+    if ((req.url ?? "").split("?")[0] !== PIPELINE_FEED_PATH) return false;
+    const offered = String(req.headers["sec-websocket-protocol"] ?? "")
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean);
+    if (!offered.some((k) => this.keyAllowed(k))) {
+      socket.end(`HTTP/1.1 401 Unauthorized\r\ncontent-type: application/json\r\nconnection: close\r\n\r\n${JSON.stringify({ detail: "Send an API key as the WebSocket subprotocol" })}`);
+      return true;
+    }
+    this.wss.handleUpgrade(req, socket, head, (ws: WebSocket) => {
+      if (this.wss.clients.size > MAX_CLIENTS) {
+        ws.close(1013, "too many live feed clients");
+        return;
+      }
+      this.log.debug({ clients: this.wss.clients.size }, "live feed client connected");
+    });
+    return true;
+  }
+
+  close(): void {
+    this.unsubscribe?.();
+    for (const c of this.wss.clients) c.terminate();
+    this.wss.close();
+  }
+}
