@@ -21,11 +21,9 @@ export async function runStep<C>(
   const controller = new AbortController();
   const t0 = performance.now();
   const hctx: HandlerContext<AppContext> = { clock: ctx.clock, log: ctx.log, services: ctx, signal: controller.signal };
-  let timer: NodeJS.Timeout | undefined;
+  let disarm: (() => void) | undefined;
   const timedOut = new Promise<"timeout">((resolve) => {
-    // Real time, not the household clock: a step's budget is wall time on this machine.
-    timer = setTimeout(() => resolve("timeout"), timeoutMs);
-    timer.unref?.();
+    disarm = ctx.clock.at(ctx.clock.now() + timeoutMs, () => resolve("timeout"));
   });
   try {
     const winner = await Promise.race([handler(hctx, input, config), timedOut]);
@@ -38,6 +36,6 @@ export async function runStep<C>(
   } catch (err) {
     return { kind: "threw", elapsed_ms: performance.now() - t0, error: err instanceof Error ? err.message : String(err) };
   } finally {
-    clearTimeout(timer);
+    disarm?.();
   }
 }
