@@ -36,3 +36,11 @@ describe("generated editor HTML", () => {
     }
   });
 });
+
+describe("editor plugin scripts", () => {
+  it("compile", async () => {
+    const { AUTOCOMPLETE_EDITOR_SCRIPT } = await import("../../../editor-plugins/template-autocomplete/editor");
+    const { RUNS_SIDEBAR_SCRIPT } = await import("../../../editor-plugins/runs-sidebar/editor");
+    for (const code of [AUTOCOMPLETE_EDITOR_SCRIPT, RUNS_SIDEBAR_SCRIPT]) assert.doesNotThrow(() => new vm.Script(code));
+  });
+});

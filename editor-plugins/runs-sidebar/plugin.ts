@@ -1,0 +1,43 @@
+/**
+ * Node-RED plugin (runtime side) of the runs sidebar: recent runs and one run's detail on
+ * the admin API, and every live run event forwarded to the editor over Node-RED's own
+ * comms channel (topic `careflow/pipeline`), all behind the editor's login.
+ */
+import type { RequestHandler } from "express";
+import type { AppContext } from "../../runtime/context";
+import type { PipelineEngine } from "../../runtime/pipeline/engine/engine";
+import { detailView, envelope, getRun, queryRuns } from "../../runtime/pipeline/runs/runs.service";
+
+interface RedPluginApi {
+  plugins: { registerPlugin(id: string, def: { type: string; onadd?: () => void }): void };
+  httpAdmin: { get(path: string, ...handlers: RequestHandler[]): void };
+  auth: { needsPermission(permission: string): RequestHandler };
+  events: { emit(event: "comms", payload: { topic: string; data: unknown; retain?: boolean }): void };
+  settings: { careflow?: { ctx?: AppContext; engine?: PipelineEngine } };
+}
+
+export = function register(RED: RedPluginApi): void {
+  RED.plugins.registerPlugin("careflow-runs-sidebar", {
+    type: "careflow-editor",
+    onadd: () => {
+      const ctx = () => RED.settings.careflow?.ctx;
+      const read = RED.auth.needsPermission("flows.read");
+      RED.httpAdmin.get("/careflow/runs", read, (req, res, next) => {
+        const c = ctx();
+        if (!c) return void res.status(503).json({ detail: "careflow is not attached" });
+        queryRuns(c, { limit: 30 })
+          .then((rows) => res.json(rows.map(envelope)))
+          .catch(next);
+      });
+      RED.httpAdmin.get("/careflow/runs/:id", read, (req, res, next) => {
+        const c = ctx();
+        const id = Number(req.params.id);
+        if (!c || !Number.isInteger(id)) return void res.status(404).json({ detail: "not found" });
+        getRun(c, id)
+          .then((row) => res.json(detailView(row)))
+          .catch((err: { status?: number; message?: string }) => (err.status === 404 ? res.status(404).json({ detail: err.message }) : next(err)));
+      });
+      RED.settings.careflow?.engine?.live.subscribe((event) => RED.events.emit("comms", { topic: "careflow/pipeline", data: event }));
+    },
+  });
+};
