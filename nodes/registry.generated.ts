@@ -2,11 +2,13 @@
 // run `npm run generate` after adding, removing or renaming a node folder.
 import type { NodeRegistry } from "./_kit/registry-types";
 import { spec as step_activity_detection } from "./steps/activity_detection/activity_detection.spec";
+import { handler as step_activity_detection_handler } from "./steps/activity_detection/activity_detection.handler";
 import { spec as step_camera_media_poll } from "./steps/camera_media_poll/camera_media_poll.spec";
 import { spec as step_condition } from "./steps/condition/condition.spec";
 import { handler as step_condition_handler } from "./steps/condition/condition.handler";
 import { spec as step_cts_window_poll } from "./steps/cts_window_poll/cts_window_poll.spec";
 import { spec as step_home_state } from "./steps/home_state/home_state.spec";
+import { handler as step_home_state_handler } from "./steps/home_state/home_state.handler";
 import { spec as step_hub_action } from "./steps/hub_action/hub_action.spec";
 import { spec as step_interactive_prompt } from "./steps/interactive_prompt/interactive_prompt.spec";
 import { spec as step_llm_call } from "./steps/llm_call/llm_call.spec";
@@ -15,22 +17,33 @@ import { spec as step_notification } from "./steps/notification/notification.spe
 import { spec as step_object_trend_analysis } from "./steps/object_trend_analysis/object_trend_analysis.spec";
 import { spec as step_person_identification } from "./steps/person_identification/person_identification.spec";
 import { spec as step_presence_query } from "./steps/presence_query/presence_query.spec";
+import { handler as step_presence_query_handler } from "./steps/presence_query/presence_query.handler";
 import { spec as step_scene_analysis } from "./steps/scene_analysis/scene_analysis.spec";
 import { spec as step_semantic_memory_query } from "./steps/semantic_memory_query/semantic_memory_query.spec";
 import { spec as step_translation } from "./steps/translation/translation.spec";
 import { spec as step_verification } from "./steps/verification/verification.spec";
+import { handler as step_verification_handler } from "./steps/verification/verification.handler";
 import { spec as step_vision_analysis } from "./steps/vision_analysis/vision_analysis.spec";
 import { spec as step_wait } from "./steps/wait/wait.spec";
 import { handler as step_wait_handler } from "./steps/wait/wait.handler";
 import { spec as filter_day_of_week } from "./filters/day_of_week/day_of_week.spec";
+import { handler as filter_day_of_week_handler } from "./filters/day_of_week/day_of_week.handler";
 import { spec as filter_dementia_signal } from "./filters/dementia_signal/dementia_signal.spec";
+import { handler as filter_dementia_signal_handler } from "./filters/dementia_signal/dementia_signal.handler";
 import { spec as filter_home_state } from "./filters/home_state/home_state.spec";
+import { handler as filter_home_state_handler } from "./filters/home_state/home_state.handler";
 import { spec as filter_person_activity } from "./filters/person_activity/person_activity.spec";
+import { handler as filter_person_activity_handler } from "./filters/person_activity/person_activity.handler";
 import { spec as filter_person_presence } from "./filters/person_presence/person_presence.spec";
+import { handler as filter_person_presence_handler } from "./filters/person_presence/person_presence.handler";
 import { spec as filter_room } from "./filters/room/room.spec";
+import { handler as filter_room_handler } from "./filters/room/room.handler";
 import { spec as filter_room_transition } from "./filters/room_transition/room_transition.spec";
+import { handler as filter_room_transition_handler } from "./filters/room_transition/room_transition.handler";
 import { spec as filter_scene_trend } from "./filters/scene_trend/scene_trend.spec";
+import { handler as filter_scene_trend_handler } from "./filters/scene_trend/scene_trend.handler";
 import { spec as filter_time_range } from "./filters/time_range/time_range.spec";
+import { handler as filter_time_range_handler } from "./filters/time_range/time_range.handler";
 import { spec as channel_announcement } from "./channels/announcement/announcement.spec";
 import { spec as channel_chat_app } from "./channels/chat_app/chat_app.spec";
 import { spec as channel_eink } from "./channels/eink/eink.spec";
@@ -42,11 +55,11 @@ import { spec as channel_webhook } from "./channels/webhook/webhook.spec";
 
 export const registry: NodeRegistry = {
   steps: [
-    { spec: step_activity_detection },
+    { spec: step_activity_detection, handler: step_activity_detection_handler },
     { spec: step_camera_media_poll },
     { spec: step_condition, handler: step_condition_handler },
     { spec: step_cts_window_poll },
-    { spec: step_home_state },
+    { spec: step_home_state, handler: step_home_state_handler },
     { spec: step_hub_action },
     { spec: step_interactive_prompt },
     { spec: step_llm_call },
@@ -54,24 +67,24 @@ export const registry: NodeRegistry = {
     { spec: step_notification },
     { spec: step_object_trend_analysis },
     { spec: step_person_identification },
-    { spec: step_presence_query },
+    { spec: step_presence_query, handler: step_presence_query_handler },
     { spec: step_scene_analysis },
     { spec: step_semantic_memory_query },
     { spec: step_translation },
-    { spec: step_verification },
+    { spec: step_verification, handler: step_verification_handler },
     { spec: step_vision_analysis },
     { spec: step_wait, handler: step_wait_handler },
   ],
   filters: [
-    { spec: filter_day_of_week },
-    { spec: filter_dementia_signal },
-    { spec: filter_home_state },
-    { spec: filter_person_activity },
-    { spec: filter_person_presence },
-    { spec: filter_room },
-    { spec: filter_room_transition },
-    { spec: filter_scene_trend },
-    { spec: filter_time_range },
+    { spec: filter_day_of_week, handler: filter_day_of_week_handler },
+    { spec: filter_dementia_signal, handler: filter_dementia_signal_handler },
+    { spec: filter_home_state, handler: filter_home_state_handler },
+    { spec: filter_person_activity, handler: filter_person_activity_handler },
+    { spec: filter_person_presence, handler: filter_person_presence_handler },
+    { spec: filter_room, handler: filter_room_handler },
+    { spec: filter_room_transition, handler: filter_room_transition_handler },
+    { spec: filter_scene_trend, handler: filter_scene_trend_handler },
+    { spec: filter_time_range, handler: filter_time_range_handler },
   ],
   channels: [
     { spec: channel_announcement },

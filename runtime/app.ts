@@ -28,6 +28,8 @@ import { healthRouter } from "./ops/ops.router";
 import { FlowWriter, directFlowSource, saveFlowsWithIndex } from "./rules/flow-writer";
 import { PipelineEngine } from "./pipeline/engine/engine";
 import { PipelineFeed } from "./ws/pipeline-feed";
+import { ruleGates } from "./pipeline/gates/check-gates";
+import { startTriggers } from "./pipeline/triggers/start-triggers";
 import { nodeRedPackageDir } from "../nodes/_kit/node-red/emit-package";
 
 export interface AppOptions {
@@ -122,6 +124,7 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
 
   const server = http.createServer(app);
   let feed: PipelineFeed | undefined;
+  let triggers: { stop(): void | Promise<void> } | undefined;
   server.on("upgrade", (req, socket, head) => {
     if (feed?.handleUpgrade(req, socket, head)) return;
     if (useNodeRed && nodeRedHost.handleUpgrade(req, socket, head)) return;
@@ -144,12 +147,17 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
         await ctx.engine?.drainInFlight();
         await saveFlowsWithIndex(ctx.db, flows, isoNow(clock));
       },
+      // Triggers re-read the rules once the runtime runs the new flows, not when they are saved.
+      onFlowsStarted: () => ctx.bus.publish("rules.changed", {}),
     };
     const engine = new PipelineEngine(ctx, nodeRedHost);
     target.services = { ctx, engine };
     await nodeRedHost.attach(target);
     await engine.start();
+    engine.setGates(ruleGates(ctx));
     ctx.engine = engine;
+    ctx.firer = engine;
+    triggers = startTriggers(ctx, engine);
     feed = new PipelineFeed(ctx.keys, engine.live, log);
   }
   if (demoSeeded) await importExampleRules(ctx);
@@ -164,6 +172,7 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
         server.listen(port, host, () => resolve((server.address() as AddressInfo).port));
       }),
     close: async () => {
+      await triggers?.stop();
       feed?.close();
       await ctx.engine?.stop();
       if (target) nodeRedHost.detach(target);

@@ -10,6 +10,7 @@ import type { EventBus } from "./core/event-bus";
 import type { Logger } from "./core/logger";
 import type { Dialect } from "./db/store";
 import type { FlowWriter } from "./rules/flow-writer";
+import type { RuleFirer } from "./pipeline/engine/types";
 import type { PipelineEngine } from "./pipeline/engine/engine";
 
 export interface AppContext {
@@ -25,4 +26,6 @@ export interface AppContext {
   flows: FlowWriter;
   /** Runs rules; present when Node-RED is embedded. */
   engine?: PipelineEngine;
+  /** Fires rules through the gates; the engine sets it when it starts (webhooks call it). */
+  firer?: RuleFirer;
 }

@@ -13,6 +13,8 @@ export interface BusTopics {
   "alert.created": { alert_id: number; level: string };
   "alert.acknowledged": { alert_id: number; action: "dismiss" | "assist"; actor: string };
   "sensor.changed": { sensor_id: string; action: "created" | "updated" | "deleted" };
+  /** The rules changed (REST, editor deploy, import): triggers re-read them. */
+  "rules.changed": {};
 }
 
 export type Topic = keyof BusTopics;

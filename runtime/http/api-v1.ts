@@ -18,6 +18,7 @@ import { bundlesRouter } from "../rules/bundles/bundles.router";
 import { catalogRouter } from "../pipeline/catalog/catalog.router";
 import { runsRouter } from "../pipeline/runs/runs.router";
 import { sensorsRouter } from "../sensors/sensors.router";
+import { webhookTriggerRouter, webhooksRouter } from "../pipeline/triggers/webhooks.router";
 import { notFoundHandler } from "./error-handler";
 
 declare module "express-serve-static-core" {
@@ -58,6 +59,7 @@ export const V1_ROUTERS: readonly RouterFactory[] = [
   catalogRouter,
   runsRouter,
   einkRouter,
+  webhooksRouter,
 ];
 
 export function apiV1(ctx: AppContext, extra: readonly RouterFactory[] = []): Router {
@@ -65,6 +67,8 @@ export function apiV1(ctx: AppContext, extra: readonly RouterFactory[] = []): Ro
   r.use(deferredJson());
   // An e-ink display may only be able to send its key in an Authorization header.
   r.get("/image/active", authenticate(ctx.keys, "bare-or-bearer"));
+  // A webhook call is authenticated by its rule's X-Webhook-Secret, not an API key.
+  r.use(webhookTriggerRouter(ctx));
   r.use(authenticate(ctx.keys), raiseBodyError);
   for (const make of [...V1_ROUTERS, ...extra]) r.use(make(ctx));
   r.use(notFoundHandler);

@@ -36,6 +36,8 @@ export interface HostTarget {
   /** Services handed to our nodes through `RED.settings.careflow`. */
   services?: Record<string, unknown>;
   saveFlows: (flows: readonly FlowNode[]) => Promise<void>;
+  /** After every (re)start of the flows, once the runtime holds the new ones. */
+  onFlowsStarted?: () => void;
 }
 
 // Core nodes a care appliance should not offer: shell, file system, raw sockets and
@@ -98,6 +100,7 @@ class NodeRedHost {
     const red = loadRed();
     red.init(this.upgrades, this.settings(t));
     this.red = red;
+    red.events.on("flows:started", () => this.target?.onFlowsStarted?.());
     await this.whenFlowsStarted(() => red.start());
   }
 

@@ -118,7 +118,7 @@ export async function updatePerson(ctx: AppContext, id: string, input: unknown):
  * Tables holding a person's own data, removed with the person in one transaction.
  * Later capabilities (locations, sightings, enrollment) add theirs here.
  */
-export const PERSON_DATA_TABLES: readonly string[] = ["person_activities"];
+export const PERSON_DATA_TABLES: readonly string[] = ["person_activities", "person_locations", "person_location_history", "room_transitions", "dementia_signals"];
 
 export async function deletePerson(ctx: AppContext, id: string): Promise<void> {
   await getPerson(ctx, id);

@@ -14,6 +14,5 @@ export const spec = defineFilter({
         .describe("Weekdays on which the rule fires, 0 = Monday … 6 = Sunday (local time)"),
     })
     .strict(),
-  pending: "the rules engine",
   palette: { color: "#D8BFD8", icon: "font-awesome/fa-calendar" },
 });

@@ -45,6 +45,5 @@ export const spec = defineFilter({
         .describe("Hold the rule while a matching signal was acknowledged within this many minutes; 0 = off"),
     })
     .strict(),
-  pending: "the rules engine",
   palette: { color: "#D8BFD8", icon: "font-awesome/fa-heartbeat" },
 });

@@ -15,6 +15,5 @@ export const spec = defineFilter({
       state: z.enum(HOME_STATES).default("at_home").describe("State that lets the rule fire"),
     })
     .strict(),
-  pending: "the presence service",
   palette: { color: "#D8BFD8", icon: "font-awesome/fa-bed" },
 });

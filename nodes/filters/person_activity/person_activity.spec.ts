@@ -14,6 +14,5 @@ export const spec = defineFilter({
       within_minutes: z.number().positive().default(30).describe("How recent the activity must be, in minutes"),
     })
     .strict(),
-  pending: "the rules engine",
   palette: { color: "#D8BFD8", icon: "font-awesome/fa-check-square-o" },
 });

@@ -14,6 +14,5 @@ export const spec = defineFilter({
       room_name: z.string().optional().describe("With status home: the person must be in this room (case-insensitive)"),
     })
     .strict(),
-  pending: "the rules engine",
   palette: { color: "#D8BFD8", icon: "font-awesome/fa-user-circle" },
 });

@@ -14,6 +14,5 @@ export const spec = defineFilter({
         .describe("Rooms whose events fire the rule (case-insensitive); an empty list lets nothing through"),
     })
     .strict(),
-  pending: "the rules engine",
   palette: { color: "#D8BFD8", icon: "font-awesome/fa-home" },
 });

@@ -19,6 +19,5 @@ export const spec = defineFilter({
       within_minutes: z.number().int().positive().default(5).describe("How recent the transition must be, in minutes"),
     })
     .strict(),
-  pending: "the rules engine",
   palette: { color: "#D8BFD8", icon: "font-awesome/fa-exchange" },
 });

@@ -13,6 +13,5 @@ export const spec = defineFilter({
       min_severity: z.enum(TREND_SEVERITIES).default("warning").describe("Lowest overall severity that fires the rule"),
     })
     .strict(),
-  pending: "the rules engine",
   palette: { color: "#D8BFD8", icon: "font-awesome/fa-line-chart" },
 });

@@ -14,6 +14,5 @@ export const spec = defineFilter({
       end_time: hhmm.default("22:00").describe("To (local time, HH:MM, inclusive)"),
     })
     .strict(),
-  pending: "the rules engine",
   palette: { color: "#D8BFD8", icon: "timer.svg" },
 });

@@ -36,6 +36,5 @@ export const spec = defineStep({
     { key: "detected_activities", type: "list", description: "The recorded activity (one entry)" },
     { key: "_cooloff_triggered", type: "boolean", description: "Set when trigger_cooloff is on" },
   ],
-  pending: "the pipeline engine",
   palette: { color: "#FDD0A2", icon: "font-awesome/fa-check-square-o" },
 });

@@ -20,6 +20,5 @@ export const spec = defineStep({
     { key: "home_away", type: "boolean", description: "Away (prefix = output_key)" },
     { key: "home_state_unknown", type: "boolean", description: "Presence unknown or stale (prefix = output_key)" },
   ],
-  pending: "the presence service",
   palette: { color: "#A6BBCF", icon: "font-awesome/fa-bed" },
 });

@@ -37,6 +37,5 @@ export const spec = defineStep({
     { key: "presence_asleep", type: "boolean", description: "Status is asleep (fixed name)" },
     { key: "presence_away", type: "boolean", description: "Status is away (fixed name)" },
   ],
-  pending: "the presence service",
   palette: { color: "#A6BBCF", icon: "font-awesome/fa-map-marker" },
 });

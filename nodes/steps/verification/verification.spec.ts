@@ -46,7 +46,7 @@ export const spec = defineStep({
     { key: "verification.match_mode", type: "string", description: "`all` or `any`" },
     { key: "verification.matched_conditions", type: "list", description: "Conditions that matched" },
     { key: "verification.unmatched_conditions", type: "list", description: "Conditions that did not" },
+    { key: "verification.re_notify_at", type: "string", description: "When re_notify_if_failed is on and the check failed: when the run continues (ISO-8601 UTC)" },
   ],
-  pending: "the pipeline engine",
   palette: { color: "#E2D96E", icon: "font-awesome/fa-check-circle" },
 });

@@ -8,6 +8,7 @@ import * as m002 from "./002_flows";
 import * as m004 from "./004_rules";
 import * as m006 from "./006_executions";
 import * as m003 from "./003_eink";
+import * as m005 from "./005_tracking_state";
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -20,6 +21,7 @@ const migrations: Record<string, Migration> = {
   "004_rules": m004,
   "006_executions": m006,
   "003_eink": m003,
+  "005_tracking_state": m005,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

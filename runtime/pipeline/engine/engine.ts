@@ -70,6 +70,7 @@ export class PipelineEngine implements RuleFirer {
     hooks.remove(`*.${HOOK}`);
     hooks.add(`preDeliver.${HOOK}`, (e) => this.onDeliver(e));
     hooks.add(`onComplete.${HOOK}`, (e) => this.onComplete(e));
+    await this.store.init();
     await this.recover();
   }
 

@@ -82,80 +82,91 @@ function columns(s: RunState, now: string): RawRow {
   };
 }
 
+/**
+ * One process writes executions (the engine), so their ids and their event logs' ids are
+ * handed out here and rows are inserted in batches, instead of a round trip per run.
+ */
 export class ExecutionStore {
   private dirty = new Map<number, RunState>();
+  private unsaved = new Set<number>();
   private flushing: Promise<void> | null = null;
+  private nextId = 1;
+  private nextLogId = 1;
 
   constructor(
     private readonly db: Knex,
     private readonly now: () => string,
   ) {}
 
+  private isPostgres(): boolean {
+    return (this.db.client as { config: { client: string } }).config.client === "pg";
+  }
+
+  async init(): Promise<void> {
+    const [{ m: maxRun }] = await this.db("workflow_executions").max({ m: "id" });
+    const [{ m: maxLog }] = await this.db("event_logs").max({ m: "id" });
+    this.nextId = Number(maxRun ?? 0) + 1;
+    this.nextLogId = Number(maxLog ?? 0) + 1;
+  }
+
+  /** Give a new run its ids and queue its rows; resolves when they are written (group commit). */
   async create(s: Omit<RunState, "id" | "event_log_id">): Promise<{ id: number; event_log_id: number }> {
-    return this.db.transaction(async (trx) => {
-      const [log] = await trx("event_logs")
-        .insert({
-          timestamp: s.started_at,
-          rule_id: s.rule_id,
-          rule_name: s.rule_name,
-          room_name: s.trigger.room_name,
-          sensor_id: s.trigger.sensor_id,
-          status: "processing",
-          trigger_type: s.trigger.trigger_type,
-          pipeline_data_json: "{}",
-        })
-        .returning("id");
-      const eventLogId = Number(typeof log === "object" ? log.id : log);
-      const [row] = await trx("workflow_executions")
-        .insert({
-          rule_id: s.rule_id,
-          rule_name: s.rule_name,
-          status: s.status,
-          trigger_type: s.trigger.trigger_type,
-          trigger_context: toJsonText(s.trigger),
-          graph: toJsonText(s.graph),
-          pipeline_data: toJsonText(s.pipeline_data),
-          rerun_of: s.rerun_of,
-          event_log_id: eventLogId,
-          started_at: s.started_at,
-          updated_at: s.started_at,
-        })
-        .returning("id");
-      const id = Number(typeof row === "object" ? row.id : row);
-      await trx("event_logs").where({ id: eventLogId }).update({ execution_id: id });
-      return { id, event_log_id: eventLogId };
-    });
+    const ids = { id: this.nextId++, event_log_id: this.nextLogId++ };
+    const run = { ...s, ...ids } as RunState;
+    this.unsaved.add(run.id);
+    this.dirty.set(run.id, run);
+    await this.schedule();
+    return ids;
   }
 
   /** Queue a run's progress for the next group commit. */
   touch(s: RunState): void {
     this.dirty.set(s.id, s);
-    if (!this.flushing) this.flushing = new Promise((resolve) => setImmediate(resolve)).then(() => this.flush());
+    void this.schedule();
   }
 
   /** Write a run now (with whatever else is queued) and resolve when it is durable. */
   async save(s: RunState): Promise<void> {
     this.dirty.set(s.id, s);
-    await (this.flushing ?? Promise.resolve());
-    await this.flush();
+    await this.schedule();
   }
 
   async flushQueued(): Promise<void> {
-    await (this.flushing ?? Promise.resolve());
-    await this.flush();
+    while (this.flushing || this.dirty.size) await (this.flushing ?? this.schedule());
+  }
+
+  private schedule(): Promise<void> {
+    if (!this.flushing) {
+      this.flushing = new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.flush()).finally(() => {
+        this.flushing = null;
+        if (this.dirty.size) void this.schedule();
+      });
+    }
+    return this.flushing;
   }
 
   private async flush(): Promise<void> {
-    this.flushing = null;
     if (!this.dirty.size) return;
     const batch = [...this.dirty.values()];
     this.dirty.clear();
+    const fresh = batch.filter((s) => this.unsaved.has(s.id));
+    fresh.forEach((s) => this.unsaved.delete(s.id));
     const now = this.now();
+    // One multi-row upsert per table for the whole batch: with a single SQLite connection,
+    // statements (not rows) are what a busy engine waits for.
     await this.db.transaction(async (trx) => {
-      for (const s of batch) {
-        await trx("workflow_executions").where({ id: s.id }).update(columns(s, now));
-        if (s.event_log_id !== null) {
-          await trx("event_logs").where({ id: s.event_log_id }).update({ status: eventLogStatus(s), pipeline_data_json: toJsonText(s.pipeline_data) });
+      for (let i = 0; i < batch.length; i += 100) {
+        const chunk = batch.slice(i, i + 100);
+        await trx("event_logs").insert(chunk.map(eventLogRow)).onConflict("id").merge(["status", "pipeline_data_json"]);
+        await trx("workflow_executions")
+          .insert(chunk.map((s) => ({ ...insertColumns(s), ...columns(s, now) })))
+          .onConflict("id")
+          .merge(MUTABLE_COLUMNS);
+      }
+      if (fresh.length && this.isPostgres()) {
+        // Explicit ids do not move a serial's sequence; keep it ahead for any other writer.
+        for (const table of ["event_logs", "workflow_executions"]) {
+          await trx.raw(`select setval(pg_get_serial_sequence('${table}', 'id'), (select max(id) from ${table}))`);
         }
       }
     });
@@ -174,6 +185,43 @@ export class ExecutionStore {
     return Number(n) === 1;
   }
 }
+
+const MUTABLE_COLUMNS = ["status", "pipeline_data", "step_records", "activated_ports", "skipped_nodes", "errors", "resume_at", "waiting", "error", "updated_at", "completed_at"];
+
+/** A run's snapshot and trigger never change; serialize them once, not at every group commit. */
+const frozenJson = new WeakMap<object, string>();
+const once = (v: object): string => {
+  let text = frozenJson.get(v);
+  if (text === undefined) frozenJson.set(v, (text = toJsonText(v)));
+  return text;
+};
+
+function insertColumns(s: RunState): RawRow {
+  return {
+    id: s.id,
+    rule_id: s.rule_id,
+    rule_name: s.rule_name,
+    trigger_type: s.trigger.trigger_type,
+    trigger_context: once(s.trigger),
+    graph: once(s.graph),
+    rerun_of: s.rerun_of,
+    event_log_id: s.event_log_id,
+    started_at: s.started_at,
+  };
+}
+
+const eventLogRow = (s: RunState): RawRow => ({
+  id: s.event_log_id,
+  timestamp: s.started_at,
+  rule_id: s.rule_id,
+  rule_name: s.rule_name,
+  room_name: s.trigger.room_name,
+  sensor_id: s.trigger.sensor_id,
+  status: eventLogStatus(s),
+  trigger_type: s.trigger.trigger_type,
+  execution_id: s.id,
+  pipeline_data_json: toJsonText(s.pipeline_data),
+});
 
 /** The event log follows the run: completed only when a step marked cool-off. */
 export function eventLogStatus(s: RunState): string {

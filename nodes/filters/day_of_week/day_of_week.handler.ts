@@ -1,0 +1,18 @@
+import type { z } from "zod";
+import type { AppContext } from "../../../runtime/context";
+import { localParts, WEEKDAY_NAMES } from "../../../runtime/tracking/local-time";
+import type { FilterHandler } from "../../_kit/handler-types";
+import type { spec } from "./day_of_week.spec";
+
+type Config = z.output<typeof spec.config>;
+
+/** Passes on the listed local weekdays (0 = Monday); an empty list lets nothing through. */
+export const handler: FilterHandler<Config, AppContext> = async (ctx, _input, config) => {
+  const tz = ctx.services.settings.app.timezone;
+  const today = localParts(ctx.clock.now(), tz).weekday;
+  const name = WEEKDAY_NAMES[today];
+  if (config.days.length === 0) return { pass: false, reason: `day_of_week: no days are listed (today is ${name})` };
+  const pass = config.days.includes(today);
+  const listed = [...new Set(config.days)].sort().map((d) => WEEKDAY_NAMES[d]).join(", ");
+  return { pass, reason: `day_of_week: ${name} is ${pass ? "one" : "not one"} of ${listed} (${tz})` };
+};
