@@ -264,7 +264,8 @@ export class PipelineEngine implements RuleFirer {
       return;
     }
     const input = { pipeline_data: run.pipeline_data, trigger: run.trigger, step: { id: step.id, label: step.label, step_type: step.step_type }, execution_id: run.id, rule_id: run.rule_id };
-    const outcome = await runStep(this.ctx, handler, input, step.config, this.ctx.settings.pipeline.step_timeout_seconds * 1000);
+    run.abort ??= new AbortController();
+    const outcome = await runStep(this.ctx, handler, input, step.config, this.ctx.settings.pipeline.step_timeout_seconds * 1000, run.abort.signal);
     if (run.cancel_requested || run.status !== "running") return;
     const defaultPort = spec.outputPorts.includes("main") ? "main" : spec.outputPorts[0];
     if (outcome.kind === "threw") {
@@ -398,6 +399,7 @@ export class PipelineEngine implements RuleFirer {
     run.cancel_timeout = this.ctx.clock.at(run.running_since + Math.max(0, budget), () => {
       if (run.status !== "running") return;
       this.fail(run, `the run exceeded its ${run.graph.trigger.execution_timeout_minutes}-minute timeout`);
+      run.abort?.abort(new Error("run timed out"));
       run.pending = 0;
       void this.settle(run);
     });
@@ -410,6 +412,7 @@ export class PipelineEngine implements RuleFirer {
     const run = this.runs.get(id);
     if (run) {
       run.cancel_requested = true;
+      run.abort?.abort(new Error("run cancelled"));
       this.checkSettled(run);
       return true;
     }

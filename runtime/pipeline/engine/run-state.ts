@@ -50,4 +50,6 @@ export interface RunState {
   active_ms: number;
   running_since: number;
   cancel_timeout?: () => void;
+  /** Aborted when the run is cancelled or times out, so steps in progress stop too. */
+  abort?: AbortController;
 }

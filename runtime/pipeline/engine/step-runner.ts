@@ -17,10 +17,13 @@ export async function runStep<C>(
   input: StepInput,
   config: C,
   timeoutMs: number,
+  runSignal?: AbortSignal,
 ): Promise<StepOutcome> {
   const controller = new AbortController();
   const t0 = performance.now();
-  const hctx: HandlerContext<AppContext> = { clock: ctx.clock, log: ctx.log, services: ctx, signal: controller.signal };
+  // The handler stops for either reason: its own timeout, or the run ending (cancel, run timeout).
+  const signal = runSignal ? AbortSignal.any([controller.signal, runSignal]) : controller.signal;
+  const hctx: HandlerContext<AppContext> = { clock: ctx.clock, log: ctx.log, services: ctx, signal };
   let disarm: (() => void) | undefined;
   const timedOut = new Promise<"timeout">((resolve) => {
     disarm = ctx.clock.at(ctx.clock.now() + timeoutMs, () => resolve("timeout"));
