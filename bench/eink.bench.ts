@@ -6,7 +6,6 @@
  * as `npm start` starts it. Chromium is optional: without it the comparison is skipped.
  * Targets: careflow >= 20x faster than Chromium, median < 30 ms; >= 2,000 polls/s.
  */
-import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -16,12 +15,11 @@ import { DEFAULT_TEMPLATE_REGIONS } from "../runtime/eink/default-template";
 import { renderBackground, renderCard, type CardLayout } from "../runtime/eink/renderer";
 import type { Region } from "../runtime/eink/region";
 import { median, nowMs, report, type BenchRow } from "./support";
+import { BENCH_ADMIN_KEY as ADMIN_KEY, startService, stopService } from "./service";
 
 const CHROMIUM = "/usr/bin/chromium";
 const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
-const MAIN = path.resolve(__dirname, "../runtime/main.js");
 const DISPLAY_KEY = "BENCHDSP";
-const ADMIN_KEY = "bench-admin-key-0001";
 
 const TEXTS: Record<string, string> = {
   title: "Good morning, Asha",
@@ -131,39 +129,16 @@ async function compareRenders(rounds: number): Promise<{ ours: number[]; theirs:
   return { ours, theirs };
 }
 
-interface Server {
-  child: ChildProcess;
-  port: number;
-}
-
-async function startService(dataDir: string): Promise<Server> {
+/** The real service with one display key, started as `npm start` starts it. */
+async function startEinkService(dataDir: string) {
   const settingsFile = path.join(dataDir, "settings.json");
   fs.writeFileSync(settingsFile, JSON.stringify({ auth: { device_keys: [{ key: DISPLAY_KEY, sensor_id: "bench_display", device_type: "display", permissions: ["image:read"] }] } }));
-  const child = spawn(process.execPath, [MAIN], {
-    env: { ...process.env, PORT: "0", CAREFLOW_DATA_DIR: dataDir, CAREFLOW_ADMIN_KEY: ADMIN_KEY, CAREFLOW_SETTINGS: settingsFile, CAREFLOW_DEMO: "0" },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  const port = await new Promise<number>((resolve, reject) => {
-    let out = "";
-    child.stdout!.on("data", (d: Buffer) => {
-      out += d.toString();
-      const m = /"port":(\d+)[^\n]*"msg":"careflow listening"/.exec(out);
-      if (m) resolve(Number(m[1]));
-    });
-    child.on("exit", (code) => reject(new Error(`service exited ${code}`)));
-  });
-  return { child, port };
+  return startService(dataDir, { CAREFLOW_SETTINGS: settingsFile, CAREFLOW_DEMO: "0" });
 }
-
-const stop = (child: ChildProcess) =>
-  new Promise<void>((resolve) => {
-    child.once("exit", () => resolve());
-    child.kill("SIGTERM");
-  });
 
 async function pollRate(): Promise<{ rps204: number; p99: number; other: number }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "careflow-eink-bench-"));
-  const s = await startService(dataDir);
+  const s = await startEinkService(dataDir);
   try {
     const base = `http://127.0.0.1:${s.port}/api/v1`;
     const render = await fetch(`${base}/image/render`, {
@@ -181,7 +156,7 @@ async function pollRate(): Promise<{ rps204: number; p99: number; other: number 
     const total = Object.values(codes).reduce((a, c) => a + c.count, 0);
     return { rps204: n204 / result.duration, p99: result.latency.p99, other: total - n204 };
   } finally {
-    await stop(s.child);
+    await stopService(s.child);
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }

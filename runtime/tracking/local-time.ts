@@ -3,6 +3,7 @@
  * verification windows speak local time; the store speaks UTC. Intl carries the zone rules,
  * so daylight-saving changes need no table of our own.
  */
+import { localParts as zoneParts, offsetAt, startOfLocalDay as zoneStartOfDay } from "../pipeline/system-object";
 
 export interface LocalDate {
   year: number;
@@ -23,51 +24,13 @@ export interface LocalParts extends LocalDate, LocalTime {
 }
 
 export const WEEKDAY_NAMES = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"] as const;
-const SHORT_WEEKDAYS = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
 
 const DAY_MS = 86_400_000;
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-function formatter(timeZone: string): Intl.DateTimeFormat {
-  let f = formatters.get(timeZone);
-  if (!f) {
-    // h23, not hour12:false: some ICU versions print midnight as "24" with the latter.
-    f = new Intl.DateTimeFormat("en-US", {
-      timeZone,
-      hourCycle: "h23",
-      weekday: "short",
-      year: "numeric",
-      month: "2-digit",
-      day: "2-digit",
-      hour: "2-digit",
-      minute: "2-digit",
-      second: "2-digit",
-    });
-    formatters.set(timeZone, f);
-  }
-  return f;
-}
-
+/** The wall clock of an instant in a zone, weekdays counted from Monday as day_of_week does. */
 export function localParts(epochMs: number, timeZone: string): LocalParts {
-  const parts: Record<string, string> = {};
-  for (const p of formatter(timeZone).formatToParts(new Date(epochMs))) parts[p.type] = p.value;
-  return {
-    year: Number(parts.year),
-    month: Number(parts.month),
-    day: Number(parts.day),
-    hour: Number(parts.hour),
-    minute: Number(parts.minute),
-    second: Number(parts.second),
-    weekday: SHORT_WEEKDAYS.indexOf(parts.weekday),
-  };
-}
-
-/** How far the zone's wall clock is ahead of UTC at that instant, in ms. */
-function offsetAt(epochMs: number, timeZone: string): number {
-  const p = localParts(epochMs, timeZone);
-  const wall = Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second);
-  return wall - Math.floor(epochMs / 1000) * 1000;
+  const p = zoneParts(epochMs, timeZone);
+  return { year: p.year, month: p.month, day: p.day, hour: p.hour, minute: p.minute, second: p.second, weekday: (p.weekday + 6) % 7 };
 }
 
 /**
@@ -97,9 +60,7 @@ export function addDays(date: LocalDate, days: number): LocalDate {
 }
 
 /** The instant the household's current day began (local midnight). */
-export function startOfLocalDay(epochMs: number, timeZone: string): number {
-  return localToEpoch(localParts(epochMs, timeZone), { hour: 0, minute: 0, second: 0 }, timeZone);
-}
+export const startOfLocalDay = zoneStartOfDay;
 
 const pad = (n: number): string => String(n).padStart(2, "0");
 export const hhmm = (t: Pick<LocalTime, "hour" | "minute">): string => `${pad(t.hour)}:${pad(t.minute)}`;

@@ -3,21 +3,13 @@ import type { AppContext } from "../../runtime/context";
 import { ManualClock } from "../../runtime/core/clock";
 import { createLogger } from "../../runtime/core/logger";
 import type { HandlerContext, StepInput, TriggerContext } from "../../nodes/_kit/handler-types";
+import { triggerContext } from "../../runtime/pipeline/engine/types";
 
 export function handlerContext(services: Partial<AppContext> = {}, clock = new ManualClock()): HandlerContext<AppContext> {
   return { clock, log: createLogger("silent"), services: { clock, ...services } as AppContext, signal: new AbortController().signal };
 }
 
-export const trigger = (over: Partial<TriggerContext> = {}): TriggerContext => ({
-  trigger_type: "manual",
-  sensor_id: null,
-  room_name: null,
-  media_paths: [],
-  media_type: null,
-  webhook_payload: null,
-  occupancy_duration_minutes: null,
-  ...over,
-});
+export const trigger = (over: Partial<TriggerContext> = {}): TriggerContext => triggerContext({ trigger_type: "manual", ...over });
 
 export const stepInput = (pipeline_data: Record<string, unknown>, step_type = "x"): StepInput => ({
   pipeline_data,

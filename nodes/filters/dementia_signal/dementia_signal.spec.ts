@@ -1,18 +1,10 @@
 import { z } from "zod";
 import { defineFilter } from "../../_kit/define";
 
-/** The spec's dementia signal kinds. */
-export const DEMENTIA_SIGNAL_KINDS = [
-  "pacing",
-  "room_revisit_rate",
-  "bathroom_dwell_anomaly",
-  "sundowning_index",
-  "nighttime_movement",
-  "stillness_anomaly",
-  "absence",
-] as const;
-/** Signal severities, lowest first. */
-export const SIGNAL_SEVERITIES = ["info", "warning", "emergency"] as const;
+import { SIGNAL_KINDS as DEMENTIA_SIGNAL_KINDS, SIGNAL_SEVERITIES } from "../../../runtime/persons/alert-profiles";
+
+// One vocabulary of kinds and severities, shared with persons' alert profiles.
+export { DEMENTIA_SIGNAL_KINDS, SIGNAL_SEVERITIES };
 
 export const spec = defineFilter({
   type: "dementia_signal",
