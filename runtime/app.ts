@@ -28,6 +28,7 @@ import { healthRouter } from "./ops/ops.router";
 import { FlowWriter, directFlowSource, saveFlowsWithIndex } from "./rules/flow-writer";
 import { PipelineEngine } from "./pipeline/engine/engine";
 import { PipelineFeed } from "./ws/pipeline-feed";
+import { WebAppHub } from "./ws/webapp-hub";
 import { ruleGates } from "./pipeline/gates/check-gates";
 import { startTriggers } from "./pipeline/triggers/start-triggers";
 import { nodeRedPackageDir } from "../nodes/_kit/node-red/emit-package";
@@ -86,6 +87,8 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
     log,
     settings,
     keys: new KeyStore([], []),
+    // The hub reads the key store at each connection: demo keys are added just below.
+    webapp: new WebAppHub(() => ctx.keys, log),
     bus: new EventBus(),
     dataDir: config.dataDir,
     flows: new FlowWriter(
@@ -127,6 +130,7 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
   let triggers: { stop(): void | Promise<void> } | undefined;
   server.on("upgrade", (req, socket, head) => {
     if (feed?.handleUpgrade(req, socket, head)) return;
+    if (ctx.webapp.handleUpgrade(req, socket, head)) return;
     if (useNodeRed && nodeRedHost.handleUpgrade(req, socket, head)) return;
     socket.destroy();
   });
@@ -173,6 +177,7 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
       }),
     close: async () => {
       await triggers?.stop();
+      ctx.webapp.close();
       feed?.close();
       await ctx.engine?.stop();
       if (target) nodeRedHost.detach(target);

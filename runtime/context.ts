@@ -12,6 +12,7 @@ import type { Dialect } from "./db/store";
 import type { FlowWriter } from "./rules/flow-writer";
 import type { RuleFirer } from "./pipeline/engine/types";
 import type { PipelineEngine } from "./pipeline/engine/engine";
+import type { WebAppHub } from "./ws/webapp-hub";
 
 export interface AppContext {
   db: Knex;
@@ -24,6 +25,8 @@ export interface AppContext {
   dataDir: string;
   /** Reads and writes the flows; rules, steps, edges and contexts live there. */
   flows: FlowWriter;
+  /** The web app's socket (`/ws`): popups, prompts and alert updates go out here. */
+  webapp: WebAppHub;
   /** Runs rules; present when Node-RED is embedded. */
   engine?: PipelineEngine;
   /** Fires rules through the gates; the engine sets it when it starts (webhooks call it). */

@@ -40,6 +40,12 @@ export interface StepResult {
   output_ports?: readonly string[];
   /** Epoch milliseconds at which a waiting run resumes. */
   wait_until?: number;
+  /**
+   * Merged into pipeline_data when the wait ends by its timer rather than by an answer
+   * (an interactive prompt's timeout action, say). An answer instead merges what
+   * `engine.answer()` is given.
+   */
+  on_timeout_data?: Record<string, unknown>;
   error?: string;
 }
 

@@ -285,7 +285,7 @@ export class PipelineEngine implements RuleFirer {
     const ok = r.success !== false;
     if (!ok) run.errors.push(`step '${step.label}': ${r.error ?? "reported failure"}`);
     if (r.wait_until !== undefined) {
-      const waiting: Waiting = { node_id: node.id, step_id: step.id, ports, resume_at: new Date(r.wait_until).toISOString() };
+      const waiting: Waiting = { node_id: node.id, step_id: step.id, ports, resume_at: new Date(r.wait_until).toISOString(), ...(r.on_timeout_data ? { on_timeout_data: r.on_timeout_data } : {}) };
       run.waiting.push(waiting);
       this.record(run, step, startedAt, outcome.elapsed_ms, ok, [], r.error, "waiting");
       await this.store.save(run);
@@ -345,7 +345,34 @@ export class PipelineEngine implements RuleFirer {
     const run = this.revive(row);
     const now = this.ctx.clock.now();
     const due = run.waiting.filter((w) => expectedResumeAt === null || (w.resume_at !== null && Date.parse(w.resume_at) <= now));
-    run.waiting = run.waiting.filter((w) => !due.includes(w));
+    for (const w of due) if (w.on_timeout_data) Object.assign(run.pipeline_data, w.on_timeout_data);
+    return this.continueFrom(run, due);
+  }
+
+  /**
+   * An answer to a parked step (an interactive prompt, say): the first answer per run and
+   * step wins; it is merged into pipeline_data, the step's timeout is cancelled and the run
+   * continues at once. Later answers get `already_answered` and change nothing.
+   */
+  async answer(id: number, stepId: number, data: Record<string, unknown>): Promise<"resumed" | "already_answered" | "not_waiting"> {
+    const row = await this.store.get(id);
+    if (!row) return "not_waiting";
+    const parked = row.waiting.find((w) => w.step_id === stepId);
+    if (row.status !== "waiting" || !parked) {
+      const answered = row.step_records.some((r) => r.step_id === stepId);
+      return answered ? "already_answered" : "not_waiting";
+    }
+    if (!(await this.store.claimResume(id, null))) return "already_answered";
+    this.resumeTimers.get(id)?.();
+    this.resumeTimers.delete(id);
+    const run = this.revive(row);
+    Object.assign(run.pipeline_data, data);
+    return (await this.continueFrom(run, [parked])) ? "resumed" : "not_waiting";
+  }
+
+  private async continueFrom(run: RunState, due: Waiting[]): Promise<boolean> {
+    const id = run.id;
+    run.waiting = run.waiting.filter((w) => !due.some((d) => d.step_id === w.step_id && d.node_id === w.node_id));
     this.runs.set(id, run);
     this.armRunTimeout(run);
     this.emit(run, "pipeline_resumed", "waiting");
@@ -358,6 +385,8 @@ export class PipelineEngine implements RuleFirer {
         continue;
       }
       run.activated_ports.push(...w.ports.map((p) => `${w.step_id}:${p}`));
+      const record = [...run.steps].reverse().find((r) => r.step_id === w.step_id && r.status === "waiting");
+      if (record) Object.assign(record, { status: record.success ? "success" : "failed", output_ports: w.ports });
       const out = spec.outputPorts.map((p) => (w.ports.includes(p) ? { _careflow: { execution_id: id } } : null));
       if (out.some(Boolean)) node.send(out);
     }

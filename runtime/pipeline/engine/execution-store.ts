@@ -114,8 +114,7 @@ export class ExecutionStore {
     const ids = { id: this.nextId++, event_log_id: this.nextLogId++ };
     const run = { ...s, ...ids } as RunState;
     this.unsaved.add(run.id);
-    this.dirty.set(run.id, run);
-    await this.schedule();
+    await this.save(run);
     return ids;
   }
 
@@ -128,7 +127,9 @@ export class ExecutionStore {
   /** Write a run now (with whatever else is queued) and resolve when it is durable. */
   async save(s: RunState): Promise<void> {
     this.dirty.set(s.id, s);
-    await this.schedule();
+    // A flush already under way took its batch before this run was queued: wait for the next.
+    do await this.schedule();
+    while (this.dirty.has(s.id));
   }
 
   async flushQueued(): Promise<void> {

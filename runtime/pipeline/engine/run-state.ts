@@ -23,6 +23,8 @@ export interface Waiting {
   step_id: number;
   ports: string[];
   resume_at: string | null;
+  /** Merged into pipeline_data when the timer, not an answer, ends the wait. */
+  on_timeout_data?: Record<string, unknown>;
 }
 
 export interface RunState {

@@ -1,0 +1,105 @@
+/**
+ * `WS /ws`: the web app's socket. Clients receive popups, interactive prompts and alert
+ * updates as JSON frames and may answer prompts. A client authenticates with a key as the
+ * WebSocket subprotocol or the `api_key` query parameter; API keys of any role and
+ * terminal or display device keys may connect.
+ */
+import type { IncomingMessage } from "node:http";
+import type { Duplex } from "node:stream";
+import { WebSocketServer, type WebSocket } from "ws";
+import type { KeyStore } from "../auth/key-store";
+import type { Principal } from "../auth/principal";
+import type { Logger } from "../core/logger";
+
+export const WEBAPP_PATH = "/ws";
+const MAX_CLIENTS = 200;
+
+export interface WebAppFrame {
+  type: string;
+  [k: string]: unknown;
+}
+
+export interface WebAppClient {
+  principal: Principal;
+  send(frame: WebAppFrame): void;
+}
+
+type Handler = (message: WebAppFrame, client: WebAppClient) => void | Promise<void>;
+
+const mayConnect = (p: Principal | null): p is Principal => p !== null && (p.kind === "api" || p.device_type === "terminal" || p.device_type === "display");
+
+export class WebAppHub {
+  private readonly wss = new WebSocketServer({ noServer: true, handleProtocols: (protocols) => [...protocols].find((k) => mayConnect(this.keys().resolve(k))) ?? false });
+  private readonly clients = new Map<WebSocket, WebAppClient>();
+  private readonly handlers = new Map<string, Handler>();
+
+  constructor(
+    private readonly keys: () => KeyStore,
+    private readonly log: Logger,
+  ) {}
+
+  /** Send a frame to every connected client; returns how many it was sent to. */
+  broadcast(frame: WebAppFrame): number {
+    const text = JSON.stringify(frame);
+    let n = 0;
+    for (const ws of this.clients.keys()) {
+      if (ws.readyState === ws.OPEN) {
+        ws.send(text);
+        n++;
+      }
+    }
+    return n;
+  }
+
+  get size(): number {
+    return this.clients.size;
+  }
+
+  /** Handle client frames of a type (`{"type": "interactive_response", ...}`). */
+  onMessage(type: string, handler: Handler): void {
+    this.handlers.set(type, handler);
+  }
+
+  handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): boolean {
+    const url = new URL(req.url ?? "/", "http://localhost");
+    if (url.pathname !== WEBAPP_PATH) return false;
+    const offered = String(req.headers["sec-websocket-protocol"] ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+    const key = offered.find((k) => mayConnect(this.keys().resolve(k))) ?? url.searchParams.get("api_key") ?? "";
+    const principal = this.keys().resolve(key);
+    if (!mayConnect(principal)) {
+      socket.end(`HTTP/1.1 401 Unauthorized\r\ncontent-type: application/json\r\nconnection: close\r\n\r\n${JSON.stringify({ detail: "Send a key as the WebSocket subprotocol or ?api_key=" })}`);
+      return true;
+    }
+    this.wss.handleUpgrade(req, socket, head, (ws) => {
+      if (this.clients.size >= MAX_CLIENTS) return ws.close(1013, "too many clients");
+      const client: WebAppClient = { principal, send: (frame) => ws.readyState === ws.OPEN && ws.send(JSON.stringify(frame)) };
+      this.clients.set(ws, client);
+      ws.on("close", () => this.clients.delete(ws));
+      ws.on("message", (data) => void this.receive(String(data), client));
+    });
+    return true;
+  }
+
+  private async receive(text: string, client: WebAppClient): Promise<void> {
+    let frame: WebAppFrame;
+    try {
+      frame = JSON.parse(text) as WebAppFrame;
+    } catch {
+      return client.send({ type: "error", detail: "frames are JSON objects with a type" });
+    }
+    const handler = typeof frame?.type === "string" ? this.handlers.get(frame.type) : undefined;
+    if (!handler) return client.send({ type: "error", detail: `unknown frame type '${String(frame?.type)}'` });
+    try {
+      await handler(frame, client);
+    } catch (err) {
+      this.log.warn({ err, type: frame.type }, "web app frame failed");
+      client.send({ type: "error", detail: err instanceof Error ? err.message : String(err) });
+    }
+  }
+
+  close(): void {
+    for (const ws of this.clients.keys()) ws.terminate();
+    this.clients.clear();
+    this.wss.close();
+  }
+}
