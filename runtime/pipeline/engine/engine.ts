@@ -18,13 +18,15 @@ import type { RedNodeInstance, RedMessage, RedNodeConfig } from "../../../nodes/
 import { specOfNode, stepSpecOfNode } from "../../rules/care-types";
 import { findRule } from "../../rules/rule-read";
 import type { RuleNodes } from "../../rules/rule-model";
-import { ExecutionStore, type ExecutionRow } from "./execution-store";
+import { ExecutionStore } from "./execution-store";
 import { snapshotRule } from "./graph-snapshot";
 import { LiveEvents, type PipelineEventType } from "./live-events";
 import type { RunState, StepRecord, Waiting } from "./run-state";
 import { runStep } from "./step-runner";
 import type { FireRequest, FireResult, RuleFirer, TriggerContext } from "./types";
 import { initialPipelineData } from "./pipeline-data";
+import { recoverRuns } from "./recovery";
+import { reviveRun } from "./run-state";
 
 /** What the engine needs of the embedded Node-RED. */
 export interface EngineRed {
@@ -71,7 +73,7 @@ export class PipelineEngine implements RuleFirer {
     hooks.add(`preDeliver.${HOOK}`, (e) => this.onDeliver(e));
     hooks.add(`onComplete.${HOOK}`, (e) => this.onComplete(e));
     await this.store.init();
-    await this.recover();
+    for (const p of await recoverRuns(this.ctx)) this.armResume(p.id, p.resume_at);
   }
 
   /** Unhook from Node-RED, disarm timers and write what is queued (parked runs stay parked). */
@@ -81,23 +83,6 @@ export class PipelineEngine implements RuleFirer {
     this.resumeTimers.clear();
     for (const s of this.runs.values()) s.cancel_timeout?.();
     await this.store.flushQueued();
-  }
-
-  private async recover(): Promise<void> {
-    const now = isoNow(this.ctx.clock);
-    // A run stopped just after parking its branch durably is a waiting run, not a lost one.
-    await this.ctx.db("workflow_executions").where({ status: "running" }).whereNotNull("resume_at").update({ status: "waiting", updated_at: now });
-    const interrupted: Array<{ id: number; event_log_id: number | null }> = await this.ctx.db("workflow_executions").where({ status: "running" }).select("id", "event_log_id");
-    for (const r of interrupted) {
-      await this.ctx.db("workflow_executions")
-        .where({ id: r.id })
-        .update({ status: "failed", error: "interrupted: the service stopped while this run was running", completed_at: now, updated_at: now });
-      if (r.event_log_id) await this.ctx.db("event_logs").where({ id: r.event_log_id }).update({ status: "failed" });
-    }
-    if (interrupted.length) this.ctx.log.warn({ runs: interrupted.map((r) => r.id) }, "runs interrupted by a stop were marked failed");
-    const parked: Array<{ id: number; resume_at: string | null }> = await this.ctx.db("workflow_executions").where({ status: "waiting" }).whereNotNull("resume_at").select("id", "resume_at");
-    for (const p of parked) this.armResume(p.id, p.resume_at!);
-    if (parked.length) this.ctx.log.info({ runs: parked.length }, "parked runs re-armed");
   }
 
   // ---- firing -------------------------------------------------------------------------
@@ -342,7 +327,7 @@ export class PipelineEngine implements RuleFirer {
     const row = await this.store.get(id);
     if (!row || row.status !== "waiting") return false;
     if (!(await this.store.claimResume(id, expectedResumeAt))) return false;
-    const run = this.revive(row);
+    const run = reviveRun(row, this.ctx.clock.now());
     const now = this.ctx.clock.now();
     const due = run.waiting.filter((w) => expectedResumeAt === null || (w.resume_at !== null && Date.parse(w.resume_at) <= now));
     for (const w of due) if (w.on_timeout_data) Object.assign(run.pipeline_data, w.on_timeout_data);
@@ -365,7 +350,7 @@ export class PipelineEngine implements RuleFirer {
     if (!(await this.store.claimResume(id, null))) return "already_answered";
     this.resumeTimers.get(id)?.();
     this.resumeTimers.delete(id);
-    const run = this.revive(row);
+    const run = reviveRun(row, this.ctx.clock.now());
     Object.assign(run.pipeline_data, data);
     return (await this.continueFrom(run, [parked])) ? "resumed" : "not_waiting";
   }
@@ -394,31 +379,6 @@ export class PipelineEngine implements RuleFirer {
     this.store.touch(run);
     this.checkSettled(run);
     return true;
-  }
-
-  private revive(row: ExecutionRow): RunState {
-    return {
-      id: row.id,
-      rule_id: row.rule_id,
-      rule_name: row.rule_name,
-      status: "running",
-      trigger: row.trigger_context,
-      graph: row.graph,
-      pipeline_data: row.pipeline_data,
-      steps: row.step_records,
-      activated_ports: row.activated_ports,
-      errors: row.errors,
-      waiting: row.waiting,
-      pending: 0,
-      in_handler: 0,
-      cancel_requested: false,
-      failed_error: null,
-      started_at: row.started_at,
-      event_log_id: row.event_log_id,
-      rerun_of: row.rerun_of,
-      active_ms: 0,
-      running_since: this.ctx.clock.now(),
-    };
   }
 
   private armRunTimeout(run: RunState): void {
@@ -450,7 +410,7 @@ export class PipelineEngine implements RuleFirer {
     this.resumeTimers.get(id)?.();
     this.resumeTimers.delete(id);
     if (!(await this.store.claimResume(id, null))) return false;
-    const revived = this.revive(row);
+    const revived = reviveRun(row, this.ctx.clock.now());
     revived.waiting = [];
     revived.status = "running";
     await this.finish(revived, "cancelled");

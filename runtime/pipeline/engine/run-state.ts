@@ -1,5 +1,6 @@
 /** What the engine holds in memory for a run in progress; the row in the store is its durable copy. */
 import type { TriggerContext } from "../../../nodes/_kit/handler-types";
+import type { ExecutionRow } from "./execution-store";
 import type { GraphSnapshot } from "./graph-snapshot";
 
 export type ExecutionStatus = "running" | "waiting" | "completed" | "failed" | "cancelled";
@@ -54,4 +55,30 @@ export interface RunState {
   cancel_timeout?: () => void;
   /** Aborted when the run is cancelled or times out, so steps in progress stop too. */
   abort?: AbortController;
+}
+
+/** A parked run brought back from its row to continue. */
+export function reviveRun(row: ExecutionRow, nowMs: number): RunState {
+  return {
+    id: row.id,
+    rule_id: row.rule_id,
+    rule_name: row.rule_name,
+    status: "running",
+    trigger: row.trigger_context,
+    graph: row.graph,
+    pipeline_data: row.pipeline_data,
+    steps: row.step_records,
+    activated_ports: row.activated_ports,
+    errors: row.errors,
+    waiting: row.waiting,
+    pending: 0,
+    in_handler: 0,
+    cancel_requested: false,
+    failed_error: null,
+    started_at: row.started_at,
+    event_log_id: row.event_log_id,
+    rerun_of: row.rerun_of,
+    active_ms: 0,
+    running_since: nowMs,
+  };
 }
