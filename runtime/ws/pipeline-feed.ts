@@ -27,6 +27,7 @@ export class PipelineFeed {
     private readonly log: Logger,
   ) {
     this.unsubscribe = live.subscribe((event) => {
+      if (this.wss.clients.size === 0) return;
       const frame = JSON.stringify(event);
       for (const client of this.wss.clients) if (client.readyState === client.OPEN) client.send(frame);
     });

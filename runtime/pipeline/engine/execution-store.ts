@@ -82,6 +82,8 @@ function columns(s: RunState, now: string): RawRow {
   };
 }
 
+const PROGRESS_DELAY_MS = 25;
+
 /**
  * One process writes executions (the engine), so their ids and their event logs' ids are
  * handed out here and rows are inserted in batches, instead of a round trip per run.
@@ -92,6 +94,7 @@ export class ExecutionStore {
   private flushing: Promise<void> | null = null;
   private nextId = 1;
   private nextLogId = 1;
+  private progressTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly db: Knex,
@@ -118,10 +121,20 @@ export class ExecutionStore {
     return ids;
   }
 
-  /** Queue a run's progress for the next group commit. */
+  /**
+   * Queue a run's progress. Progress mid-run is written within PROGRESS_DELAY_MS, batched
+   * with everything else: a run lost in a crash fails on restart anyway, while creation,
+   * parking and endings (`save`) are written on the next tick and awaited.
+   */
   touch(s: RunState): void {
     this.dirty.set(s.id, s);
-    void this.schedule();
+    if (!this.flushing && !this.progressTimer) {
+      this.progressTimer = setTimeout(() => {
+        this.progressTimer = undefined;
+        void this.schedule();
+      }, PROGRESS_DELAY_MS);
+      this.progressTimer.unref?.();
+    }
   }
 
   /** Write a run now (with whatever else is queued) and resolve when it is durable. */
@@ -137,6 +150,10 @@ export class ExecutionStore {
   }
 
   private schedule(): Promise<void> {
+    if (this.progressTimer) {
+      clearTimeout(this.progressTimer);
+      this.progressTimer = undefined;
+    }
     if (!this.flushing) {
       this.flushing = new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.flush()).finally(() => {
         this.flushing = null;

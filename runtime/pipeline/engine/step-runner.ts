@@ -19,11 +19,21 @@ export async function runStep<C>(
   timeoutMs: number,
   runSignal?: AbortSignal,
 ): Promise<StepOutcome> {
-  const controller = new AbortController();
+  let controller: AbortController | undefined;
+  let signal: AbortSignal | undefined;
   const t0 = performance.now();
-  // The handler stops for either reason: its own timeout, or the run ending (cancel, run timeout).
-  const signal = runSignal ? AbortSignal.any([controller.signal, runSignal]) : controller.signal;
-  const hctx: HandlerContext<AppContext> = { clock: ctx.clock, log: ctx.log, services: ctx, signal };
+  const hctx = { clock: ctx.clock, log: ctx.log, services: ctx } as HandlerContext<AppContext>;
+  // Built on first use: most steps never look at it. It stops the handler for either
+  // reason: its own timeout, or the run ending (cancel, run timeout).
+  Object.defineProperty(hctx, "signal", {
+    get: () => {
+      if (!signal) {
+        controller = new AbortController();
+        signal = runSignal ? AbortSignal.any([controller.signal, runSignal]) : controller.signal;
+      }
+      return signal;
+    },
+  });
   let disarm: (() => void) | undefined;
   const timedOut = new Promise<"timeout">((resolve) => {
     disarm = ctx.clock.at(ctx.clock.now() + timeoutMs, () => resolve("timeout"));
@@ -32,7 +42,7 @@ export async function runStep<C>(
     const winner = await Promise.race([handler(hctx, input, config), timedOut]);
     const elapsed_ms = performance.now() - t0;
     if (winner === "timeout") {
-      controller.abort(new Error("step timed out"));
+      controller?.abort(new Error("step timed out"));
       return { kind: "timeout", elapsed_ms, error: `timed out after ${Math.round(timeoutMs / 1000)} s` };
     }
     return { kind: "result", result: winner, elapsed_ms };

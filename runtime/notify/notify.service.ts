@@ -1,0 +1,91 @@
+/**
+ * A notification step's send: which channels, what each says, the dispatch, and, for a
+ * warning or an emergency, the alert record that carries its escalation.
+ */
+import type { DeliveryReceipt, HandlerContext, StepInput } from "../../nodes/_kit/handler-types";
+import { createAlert, type Alert } from "../alerts/alerts.service";
+import type { AppContext } from "../context";
+import { toJsonText } from "../db/json-column";
+import { dispatch, type ChannelLookup, registeredChannel } from "./dispatch";
+import { escalationPlan, levelPlan, RAISES_ALERT } from "./levels";
+import { channelMessages, type TemplateConfig } from "./messages";
+import type { ChannelOptions, NotificationPlan } from "./plan";
+
+/** The notification step's config as this layer reads it. */
+export interface NotificationConfig extends TemplateConfig, ChannelOptions {
+  alert_level: string;
+  channels?: string[];
+}
+
+export interface NotificationOutcome {
+  plan: NotificationPlan;
+  receipts: DeliveryReceipt[];
+  alert: Alert | null;
+}
+
+const ALERT_TYPE_MAX = 100;
+
+/** What to say when nothing renders: the level and the step's label, never a blank popup. */
+const fallbackMessage = (level: string, label: string): string => `${level[0]?.toUpperCase() ?? ""}${level.slice(1)}: ${label}`;
+
+const imageUrlOf = (data: Record<string, unknown>): string | null => (typeof data.image_url === "string" && data.image_url !== "" ? data.image_url : null);
+
+export function buildPlan(ctx: AppContext, input: StepInput, config: NotificationConfig): NotificationPlan {
+  const level = levelPlan(ctx.settings, config.alert_level);
+  const channels = [...new Set(config.channels ?? level.channels)];
+  const options: ChannelOptions = {
+    eink_targets: config.eink_targets,
+    eink_template_id: config.eink_template_id,
+    eink_expiry_minutes: config.eink_expiry_minutes,
+    webhook_url: config.webhook_url,
+    hub_media_player: config.hub_media_player,
+  };
+  return {
+    alert_level: config.alert_level,
+    channels,
+    messages: channelMessages(channels, config, input.pipeline_data, fallbackMessage(config.alert_level, input.step.label)),
+    room_name: input.trigger.room_name,
+    image_url: imageUrlOf(input.pipeline_data),
+    execution_id: input.execution_id,
+    options: JSON.parse(JSON.stringify(options)) as ChannelOptions,
+    escalation: RAISES_ALERT.has(config.alert_level) ? escalationPlan(level) : null,
+  };
+}
+
+/** The alert's description: the message a person reads first (the popup's, else any channel's). */
+const alertDescription = (plan: NotificationPlan): string =>
+  plan.messages.pwa_popup_text ?? Object.values(plan.messages)[0] ?? fallbackMessage(plan.alert_level, "notification");
+
+export async function raiseAlert(ctx: AppContext, input: StepInput, plan: NotificationPlan): Promise<Alert> {
+  const nextAt = plan.escalation ? new Date(ctx.clock.now() + plan.escalation.interval_minutes * 60_000).toISOString() : null;
+  const alert = await createAlert(ctx, {
+    alert_type: input.step.label.slice(0, ALERT_TYPE_MAX) || "notification",
+    level: plan.alert_level,
+    description: alertDescription(plan),
+    room_name: plan.room_name,
+    sensor_id: input.trigger.sensor_id,
+    rule_id: input.rule_id,
+    execution_id: input.execution_id,
+    image_url: plan.image_url,
+    next_escalation_at: nextAt,
+  });
+  await ctx.db("alerts").where({ id: alert.id }).update({ notification_json: toJsonText(plan) });
+  return alert;
+}
+
+/**
+ * Sends, then raises the alert. The alert is recorded whatever the receipts say: a warning
+ * that reached no one is exactly the one a caregiver must find in the list, and its
+ * escalation tries again.
+ */
+export async function sendNotification(
+  hctx: HandlerContext<AppContext>,
+  input: StepInput,
+  config: NotificationConfig,
+  lookup: ChannelLookup = registeredChannel,
+): Promise<NotificationOutcome> {
+  const plan = buildPlan(hctx.services, input, config);
+  const receipts = await dispatch(hctx, plan, input.pipeline_data, lookup);
+  const alert = RAISES_ALERT.has(plan.alert_level) ? await raiseAlert(hctx.services, input, plan) : null;
+  return { plan, receipts, alert };
+}
