@@ -11,9 +11,13 @@ import { spec as step_home_state } from "./steps/home_state/home_state.spec";
 import { handler as step_home_state_handler } from "./steps/home_state/home_state.handler";
 import { spec as step_hub_action } from "./steps/hub_action/hub_action.spec";
 import { spec as step_interactive_prompt } from "./steps/interactive_prompt/interactive_prompt.spec";
+import { handler as step_interactive_prompt_handler } from "./steps/interactive_prompt/interactive_prompt.handler";
 import { spec as step_llm_call } from "./steps/llm_call/llm_call.spec";
+import { handler as step_llm_call_handler } from "./steps/llm_call/llm_call.handler";
 import { spec as step_logic_reasoning } from "./steps/logic_reasoning/logic_reasoning.spec";
+import { handler as step_logic_reasoning_handler } from "./steps/logic_reasoning/logic_reasoning.handler";
 import { spec as step_notification } from "./steps/notification/notification.spec";
+import { handler as step_notification_handler } from "./steps/notification/notification.handler";
 import { spec as step_object_trend_analysis } from "./steps/object_trend_analysis/object_trend_analysis.spec";
 import { spec as step_person_identification } from "./steps/person_identification/person_identification.spec";
 import { spec as step_presence_query } from "./steps/presence_query/presence_query.spec";
@@ -21,9 +25,11 @@ import { handler as step_presence_query_handler } from "./steps/presence_query/p
 import { spec as step_scene_analysis } from "./steps/scene_analysis/scene_analysis.spec";
 import { spec as step_semantic_memory_query } from "./steps/semantic_memory_query/semantic_memory_query.spec";
 import { spec as step_translation } from "./steps/translation/translation.spec";
+import { handler as step_translation_handler } from "./steps/translation/translation.handler";
 import { spec as step_verification } from "./steps/verification/verification.spec";
 import { handler as step_verification_handler } from "./steps/verification/verification.handler";
 import { spec as step_vision_analysis } from "./steps/vision_analysis/vision_analysis.spec";
+import { handler as step_vision_analysis_handler } from "./steps/vision_analysis/vision_analysis.handler";
 import { spec as step_wait } from "./steps/wait/wait.spec";
 import { handler as step_wait_handler } from "./steps/wait/wait.handler";
 import { spec as filter_day_of_week } from "./filters/day_of_week/day_of_week.spec";
@@ -47,11 +53,14 @@ import { handler as filter_time_range_handler } from "./filters/time_range/time_
 import { spec as channel_announcement } from "./channels/announcement/announcement.spec";
 import { spec as channel_chat_app } from "./channels/chat_app/chat_app.spec";
 import { spec as channel_eink } from "./channels/eink/eink.spec";
+import { handler as channel_eink_handler } from "./channels/eink/eink.handler";
 import { spec as channel_hub_speaker_tts } from "./channels/hub_speaker_tts/hub_speaker_tts.spec";
 import { spec as channel_pwa_popup_text } from "./channels/pwa_popup_text/pwa_popup_text.spec";
+import { handler as channel_pwa_popup_text_handler } from "./channels/pwa_popup_text/pwa_popup_text.handler";
 import { spec as channel_pwa_realtime_ai } from "./channels/pwa_realtime_ai/pwa_realtime_ai.spec";
 import { spec as channel_tts } from "./channels/tts/tts.spec";
 import { spec as channel_webhook } from "./channels/webhook/webhook.spec";
+import { handler as channel_webhook_handler } from "./channels/webhook/webhook.handler";
 
 export const registry: NodeRegistry = {
   steps: [
@@ -61,18 +70,18 @@ export const registry: NodeRegistry = {
     { spec: step_cts_window_poll },
     { spec: step_home_state, handler: step_home_state_handler },
     { spec: step_hub_action },
-    { spec: step_interactive_prompt },
-    { spec: step_llm_call },
-    { spec: step_logic_reasoning },
-    { spec: step_notification },
+    { spec: step_interactive_prompt, handler: step_interactive_prompt_handler },
+    { spec: step_llm_call, handler: step_llm_call_handler },
+    { spec: step_logic_reasoning, handler: step_logic_reasoning_handler },
+    { spec: step_notification, handler: step_notification_handler },
     { spec: step_object_trend_analysis },
     { spec: step_person_identification },
     { spec: step_presence_query, handler: step_presence_query_handler },
     { spec: step_scene_analysis },
     { spec: step_semantic_memory_query },
-    { spec: step_translation },
+    { spec: step_translation, handler: step_translation_handler },
     { spec: step_verification, handler: step_verification_handler },
-    { spec: step_vision_analysis },
+    { spec: step_vision_analysis, handler: step_vision_analysis_handler },
     { spec: step_wait, handler: step_wait_handler },
   ],
   filters: [
@@ -89,11 +98,11 @@ export const registry: NodeRegistry = {
   channels: [
     { spec: channel_announcement },
     { spec: channel_chat_app },
-    { spec: channel_eink },
+    { spec: channel_eink, handler: channel_eink_handler },
     { spec: channel_hub_speaker_tts },
-    { spec: channel_pwa_popup_text },
+    { spec: channel_pwa_popup_text, handler: channel_pwa_popup_text_handler },
     { spec: channel_pwa_realtime_ai },
     { spec: channel_tts },
-    { spec: channel_webhook },
+    { spec: channel_webhook, handler: channel_webhook_handler },
   ],
 };

@@ -31,6 +31,8 @@ import { PipelineFeed } from "./ws/pipeline-feed";
 import { WebAppHub } from "./ws/webapp-hub";
 import { ruleGates } from "./pipeline/gates/check-gates";
 import { startTriggers } from "./pipeline/triggers/start-triggers";
+import { startEscalation } from "./notify/escalation";
+import { registerInteractiveHandlers } from "./interactive";
 import { nodeRedPackageDir } from "../nodes/_kit/node-red/emit-package";
 
 export interface AppOptions {
@@ -112,6 +114,7 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
   await upsertDeviceSensors(ctx, settings.auth.device_keys);
   await ensureDefaultTemplate(ctx);
 
+  const escalation = startEscalation(ctx);
   const startedAt = Date.now();
   const useNodeRed = opts.nodeRed !== false;
   const app = express();
@@ -161,6 +164,7 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
     engine.setGates(ruleGates(ctx));
     ctx.engine = engine;
     ctx.firer = engine;
+    registerInteractiveHandlers(ctx);
     triggers = startTriggers(ctx, engine);
     feed = new PipelineFeed(ctx.keys, engine.live, log);
   }
@@ -177,6 +181,7 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
       }),
     close: async () => {
       await triggers?.stop();
+      await escalation.stop();
       ctx.webapp.close();
       feed?.close();
       await ctx.engine?.stop();

@@ -13,7 +13,8 @@ export const ROLE_PATTERNS: Record<RoleName, readonly string[]> = {
 /** Named device permissions; anything else in a device's list is taken as a pattern itself. */
 export const DEVICE_PERMISSION_PATTERNS: Record<string, readonly string[]> = {
   "device:camera": ["POST /api/v1/device/camera"],
-  "device:terminal": ["POST /api/v1/device/terminal"],
+  // The senior's terminal answers the prompts it shows.
+  "device:terminal": ["POST /api/v1/device/terminal", "POST /api/v1/interactive-responses"],
   "image:read": ["GET /api/v1/image/active"],
 };
 

@@ -16,9 +16,11 @@ import { roomsRouter } from "../rooms/rooms.router";
 import { rulesRouter } from "../rules/rules.router";
 import { bundlesRouter } from "../rules/bundles/bundles.router";
 import { catalogRouter } from "../pipeline/catalog/catalog.router";
+import { llmRouter } from "../llm/llm.router";
 import { runsRouter } from "../pipeline/runs/runs.router";
 import { sensorsRouter } from "../sensors/sensors.router";
 import { webhookTriggerRouter, webhooksRouter } from "../pipeline/triggers/webhooks.router";
+import { interactiveRouter } from "../interactive/interactive.router";
 import { notFoundHandler } from "./error-handler";
 
 declare module "express-serve-static-core" {
@@ -57,9 +59,11 @@ export const V1_ROUTERS: readonly RouterFactory[] = [
   bundlesRouter,
   rulesRouter,
   catalogRouter,
+  llmRouter,
   runsRouter,
   einkRouter,
   webhooksRouter,
+  interactiveRouter,
 ];
 
 export function apiV1(ctx: AppContext, extra: readonly RouterFactory[] = []): Router {

@@ -74,8 +74,9 @@ export async function raiseAlert(ctx: AppContext, input: StepInput, plan: Notifi
 }
 
 /**
- * Sends, then raises the alert. The alert is recorded whatever the receipts say: a warning
- * that reached no one is exactly the one a caregiver must find in the list, and its
+ * Raises the alert (warning, emergency), then sends. The alert is recorded first and
+ * whatever the receipts say: a warning that reached no one, or whose send was cut short by
+ * the step timeout, is exactly the one a caregiver must find in the list, and its
  * escalation tries again.
  */
 export async function sendNotification(
@@ -85,7 +86,7 @@ export async function sendNotification(
   lookup: ChannelLookup = registeredChannel,
 ): Promise<NotificationOutcome> {
   const plan = buildPlan(hctx.services, input, config);
-  const receipts = await dispatch(hctx, plan, input.pipeline_data, lookup);
   const alert = RAISES_ALERT.has(plan.alert_level) ? await raiseAlert(hctx.services, input, plan) : null;
+  const receipts = await dispatch(hctx, plan, input.pipeline_data, lookup);
   return { plan, receipts, alert };
 }

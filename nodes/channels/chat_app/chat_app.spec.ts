@@ -25,6 +25,6 @@ export const spec = defineChannel({
       include_image: z.boolean().default(true).describe("Attach the run's image when there is one"),
     })
     .strict(),
-  pending: "the notification channel layer",
+  pending: "the chat-app client",
   palette: { color: "#F3B567", icon: "font-awesome/fa-paper-plane" },
 });

@@ -27,6 +27,5 @@ export const spec = defineChannel({
         .describe("Dither the rendered image for black-and-white panels; off keeps text crisp"),
     })
     .strict(),
-  pending: "the notification channel layer",
   palette: { color: "#F3B567", icon: "font-awesome/fa-television" },
 });

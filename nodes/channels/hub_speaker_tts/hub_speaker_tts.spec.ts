@@ -17,6 +17,6 @@ export const spec = defineChannel({
       language: z.string().optional().describe("Language code, e.g. en or hi; empty = the hub's default"),
     })
     .strict(),
-  pending: "the notification channel layer",
+  pending: "the hub client",
   palette: { color: "#F3B567", icon: "font-awesome/fa-volume-up" },
 });

@@ -11,6 +11,5 @@ export const spec = defineChannel({
       include_image: z.boolean().default(true).describe("Show the run's image in the popup when there is one"),
     })
     .strict(),
-  pending: "the notification channel layer",
   palette: { color: "#F3B567", icon: "font-awesome/fa-comment" },
 });

@@ -19,6 +19,6 @@ export const spec = defineChannel({
         .describe("Speaker entity that plays the audio; the step's hub_media_player overrides it"),
     })
     .strict(),
-  pending: "the notification channel layer",
+  pending: "the hub client and stored speech files",
   palette: { color: "#F3B567", icon: "font-awesome/fa-bullhorn" },
 });

@@ -13,6 +13,5 @@ export const spec = defineChannel({
       headers: z.record(z.string(), z.string()).default({}).describe("Extra headers, e.g. Authorization: Bearer <token>"),
     })
     .strict(),
-  pending: "the notification channel layer",
   palette: { color: "#F3B567", icon: "white-globe.svg" },
 });

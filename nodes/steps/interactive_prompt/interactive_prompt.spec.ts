@@ -45,6 +45,5 @@ export const spec = defineStep({
       description: "channel (pwa_popup_text, pwa_realtime_ai or timeout), action (escalate or dismiss), timestamp, raw_response (key = output_key)",
     },
   ],
-  pending: "the interactive prompt service",
   palette: { color: "#FDD0A2", icon: "font-awesome/fa-question-circle" },
 });

@@ -11,6 +11,5 @@ export const spec = defineStep({
   config: llmCallConfig("llm_response"),
   outputPorts: ["main"],
   outputs: llmCallOutputs("llm_response"),
-  pending: "the model registry and llm clients",
   palette: { color: "#E6E0F8", icon: "font-awesome/fa-comments" },
 });

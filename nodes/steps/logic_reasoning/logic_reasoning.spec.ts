@@ -11,7 +11,6 @@ export const spec = defineStep({
   config: llmCallConfig("logic_response"),
   outputPorts: ["main"],
   outputs: llmCallOutputs("logic_response"),
-  pending: "the model registry and llm clients",
   deprecated: { replacedBy: "llm_call" },
   palette: { color: "#E6E0F8", icon: "font-awesome/fa-lightbulb-o" },
 });

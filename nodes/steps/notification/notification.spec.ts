@@ -36,6 +36,5 @@ export const spec = defineStep({
     { key: "notification_channels", type: "object", description: "Channel name to delivered (bool)" },
     { key: "_cooloff_triggered", type: "boolean", description: "Set when trigger_cooloff is on" },
   ],
-  pending: "the notification channel layer",
   palette: { color: "#F3B567", icon: "alert.svg" },
 });

@@ -11,7 +11,6 @@ export const spec = defineStep({
   config: llmCallConfig("translation"),
   outputPorts: ["main"],
   outputs: llmCallOutputs("translation"),
-  pending: "the model registry and llm clients",
   deprecated: { replacedBy: "llm_call" },
   palette: { color: "#E6E0F8", icon: "font-awesome/fa-language" },
 });

@@ -11,7 +11,6 @@ export const spec = defineStep({
   config: llmCallConfig("vision_response"),
   outputPorts: ["main"],
   outputs: llmCallOutputs("vision_response"),
-  pending: "the model registry and llm clients",
   deprecated: { replacedBy: "llm_call" },
   palette: { color: "#A6BBCF", icon: "font-awesome/fa-eye" },
 });

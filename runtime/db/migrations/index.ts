@@ -9,6 +9,7 @@ import * as m004 from "./004_rules";
 import * as m006 from "./006_executions";
 import * as m003 from "./003_eink";
 import * as m005 from "./005_tracking_state";
+import * as m007 from "./007_camera_media";
 import * as m009 from "./009_notifications";
 import * as m008 from "./008_interactive";
 
@@ -24,6 +25,7 @@ const migrations: Record<string, Migration> = {
   "006_executions": m006,
   "003_eink": m003,
   "005_tracking_state": m005,
+  "007_camera_media": m007,
   "009_notifications": m009,
   "008_interactive": m008,
 };

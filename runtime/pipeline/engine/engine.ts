@@ -180,7 +180,9 @@ export class PipelineEngine implements RuleFirer {
       run.cancel_timeout?.();
       await this.store.save(run);
       this.emit(run, "pipeline_waiting", "running");
-      for (const w of run.waiting) if (w.resume_at) this.armResume(run.id, w.resume_at);
+      // One timer per run, at the earliest parked branch (the row's resume_at, which the claim checks).
+      const earliest = run.waiting.map((w) => w.resume_at).filter((t): t is string => t !== null).sort()[0];
+      if (earliest) this.armResume(run.id, earliest);
       this.runs.delete(run.id);
       return;
     }

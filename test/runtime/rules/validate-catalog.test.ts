@@ -59,9 +59,9 @@ describe("rule validation and the type catalogs", () => {
     assert.equal(cond.config_schema.properties.expression.expression, true);
     assert.ok(cond.output_schema.properties["condition.result"]);
     assert.equal(cond.available, true, "condition has its handler");
-    const llm = res.body.find((s: { type_name: string }) => s.type_name === "llm_call");
-    assert.equal(llm.available, false);
-    assert.match(llm.unavailable_reason, /cannot run yet: it needs /);
+    const hub = res.body.find((s: { type_name: string }) => s.type_name === "hub_action");
+    assert.equal(hub.available, false);
+    assert.match(hub.unavailable_reason, /cannot run yet: it needs /);
     const legacy = res.body.find((s: { type_name: string }) => s.type_name === "logic_reasoning");
     assert.equal(legacy.deprecated, true);
     assert.equal(legacy.replaced_by, "llm_call");

@@ -1,0 +1,25 @@
+import type { z } from "zod";
+import type { AppContext } from "../../../runtime/context";
+import type { ChannelHandler } from "../../_kit/handler-types";
+import type { spec } from "./pwa_popup_text.spec";
+
+type Config = z.output<typeof spec.config>;
+
+/**
+ * Broadcasts `{type: <alert_level>, message, room, image_url?}` to every web app on `/ws`.
+ * Delivered when at least one client received it. No client connected is *not delivered*:
+ * nobody saw the popup, and saying otherwise would hide that from the run's trace and from
+ * `notification_dispatched` (the alert and its escalation still stand).
+ */
+export const handler: ChannelHandler<Config, AppContext> = async (ctx, message, config) => {
+  const frame = {
+    type: message.alert_level,
+    message: message.message,
+    room: message.room_name,
+    ...(config.include_image && message.image_url ? { image_url: message.image_url } : {}),
+  };
+  const clients = ctx.services.webapp.broadcast(frame);
+  return clients > 0
+    ? { channel: "pwa_popup_text", delivered: true, detail: `shown in ${clients} web app client(s)` }
+    : { channel: "pwa_popup_text", delivered: false, detail: "no web app client is connected to /ws" };
+};

@@ -1,0 +1,56 @@
+import type { z } from "zod";
+import type { AppContext } from "../../../runtime/context";
+import { recordPrompt } from "../../../runtime/interactive/interactive.service";
+import { renderTemplate } from "../../../runtime/pipeline/templates";
+import type { StepHandler } from "../../_kit/handler-types";
+import { DEFAULT_POPUP_MESSAGE, type spec } from "./interactive_prompt.spec";
+
+type Config = z.output<typeof spec.config>;
+
+const filled = (s: string | undefined): s is string => s !== undefined && s.trim() !== "";
+const render = (text: string | undefined, data: Record<string, unknown>): string | undefined => (filled(text) ? renderTemplate(text, data).trim() : undefined);
+
+/**
+ * Puts the question to every web-app client and parks the run for `countdown_seconds`.
+ * The prompt is recorded before it is broadcast, so an answer always finds it; answers
+ * resume the run through runtime/interactive, and the countdown running out merges
+ * `on_timeout_data` (channel `timeout`, action `timeout_action`).
+ */
+export const handler: StepHandler<Config, AppContext> = async (ctx, input, config) => {
+  const data = input.pipeline_data;
+  const voicePrompt = render(config.voice_prompt_template, data);
+  const voiceInstruction = render(config.voice_instruction, data);
+  // A popup message that renders to nothing still asks; only a voice-only prompt has none.
+  const message = filled(config.popup_message_template) ? render(config.popup_message_template, data) || DEFAULT_POPUP_MESSAGE : "";
+  const now = ctx.clock.now();
+  const waitUntil = now + config.countdown_seconds * 1000;
+  const expiresAt = new Date(waitUntil).toISOString();
+  await recordPrompt(ctx.services, {
+    execution_id: input.execution_id,
+    step_id: input.step.id,
+    rule_id: input.rule_id,
+    message: message || voicePrompt || "",
+    output_key: config.output_key,
+    timeout_action: config.timeout_action,
+    auto_escalate: config.auto_escalate,
+    expires_at: expiresAt,
+    created_at: new Date(now).toISOString(),
+  });
+  const clients = ctx.services.webapp.broadcast({
+    type: "interactive_prompt",
+    execution_id: input.execution_id,
+    step_id: input.step.id,
+    message,
+    title: config.popup_title,
+    escalate_button_text: config.escalate_button_text,
+    dismiss_button_text: config.dismiss_button_text,
+    countdown_seconds: config.countdown_seconds,
+    ...(voicePrompt ? { voice_prompt: voicePrompt } : {}),
+    ...(voiceInstruction ? { voice_instruction: voiceInstruction } : {}),
+  });
+  if (clients === 0) ctx.log.warn({ execution_id: input.execution_id, step_id: input.step.id }, "interactive prompt: no web-app client is connected; the countdown runs anyway");
+  return {
+    wait_until: waitUntil,
+    on_timeout_data: { [config.output_key]: { channel: "timeout", action: config.timeout_action, timestamp: expiresAt, raw_response: null } },
+  };
+};

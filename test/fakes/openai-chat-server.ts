@@ -1,0 +1,128 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import express from "express";
+
+/**
+ * A fake OpenAI-style chat server (`POST /v1/chat/completions`, as vLLM and llama.cpp serve
+ * it) that records every request and answers from a script: a content, an error status with
+ * the server's error body, a body that is not JSON, a slow answer, or no answer at all.
+ * The scripting is shared with the Ollama fake.
+ */
+export type ScriptedReply =
+  /** A normal answer whose message content is `content`. */
+  | { content: string; delayMs?: number }
+  /** An error status with the server's own error body. */
+  | { status: number; error: string; delayMs?: number }
+  /** A body sent as is (broken JSON, an HTML page). */
+  | { raw: string; status?: number; contentType?: string }
+  /** Headers and body are never sent (until the server closes). */
+  | { hang: true };
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  authorization: string | undefined;
+  body: any;
+}
+
+export interface ScriptedServer {
+  /** The base URL a registry entry names (`…/v1` for OpenAI-style, the root for Ollama). */
+  baseUrl: string;
+  requests: RecordedRequest[];
+  /** Replies for the next requests, in order; once used up every request gets `fallback`. */
+  script(...replies: ScriptedReply[]): void;
+  fallback: ScriptedReply;
+  /** Forget recorded requests and unused replies; the fallback answers "ok" again. */
+  reset(): void;
+  close(): Promise<void>;
+}
+
+export interface ProtocolAnswer {
+  /** The success body for a content. */
+  ok(body: any, content: string): unknown;
+  /** The error body for a status. */
+  error(status: number, message: string): unknown;
+  /** A model the server does not have, or null when the model is served. */
+  unknownModel(body: any): { status: number; message: string } | null;
+}
+
+export async function startScriptedServer(routePath: string, basePath: string, protocol: ProtocolAnswer): Promise<ScriptedServer> {
+  const requests: RecordedRequest[] = [];
+  const queue: ScriptedReply[] = [];
+  const app = express();
+  app.use(express.json({ limit: "50mb" }));
+  const state = { fallback: { content: "ok" } as ScriptedReply };
+
+  app.post(routePath, async (req, res) => {
+    requests.push({ method: req.method, path: req.path, authorization: req.get("authorization"), body: req.body });
+    const reply = queue.shift() ?? state.fallback;
+    if ("hang" in reply) return;
+    if ("delayMs" in reply && reply.delayMs) await new Promise((r) => setTimeout(r, reply.delayMs));
+    if ("raw" in reply) {
+      res.status(reply.status ?? 200).type(reply.contentType ?? "application/json").send(reply.raw);
+      return;
+    }
+    const unknown = protocol.unknownModel(req.body);
+    if (unknown) return void res.status(unknown.status).json(protocol.error(unknown.status, unknown.message));
+    if ("status" in reply) return void res.status(reply.status).json(protocol.error(reply.status, reply.error));
+    res.json(protocol.ok(req.body, reply.content));
+  });
+  app.use((req, res) => res.status(404).json(protocol.error(404, `no route ${req.method} ${req.path}`)));
+
+  const server = http.createServer(app);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}${basePath}`,
+    requests,
+    script: (...replies) => void queue.push(...replies),
+    get fallback() {
+      return state.fallback;
+    },
+    set fallback(r: ScriptedReply) {
+      state.fallback = r;
+    },
+    reset() {
+      requests.length = 0;
+      queue.length = 0;
+      state.fallback = { content: "ok" };
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+export interface FakeOpenAiOptions {
+  /** Models the server serves; others get vLLM's 404. Any model when unset. */
+  models?: string[];
+}
+
+/** OpenAI chat completions: the body shapes of the API (and of vLLM, which copies it). */
+export function startFakeOpenAiChatServer(options: FakeOpenAiOptions = {}): Promise<ScriptedServer> {
+  let n = 0;
+  return startScriptedServer("/v1/chat/completions", "/v1", {
+    ok: (body, content) => ({
+      id: `chatcmpl-${++n}`,
+      object: "chat.completion",
+      created: 1795000000,
+      model: body.model,
+      choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop", logprobs: null }],
+      usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
+    }),
+    error: (status, message) => ({ error: { message, type: status >= 500 ? "InternalServerError" : "BadRequestError", code: status } }),
+    unknownModel: (body) =>
+      options.models && !options.models.includes(body?.model) ? { status: 404, message: `The model \`${String(body?.model)}\` does not exist.` } : null,
+  });
+}
+
+/** The text parts and image URLs of an OpenAI-style user message. */
+export function openAiParts(message: any): { text: string; images: string[] } {
+  if (typeof message.content === "string") return { text: message.content, images: [] };
+  const parts: any[] = message.content;
+  return {
+    text: parts.filter((p) => p.type === "text").map((p) => p.text).join("\n"),
+    images: parts.filter((p) => p.type === "image_url").map((p) => p.image_url.url),
+  };
+}
