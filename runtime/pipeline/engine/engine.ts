@@ -319,9 +319,32 @@ export class PipelineEngine implements RuleFirer {
       id,
       this.ctx.clock.at(Date.parse(resumeAt), () => {
         this.resumeTimers.delete(id);
-        void this.resume(id, resumeAt).catch((err) => this.ctx.log.error({ err, execution_id: id }, "resume failed"));
+        this.queueDue(id, resumeAt);
       }),
     );
+  }
+
+  private dueQueue: Array<{ id: number; resume_at: string }> = [];
+
+  /** Timers that fall due together are claimed together, in one statement. */
+  private queueDue(id: number, resumeAt: string): void {
+    this.dueQueue.push({ id, resume_at: resumeAt });
+    if (this.dueQueue.length > 1) return;
+    setImmediate(() => {
+      const batch = this.dueQueue;
+      this.dueQueue = [];
+      void this.resumeDue(batch).catch((err) => this.ctx.log.error({ err, runs: batch.map((b) => b.id) }, "resume failed"));
+    });
+  }
+
+  private async resumeDue(batch: Array<{ id: number; resume_at: string }>): Promise<void> {
+    const now = this.ctx.clock.now();
+    for (const row of await this.store.claimDue(batch)) {
+      const run = reviveRun(row, now);
+      const due = run.waiting.filter((w) => w.resume_at !== null && Date.parse(w.resume_at) <= now);
+      for (const w of due) if (w.on_timeout_data) Object.assign(run.pipeline_data, w.on_timeout_data);
+      await this.continueFrom(run, due);
+    }
   }
 
   /** Continue a parked run from where it waited; exactly one resumer wins the claim. */

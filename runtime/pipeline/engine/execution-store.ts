@@ -196,6 +196,24 @@ export class ExecutionStore {
   }
 
   /** Claim a parked run for resumption; exactly one claimer wins. */
+  /**
+   * Claim many parked runs at once (those whose timers fell due together): one statement,
+   * each run only if it is still waiting for that very resume time. Returns the claimed rows.
+   */
+  async claimDue(due: ReadonlyArray<{ id: number; resume_at: string }>): Promise<ExecutionRow[]> {
+    const claimed: ExecutionRow[] = [];
+    for (let i = 0; i < due.length; i += 200) {
+      const chunk = due.slice(i, i + 200);
+      const rows = await this.db("workflow_executions")
+        .where({ status: "waiting" })
+        .whereIn(["id", "resume_at"], chunk.map((d) => [d.id, d.resume_at]))
+        .update({ status: "running", updated_at: this.now() })
+        .returning("*");
+      claimed.push(...(rows as RawRow[]).map(parseRow));
+    }
+    return claimed;
+  }
+
   async claimResume(id: number, expectedResumeAt: string | null): Promise<boolean> {
     const q = this.db("workflow_executions").where({ id, status: "waiting" });
     if (expectedResumeAt !== null) q.where({ resume_at: expectedResumeAt });
