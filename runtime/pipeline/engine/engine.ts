@@ -20,13 +20,13 @@ import { findRule } from "../../rules/rule-read";
 import type { RuleNodes } from "../../rules/rule-model";
 import { ExecutionStore } from "./execution-store";
 import { snapshotRule } from "./graph-snapshot";
-import { LiveEvents, type PipelineEventType } from "./live-events";
+import { LiveEvents, runEvent, type PipelineEventType } from "./live-events";
 import type { RunState, StepRecord, Waiting } from "./run-state";
 import { runStep } from "./step-runner";
 import type { FireRequest, FireResult, RuleFirer, TriggerContext } from "./types";
 import { initialPipelineData } from "./pipeline-data";
 import { recoverRuns } from "./recovery";
-import { reviveRun } from "./run-state";
+import { reviveRun, stepRecord } from "./run-state";
 
 /** What the engine needs of the embedded Node-RED. */
 export interface EngineRed {
@@ -284,17 +284,7 @@ export class PipelineEngine implements RuleFirer {
   }
 
   private record(run: RunState, step: { id: number; label: string; step_type: string }, startedAt: string, elapsed: number, success: boolean, ports: string[], error?: string, status?: StepRecord["status"]): void {
-    const rec: StepRecord = {
-      step_id: step.id,
-      label: step.label,
-      step_type: step.step_type,
-      started_at: startedAt,
-      elapsed_ms: Math.round(elapsed * 1000) / 1000,
-      success,
-      status: status ?? (success ? "success" : "failed"),
-      output_ports: ports,
-      ...(error ? { error } : {}),
-    };
+    const rec = stepRecord(step, startedAt, elapsed, success, ports, error, status);
     run.steps.push(rec);
     for (const p of ports) run.activated_ports.push(`${step.id}:${p}`);
     this.store.touch(run);
@@ -454,19 +444,7 @@ export class PipelineEngine implements RuleFirer {
   // ---- live events -----------------------------------------------------------------------
 
   private emit(run: RunState, event_type: PipelineEventType, previous: string | null, extra: Record<string, unknown> = {}): void {
-    this.live.emit({
-      event_type,
-      execution_id: run.id,
-      rule_id: run.rule_id,
-      rule_name: run.rule_name,
-      status: run.status,
-      previous_status: previous,
-      step_id: (extra.step_id as number | undefined) ?? null,
-      step_label: (extra.step_label as string | undefined) ?? null,
-      elapsed_ms: Date.parse(isoNow(this.ctx.clock)) - Date.parse(run.started_at),
-      at: isoNow(this.ctx.clock),
-      ...extra,
-    });
+    this.live.emit(runEvent(run, event_type, previous, extra, this.ctx.clock.now()));
   }
 
   /** Runs in memory right now (running, or between a park and its save). */

@@ -30,6 +30,29 @@ export interface PipelineExecutionEvent {
   [extra: string]: unknown;
 }
 
+/** The event of a run's transition or step boundary, at `nowMs`. */
+export function runEvent(
+  run: { id: number; rule_id: number; rule_name: string; status: string; started_at: string },
+  event_type: PipelineEventType,
+  previous: string | null,
+  extra: Record<string, unknown>,
+  nowMs: number,
+): Omit<PipelineExecutionEvent, "type" | "sequence"> {
+  return {
+    event_type,
+    execution_id: run.id,
+    rule_id: run.rule_id,
+    rule_name: run.rule_name,
+    status: run.status,
+    previous_status: previous,
+    step_id: (extra.step_id as number | undefined) ?? null,
+    step_label: (extra.step_label as string | undefined) ?? null,
+    elapsed_ms: nowMs - Date.parse(run.started_at),
+    at: new Date(nowMs).toISOString(),
+    ...extra,
+  };
+}
+
 export class LiveEvents {
   private readonly emitter = new EventEmitter();
   private sequence = 0;

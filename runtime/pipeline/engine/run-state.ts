@@ -82,3 +82,26 @@ export function reviveRun(row: ExecutionRow, nowMs: number): RunState {
     running_since: nowMs,
   };
 }
+
+/** A step's record as a run keeps it: compact, times in ms rounded to the microsecond. */
+export function stepRecord(
+  step: { id: number; label: string; step_type: string },
+  startedAt: string,
+  elapsedMs: number,
+  success: boolean,
+  ports: string[],
+  error?: string,
+  status?: StepRecord["status"],
+): StepRecord {
+  return {
+    step_id: step.id,
+    label: step.label,
+    step_type: step.step_type,
+    started_at: startedAt,
+    elapsed_ms: Math.round(elapsedMs * 1000) / 1000,
+    success,
+    status: status ?? (success ? "success" : "failed"),
+    output_ports: ports,
+    ...(error ? { error } : {}),
+  };
+}
