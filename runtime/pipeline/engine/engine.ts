@@ -355,6 +355,16 @@ export class PipelineEngine implements RuleFirer {
    * continues at once. Later answers get `already_answered` and change nothing.
    */
   async answer(id: number, stepId: number, data: Record<string, unknown>): Promise<"resumed" | "already_answered" | "not_waiting"> {
+    // The answer may come while the run is still parking this branch (the prompt went out
+    // first): the run is in memory then, and the branch continues from here.
+    const live = this.runs.get(id);
+    if (live && live.status === "running") {
+      const parkedHere = live.waiting.find((w) => w.step_id === stepId);
+      if (!parkedHere) return live.steps.some((r) => r.step_id === stepId && r.status !== "waiting") ? "already_answered" : "not_waiting";
+      Object.assign(live.pipeline_data, data);
+      await this.continueFrom(live, [parkedHere]);
+      return "resumed";
+    }
     const row = await this.store.get(id);
     if (!row) return "not_waiting";
     const parked = row.waiting.find((w) => w.step_id === stepId);
