@@ -32,6 +32,7 @@ import { WebAppHub } from "./ws/webapp-hub";
 import { ruleGates } from "./pipeline/gates/check-gates";
 import { startTriggers } from "./pipeline/triggers/start-triggers";
 import { startEscalation } from "./notify/escalation";
+import { forwardAlertUpdates } from "./alerts/alert-updates";
 import { registerInteractiveHandlers } from "./interactive";
 import { nodeRedPackageDir } from "../nodes/_kit/node-red/emit-package";
 
@@ -115,6 +116,7 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
   await ensureDefaultTemplate(ctx);
 
   const escalation = startEscalation(ctx);
+  const stopAlertUpdates = forwardAlertUpdates(ctx);
   const startedAt = Date.now();
   const useNodeRed = opts.nodeRed !== false;
   const app = express();
@@ -182,6 +184,7 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
     close: async () => {
       await triggers?.stop();
       await escalation.stop();
+      stopAlertUpdates();
       ctx.webapp.close();
       feed?.close();
       await ctx.engine?.stop();
