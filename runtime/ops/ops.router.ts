@@ -19,7 +19,7 @@ export function healthRouter(ctx: AppContext, sources: HealthSources): Router {
   r.get(
     "/health",
     route(async () => {
-      const dbOk = await pingStore({ db: ctx.db, dialect: ctx.dialect, location: "" });
+      const dbOk = await pingStore(ctx.db);
       const nodeRed = sources.nodeRedState();
       const ok = dbOk && (nodeRed === "started" || nodeRed === "disabled");
       return reply(ok ? 200 : 503, {

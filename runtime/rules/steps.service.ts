@@ -125,15 +125,15 @@ export async function updateStep(ctx: AppContext, ruleId: number, stepId: number
     }
     if (body.position_x !== undefined) node.x = body.position_x;
     if (body.position_y !== undefined) node.y = body.position_y;
-    setBranch(draft, r, node, spec, "true", body.next_step_on_true);
-    setBranch(draft, r, node, spec, "false", body.next_step_on_false);
+    setBranch(r, node, spec, "true", body.next_step_on_true);
+    setBranch(r, node, spec, "false", body.next_step_on_false);
     draft.rewireEntries(r.tab.id);
   });
   return stepById(ctx, ruleId, nodeId);
 }
 
 /** `next_step_on_true/false` are the edges of a condition's true/false ports. */
-function setBranch(draft: FlowDraft, r: RuleNodes, node: FlowNode, spec: StepSpec, port: "true" | "false", target: number | null | undefined): void {
+function setBranch(r: RuleNodes, node: FlowNode, spec: StepSpec, port: "true" | "false", target: number | null | undefined): void {
   if (target === undefined) return;
   const field = `next_step_on_${port}`;
   const i = spec.outputPorts.indexOf(port);
@@ -149,7 +149,6 @@ function setBranch(draft: FlowDraft, r: RuleNodes, node: FlowNode, spec: StepSpe
     wires[i] = [t.node.id, ...kept];
   }
   node.wires = wires;
-  void draft;
 }
 
 export async function deleteStep(ctx: AppContext, ruleId: number, stepId: number): Promise<void> {

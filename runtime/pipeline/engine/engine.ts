@@ -337,18 +337,6 @@ export class PipelineEngine implements RuleFirer {
     }
   }
 
-  /** Continue a parked run from where it waited; exactly one resumer wins the claim. */
-  async resume(id: number, expectedResumeAt: string | null): Promise<boolean> {
-    const row = await this.store.get(id);
-    if (!row || row.status !== "waiting") return false;
-    if (!(await this.store.claimResume(id, expectedResumeAt))) return false;
-    const run = reviveRun(row, this.ctx.clock.now());
-    const now = this.ctx.clock.now();
-    const due = run.waiting.filter((w) => expectedResumeAt === null || (w.resume_at !== null && Date.parse(w.resume_at) <= now));
-    for (const w of due) if (w.on_timeout_data) Object.assign(run.pipeline_data, w.on_timeout_data);
-    return this.continueFrom(run, due);
-  }
-
   /**
    * An answer to a parked step (an interactive prompt, say): the first answer per run and
    * step wins; it is merged into pipeline_data, the step's timeout is cancelled and the run
@@ -455,10 +443,5 @@ export class PipelineEngine implements RuleFirer {
 
   private emit(run: RunState, event_type: PipelineEventType, previous: string | null, extra: Record<string, unknown> = {}): void {
     this.live.emit(runEvent(run, event_type, previous, extra, this.ctx.clock.now()));
-  }
-
-  /** Runs in memory right now (running, or between a park and its save). */
-  activeRunIds(): number[] {
-    return [...this.runs.keys()];
   }
 }
