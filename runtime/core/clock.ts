@@ -80,4 +80,11 @@ export class ManualClock implements Clock {
   }
 }
 
-export const isoNow = (clock: Clock): string => new Date(clock.now()).toISOString();
+/** An instant as an ISO string; a busy engine asks for the same millisecond many times over. */
+let lastIso = { ms: NaN, text: "" };
+export function isoAt(ms: number): string {
+  if (ms !== lastIso.ms) lastIso = { ms, text: new Date(ms).toISOString() };
+  return lastIso.text;
+}
+
+export const isoNow = (clock: Clock): string => isoAt(clock.now());

@@ -26,6 +26,8 @@ export interface EventLogFilters {
 }
 
 export async function listEventLogs(ctx: AppContext, f: EventLogFilters): Promise<EventLog[]> {
+  // Event logs are written with their runs, by group commit: show what is queued too.
+  await ctx.engine?.store.flushQueued();
   const q = ctx.db("event_logs").select("*").orderBy("timestamp", "desc").orderBy("id", "desc").limit(f.limit).offset(f.offset);
   if (f.rule_name !== undefined) q.where("rule_name", f.rule_name);
   if (f.status !== undefined) q.where("status", f.status);

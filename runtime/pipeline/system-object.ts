@@ -140,6 +140,19 @@ const pad2 = (n: number): string => String(n).padStart(2, "0");
  * "Monday the 21st of September", ... in English, for `timezone` at `nowMs`.
  */
 export function buildSystemObject(nowMs: number, timezone: string): SystemObject {
+  // Every field reads to the minute, and zones change offset on whole minutes: one reading
+  // per zone and minute serves every run that starts in it.
+  const minute = Math.floor(nowMs / 60_000);
+  const hit = lastReading.get(timezone);
+  if (hit && hit.minute === minute) return { ...hit.system };
+  const system = readSystemObject(minute * 60_000, timezone);
+  lastReading.set(timezone, { minute, system });
+  return { ...system };
+}
+
+const lastReading = new Map<string, { minute: number; system: SystemObject }>();
+
+function readSystemObject(nowMs: number, timezone: string): SystemObject {
   const p = localParts(nowMs, timezone);
   const hour12 = p.hour % 12 === 0 ? 12 : p.hour % 12;
   const ampm = p.hour < 12 ? "AM" : "PM";

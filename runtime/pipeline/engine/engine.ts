@@ -10,6 +10,7 @@
  * reason.
  */
 import type { StepHandler } from "../../../nodes/_kit/handler-types";
+import type { StepSpec } from "../../../nodes/_kit/types";
 import { registry } from "../../../nodes/registry.generated";
 import type { AppContext } from "../../context";
 import { isoNow } from "../../core/clock";
@@ -19,7 +20,9 @@ import { specOfNode, stepSpecOfNode } from "../../rules/care-types";
 import { findRule } from "../../rules/rule-read";
 import type { RuleNodes } from "../../rules/rule-model";
 import { ExecutionStore } from "./execution-store";
-import { snapshotRule } from "./graph-snapshot";
+import { RunDeadlines } from "./run-deadlines";
+import { executionWriter } from "./writers/execution-writer";
+import { graphSummary, snapshotRule, stepOfNode } from "./graph-snapshot";
 import { LiveEvents, runEvent, type PipelineEventType } from "./live-events";
 import type { RunState, StepRecord, Waiting } from "./run-state";
 import { runStep } from "./step-runner";
@@ -43,8 +46,21 @@ interface LiveNode extends RedNodeInstance {
 export type GateCheck = (req: FireRequest, rule: RuleNodes) => Promise<{ pass: true } | { pass: false; reason: string }>;
 
 const HOOK = "careflow-engine";
+
+type StepEntry = { spec: StepSpec; handler?: unknown };
+const entries = new Map<StepSpec, StepEntry>((registry.steps as readonly StepEntry[]).map((e) => [e.spec, e]));
+const handlerOf = (spec: StepSpec) => entries.get(spec)?.handler as StepHandler<Record<string, unknown>, AppContext> | undefined;
 type Careflow = { execution_id: number };
 const runOf = (msg: Record<string, unknown> | undefined): number | undefined => (msg?._careflow as Careflow | undefined)?.execution_id;
+
+/** Aborted when the run is cancelled or times out; made when a handler first asks for it. */
+function runSignal(run: RunState): AbortSignal {
+  if (!run.abort) {
+    run.abort = new AbortController();
+    if (run.cancel_requested || run.failed_error) run.abort.abort(new Error("the run is ending"));
+  }
+  return run.abort.signal;
+}
 
 export class PipelineEngine implements RuleFirer {
   readonly live = new LiveEvents();
@@ -52,12 +68,14 @@ export class PipelineEngine implements RuleFirer {
   private readonly runs = new Map<number, RunState>();
   private readonly resumeTimers = new Map<number, () => void>();
   private gates: GateCheck | null = null;
+  private readonly deadlines: RunDeadlines;
 
   constructor(
     private readonly ctx: AppContext,
     private readonly red: EngineRed,
   ) {
-    this.store = new ExecutionStore(ctx.db, () => isoNow(ctx.clock));
+    this.deadlines = new RunDeadlines(ctx.clock, (id) => this.runTimedOut(id));
+    this.store = new ExecutionStore(ctx.db, executionWriter(ctx.db, ctx.dialect), () => isoNow(ctx.clock), (err, runs) => ctx.log.error({ err, runs }, "writing runs to the store failed"));
   }
 
   setGates(gates: GateCheck): void {
@@ -81,7 +99,7 @@ export class PipelineEngine implements RuleFirer {
     this.red.hooks()?.remove(`*.${HOOK}`);
     for (const cancel of this.resumeTimers.values()) cancel();
     this.resumeTimers.clear();
-    for (const s of this.runs.values()) s.cancel_timeout?.();
+    this.deadlines.stop();
     await this.store.flushQueued();
   }
 
@@ -120,14 +138,17 @@ export class PipelineEngine implements RuleFirer {
       cancel_requested: false,
       failed_error: null,
       started_at: startedAt,
+      started_ms: Date.parse(startedAt),
       rerun_of: rerunOf,
       active_ms: 0,
       running_since: this.ctx.clock.now(),
     };
-    const { id, event_log_id } = await this.store.create(state);
-    const run: RunState = { ...state, id, event_log_id };
+    // Its rows are written by group commit: a run of flow steps that ends quickly is written
+    // once, ended; a step that acts on the world waits for the row first (see execute).
+    const run: RunState = this.store.create(state);
+    const id = run.id;
     this.runs.set(id, run);
-    this.emit(run, "pipeline_started", null, { steps: graph.steps.map((s) => ({ id: s.id, label: s.label, step_type: s.step_type, enabled: s.enabled })), edges: graph.edges });
+    this.emit(run, "pipeline_started", null, graphSummary(graph));
     this.armRunTimeout(run);
     const trig = graph.trigger_node_id ? this.red.getNode<LiveNode>(graph.trigger_node_id) : undefined;
     if (!trig) {
@@ -177,8 +198,8 @@ export class PipelineEngine implements RuleFirer {
     if (run.waiting.length) {
       run.status = "waiting";
       run.active_ms += this.ctx.clock.now() - run.running_since;
-      run.cancel_timeout?.();
-      await this.store.save(run);
+      this.deadlines.clear(run.id);
+      await this.store.save(run).catch(() => undefined);
       this.emit(run, "pipeline_waiting", "running");
       // One timer per run, at the earliest parked branch (the row's resume_at, which the claim checks).
       const earliest = run.waiting.map((w) => w.resume_at).filter((t): t is string => t !== null).sort()[0];
@@ -192,9 +213,10 @@ export class PipelineEngine implements RuleFirer {
   private async finish(run: RunState, status: "completed" | "failed" | "cancelled"): Promise<void> {
     const previous = run.status;
     run.status = status;
-    run.cancel_timeout?.();
+    this.deadlines.clear(run.id);
     this.runs.delete(run.id);
-    await this.store.save(run);
+    // A failed write is logged by the store and retried; the run's end is announced either way.
+    await this.store.save(run).catch(() => undefined);
     const type: PipelineEventType = status === "completed" ? "pipeline_completed" : status === "failed" ? "pipeline_failed" : "pipeline_cancelled";
     this.emit(run, type, previous, run.failed_error ? { error: run.failed_error } : {});
   }
@@ -240,9 +262,15 @@ export class PipelineEngine implements RuleFirer {
   private async execute(run: RunState, node: RedNodeInstance, config: RedNodeConfig, msg: RedMessage, send: (m: Array<RedMessage | null>) => void): Promise<void> {
     if (run.cancel_requested || run.failed_error) return;
     const spec = stepSpecOfNode(config.type)!;
-    const snap = run.graph.steps.find((s) => s.node_id === node.id);
+    const snap = stepOfNode(run.graph, node.id);
     const step = snap ?? { id: 0, node_id: node.id, label: String(config.name ?? spec.type), step_type: spec.type, config: config.config ?? {}, enabled: true, order: 0 };
-    const handler = registry.steps.find((e) => e.spec === spec)?.handler as StepHandler<Record<string, unknown>, AppContext> | undefined;
+    const handler = handlerOf(spec);
+    // A step that acts on the world (or asks something outside) runs only once the run's row
+    // is durable, so a crash from then on leaves the run visible as interrupted, never gone.
+    if (spec.category !== "flow") {
+      await this.store.whenWritten(run.id).catch(() => undefined);
+      if (run.cancel_requested || run.status !== "running") return;
+    }
     const startedAt = isoNow(this.ctx.clock);
     this.emit(run, "step_started", null, { step_id: step.id, step_label: step.label, step_type: step.step_type });
     if (!handler) {
@@ -251,8 +279,7 @@ export class PipelineEngine implements RuleFirer {
       return;
     }
     const input = { pipeline_data: run.pipeline_data, trigger: run.trigger, step: { id: step.id, label: step.label, step_type: step.step_type }, execution_id: run.id, rule_id: run.rule_id };
-    run.abort ??= new AbortController();
-    const outcome = await runStep(this.ctx, handler, input, step.config, this.ctx.settings.pipeline.step_timeout_seconds * 1000, run.abort.signal);
+    const outcome = await runStep(this.ctx, handler, input, step.config, this.ctx.settings.pipeline.step_timeout_seconds * 1000, () => runSignal(run));
     if (run.cancel_requested || run.status !== "running") return;
     const defaultPort = spec.outputPorts.includes("main") ? "main" : spec.outputPorts[0];
     if (outcome.kind === "threw") {
@@ -275,7 +302,7 @@ export class PipelineEngine implements RuleFirer {
       const waiting: Waiting = { node_id: node.id, step_id: step.id, ports, resume_at: new Date(r.wait_until).toISOString(), ...(r.on_timeout_data ? { on_timeout_data: r.on_timeout_data } : {}) };
       run.waiting.push(waiting);
       this.record(run, step, startedAt, outcome.elapsed_ms, ok, [], r.error, "waiting");
-      await this.store.save(run);
+      await this.store.save(run).catch(() => undefined);
       return;
     }
     this.record(run, step, startedAt, outcome.elapsed_ms, ok, r.should_continue === false ? [] : ports, r.error);
@@ -293,7 +320,14 @@ export class PipelineEngine implements RuleFirer {
 
   /** Send on the given ports from the live instance of the node (a deploy may have replaced it). */
   private sendOn(run: RunState, node: RedNodeInstance, allPorts: readonly string[], ports: readonly string[], msg: RedMessage, send: (m: Array<RedMessage | null>) => void): void {
-    const out = allPorts.map((p) => (ports.includes(p) ? { _careflow: msg._careflow } : null));
+    // The message goes on as it came (its id too); a second port gets a message of its own.
+    let first = true;
+    const out = allPorts.map((p) => {
+      if (!ports.includes(p)) return null;
+      if (!first) return { _msgid: msg._msgid, _careflow: msg._careflow };
+      first = false;
+      return msg;
+    });
     if (!out.some(Boolean)) return;
     const live = this.red.getNode<LiveNode>(node.id);
     if (!live) return this.fail(run, `step node ${node.id} was removed by a deploy while the run was at it`);
@@ -395,16 +429,18 @@ export class PipelineEngine implements RuleFirer {
   }
 
   private armRunTimeout(run: RunState): void {
-    run.cancel_timeout?.();
     const budget = run.graph.trigger.execution_timeout_minutes * 60_000 - run.active_ms;
     run.running_since = this.ctx.clock.now();
-    run.cancel_timeout = this.ctx.clock.at(run.running_since + Math.max(0, budget), () => {
-      if (run.status !== "running") return;
-      this.fail(run, `the run exceeded its ${run.graph.trigger.execution_timeout_minutes}-minute timeout`);
-      run.abort?.abort(new Error("run timed out"));
-      run.pending = 0;
-      void this.settle(run);
-    });
+    this.deadlines.set(run.id, run.running_since + Math.max(0, budget));
+  }
+
+  private runTimedOut(id: number): void {
+    const run = this.runs.get(id);
+    if (!run || run.status !== "running") return;
+    this.fail(run, `the run exceeded its ${run.graph.trigger.execution_timeout_minutes}-minute timeout`);
+    run.abort?.abort(new Error("run timed out"));
+    run.pending = 0;
+    void this.settle(run);
   }
 
   // ---- cancel and rerun --------------------------------------------------------------------
@@ -442,6 +478,6 @@ export class PipelineEngine implements RuleFirer {
   // ---- live events -----------------------------------------------------------------------
 
   private emit(run: RunState, event_type: PipelineEventType, previous: string | null, extra: Record<string, unknown> = {}): void {
-    this.live.emit(runEvent(run, event_type, previous, extra, this.ctx.clock.now()));
+    if (this.live.listened) this.live.emit(runEvent(run, event_type, previous, extra, this.ctx.clock.now(), run.started_ms));
   }
 }

@@ -1,109 +1,60 @@
 /**
- * Executions in the store. Progress is written by group commit: changed runs are collected
- * and written together on the next tick, in one transaction. Transitions a restart must
- * not lose (a run parks, a run ends) are awaited.
+ * Executions in the store, written by group commit. A run's changes are queued and written
+ * with everything else that is queued, in one transaction:
+ * - a new run, or progress, within WRITE_DELAY_MS; a run that ends sooner is written once,
+ *   already ended (most runs of pure flow steps are);
+ * - a run that parks or ends on the next tick, and its caller waits until it is durable;
+ * - a run someone asks about (`whenWritten`) on the next tick.
  */
 import type { Knex } from "knex";
-import { fromJsonText, toJsonText } from "../../db/json-column";
-import type { TriggerContext } from "../../../nodes/_kit/handler-types";
-import type { GraphSnapshot } from "./graph-snapshot";
-import type { ExecutionStatus, RunState, StepRecord, Waiting } from "./run-state";
+import { parseRow, runWrite, type ExecutionRow, type RunWrite } from "./execution-rows";
+import type { RunState } from "./run-state";
+import type { ExecutionWriter } from "./writers/execution-writer";
 
-export interface ExecutionRow {
-  id: number;
-  rule_id: number;
-  rule_name: string;
-  status: ExecutionStatus;
-  trigger_type: string;
-  trigger_context: TriggerContext;
-  graph: GraphSnapshot;
-  pipeline_data: Record<string, unknown>;
-  step_records: StepRecord[];
-  activated_ports: string[];
-  skipped_nodes: number[];
-  errors: string[];
-  resume_at: string | null;
-  waiting: Waiting[];
-  rerun_of: number | null;
-  event_log_id: number | null;
-  error: string | null;
-  started_at: string;
-  updated_at: string;
-  completed_at: string | null;
+export { parseRow, type ExecutionRow };
+
+export const WRITE_DELAY_MS = 20;
+const MAX_ATTEMPTS = 3;
+
+interface Queued {
+  run: RunState;
+  /** When it was first queued since its last write (monotonic ms). */
+  since: number;
+  /** Written on the next tick rather than after the delay. */
+  urgent: boolean;
 }
 
-type RawRow = Record<string, unknown>;
-
-export function parseRow(r: RawRow): ExecutionRow {
-  return {
-    id: Number(r.id),
-    rule_id: Number(r.rule_id),
-    rule_name: String(r.rule_name),
-    status: r.status as ExecutionStatus,
-    trigger_type: String(r.trigger_type),
-    trigger_context: fromJsonText(r.trigger_context as string, {} as TriggerContext),
-    graph: fromJsonText(r.graph as string, {} as GraphSnapshot),
-    pipeline_data: fromJsonText(r.pipeline_data as string, {}),
-    step_records: fromJsonText(r.step_records as string, []),
-    activated_ports: fromJsonText(r.activated_ports as string, []),
-    skipped_nodes: fromJsonText(r.skipped_nodes as string, []),
-    errors: fromJsonText(r.errors as string, []),
-    resume_at: (r.resume_at as string | null) ?? null,
-    waiting: fromJsonText(r.waiting as string | null, []),
-    rerun_of: r.rerun_of === null || r.rerun_of === undefined ? null : Number(r.rerun_of),
-    event_log_id: r.event_log_id === null || r.event_log_id === undefined ? null : Number(r.event_log_id),
-    error: (r.error as string | null) ?? null,
-    started_at: String(r.started_at),
-    updated_at: String(r.updated_at),
-    completed_at: (r.completed_at as string | null) ?? null,
-  };
+interface Waiter {
+  resolve(): void;
+  reject(err: unknown): void;
 }
-
-/** The earliest resume time among parked branches, or null. */
-const resumeAt = (s: RunState): string | null =>
-  s.waiting.map((w) => w.resume_at).filter((t): t is string => t !== null).sort()[0] ?? null;
-
-function columns(s: RunState, now: string): RawRow {
-  const ended = s.status === "completed" || s.status === "failed" || s.status === "cancelled";
-  const executed = new Set(s.steps.map((r) => r.step_id));
-  return {
-    status: s.status,
-    pipeline_data: toJsonText(s.pipeline_data),
-    step_records: toJsonText(s.steps),
-    activated_ports: toJsonText(s.activated_ports),
-    skipped_nodes: toJsonText(ended ? s.graph.steps.filter((st) => !executed.has(st.id)).map((st) => st.id) : []),
-    errors: toJsonText(s.errors),
-    // Kept while a branch is parked, even before the run itself is `waiting`: recovery reads it.
-    resume_at: s.waiting.length && !ended ? resumeAt(s) : null,
-    waiting: s.waiting.length ? toJsonText(s.waiting) : null,
-    error: s.failed_error,
-    updated_at: now,
-    completed_at: ended ? now : null,
-  };
-}
-
-const PROGRESS_DELAY_MS = 25;
 
 /**
  * One process writes executions (the engine), so their ids and their event logs' ids are
- * handed out here and rows are inserted in batches, instead of a round trip per run.
+ * handed out here and rows are written in batches, instead of a round trip per run.
  */
 export class ExecutionStore {
-  private dirty = new Map<number, RunState>();
-  private unsaved = new Set<number>();
+  private readonly queue = new Map<number, Queued>();
+  private readonly waiters = new Map<number, Waiter[]>();
+  /** Runs whose rows are not in the store yet. */
+  private readonly unwritten = new Set<number>();
+  /** Runs in the batch being written now, with their rules. */
+  private readonly writing = new Map<number, number>();
+  /** Failed writes per run, so that a run the store refuses is not retried forever. */
+  private readonly failures = new Map<number, number>();
   private flushing: Promise<void> | null = null;
+  private tickArmed = false;
+  private timer: NodeJS.Timeout | undefined;
+  private timerDue = Infinity;
   private nextId = 1;
   private nextLogId = 1;
-  private progressTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly db: Knex,
+    private readonly write: ExecutionWriter,
     private readonly now: () => string,
+    private readonly onError: (err: unknown, runs: number[]) => void,
   ) {}
-
-  private isPostgres(): boolean {
-    return (this.db.client as { config: { client: string } }).config.client === "pg";
-  }
 
   async init(): Promise<void> {
     const [{ m: maxRun }] = await this.db("workflow_executions").max({ m: "id" });
@@ -112,90 +63,57 @@ export class ExecutionStore {
     this.nextLogId = Number(maxLog ?? 0) + 1;
   }
 
-  /** Give a new run its ids and queue its rows; resolves when they are written (group commit). */
-  async create(s: Omit<RunState, "id" | "event_log_id">): Promise<{ id: number; event_log_id: number }> {
-    const ids = { id: this.nextId++, event_log_id: this.nextLogId++ };
-    const run = { ...s, ...ids } as RunState;
-    this.unsaved.add(run.id);
-    await this.save(run);
-    return ids;
+  /** Give a new run its ids and queue its rows (written within the delay, or when it parks or ends). */
+  create(s: Omit<RunState, "id" | "event_log_id">): RunState & { event_log_id: number } {
+    const run = { ...s, id: this.nextId++, event_log_id: this.nextLogId++ };
+    this.unwritten.add(run.id);
+    this.enqueue(run, false);
+    return run;
   }
 
-  /**
-   * Queue a run's progress. Progress mid-run is written within PROGRESS_DELAY_MS, batched
-   * with everything else: a run lost in a crash fails on restart anyway, while creation,
-   * parking and endings (`save`) are written on the next tick and awaited.
-   */
+  /** Queue a run's progress: a run lost in a crash fails on restart anyway. */
   touch(s: RunState): void {
-    this.dirty.set(s.id, s);
-    if (!this.flushing && !this.progressTimer) {
-      this.progressTimer = setTimeout(() => {
-        this.progressTimer = undefined;
-        void this.schedule();
-      }, PROGRESS_DELAY_MS);
-      this.progressTimer.unref?.();
-    }
+    this.enqueue(s, false);
   }
 
-  /** Write a run now (with whatever else is queued) and resolve when it is durable. */
-  async save(s: RunState): Promise<void> {
-    this.dirty.set(s.id, s);
-    // A flush already under way took its batch before this run was queued: wait for the next.
-    do await this.schedule();
-    while (this.dirty.has(s.id));
+  /** Write a run on the next tick and resolve once it is durable (a run parks or ends). */
+  save(s: RunState): Promise<void> {
+    this.enqueue(s, true);
+    return this.waitFor(s.id);
   }
 
+  /** Resolves once the run's queued state is in the store (at once when nothing is queued). */
+  whenWritten(id: number): Promise<void> {
+    const q = this.queue.get(id);
+    if (!q) return this.writing.has(id) ? this.waitFor(id) : Promise.resolve();
+    q.urgent = true;
+    this.armTick();
+    return this.waitFor(id);
+  }
+
+  /** Resolves once every queued run of these rules is in the store (gates read their event logs). */
+  whenRulesWritten(ruleIds: readonly number[]): Promise<void> {
+    const ids: number[] = [];
+    for (const [id, q] of this.queue) if (ruleIds.includes(q.run.rule_id)) ids.push(id);
+    for (const [id, ruleId] of this.writing) if (ruleIds.includes(ruleId) && !this.queue.has(id)) ids.push(id);
+    return ids.length ? Promise.all(ids.map((id) => this.whenWritten(id))).then(() => undefined) : Promise.resolve();
+  }
+
+  /** Write everything queued and resolve once it is durable. */
   async flushQueued(): Promise<void> {
-    while (this.flushing || this.dirty.size) await (this.flushing ?? this.schedule());
-  }
-
-  private schedule(): Promise<void> {
-    if (this.progressTimer) {
-      clearTimeout(this.progressTimer);
-      this.progressTimer = undefined;
+    while (this.flushing || this.queue.size) {
+      for (const q of this.queue.values()) q.urgent = true;
+      this.kick();
+      await this.flushing?.catch(() => undefined);
     }
-    if (!this.flushing) {
-      this.flushing = new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.flush()).finally(() => {
-        this.flushing = null;
-        if (this.dirty.size) void this.schedule();
-      });
-    }
-    return this.flushing;
-  }
-
-  private async flush(): Promise<void> {
-    if (!this.dirty.size) return;
-    const batch = [...this.dirty.values()];
-    this.dirty.clear();
-    const fresh = batch.filter((s) => this.unsaved.has(s.id));
-    fresh.forEach((s) => this.unsaved.delete(s.id));
-    const now = this.now();
-    // One multi-row upsert per table for the whole batch: with a single SQLite connection,
-    // statements (not rows) are what a busy engine waits for.
-    await this.db.transaction(async (trx) => {
-      for (let i = 0; i < batch.length; i += 100) {
-        const chunk = batch.slice(i, i + 100);
-        await trx("event_logs").insert(chunk.map(eventLogRow)).onConflict("id").merge(["status", "pipeline_data_json"]);
-        await trx("workflow_executions")
-          .insert(chunk.map((s) => ({ ...insertColumns(s), ...columns(s, now) })))
-          .onConflict("id")
-          .merge(MUTABLE_COLUMNS);
-      }
-      if (fresh.length && this.isPostgres()) {
-        // Explicit ids do not move a serial's sequence; keep it ahead for any other writer.
-        for (const table of ["event_logs", "workflow_executions"]) {
-          await trx.raw(`select setval(pg_get_serial_sequence('${table}', 'id'), (select max(id) from ${table}))`);
-        }
-      }
-    });
   }
 
   async get(id: number): Promise<ExecutionRow | undefined> {
+    await this.whenWritten(id).catch(() => undefined);
     const row = await this.db("workflow_executions").where({ id }).first();
     return row ? parseRow(row) : undefined;
   }
 
-  /** Claim a parked run for resumption; exactly one claimer wins. */
   /**
    * Claim many parked runs at once (those whose timers fell due together): one statement,
    * each run only if it is still waiting for that very resume time. Returns the claimed rows.
@@ -209,67 +127,130 @@ export class ExecutionStore {
         .whereIn(["id", "resume_at"], chunk.map((d) => [d.id, d.resume_at]))
         .update({ status: "running", updated_at: this.now() })
         .returning("*");
-      claimed.push(...(rows as RawRow[]).map(parseRow));
+      claimed.push(...(rows as Array<Record<string, unknown>>).map(parseRow));
     }
     return claimed;
   }
 
+  /** Claim a parked run for resumption; exactly one claimer wins. */
   async claimResume(id: number, expectedResumeAt: string | null): Promise<boolean> {
     const q = this.db("workflow_executions").where({ id, status: "waiting" });
     if (expectedResumeAt !== null) q.where({ resume_at: expectedResumeAt });
     const n = await q.update({ status: "running", updated_at: this.now() });
     return Number(n) === 1;
   }
-}
 
-const MUTABLE_COLUMNS = ["status", "pipeline_data", "step_records", "activated_ports", "skipped_nodes", "errors", "resume_at", "waiting", "error", "updated_at", "completed_at"];
+  // ---- group commit ------------------------------------------------------------------------
 
-/** A run's snapshot and trigger never change; serialize them once, not at every group commit. */
-const frozenJson = new WeakMap<object, string>();
-const once = (v: object): string => {
-  let text = frozenJson.get(v);
-  if (text === undefined) frozenJson.set(v, (text = toJsonText(v)));
-  return text;
-};
+  private enqueue(run: RunState, urgent: boolean): void {
+    const q = this.queue.get(run.id);
+    if (q) {
+      q.run = run;
+      q.urgent ||= urgent;
+    } else this.queue.set(run.id, { run, since: performance.now(), urgent });
+    if (urgent) this.armTick();
+    else this.armTimer((q?.since ?? performance.now()) + WRITE_DELAY_MS);
+  }
 
-function insertColumns(s: RunState): RawRow {
-  return {
-    id: s.id,
-    rule_id: s.rule_id,
-    rule_name: s.rule_name,
-    trigger_type: s.trigger.trigger_type,
-    trigger_context: once(s.trigger),
-    graph: once(s.graph),
-    rerun_of: s.rerun_of,
-    event_log_id: s.event_log_id,
-    started_at: s.started_at,
-  };
-}
+  private waitFor(id: number): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const list = this.waiters.get(id);
+      if (list) list.push({ resolve, reject });
+      else this.waiters.set(id, [{ resolve, reject }]);
+    });
+  }
 
-const eventLogRow = (s: RunState): RawRow => ({
-  id: s.event_log_id,
-  timestamp: s.started_at,
-  rule_id: s.rule_id,
-  rule_name: s.rule_name,
-  room_name: s.trigger.room_name,
-  sensor_id: s.trigger.sensor_id,
-  status: eventLogStatus(s),
-  trigger_type: s.trigger.trigger_type,
-  execution_id: s.id,
-  pipeline_data_json: toJsonText(s.pipeline_data),
-});
+  private armTick(): void {
+    if (this.tickArmed) return;
+    this.tickArmed = true;
+    setImmediate(() => {
+      this.tickArmed = false;
+      this.kick();
+    });
+  }
 
-/** The event log follows the run: completed only when a step marked cool-off. */
-export function eventLogStatus(s: RunState): string {
-  switch (s.status) {
-    case "running":
-    case "waiting":
-      return "processing";
-    case "failed":
-      return "failed";
-    case "cancelled":
-      return "ignored";
-    case "completed":
-      return s.pipeline_data._cooloff_triggered === true ? "completed" : "ignored";
+  private armTimer(dueAt: number): void {
+    if (this.timer && this.timerDue <= dueAt) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timerDue = dueAt;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.timerDue = Infinity;
+      this.kick();
+    }, Math.max(0, dueAt - performance.now()));
+    this.timer.unref?.();
+  }
+
+  /** Start a flush unless one is under way (it looks again when it is done). */
+  private kick(): void {
+    // flush() clears `flushing` when it ends, so it must start after the assignment.
+    if (!this.flushing) this.flushing = Promise.resolve().then(() => this.flush());
+  }
+
+  private async flush(): Promise<void> {
+    try {
+      const t = performance.now();
+      const batch: RunWrite[] = [];
+      const runs: RunState[] = [];
+      const stamp = this.now();
+      for (const [id, q] of this.queue) {
+        if (!q.urgent && q.since + WRITE_DELAY_MS > t) continue;
+        this.queue.delete(id);
+        batch.push(runWrite(q.run as RunState & { event_log_id: number }, this.unwritten.has(id), stamp));
+        runs.push(q.run);
+      }
+      if (batch.length) await this.writeBatch(batch, runs);
+    } finally {
+      this.flushing = null;
+      // What was held back, or queued while writing, gets its tick or its timer.
+      let nextDue = Infinity;
+      for (const q of this.queue.values()) {
+        if (q.urgent) this.armTick();
+        else nextDue = Math.min(nextDue, q.since + WRITE_DELAY_MS);
+      }
+      if (nextDue !== Infinity) this.armTimer(nextDue);
+    }
+  }
+
+  private async writeBatch(batch: RunWrite[], runs: RunState[]): Promise<void> {
+    const ids = runs.map((r) => r.id);
+    runs.forEach((r) => this.writing.set(r.id, r.rule_id));
+    try {
+      await this.write(batch);
+    } catch (err) {
+      this.onError(err, ids);
+      ids.forEach((id) => this.writing.delete(id));
+      for (const run of runs) {
+        const failures = (this.failures.get(run.id) ?? 0) + 1;
+        // Retried with the next batch (the run is still in memory), up to MAX_ATTEMPTS.
+        if (failures < MAX_ATTEMPTS && !this.queue.has(run.id)) {
+          this.failures.set(run.id, failures);
+          this.enqueue(run, false);
+        } else this.failures.delete(run.id);
+        this.settleWaiters(run.id, err);
+      }
+      return;
+    }
+    for (const id of ids) {
+      this.writing.delete(id);
+      this.failures.delete(id);
+      this.unwritten.delete(id);
+      this.settleWaiters(id);
+    }
+  }
+
+  private settleWaiters(id: number, err?: unknown): void {
+    if (this.queue.has(id) && err === undefined) {
+      // Queued again while its batch was being written: its waiters want the newer state.
+      if (this.waiters.has(id)) {
+        this.queue.get(id)!.urgent = true;
+        this.armTick();
+      }
+      return;
+    }
+    const list = this.waiters.get(id);
+    if (!list) return;
+    this.waiters.delete(id);
+    for (const w of list) err === undefined ? w.resolve() : w.reject(err);
   }
 }

@@ -23,7 +23,30 @@ export interface GraphSnapshot {
   contexts: Array<{ id: number; context_type: string; config: Record<string, unknown>; negate: boolean }>;
 }
 
+/**
+ * Snapshots by the rule's tab node. A deploy replaces every node object (flows are cloned or
+ * parsed), so a cached snapshot is reused only while the rule's nodes are the very objects it
+ * was taken from (and its index ids the same); runs of one rule version share one snapshot.
+ */
+const cache = new WeakMap<object, { rule: RuleNodes; graph: GraphSnapshot }>();
+
+function sameNodes(a: RuleNodes, b: RuleNodes): boolean {
+  if (a === b) return true;
+  if (a.row.id !== b.row.id || a.trigger !== b.trigger || a.steps.length !== b.steps.length || a.contexts.length !== b.contexts.length) return false;
+  for (let i = 0; i < a.steps.length; i++) if (a.steps[i].node !== b.steps[i].node || a.steps[i].row.id !== b.steps[i].row.id) return false;
+  for (let i = 0; i < a.contexts.length; i++) if (a.contexts[i].node !== b.contexts[i].node || a.contexts[i].row.id !== b.contexts[i].row.id) return false;
+  return true;
+}
+
 export function snapshotRule(r: RuleNodes): GraphSnapshot {
+  const hit = cache.get(r.tab);
+  if (hit && sameNodes(hit.rule, r)) return hit.graph;
+  const graph = takeSnapshot(r);
+  cache.set(r.tab, { rule: r, graph });
+  return graph;
+}
+
+function takeSnapshot(r: RuleNodes): GraphSnapshot {
   const view = ruleView(r, false);
   const { id: _id, name, description: _d, enabled: _e, webhook_config: _w, created_at: _c, updated_at: _u, ...trigger } = view;
   const nodeOf = new Map(r.steps.map((s) => [s.row.id, s.node.id]));
@@ -37,4 +60,22 @@ export function snapshotRule(r: RuleNodes): GraphSnapshot {
     edges: edgesOf(r),
     contexts: contextViews(r).map((c) => ({ id: c.id, context_type: c.context_type, config: c.config, negate: c.negate })),
   };
+}
+
+/** The shape of a run's graph as the live feed announces it when the run starts. */
+const summaries = new WeakMap<GraphSnapshot, { steps: Array<Pick<SnapshotStep, "id" | "label" | "step_type" | "enabled">>; edges: EdgeView[] }>();
+
+export function graphSummary(graph: GraphSnapshot): { steps: Array<Pick<SnapshotStep, "id" | "label" | "step_type" | "enabled">>; edges: EdgeView[] } {
+  let summary = summaries.get(graph);
+  if (!summary) summaries.set(graph, (summary = { steps: graph.steps.map((s) => ({ id: s.id, label: s.label, step_type: s.step_type, enabled: s.enabled })), edges: graph.edges }));
+  return summary;
+}
+
+/** A snapshot's step by the flow node that runs it. */
+const byNode = new WeakMap<GraphSnapshot, Map<string, SnapshotStep>>();
+
+export function stepOfNode(graph: GraphSnapshot, nodeId: string): SnapshotStep | undefined {
+  let map = byNode.get(graph);
+  if (!map) byNode.set(graph, (map = new Map(graph.steps.map((s) => [s.node_id, s]))));
+  return map.get(nodeId);
 }

@@ -3,6 +3,7 @@
  * numbered in order, for `/ws/pipeline` and anyone else who listens.
  */
 import { EventEmitter } from "node:events";
+import { isoAt } from "../../core/clock";
 
 export type PipelineEventType =
   | "pipeline_started"
@@ -37,8 +38,9 @@ export function runEvent(
   previous: string | null,
   extra: Record<string, unknown>,
   nowMs: number,
+  startedMs: number = Date.parse(run.started_at),
 ): Omit<PipelineExecutionEvent, "type" | "sequence"> {
-  return {
+  const event: Omit<PipelineExecutionEvent, "type" | "sequence"> = {
     event_type,
     execution_id: run.id,
     rule_id: run.rule_id,
@@ -47,10 +49,10 @@ export function runEvent(
     previous_status: previous,
     step_id: (extra.step_id as number | undefined) ?? null,
     step_label: (extra.step_label as string | undefined) ?? null,
-    elapsed_ms: nowMs - Date.parse(run.started_at),
-    at: new Date(nowMs).toISOString(),
-    ...extra,
+    elapsed_ms: nowMs - startedMs,
+    at: isoAt(nowMs),
   };
+  return Object.assign(event, extra);
 }
 
 export class LiveEvents {
@@ -61,9 +63,17 @@ export class LiveEvents {
     this.emitter.setMaxListeners(0);
   }
 
+  /** Has anyone subscribed? Callers skip building events nobody receives. */
+  get listened(): boolean {
+    return this.emitter.listenerCount("event") > 0;
+  }
+
   emit(event: Omit<PipelineExecutionEvent, "type" | "sequence">): void {
-    if (this.emitter.listenerCount("event") === 0) return;
-    this.emitter.emit("event", { type: "pipeline_event", sequence: ++this.sequence, ...event });
+    if (!this.listened) return;
+    const e = event as PipelineExecutionEvent;
+    e.type = "pipeline_event";
+    e.sequence = ++this.sequence;
+    this.emitter.emit("event", e);
   }
 
   subscribe(listener: (e: PipelineExecutionEvent) => void): () => void {

@@ -1,6 +1,6 @@
 /** What the engine holds in memory for a run in progress; the row in the store is its durable copy. */
 import type { TriggerContext } from "../../../nodes/_kit/handler-types";
-import type { ExecutionRow } from "./execution-store";
+import type { ExecutionRow } from "./execution-rows";
 import type { GraphSnapshot } from "./graph-snapshot";
 
 export type ExecutionStatus = "running" | "waiting" | "completed" | "failed" | "cancelled";
@@ -47,12 +47,13 @@ export interface RunState {
   cancel_requested: boolean;
   failed_error: string | null;
   started_at: string;
+  /** `started_at` as ms, for the live events' elapsed time. */
+  started_ms: number;
   event_log_id: number | null;
   rerun_of: number | null;
   /** Whole-run timeout, counted while running (waits excluded). */
   active_ms: number;
   running_since: number;
-  cancel_timeout?: () => void;
   /** Aborted when the run is cancelled or times out, so steps in progress stop too. */
   abort?: AbortController;
 }
@@ -76,6 +77,7 @@ export function reviveRun(row: ExecutionRow, nowMs: number): RunState {
     cancel_requested: false,
     failed_error: null,
     started_at: row.started_at,
+    started_ms: Date.parse(row.started_at),
     event_log_id: row.event_log_id,
     rerun_of: row.rerun_of,
     active_ms: 0,

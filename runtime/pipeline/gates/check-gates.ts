@@ -54,5 +54,12 @@ export async function gateRuleOf(ctx: AppContext, rule: RuleNodes): Promise<Gate
 
 /** The engine's gate check: `engine.setGates(ruleGates(ctx))`. */
 export function ruleGates(ctx: AppContext, opts: GateOptions = {}): (req: FireRequest, rule: RuleNodes) => Promise<GateResult> {
-  return async (req, rule) => checkGates(ctx, await gateRuleOf(ctx, rule), req.trigger, opts);
+  return async (req, rule) => {
+    const gateRule = await gateRuleOf(ctx, rule);
+    // Cool-off, the daily limit and dependencies read event logs: runs of these rules still
+    // queued for writing (group commit) must be in the store first.
+    const reads = [...(gateRule.cool_off_minutes > 0 || gateRule.max_daily_triggers !== null ? [gateRule.id] : []), ...gateRule.dependencies.map((d) => d.depends_on_rule_id)];
+    if (reads.length) await ctx.engine?.store.whenRulesWritten(reads);
+    return checkGates(ctx, gateRule, req.trigger, opts);
+  };
 }

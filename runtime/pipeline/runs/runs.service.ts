@@ -20,6 +20,8 @@ export interface RunFilters {
 const ENDED = new Set(["completed", "failed", "cancelled"]);
 
 export async function queryRuns(ctx: AppContext, f: RunFilters): Promise<ExecutionRow[]> {
+  // Runs are written by group commit; a list shows what is queued too.
+  await ctx.engine?.store.flushQueued();
   const q = ctx.db("workflow_executions").select("*").orderBy("id", "desc").limit(f.limit);
   if (f.rule_id !== undefined) q.where({ rule_id: f.rule_id });
   if (f.status !== undefined) q.where({ status: f.status });
@@ -28,6 +30,7 @@ export async function queryRuns(ctx: AppContext, f: RunFilters): Promise<Executi
 }
 
 export async function getRun(ctx: AppContext, id: number): Promise<ExecutionRow> {
+  await ctx.engine?.store.whenWritten(id).catch(() => undefined);
   const row = await ctx.db("workflow_executions").where({ id }).first();
   if (!row) throw new NotFoundError(`Execution ${id} not found`);
   return parseRow(row);
@@ -137,12 +140,17 @@ async function waitForStatus(ctx: AppContext, id: number, statuses: string[], ma
 
 export async function rerunRun(ctx: AppContext, id: number): Promise<{ execution_id: number }> {
   await getRun(ctx, id);
-  return { execution_id: await engineOf(ctx).rerun(id) };
+  const engine = engineOf(ctx);
+  const execution_id = await engine.rerun(id);
+  await engine.store.whenWritten(execution_id).catch(() => undefined);
+  return { execution_id };
 }
 
 /** A manual run is the caregiver's explicit choice: filters, cool-off and limits do not hold it. */
 export async function executeRule(ctx: AppContext, ruleId: number): Promise<{ execution_id: number }> {
   const result = await engineOf(ctx).fire({ rule_id: ruleId, trigger: triggerContext({ trigger_type: "manual" }), skip_gates: true });
   if (result.execution_id === null) throw new ConflictError(`Rule ${ruleId} did not run: ${result.reason}`);
+  // The caller will look the run up: answer once its row exists.
+  await engineOf(ctx).store.whenWritten(result.execution_id).catch(() => undefined);
   return { execution_id: result.execution_id };
 }

@@ -56,6 +56,7 @@ async function triggerWebhook(ctx: AppContext, req: Request): Promise<FireResult
     webhook_payload: payload,
   });
   const result = await ctx.firer.fire({ rule_id: id, trigger, trigger_input: structuredClone(payload) });
+  if (result.execution_id !== null) await ctx.engine?.store.whenWritten(result.execution_id).catch(() => undefined);
   return result.execution_id === null ? { execution_id: null, reason: result.reason } : { execution_id: result.execution_id };
 }
 

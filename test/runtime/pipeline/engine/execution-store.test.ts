@@ -1,0 +1,148 @@
+/**
+ * The group commit of runs: what is written when, who waits for what, and what happens when
+ * the store refuses a write. A recording writer stands in for the database here; the engine
+ * and API tests run the real writers on SQLite and PostgreSQL.
+ */
+import assert from "node:assert/strict";
+import type { Knex } from "knex";
+import type { RunWrite } from "../../../../runtime/pipeline/engine/execution-rows";
+import { ExecutionStore, WRITE_DELAY_MS } from "../../../../runtime/pipeline/engine/execution-store";
+import type { RunState } from "../../../../runtime/pipeline/engine/run-state";
+import type { GraphSnapshot } from "../../../../runtime/pipeline/engine/graph-snapshot";
+import { triggerContext } from "../../../../runtime/pipeline/engine/types";
+
+const graph: GraphSnapshot = {
+  rule_id: 1,
+  rule_name: "Check",
+  tab_id: "t1",
+  trigger_node_id: "n0",
+  trigger: { trigger_type: "manual", execution_timeout_minutes: 60 } as GraphSnapshot["trigger"],
+  steps: [{ id: 1, node_id: "n1", label: "c", step_type: "condition", config: { expression: "true" }, enabled: true, order: 1 }],
+  edges: [],
+  contexts: [],
+};
+
+const newRun = (ruleId = 1): Omit<RunState, "id" | "event_log_id"> => ({
+  rule_id: ruleId,
+  rule_name: "Check",
+  status: "running",
+  trigger: triggerContext({ trigger_type: "manual" }),
+  graph,
+  pipeline_data: {},
+  steps: [],
+  activated_ports: [],
+  errors: [],
+  waiting: [],
+  pending: 0,
+  in_handler: 0,
+  cancel_requested: false,
+  failed_error: null,
+  started_at: "2026-06-01T08:00:00.000Z",
+  started_ms: Date.parse("2026-06-01T08:00:00.000Z"),
+  rerun_of: null,
+  active_ms: 0,
+  running_since: 0,
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe("execution store (group commit)", () => {
+  let batches: RunWrite[][];
+  let failNext: number;
+  let errors: number[][];
+  let store: ExecutionStore;
+
+  beforeEach(() => {
+    batches = [];
+    failNext = 0;
+    errors = [];
+    const writer = async (batch: readonly RunWrite[]) => {
+      if (failNext > 0) {
+        failNext--;
+        throw new Error("disk full");
+      }
+      batches.push([...batch]);
+    };
+    store = new ExecutionStore({} as Knex, writer, () => "2026-06-01T08:00:01.000Z", (_err, runs) => errors.push(runs));
+  });
+
+  const written = () => batches.flat();
+  const statusOf = (w: RunWrite) => w.mutable[0];
+
+  it("writes a run that ends within the delay once, already ended", async () => {
+    const run = store.create(newRun());
+    run.status = "completed";
+    await store.save(run);
+    assert.equal(written().length, 1);
+    assert.ok(written()[0].fixed, "inserted, not updated");
+    assert.equal(statusOf(written()[0]), "completed");
+    assert.equal(written()[0].log_status, "ignored");
+  });
+
+  it("writes a run still running after the delay, then its end as an update", async () => {
+    const run = store.create(newRun());
+    await sleep(WRITE_DELAY_MS * 3);
+    assert.equal(written().length, 1);
+    assert.equal(statusOf(written()[0]), "running");
+    assert.equal(written()[0].log_status, "processing");
+    run.status = "completed";
+    run.pipeline_data._cooloff_triggered = true;
+    await store.save(run);
+    assert.equal(written().length, 2);
+    assert.equal(written()[1].fixed, undefined, "the second write updates the row");
+    assert.equal(statusOf(written()[1]), "completed");
+    assert.equal(written()[1].log_status, "completed");
+  });
+
+  it("writes a run someone waits for at once, without the delay", async () => {
+    const run = store.create(newRun());
+    const t0 = performance.now();
+    await store.whenWritten(run.id);
+    assert.ok(performance.now() - t0 < WRITE_DELAY_MS, "written on the next tick");
+    assert.equal(written().length, 1);
+    await store.whenWritten(run.id);
+    assert.equal(written().length, 1, "nothing queued: nothing written again");
+  });
+
+  it("waits only for the queued runs of the rules asked about", async () => {
+    store.create(newRun(1));
+    store.create(newRun(2));
+    await store.whenRulesWritten([2]);
+    assert.deepEqual(
+      written().map((w) => w.fixed?.[1]),
+      [2],
+    );
+    await store.flushQueued();
+    assert.equal(written().length, 2);
+  });
+
+  it("tells the waiters of a failed write, logs it and retries the run with the next batch", async () => {
+    failNext = 1;
+    const run = store.create(newRun());
+    run.status = "completed";
+    await assert.rejects(store.save(run), /disk full/);
+    assert.deepEqual(errors, [[run.id]]);
+    await sleep(WRITE_DELAY_MS * 3);
+    assert.equal(written().length, 1);
+    assert.ok(written()[0].fixed, "still an insert: the first one never happened");
+    assert.equal(statusOf(written()[0]), "completed");
+  });
+
+  it("gives up on a run the store keeps refusing, saying so each time", async () => {
+    failNext = 100;
+    const run = store.create(newRun());
+    run.status = "completed";
+    await assert.rejects(store.save(run));
+    await sleep(WRITE_DELAY_MS * 8);
+    assert.equal(errors.length, 3);
+    failNext = 0;
+    await store.flushQueued();
+    assert.equal(written().length, 0);
+  });
+
+  it("hands out ids in order, for runs and their event logs", () => {
+    const a = store.create(newRun());
+    const b = store.create(newRun());
+    assert.deepEqual([a.id, a.event_log_id, b.id, b.event_log_id], [1, 1, 2, 2]);
+  });
+});
