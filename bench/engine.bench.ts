@@ -79,9 +79,7 @@ async function main(): Promise<void> {
   const { flows, index } = await ctx().flows.snapshot();
   const rule = findRule(flows, index, rule_id!);
   let completed = 0;
-  const off = engine().live.subscribe((e) => {
-    if (e.event_type === "pipeline_completed") completed++;
-  });
+  const off = engine().live.subscribe(() => completed++, ["pipeline_completed"]);
   const runs = async (n: number): Promise<number> => {
     completed = 0;
     const t0 = nowMs();

@@ -194,7 +194,7 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
         server.close(() => resolve());
         server.closeAllConnections();
       });
-      await store.db.destroy();
+      await store.close();
     },
   };
 }

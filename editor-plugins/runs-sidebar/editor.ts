@@ -1,7 +1,8 @@
 /**
  * Node-RED plugin (editor side): a "care runs" sidebar listing live and recent runs,
  * updated as events arrive; clicking a run opens its timeline (steps, status, time,
- * port taken, error).
+ * port taken, error). While the page is open it tells the server it is watching, every
+ * 20 s, so the server forwards run events only then.
  */
 export const RUNS_SIDEBAR_SCRIPT = String.raw`
 RED.plugins.registerPlugin("careflow-runs-sidebar", {
@@ -53,6 +54,10 @@ RED.plugins.registerPlugin("careflow-runs-sidebar", {
       if (pending) return;
       pending = setTimeout(function () { pending = null; refresh(); }, 250);
     });
+    // The server forwards run events only while an editor says it is watching (60 s after the last).
+    function watch() { $.ajax({ method: "POST", url: "careflow/runs/watch" }); }
+    watch();
+    setInterval(watch, 20000);
     refresh();
   }
 });

@@ -1,16 +1,18 @@
 /**
  * Node-RED plugin (runtime side) of the runs sidebar: recent runs and one run's detail on
- * the admin API, and every live run event forwarded to the editor over Node-RED's own
- * comms channel (topic `careflow/pipeline`), all behind the editor's login.
+ * the admin API, and live run events forwarded to the editor over Node-RED's own comms
+ * channel (topic `careflow/pipeline`), all behind the editor's login. Events are forwarded
+ * only while an editor is watching: the sidebar posts `/careflow/runs/watch` every 20 s.
  */
 import type { RequestHandler } from "express";
 import type { AppContext } from "../../runtime/context";
 import type { PipelineEngine } from "../../runtime/pipeline/engine/engine";
 import { detailView, envelope, getRun, queryRuns } from "../../runtime/pipeline/runs/runs.service";
+import { RunsWatch } from "./watch";
 
 interface RedPluginApi {
   plugins: { registerPlugin(id: string, def: { type: string; onadd?: () => void }): void };
-  httpAdmin: { get(path: string, ...handlers: RequestHandler[]): void };
+  httpAdmin: { get(path: string, ...handlers: RequestHandler[]): void; post(path: string, ...handlers: RequestHandler[]): void };
   auth: { needsPermission(permission: string): RequestHandler };
   events: { emit(event: "comms", payload: { topic: string; data: unknown; retain?: boolean }): void };
   settings: { careflow?: { ctx?: AppContext; engine?: PipelineEngine } };
@@ -37,7 +39,13 @@ export = function register(RED: RedPluginApi): void {
           .then((row) => res.json(detailView(row)))
           .catch((err: { status?: number; message?: string }) => (err.status === 404 ? res.status(404).json({ detail: err.message }) : next(err)));
       });
-      RED.settings.careflow?.engine?.live.subscribe((event) => RED.events.emit("comms", { topic: "careflow/pipeline", data: event }));
+      const watching = new RunsWatch({ forward: (event) => RED.events.emit("comms", { topic: "careflow/pipeline", data: event }) });
+      RED.httpAdmin.post("/careflow/runs/watch", read, (_req, res) => {
+        const engine = RED.settings.careflow?.engine;
+        if (!engine) return void res.status(503).json({ detail: "careflow is not attached" });
+        watching.watch(engine.live);
+        res.status(204).end();
+      });
     },
   });
 };

@@ -6,6 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import knexFactory, { type Knex } from "knex";
 import { migrationSource } from "./migrations";
+import { SAFETY_NET_PAGES, startWalCheckpointer, type WalCheckpointer } from "./wal-checkpointer";
 
 export type Dialect = "sqlite" | "postgres";
 
@@ -14,6 +15,8 @@ export interface Store {
   dialect: Dialect;
   /** Where the data lives, for logs and /health (no credentials). */
   location: string;
+  /** Close the connections (and the SQLite checkpointer). */
+  close(): Promise<void>;
 }
 
 export function storeConfig(databaseUrl: string | undefined, dataDir: string): { config: Knex.Config; dialect: Dialect; location: string } {
@@ -42,6 +45,8 @@ export function storeConfig(databaseUrl: string | undefined, dataDir: string): {
           conn.pragma("synchronous = NORMAL");
           conn.pragma("foreign_keys = ON");
           conn.pragma("busy_timeout = 5000");
+          // The checkpointer thread keeps the WAL short; this is the safety net.
+          conn.pragma(`wal_autocheckpoint = ${SAFETY_NET_PAGES}`);
           done(null, conn);
         },
       },
@@ -54,7 +59,16 @@ export async function openStore(databaseUrl: string | undefined, dataDir: string
   if (dialect === "sqlite" && location !== ":memory:") fs.mkdirSync(path.dirname(path.resolve(location)), { recursive: true });
   const db = knexFactory(config);
   await db.migrate.latest({ migrationSource });
-  return { db, dialect, location };
+  const checkpointer: WalCheckpointer | null = dialect === "sqlite" && location !== ":memory:" ? startWalCheckpointer(location) : null;
+  return {
+    db,
+    dialect,
+    location,
+    close: async () => {
+      await checkpointer?.stop();
+      await db.destroy();
+    },
+  };
 }
 
 /** Is the store answering? Used by /health. */

@@ -132,10 +132,10 @@ export function watchTimeouts(ctx: AppContext): void {
   const state = stateOf(ctx);
   if (state.watching || !ctx.engine) return;
   state.watching = true;
+  // Resumes only: the engine builds no other events for this watch.
   ctx.engine.live.subscribe((e) => {
-    if (e.event_type !== "pipeline_resumed") return;
     void closeExpired(ctx, e.execution_id).catch((err) => ctx.log.error({ err, execution_id: e.execution_id }, "interactive prompt: recording a timeout failed"));
-  });
+  }, ["pipeline_resumed"]);
 }
 
 async function closeExpired(ctx: AppContext, executionId: number): Promise<void> {

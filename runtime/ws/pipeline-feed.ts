@@ -2,13 +2,14 @@
  * `WS /ws/pipeline`: one JSON text frame per PipelineExecutionEvent. The API key is the
  * WebSocket subprotocol (`new WebSocket(url, [key])`), as browsers cannot set headers; any
  * key that may read `/api/v1/workflows` may listen. At most 50 listeners (close 1013).
+ * The feed subscribes to the engine's events only while at least one client is connected.
  */
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import { WebSocketServer, type WebSocket } from "ws";
 import { isAllowed, type KeyStore } from "../auth/key-store";
 import type { Logger } from "../core/logger";
-import type { LiveEvents } from "../pipeline/engine/live-events";
+import type { LiveEvents, PipelineExecutionEvent } from "../pipeline/engine/live-events";
 
 export const PIPELINE_FEED_PATH = "/ws/pipeline";
 const MAX_CLIENTS = 50;
@@ -19,18 +20,37 @@ export class PipelineFeed {
     // Accept the protocol that is a valid key, so the browser keeps the connection.
     handleProtocols: (protocols) => [...protocols].find((p) => this.keyAllowed(p)) ?? false,
   });
+  /** Accepted clients; the feed listens to the engine only while there is one. */
+  private readonly clients = new Set<WebSocket>();
   private unsubscribe?: () => void;
+  private closed = false;
 
   constructor(
     private readonly keys: KeyStore,
     private readonly live: LiveEvents,
     private readonly log: Logger,
-  ) {
-    this.unsubscribe = live.subscribe((event) => {
-      if (this.wss.clients.size === 0) return;
-      const frame = JSON.stringify(event);
-      for (const client of this.wss.clients) if (client.readyState === client.OPEN) client.send(frame);
-    });
+  ) {}
+
+  private broadcast(event: PipelineExecutionEvent): void {
+    const frame = JSON.stringify(event);
+    for (const client of this.clients) if (client.readyState === client.OPEN) client.send(frame);
+  }
+
+  private join(ws: WebSocket): void {
+    this.clients.add(ws);
+    ws.once("close", () => this.leave(ws));
+    // The first client makes the engine build events; until then it builds none for us.
+    if (!this.unsubscribe) this.unsubscribe = this.live.subscribe((e) => this.broadcast(e));
+  }
+
+  private leave(ws: WebSocket): void {
+    this.clients.delete(ws);
+    if (this.clients.size === 0) this.stopListening();
+  }
+
+  private stopListening(): void {
+    this.unsubscribe?.();
+    this.unsubscribe = undefined;
   }
 
   private keyAllowed(key: string): boolean {
@@ -50,17 +70,20 @@ export class PipelineFeed {
       return true;
     }
     this.wss.handleUpgrade(req, socket, head, (ws: WebSocket) => {
-      if (this.wss.clients.size > MAX_CLIENTS) {
+      if (this.closed) return void ws.terminate();
+      if (this.clients.size >= MAX_CLIENTS) {
         ws.close(1013, "too many live feed clients");
         return;
       }
-      this.log.debug({ clients: this.wss.clients.size }, "live feed client connected");
+      this.join(ws);
+      this.log.debug({ clients: this.clients.size }, "live feed client connected");
     });
     return true;
   }
 
   close(): void {
-    this.unsubscribe?.();
+    this.closed = true;
+    this.stopListening();
     for (const c of this.wss.clients) c.terminate();
     this.wss.close();
   }

@@ -12,6 +12,7 @@ import * as m005 from "./005_tracking_state";
 import * as m007 from "./007_camera_media";
 import * as m009 from "./009_notifications";
 import * as m008 from "./008_interactive";
+import * as m010 from "./010_compact_runs";
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -28,6 +29,7 @@ const migrations: Record<string, Migration> = {
   "007_camera_media": m007,
   "009_notifications": m009,
   "008_interactive": m008,
+  "010_compact_runs": m010,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -122,7 +122,7 @@ export class PipelineEngine implements RuleFirer {
   async startRun(rule: RuleNodes, trigger: TriggerContext, triggerInput: Record<string, unknown> | null, rerunOf: number | null): Promise<number> {
     const graph = snapshotRule(rule);
     const startedAt = isoNow(this.ctx.clock);
-    const state: Omit<RunState, "id" | "event_log_id"> = {
+    const state: Omit<RunState, "id"> = {
       rule_id: graph.rule_id,
       rule_name: graph.rule_name,
       status: "running",
@@ -478,6 +478,6 @@ export class PipelineEngine implements RuleFirer {
   // ---- live events -----------------------------------------------------------------------
 
   private emit(run: RunState, event_type: PipelineEventType, previous: string | null, extra: Record<string, unknown> = {}): void {
-    if (this.live.listened) this.live.emit(runEvent(run, event_type, previous, extra, this.ctx.clock.now(), run.started_ms));
+    if (this.live.wants(event_type)) this.live.emit(runEvent(run, event_type, previous, extra, this.ctx.clock.now(), run.started_ms));
   }
 }

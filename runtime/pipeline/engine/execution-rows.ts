@@ -1,8 +1,9 @@
 /**
- * A run as rows: its workflow_executions row and its event log, as column values in a fixed
- * order, so that one list of columns serves both writers (prepared statements on SQLite,
- * multi-row statements on PostgreSQL).
+ * A run as a row of workflow_executions (its event log is a view of the same row), as column
+ * values in a fixed order, so that one list of columns serves both writers (prepared
+ * statements on SQLite, multi-row statements on PostgreSQL); and reading runs back.
  */
+import type { Knex } from "knex";
 import { fromJsonText, toJsonText } from "../../db/json-column";
 import type { TriggerContext } from "../../../nodes/_kit/handler-types";
 import type { GraphSnapshot } from "./graph-snapshot";
@@ -24,7 +25,6 @@ export interface ExecutionRow {
   resume_at: string | null;
   waiting: Waiting[];
   rerun_of: number | null;
-  event_log_id: number | null;
   error: string | null;
   started_at: string;
   updated_at: string;
@@ -50,7 +50,6 @@ export function parseRow(r: RawRow): ExecutionRow {
     resume_at: (r.resume_at as string | null) ?? null,
     waiting: fromJsonText(r.waiting as string | null, []),
     rerun_of: r.rerun_of === null || r.rerun_of === undefined ? null : Number(r.rerun_of),
-    event_log_id: r.event_log_id === null || r.event_log_id === undefined ? null : Number(r.event_log_id),
     error: (r.error as string | null) ?? null,
     started_at: String(r.started_at),
     updated_at: String(r.updated_at),
@@ -58,33 +57,39 @@ export function parseRow(r: RawRow): ExecutionRow {
   };
 }
 
+const READ_COLUMNS = ["id", "rule_id", "rule_name", "status", "trigger_type", "trigger_context", "pipeline_data", "step_records", "activated_ports", "skipped_nodes", "errors", "resume_at", "waiting", "rerun_of", "error", "started_at", "updated_at", "completed_at"];
+
+/**
+ * Runs as `parseRow` reads them, with their graph snapshot (older rows hold theirs inline).
+ * Filter on `we.`-qualified columns.
+ */
+export function selectExecutions(db: Knex): Knex.QueryBuilder {
+  return db("workflow_executions as we")
+    .leftJoin("graph_snapshots as gs", "gs.id", "we.graph_snapshot_id")
+    .select(READ_COLUMNS.map((c) => `we.${c}`))
+    .select(db.raw("coalesce(gs.graph, we.graph) as graph"));
+}
+
 /** Columns set once, when the row is inserted. */
-export const FIXED_COLUMNS = ["id", "rule_id", "rule_name", "trigger_type", "trigger_context", "graph", "rerun_of", "event_log_id", "started_at"] as const;
-/** Columns that follow the run. */
-export const MUTABLE_COLUMNS = ["status", "pipeline_data", "step_records", "activated_ports", "skipped_nodes", "errors", "resume_at", "waiting", "error", "updated_at", "completed_at"] as const;
-export const EVENT_LOG_COLUMNS = ["id", "timestamp", "rule_id", "rule_name", "room_name", "sensor_id", "status", "trigger_type", "execution_id", "pipeline_data_json"] as const;
-export const EVENT_LOG_MUTABLE = ["status", "pipeline_data_json"] as const;
+export const FIXED_COLUMNS = ["id", "rule_id", "rule_name", "trigger_type", "trigger_context", "graph_snapshot_id", "rerun_of", "event_log_id", "started_at", "room_name", "sensor_id"] as const;
+/** Columns that follow the run (`log_status` is its event log's status). */
+export const MUTABLE_COLUMNS = ["status", "log_status", "pipeline_data", "step_records", "activated_ports", "skipped_nodes", "errors", "resume_at", "waiting", "error", "updated_at", "completed_at"] as const;
+export const SNAPSHOT_COLUMNS = ["id", "rule_id", "digest", "graph", "created_at"] as const;
 
 export type SqlValue = string | number | null;
 
-/** One run's values for one write; `fixed` and `log` only when its rows do not exist yet. */
+/** One run's values for one write; `fixed` only when its row does not exist yet. */
 export interface RunWrite {
   id: number;
-  event_log_id: number;
   fixed?: SqlValue[];
   mutable: SqlValue[];
-  log?: SqlValue[];
-  log_status: string;
-  pipeline_data: string;
 }
 
-/** A run's snapshot and trigger never change; serialize each once, however many runs share it. */
-const frozenJson = new WeakMap<object, string>();
-const once = (v: object): string => {
-  let text = frozenJson.get(v);
-  if (text === undefined) frozenJson.set(v, (text = toJsonText(v)));
-  return text;
-};
+/** What one group commit writes: graph snapshots new to the store, then runs. */
+export interface WriteBatch {
+  snapshots: SqlValue[][];
+  runs: RunWrite[];
+}
 
 const ENDED = new Set<ExecutionStatus>(["completed", "failed", "cancelled"]);
 
@@ -100,13 +105,21 @@ function skippedSteps(s: RunState): number[] {
   return s.graph.steps.filter((st) => !executed.has(st.id)).map((st) => st.id);
 }
 
-/** The values to write for a run now; `fresh` when its rows are not in the store yet. */
-export function runWrite(s: RunState & { event_log_id: number }, fresh: boolean, now: string): RunWrite {
+/** A run's trigger never changes: serialize it once. */
+const frozenJson = new WeakMap<object, string>();
+const once = (v: object): string => {
+  let text = frozenJson.get(v);
+  if (text === undefined) frozenJson.set(v, (text = toJsonText(v)));
+  return text;
+};
+
+/** The values to write for a run now; `snapshotId` is set when its row does not exist yet. */
+export function runWrite(s: RunState, snapshotId: number | null, now: string): RunWrite {
   const ended = ENDED.has(s.status);
-  const pipelineData = toJsonText(s.pipeline_data);
   const mutable: SqlValue[] = [
     s.status,
-    pipelineData,
+    eventLogStatus(s),
+    toJsonText(s.pipeline_data),
     toJsonText(s.steps),
     toJsonText(s.activated_ports),
     ended ? toJsonText(skippedSteps(s)) : "[]",
@@ -118,21 +131,13 @@ export function runWrite(s: RunState & { event_log_id: number }, fresh: boolean,
     now,
     ended ? now : null,
   ];
-  const logStatus = eventLogStatus(s);
-  if (!fresh) return { id: s.id, event_log_id: s.event_log_id, mutable, log_status: logStatus, pipeline_data: pipelineData };
-  return {
-    id: s.id,
-    event_log_id: s.event_log_id,
-    fixed: [s.id, s.rule_id, s.rule_name, s.trigger.trigger_type, once(s.trigger), once(s.graph), s.rerun_of, s.event_log_id, s.started_at],
-    mutable,
-    log: [s.event_log_id, s.started_at, s.rule_id, s.rule_name, s.trigger.room_name, s.trigger.sensor_id, logStatus, s.trigger.trigger_type, s.id, pipelineData],
-    log_status: logStatus,
-    pipeline_data: pipelineData,
-  };
+  if (snapshotId === null) return { id: s.id, mutable };
+  const t = s.trigger;
+  return { id: s.id, fixed: [s.id, s.rule_id, s.rule_name, t.trigger_type, once(t), snapshotId, s.rerun_of, s.id, s.started_at, t.room_name, t.sensor_id], mutable };
 }
 
 /** The event log follows the run: completed only when a step marked cool-off. */
-export function eventLogStatus(s: Pick<RunState, "status" | "pipeline_data">): string {
+export function eventLogStatus(s: Pick<RunState, "status" | "pipeline_data">): "processing" | "failed" | "ignored" | "completed" {
   switch (s.status) {
     case "running":
     case "waiting":

@@ -7,11 +7,10 @@
  * - a run someone asks about (`whenWritten`) on the next tick.
  */
 import type { Knex } from "knex";
-import { parseRow, runWrite, type ExecutionRow, type RunWrite } from "./execution-rows";
+import { parseRow, runWrite, selectExecutions, type ExecutionRow, type RunWrite, type SqlValue } from "./execution-rows";
+import { SnapshotIds } from "./snapshot-ids";
 import type { RunState } from "./run-state";
 import type { ExecutionWriter } from "./writers/execution-writer";
-
-export { parseRow, type ExecutionRow };
 
 export const WRITE_DELAY_MS = 20;
 const MAX_ATTEMPTS = 3;
@@ -30,8 +29,8 @@ interface Waiter {
 }
 
 /**
- * One process writes executions (the engine), so their ids and their event logs' ids are
- * handed out here and rows are written in batches, instead of a round trip per run.
+ * One process writes executions (the engine), so their ids are handed out here and rows are
+ * written in batches, instead of a round trip per run.
  */
 export class ExecutionStore {
   private readonly queue = new Map<number, Queued>();
@@ -47,25 +46,26 @@ export class ExecutionStore {
   private timer: NodeJS.Timeout | undefined;
   private timerDue = Infinity;
   private nextId = 1;
-  private nextLogId = 1;
+  private readonly snapshots: SnapshotIds;
 
   constructor(
     private readonly db: Knex,
     private readonly write: ExecutionWriter,
     private readonly now: () => string,
     private readonly onError: (err: unknown, runs: number[]) => void,
-  ) {}
+  ) {
+    this.snapshots = new SnapshotIds(now);
+  }
 
   async init(): Promise<void> {
     const [{ m: maxRun }] = await this.db("workflow_executions").max({ m: "id" });
-    const [{ m: maxLog }] = await this.db("event_logs").max({ m: "id" });
     this.nextId = Number(maxRun ?? 0) + 1;
-    this.nextLogId = Number(maxLog ?? 0) + 1;
+    await this.snapshots.init(this.db);
   }
 
-  /** Give a new run its ids and queue its rows (written within the delay, or when it parks or ends). */
-  create(s: Omit<RunState, "id" | "event_log_id">): RunState & { event_log_id: number } {
-    const run = { ...s, id: this.nextId++, event_log_id: this.nextLogId++ };
+  /** Give a new run its id and queue its row (written within the delay, or when it parks or ends). */
+  create(s: Omit<RunState, "id">): RunState {
+    const run = { ...s, id: this.nextId++ };
     this.unwritten.add(run.id);
     this.enqueue(run, false);
     return run;
@@ -110,7 +110,7 @@ export class ExecutionStore {
 
   async get(id: number): Promise<ExecutionRow | undefined> {
     await this.whenWritten(id).catch(() => undefined);
-    const row = await this.db("workflow_executions").where({ id }).first();
+    const row = await selectExecutions(this.db).where("we.id", id).first();
     return row ? parseRow(row) : undefined;
   }
 
@@ -122,12 +122,14 @@ export class ExecutionStore {
     const claimed: ExecutionRow[] = [];
     for (let i = 0; i < due.length; i += 200) {
       const chunk = due.slice(i, i + 200);
-      const rows = await this.db("workflow_executions")
+      const rows: Array<{ id: number }> = await this.db("workflow_executions")
         .where({ status: "waiting" })
         .whereIn(["id", "resume_at"], chunk.map((d) => [d.id, d.resume_at]))
-        .update({ status: "running", updated_at: this.now() })
-        .returning("*");
-      claimed.push(...(rows as Array<Record<string, unknown>>).map(parseRow));
+        .update({ status: "running", log_status: "processing", updated_at: this.now() })
+        .returning("id");
+      if (!rows.length) continue;
+      const full = await selectExecutions(this.db).whereIn("we.id", rows.map((r) => Number(r.id)));
+      claimed.push(...(full as Array<Record<string, unknown>>).map(parseRow));
     }
     return claimed;
   }
@@ -191,15 +193,22 @@ export class ExecutionStore {
     try {
       const t = performance.now();
       const batch: RunWrite[] = [];
+      const snapshots: SqlValue[][] = [];
       const runs: RunState[] = [];
       const stamp = this.now();
       for (const [id, q] of this.queue) {
         if (!q.urgent && q.since + WRITE_DELAY_MS > t) continue;
         this.queue.delete(id);
-        batch.push(runWrite(q.run as RunState & { event_log_id: number }, this.unwritten.has(id), stamp));
+        let snapshotId: number | null = null;
+        if (this.unwritten.has(id)) {
+          const ref = this.snapshots.refOf(q.run.graph);
+          if (ref.row && !snapshots.includes(ref.row)) snapshots.push(ref.row);
+          snapshotId = ref.id;
+        }
+        batch.push(runWrite(q.run, snapshotId, stamp));
         runs.push(q.run);
       }
-      if (batch.length) await this.writeBatch(batch, runs);
+      if (batch.length) await this.writeBatch(batch, snapshots, runs);
     } finally {
       this.flushing = null;
       // What was held back, or queued while writing, gets its tick or its timer.
@@ -212,11 +221,11 @@ export class ExecutionStore {
     }
   }
 
-  private async writeBatch(batch: RunWrite[], runs: RunState[]): Promise<void> {
+  private async writeBatch(batch: RunWrite[], snapshots: SqlValue[][], runs: RunState[]): Promise<void> {
     const ids = runs.map((r) => r.id);
     runs.forEach((r) => this.writing.set(r.id, r.rule_id));
     try {
-      await this.write(batch);
+      await this.write({ snapshots, runs: batch });
     } catch (err) {
       this.onError(err, ids);
       ids.forEach((id) => this.writing.delete(id));
@@ -231,6 +240,7 @@ export class ExecutionStore {
       }
       return;
     }
+    this.snapshots.written(snapshots.map((row) => Number(row[0])));
     for (const id of ids) {
       this.writing.delete(id);
       this.failures.delete(id);

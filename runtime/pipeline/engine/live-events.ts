@@ -1,8 +1,7 @@
 /**
  * Live run events (`PipelineExecutionEvent`): every status transition and step boundary,
- * numbered in order, for `/ws/pipeline` and anyone else who listens.
+ * numbered in order, for `/ws/pipeline` and anyone else who listens, to the types they ask for.
  */
-import { EventEmitter } from "node:events";
 import { isoAt } from "../../core/clock";
 
 export type PipelineEventType =
@@ -55,29 +54,70 @@ export function runEvent(
   return Object.assign(event, extra);
 }
 
+export type LiveListener = (e: PipelineExecutionEvent) => void;
+
+interface Subscription {
+  listener: LiveListener;
+  /** null: every type. */
+  types: ReadonlySet<PipelineEventType> | null;
+}
+
+/**
+ * Interest-based fan-out: each subscriber names the event types it wants (or all), and
+ * `wants(type)` tells the engine in O(1) whether building an event of that type is worth it.
+ */
 export class LiveEvents {
-  private readonly emitter = new EventEmitter();
+  // Replaced, never mutated, on (un)subscribe: an emit walks the list it started with.
+  private subs: readonly Subscription[] = [];
+  private allTypes = 0;
+  private readonly perType = new Map<PipelineEventType, number>();
   private sequence = 0;
 
-  constructor() {
-    this.emitter.setMaxListeners(0);
-  }
-
-  /** Has anyone subscribed? Callers skip building events nobody receives. */
+  /** Has anyone subscribed, to any type? */
   get listened(): boolean {
-    return this.emitter.listenerCount("event") > 0;
+    return this.subs.length > 0;
   }
 
+  /** Does at least one subscriber get events of this type? Callers skip building the rest. */
+  wants(type: PipelineEventType): boolean {
+    return this.allTypes > 0 || (this.perType.get(type) ?? 0) > 0;
+  }
+
+  /** Delivers to the subscribers of the event's type; numbers only delivered events. */
   emit(event: Omit<PipelineExecutionEvent, "type" | "sequence">): void {
-    if (!this.listened) return;
     const e = event as PipelineExecutionEvent;
+    if (!this.wants(e.event_type)) return;
     e.type = "pipeline_event";
     e.sequence = ++this.sequence;
-    this.emitter.emit("event", e);
+    for (const s of this.subs) if (s.types === null || s.types.has(e.event_type)) s.listener(e);
   }
 
-  subscribe(listener: (e: PipelineExecutionEvent) => void): () => void {
-    this.emitter.on("event", listener);
-    return () => this.emitter.off("event", listener);
+  /**
+   * Listen to the given event types, or to all of them without `types`. Returns the
+   * unsubscribe function (calling it again does nothing).
+   */
+  subscribe(listener: LiveListener, types?: readonly PipelineEventType[]): () => void {
+    const sub: Subscription = { listener, types: types ? new Set(types) : null };
+    this.subs = [...this.subs, sub];
+    this.count(sub, 1);
+    let active = true;
+    return () => {
+      if (!active) return;
+      active = false;
+      this.subs = this.subs.filter((s) => s !== sub);
+      this.count(sub, -1);
+    };
+  }
+
+  private count(sub: Subscription, delta: 1 | -1): void {
+    if (sub.types === null) {
+      this.allTypes += delta;
+      return;
+    }
+    for (const t of sub.types) {
+      const n = (this.perType.get(t) ?? 0) + delta;
+      if (n > 0) this.perType.set(t, n);
+      else this.perType.delete(t);
+    }
   }
 }

@@ -8,16 +8,16 @@ import { isoNow } from "../../core/clock";
 
 export async function recoverRuns(ctx: AppContext): Promise<Array<{ id: number; resume_at: string }>> {
   const now = isoNow(ctx.clock);
-  await ctx.db("workflow_executions").where({ status: "running" }).whereNotNull("resume_at").update({ status: "waiting", updated_at: now });
-  const interrupted: Array<{ id: number; event_log_id: number | null }> = await ctx.db("workflow_executions").where({ status: "running" }).select("id", "event_log_id");
-  for (const r of interrupted) {
-    await ctx.db("workflow_executions")
-      .where({ id: r.id })
-      .update({ status: "failed", error: "interrupted: the service stopped while this run was running", completed_at: now, updated_at: now });
-    if (r.event_log_id) await ctx.db("event_logs").where({ id: r.event_log_id }).update({ status: "failed" });
+  const runs = () => ctx.db("workflow_executions");
+  await runs().where({ status: "running" }).whereNotNull("resume_at").update({ status: "waiting", updated_at: now });
+  const interrupted: Array<{ id: number }> = await runs().where({ status: "running" }).select("id");
+  if (interrupted.length) {
+    await runs()
+      .where({ status: "running" })
+      .update({ status: "failed", log_status: "failed", error: "interrupted: the service stopped while this run was running", completed_at: now, updated_at: now });
+    ctx.log.warn({ runs: interrupted.map((r) => r.id) }, "runs interrupted by a stop were marked failed");
   }
-  if (interrupted.length) ctx.log.warn({ runs: interrupted.map((r) => r.id) }, "runs interrupted by a stop were marked failed");
-  const parked: Array<{ id: number; resume_at: string }> = await ctx.db("workflow_executions").where({ status: "waiting" }).whereNotNull("resume_at").select("id", "resume_at");
+  const parked: Array<{ id: number; resume_at: string }> = await runs().where({ status: "waiting" }).whereNotNull("resume_at").select("id", "resume_at");
   if (parked.length) ctx.log.info({ runs: parked.length }, "parked runs re-armed");
   return parked;
 }

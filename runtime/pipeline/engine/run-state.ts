@@ -49,7 +49,6 @@ export interface RunState {
   started_at: string;
   /** `started_at` as ms, for the live events' elapsed time. */
   started_ms: number;
-  event_log_id: number | null;
   rerun_of: number | null;
   /** Whole-run timeout, counted while running (waits excluded). */
   active_ms: number;
@@ -78,7 +77,6 @@ export function reviveRun(row: ExecutionRow, nowMs: number): RunState {
     failed_error: null,
     started_at: row.started_at,
     started_ms: Date.parse(row.started_at),
-    event_log_id: row.event_log_id,
     rerun_of: row.rerun_of,
     active_ms: 0,
     running_since: nowMs,

@@ -6,7 +6,7 @@
 import { stepSpecByType } from "../../rules/care-types";
 import type { AppContext } from "../../context";
 import { ConflictError, NotFoundError, ServiceUnavailableError } from "../../core/errors";
-import { parseRow, type ExecutionRow } from "../engine/execution-store";
+import { parseRow, selectExecutions, type ExecutionRow } from "../engine/execution-rows";
 import type { PipelineEngine } from "../engine/engine";
 import { triggerContext } from "../engine/types";
 
@@ -22,16 +22,16 @@ const ENDED = new Set(["completed", "failed", "cancelled"]);
 export async function queryRuns(ctx: AppContext, f: RunFilters): Promise<ExecutionRow[]> {
   // Runs are written by group commit; a list shows what is queued too.
   await ctx.engine?.store.flushQueued();
-  const q = ctx.db("workflow_executions").select("*").orderBy("id", "desc").limit(f.limit);
-  if (f.rule_id !== undefined) q.where({ rule_id: f.rule_id });
-  if (f.status !== undefined) q.where({ status: f.status });
-  if (f.active) q.whereIn("status", ["running", "waiting"]);
+  const q = selectExecutions(ctx.db).orderBy("we.id", "desc").limit(f.limit);
+  if (f.rule_id !== undefined) q.where("we.rule_id", f.rule_id);
+  if (f.status !== undefined) q.where("we.status", f.status);
+  if (f.active) q.whereIn("we.status", ["running", "waiting"]);
   return (await q).map(parseRow);
 }
 
 export async function getRun(ctx: AppContext, id: number): Promise<ExecutionRow> {
   await ctx.engine?.store.whenWritten(id).catch(() => undefined);
-  const row = await ctx.db("workflow_executions").where({ id }).first();
+  const row = await selectExecutions(ctx.db).where("we.id", id).first();
   if (!row) throw new NotFoundError(`Execution ${id} not found`);
   return parseRow(row);
 }

@@ -58,7 +58,7 @@ export async function notifyEnv(settings: SettingsInput = {}, clock = new Manual
     hub,
     hctx: (signal = new AbortController().signal) => ({ clock, log, services: ctx, signal }),
     close: async () => {
-      await store.db.destroy();
+      await store.close();
       await fresh.drop();
     },
   };

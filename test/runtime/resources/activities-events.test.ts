@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { insertRunRows } from "../../support/run-rows";
 import { startTestApp, type TestApp } from "../../support/test-app";
 
 describe("activities and event logs", () => {
@@ -11,10 +12,10 @@ describe("activities and event logs", () => {
       { timestamp: "2026-01-01T09:00:00.000Z", activity_type: "medication", person_id: "rose", room_name: "bedroom", confidence: 0.8, metadata_json: "{}" },
       { timestamp: "2026-01-01T10:00:00.000Z", activity_type: "eating", person_id: null, room_name: "kitchen", confidence: 0.8, metadata_json: "{}" },
     ]);
-    await db("event_logs").insert([
-      { timestamp: "2026-01-01T08:00:00.000Z", rule_name: "Breakfast check", status: "completed", trigger_type: "cron", pipeline_data_json: '{"a":1}' },
-      { timestamp: "2026-01-01T09:00:00.000Z", rule_name: "Breakfast check", status: "ignored", trigger_type: "cron", pipeline_data_json: "{}" },
-      { timestamp: "2026-01-01T10:00:00.000Z", rule_name: "Fall watch", status: "failed", trigger_type: "sensor_event", pipeline_data_json: "{}" },
+    await insertRunRows(db, [
+      { timestamp: "2026-01-01T08:00:00.000Z", rule_name: "Breakfast check", status: "completed", trigger_type: "cron", pipeline_data: { a: 1 } },
+      { timestamp: "2026-01-01T09:00:00.000Z", rule_name: "Breakfast check", status: "ignored", trigger_type: "cron" },
+      { timestamp: "2026-01-01T10:00:00.000Z", rule_name: "Fall watch", status: "failed", trigger_type: "sensor_event" },
     ]);
   });
   after(() => t.close());

@@ -1,14 +1,14 @@
 /**
- * Writes a batch of runs (new and changed rows of workflow_executions and event_logs) in one
- * transaction. Each dialect has the writer that is quickest on it.
+ * Writes one group commit (new graph snapshots, new and changed runs) in one transaction.
+ * Each dialect has the writer that is quickest on it.
  */
 import type { Knex } from "knex";
 import type { Dialect } from "../../../db/store";
-import type { RunWrite } from "../execution-rows";
+import type { WriteBatch } from "../execution-rows";
 import { knexExecutionWriter } from "./knex-execution-writer";
 import { sqliteExecutionWriter } from "./sqlite-execution-writer";
 
-export type ExecutionWriter = (batch: readonly RunWrite[]) => Promise<void>;
+export type ExecutionWriter = (batch: WriteBatch) => Promise<void>;
 
 export function executionWriter(db: Knex, dialect: Dialect): ExecutionWriter {
   return dialect === "sqlite" ? sqliteExecutionWriter(db) : knexExecutionWriter(db);

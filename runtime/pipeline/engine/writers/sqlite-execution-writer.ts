@@ -6,45 +6,34 @@
  */
 import type Database from "better-sqlite3";
 import type { Knex } from "knex";
-import { EVENT_LOG_COLUMNS, EVENT_LOG_MUTABLE, FIXED_COLUMNS, MUTABLE_COLUMNS, type RunWrite } from "../execution-rows";
+import { FIXED_COLUMNS, MUTABLE_COLUMNS, SNAPSHOT_COLUMNS, type WriteBatch } from "../execution-rows";
 import type { ExecutionWriter } from "./execution-writer";
 
-interface Statements {
-  write: (batch: readonly RunWrite[]) => void;
-}
-
 const placeholders = (n: number): string => Array.from({ length: n }, () => "?").join(", ");
-const assignments = (cols: readonly string[]): string => cols.map((c) => `"${c}" = ?`).join(", ");
 const names = (cols: readonly string[]): string => cols.map((c) => `"${c}"`).join(", ");
 
-function prepare(conn: Database.Database): Statements {
-  const execCols = [...FIXED_COLUMNS, ...MUTABLE_COLUMNS];
-  const insertRun = conn.prepare(`insert into "workflow_executions" (${names(execCols)}) values (${placeholders(execCols.length)})`);
-  const updateRun = conn.prepare(`update "workflow_executions" set ${assignments(MUTABLE_COLUMNS)} where "id" = ?`);
-  const insertLog = conn.prepare(`insert into "event_logs" (${names(EVENT_LOG_COLUMNS)}) values (${placeholders(EVENT_LOG_COLUMNS.length)})`);
-  const updateLog = conn.prepare(`update "event_logs" set ${assignments(EVENT_LOG_MUTABLE)} where "id" = ?`);
-  const write = conn.transaction((batch: readonly RunWrite[]) => {
-    for (const w of batch) {
-      if (w.fixed && w.log) {
-        insertRun.run([...w.fixed, ...w.mutable]);
-        insertLog.run(w.log);
-      } else {
-        updateRun.run([...w.mutable, w.id]);
-        updateLog.run([w.log_status, w.pipeline_data, w.event_log_id]);
-      }
+function prepare(conn: Database.Database): (batch: WriteBatch) => void {
+  const runCols = [...FIXED_COLUMNS, ...MUTABLE_COLUMNS];
+  const insertSnapshot = conn.prepare(`insert into "graph_snapshots" (${names(SNAPSHOT_COLUMNS)}) values (${placeholders(SNAPSHOT_COLUMNS.length)}) on conflict ("digest") do nothing`);
+  const insertRun = conn.prepare(`insert into "workflow_executions" (${names(runCols)}) values (${placeholders(runCols.length)})`);
+  const updateRun = conn.prepare(`update "workflow_executions" set ${MUTABLE_COLUMNS.map((c) => `"${c}" = ?`).join(", ")} where "id" = ?`);
+  return conn.transaction((batch: WriteBatch) => {
+    for (const row of batch.snapshots) insertSnapshot.run(row);
+    for (const w of batch.runs) {
+      if (w.fixed) insertRun.run(w.fixed.concat(w.mutable));
+      else updateRun.run(w.mutable.concat(w.id));
     }
   });
-  return { write };
 }
 
 export function sqliteExecutionWriter(db: Knex): ExecutionWriter {
-  const prepared = new WeakMap<Database.Database, Statements>();
+  const prepared = new WeakMap<Database.Database, (batch: WriteBatch) => void>();
   return async (batch) => {
     const conn = (await db.client.acquireConnection()) as Database.Database;
     try {
-      let st = prepared.get(conn);
-      if (!st) prepared.set(conn, (st = prepare(conn)));
-      st.write(batch);
+      let write = prepared.get(conn);
+      if (!write) prepared.set(conn, (write = prepare(conn)));
+      write(batch);
     } finally {
       await db.client.releaseConnection(conn);
     }

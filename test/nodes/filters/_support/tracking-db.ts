@@ -63,7 +63,7 @@ export function useTrackingDb(): TrackingDb {
       return { clock, log, services: services as AppContext, signal: new AbortController().signal };
     };
     close = async () => {
-      await store.db.destroy();
+      await store.close();
       await fresh.drop();
     };
   });

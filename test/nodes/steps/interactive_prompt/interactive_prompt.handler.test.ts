@@ -20,9 +20,10 @@ describe("interactive_prompt step handler", () => {
   before(async function () {
     this.timeout(30_000);
     const fresh = await freshDatabase();
-    db = (await openStore(fresh.databaseUrl, fresh.dataDir)).db;
+    const store = await openStore(fresh.databaseUrl, fresh.dataDir);
+    db = store.db;
     drop = async () => {
-      await db.destroy();
+      await store.close();
       await fresh.drop();
     };
   });

@@ -90,7 +90,7 @@ export function useLlmKit(): LlmKit {
     close = async () => {
       await openai.close();
       await ollama.close();
-      await store.db.destroy();
+      await store.close();
       await fresh.drop();
     };
   });

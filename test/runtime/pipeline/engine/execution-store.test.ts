@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import type { Knex } from "knex";
-import type { RunWrite } from "../../../../runtime/pipeline/engine/execution-rows";
+import type { RunWrite, WriteBatch } from "../../../../runtime/pipeline/engine/execution-rows";
 import { ExecutionStore, WRITE_DELAY_MS } from "../../../../runtime/pipeline/engine/execution-store";
 import type { RunState } from "../../../../runtime/pipeline/engine/run-state";
 import type { GraphSnapshot } from "../../../../runtime/pipeline/engine/graph-snapshot";
@@ -22,7 +22,7 @@ const graph: GraphSnapshot = {
   contexts: [],
 };
 
-const newRun = (ruleId = 1): Omit<RunState, "id" | "event_log_id"> => ({
+const newRun = (ruleId = 1): Omit<RunState, "id"> => ({
   rule_id: ruleId,
   rule_name: "Check",
   status: "running",
@@ -48,26 +48,30 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe("execution store (group commit)", () => {
   let batches: RunWrite[][];
+  let snapshotRows: unknown[][];
   let failNext: number;
   let errors: number[][];
   let store: ExecutionStore;
 
   beforeEach(() => {
     batches = [];
+    snapshotRows = [];
     failNext = 0;
     errors = [];
-    const writer = async (batch: readonly RunWrite[]) => {
+    const writer = async (batch: WriteBatch) => {
       if (failNext > 0) {
         failNext--;
         throw new Error("disk full");
       }
-      batches.push([...batch]);
+      batches.push([...batch.runs]);
+      snapshotRows.push(...batch.snapshots);
     };
     store = new ExecutionStore({} as Knex, writer, () => "2026-06-01T08:00:01.000Z", (_err, runs) => errors.push(runs));
   });
 
   const written = () => batches.flat();
   const statusOf = (w: RunWrite) => w.mutable[0];
+  const logStatusOf = (w: RunWrite) => w.mutable[1];
 
   it("writes a run that ends within the delay once, already ended", async () => {
     const run = store.create(newRun());
@@ -76,7 +80,7 @@ describe("execution store (group commit)", () => {
     assert.equal(written().length, 1);
     assert.ok(written()[0].fixed, "inserted, not updated");
     assert.equal(statusOf(written()[0]), "completed");
-    assert.equal(written()[0].log_status, "ignored");
+    assert.equal(logStatusOf(written()[0]), "ignored");
   });
 
   it("writes a run still running after the delay, then its end as an update", async () => {
@@ -84,14 +88,14 @@ describe("execution store (group commit)", () => {
     await sleep(WRITE_DELAY_MS * 3);
     assert.equal(written().length, 1);
     assert.equal(statusOf(written()[0]), "running");
-    assert.equal(written()[0].log_status, "processing");
+    assert.equal(logStatusOf(written()[0]), "processing");
     run.status = "completed";
     run.pipeline_data._cooloff_triggered = true;
     await store.save(run);
     assert.equal(written().length, 2);
     assert.equal(written()[1].fixed, undefined, "the second write updates the row");
     assert.equal(statusOf(written()[1]), "completed");
-    assert.equal(written()[1].log_status, "completed");
+    assert.equal(logStatusOf(written()[1]), "completed");
   });
 
   it("writes a run someone waits for at once, without the delay", async () => {
@@ -140,9 +144,20 @@ describe("execution store (group commit)", () => {
     assert.equal(written().length, 0);
   });
 
-  it("hands out ids in order, for runs and their event logs", () => {
+  it("hands out run ids in order", () => {
     const a = store.create(newRun());
     const b = store.create(newRun());
-    assert.deepEqual([a.id, a.event_log_id, b.id, b.event_log_id], [1, 1, 2, 2]);
+    assert.deepEqual([a.id, b.id], [1, 2]);
+  });
+
+  it("writes a rule version's graph snapshot once, with the first run that uses it", async () => {
+    store.create(newRun());
+    store.create(newRun());
+    await store.flushQueued();
+    store.create(newRun());
+    await store.flushQueued();
+    assert.equal(snapshotRows.length, 1);
+    const ids = written().map((w) => w.fixed?.[5]);
+    assert.deepEqual(ids, [snapshotRows[0][0], snapshotRows[0][0], snapshotRows[0][0]]);
   });
 });

@@ -28,7 +28,7 @@ describe("gates: checkGates", () => {
   });
   after(() => t.close());
   beforeEach(async () => {
-    await t.app.ctx.db("event_logs").delete();
+    await t.app.ctx.db("workflow_executions").delete();
     captured.lines.length = 0;
     seen.length = 0;
   });
@@ -70,7 +70,7 @@ describe("gates: checkGates", () => {
     const held = await checkGatesById(t.app.ctx, rule.id, trigger, { filters: byConfig });
     assert.match(held.pass ? "" : held.reason, new RegExp(`^dependency: rule ${other.id} 'rule ${other.id}' completed`));
 
-    await t.app.ctx.db("event_logs").delete();
+    await t.app.ctx.db("workflow_executions").delete();
     await logRun(t.app.ctx.db, rule.id, "completed", minutesBefore(NOW, 10));
     const { flows, index } = await t.app.ctx.flows.snapshot();
     const check = ruleGates(t.app.ctx, { filters: byConfig });

@@ -7,7 +7,7 @@ describe("gates: cool-off", () => {
   let t: TestApp;
   before(async () => ({ t } = await startGateApp()));
   after(() => t.close());
-  beforeEach(() => t.app.ctx.db("event_logs").delete());
+  beforeEach(() => t.app.ctx.db("workflow_executions").delete());
 
   const gate = (cool_off_minutes: number, id = 1) => coolOffGate(t.app.ctx, { id, cool_off_minutes });
 

@@ -11,7 +11,7 @@ describe("gates: daily limit (Asia/Kolkata)", () => {
   before(async () => ({ t, clock } = await startGateApp("Asia/Kolkata")));
   after(() => t.close());
   beforeEach(async () => {
-    await t.app.ctx.db("event_logs").delete();
+    await t.app.ctx.db("workflow_executions").delete();
     clock.set(Date.parse("2026-11-22T04:00:00Z")); // 09:30 local
   });
 

@@ -12,7 +12,7 @@ describe("gates: dependencies", () => {
     morning = (await t.post("/api/v1/rules", { name: "Morning check", trigger_type: "manual" })).body.id;
   });
   after(() => t.close());
-  beforeEach(() => t.app.ctx.db("event_logs").delete());
+  beforeEach(() => t.app.ctx.db("workflow_executions").delete());
 
   const dep = (require_success: boolean, lookback_minutes = 30): DependencyView => ({ id: 1, rule_id: 99, depends_on_rule_id: morning, lookback_minutes, require_success });
   const gate = (...dependencies: DependencyView[]) => dependenciesGate(t.app.ctx, { dependencies });

@@ -1,8 +1,9 @@
-/** The app with a ManualClock for gate tests, event-log rows on demand and rules by hand. */
+/** The app with a ManualClock for gate tests, runs (and so event logs) on demand and rules by hand. */
 import type { Knex } from "knex";
 import { ManualClock } from "../../../../runtime/core/clock";
 import type { Logger } from "../../../../runtime/core/logger";
 import type { GateRule } from "../../../../runtime/pipeline/gates/gate-rule";
+import { insertRunRows } from "../../../support/run-rows";
 import { startTestApp, type TestApp } from "../../../support/test-app";
 
 export const NOW = "2026-11-22T04:00:00.000Z";
@@ -14,7 +15,7 @@ export async function startGateApp(timezone = "UTC", log?: Logger): Promise<{ t:
 }
 
 export async function logRun(db: Knex, rule_id: number, status: string, timestamp: string, rule_name = `rule ${rule_id}`): Promise<void> {
-  await db("event_logs").insert({ timestamp: new Date(timestamp).toISOString(), rule_id, rule_name, status, trigger_type: "manual", pipeline_data_json: "{}" });
+  await insertRunRows(db, [{ timestamp, rule_id, rule_name, status }]);
 }
 
 export const gateRule = (partial: Partial<GateRule> = {}): GateRule => ({
