@@ -49,7 +49,12 @@ export interface StepResult {
   error?: string;
 }
 
-export type StepHandler<C, S = unknown> = (ctx: HandlerContext<S>, input: StepInput, config: C) => Promise<StepResult>;
+/**
+ * A step's behaviour. Flow steps that only compute (conditions, waits) return their result
+ * directly, and the engine handles them without a turn of the event loop; anything that
+ * waits on I/O returns a promise.
+ */
+export type StepHandler<C, S = unknown> = (ctx: HandlerContext<S>, input: StepInput, config: C) => StepResult | Promise<StepResult>;
 
 export interface FilterInput {
   trigger: TriggerContext;

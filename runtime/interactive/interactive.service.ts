@@ -134,6 +134,9 @@ export function watchTimeouts(ctx: AppContext): void {
   state.watching = true;
   // Resumes only: the engine builds no other events for this watch.
   ctx.engine.live.subscribe((e) => {
+    // Only a prompt's own wait can have left an expired prompt behind.
+    const resumed = e.resumed_steps as Array<{ step_type: string | null }> | undefined;
+    if (resumed && !resumed.some((s) => s.step_type === "interactive_prompt" || s.step_type === null)) return;
     void closeExpired(ctx, e.execution_id).catch((err) => ctx.log.error({ err, execution_id: e.execution_id }, "interactive prompt: recording a timeout failed"));
   }, ["pipeline_resumed"]);
 }

@@ -28,6 +28,7 @@ export async function insertRunRows(db: Knex, rows: RunRow[]): Promise<void> {
       pipeline_data: JSON.stringify(r.pipeline_data ?? {}),
       started_at: new Date(r.timestamp).toISOString(),
       updated_at: new Date(r.timestamp).toISOString(),
+      completed_at: r.status === "processing" ? null : new Date(r.timestamp).toISOString(),
     })),
   );
 }

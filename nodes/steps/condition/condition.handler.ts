@@ -7,7 +7,7 @@ import type { spec } from "./condition.spec";
 type Config = z.output<typeof spec.config>;
 
 /** True or false port by the expression; an empty or broken expression is false (saving already refused a broken one). */
-export const handler: StepHandler<Config, AppContext> = async (_ctx, input, config) => {
+export const handler: StepHandler<Config, AppContext> = (_ctx, input, config) => {
   const compiled = compileCondition(config.expression);
   const result = compiled.ok ? compiled.evaluate(input.pipeline_data) : false;
   const branch = result ? "true" : "false";

@@ -43,7 +43,8 @@ export async function up(knex: Knex): Promise<void> {
   await knex.raw(EVENT_LOGS_VIEW);
   await knex.raw("create index workflow_executions_rule_started on workflow_executions (rule_id, started_at)");
   await knex.raw("create index workflow_executions_started on workflow_executions (started_at)");
-  await knex.raw("create index workflow_executions_active on workflow_executions (status) where status in ('running', 'waiting')");
+  // Queries for active runs name `completed_at is null` so that SQLite can use this index.
+  await knex.raw("create index workflow_executions_active on workflow_executions (status) where completed_at is null");
   await knex.raw("create index workflow_executions_parked on workflow_executions (resume_at) where resume_at is not null");
 }
 

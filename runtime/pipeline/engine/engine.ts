@@ -16,16 +16,17 @@ import type { AppContext } from "../../context";
 import { isoNow } from "../../core/clock";
 import type { RedHookEvent, RedHooks } from "../../nodered/red";
 import type { RedNodeInstance, RedMessage, RedNodeConfig } from "../../../nodes/_kit/node-red/red-api";
-import { specOfNode, stepSpecOfNode } from "../../rules/care-types";
+import { stepSpecOfNode } from "../../rules/care-types";
 import { findRule } from "../../rules/rule-read";
 import type { RuleNodes } from "../../rules/rule-model";
 import { ExecutionStore } from "./execution-store";
 import { RunDeadlines } from "./run-deadlines";
+import { BatchQueue } from "./batch-queue";
 import { executionWriter } from "./writers/execution-writer";
-import { graphSummary, snapshotRule, stepOfNode } from "./graph-snapshot";
+import { graphSummary, snapshotRule, stepOfNode, type SnapshotStep } from "./graph-snapshot";
 import { LiveEvents, runEvent, type PipelineEventType } from "./live-events";
 import type { RunState, StepRecord, Waiting } from "./run-state";
-import { runStep } from "./step-runner";
+import { runStep, type StepOutcome } from "./step-runner";
 import type { FireRequest, FireResult, RuleFirer, TriggerContext } from "./types";
 import { initialPipelineData } from "./pipeline-data";
 import { recoverRuns } from "./recovery";
@@ -46,6 +47,10 @@ interface LiveNode extends RedNodeInstance {
 export type GateCheck = (req: FireRequest, rule: RuleNodes) => Promise<{ pass: true } | { pass: false; reason: string }>;
 
 const HOOK = "careflow-engine";
+type Send = (m: RedMessage | Array<RedMessage | null>) => void;
+const RESUME_CHUNK = 200;
+/** How long before its due time a parked run is read back (see armResume). */
+const PREFETCH_MS = 500;
 
 type StepEntry = { spec: StepSpec; handler?: unknown };
 const entries = new Map<StepSpec, StepEntry>((registry.steps as readonly StepEntry[]).map((e) => [e.spec, e]));
@@ -99,6 +104,7 @@ export class PipelineEngine implements RuleFirer {
     this.red.hooks()?.remove(`*.${HOOK}`);
     for (const cancel of this.resumeTimers.values()) cancel();
     this.resumeTimers.clear();
+    this.held.clear();
     this.deadlines.stop();
     await this.store.flushQueued();
   }
@@ -228,19 +234,25 @@ export class PipelineEngine implements RuleFirer {
 
   // ---- steps ---------------------------------------------------------------------------
 
-  /** Called by every care node on input (see nodes/_kit/node-red/module.ts). */
+  /**
+   * Called by every care node on input (see nodes/_kit/node-red/module.ts). A step whose
+   * handler settles at once (flow steps: conditions, waits) is handled within this call;
+   * anything else continues asynchronously and tells Node-RED it is done when it is.
+   */
   onInput(node: RedNodeInstance, config: RedNodeConfig, msg: RedMessage, send: (m: RedMessage | Array<RedMessage | null>) => void, done: (err?: Error) => void): void {
     const id = runOf(msg);
     const run = id === undefined ? undefined : this.runs.get(id);
     if (!run) return done();
-    const spec = specOfNode(config.type);
-    if (spec?.kind !== "step") {
+    const spec = stepSpecOfNode(config.type);
+    if (!spec) {
       // Filters were evaluated before the run began; in the flow they only pass the message on.
       send(msg);
       return done();
     }
+    const pending = this.execute(run, node, config, spec, msg, send);
+    if (!pending) return done();
     run.in_handler++;
-    void this.execute(run, node, config, msg, send).finally(() => {
+    void pending.finally(() => {
       run.in_handler--;
       done();
     });
@@ -259,27 +271,37 @@ export class PipelineEngine implements RuleFirer {
     if (left.length) this.ctx.log.warn({ runs: left.map((r) => r.id) }, "deploying while runs still had messages in flight");
   }
 
-  private async execute(run: RunState, node: RedNodeInstance, config: RedNodeConfig, msg: RedMessage, send: (m: Array<RedMessage | null>) => void): Promise<void> {
+  /** Runs one step; returns a promise only when it did not finish at once. */
+  private execute(run: RunState, node: RedNodeInstance, config: RedNodeConfig, spec: StepSpec, msg: RedMessage, send: Send): Promise<void> | void {
     if (run.cancel_requested || run.failed_error) return;
-    const spec = stepSpecOfNode(config.type)!;
-    const snap = stepOfNode(run.graph, node.id);
-    const step = snap ?? { id: 0, node_id: node.id, label: String(config.name ?? spec.type), step_type: spec.type, config: config.config ?? {}, enabled: true, order: 0 };
-    const handler = handlerOf(spec);
+    const step = stepOfNode(run.graph, node.id) ?? { id: 0, node_id: node.id, label: String(config.name ?? spec.type), step_type: spec.type, config: config.config ?? {}, enabled: true, order: 0 };
     // A step that acts on the world (or asks something outside) runs only once the run's row
     // is durable, so a crash from then on leaves the run visible as interrupted, never gone.
     if (spec.category !== "flow") {
-      await this.store.whenWritten(run.id).catch(() => undefined);
-      if (run.cancel_requested || run.status !== "running") return;
+      return this.store
+        .whenWritten(run.id)
+        .catch(() => undefined)
+        .then(() => (run.cancel_requested || run.status !== "running" ? undefined : this.runHandler(run, node, spec, step, msg, send)));
     }
+    return this.runHandler(run, node, spec, step, msg, send);
+  }
+
+  private runHandler(run: RunState, node: RedNodeInstance, spec: StepSpec, step: SnapshotStep, msg: RedMessage, send: Send): Promise<void> | void {
     const startedAt = isoNow(this.ctx.clock);
     this.emit(run, "step_started", null, { step_id: step.id, step_label: step.label, step_type: step.step_type });
+    const handler = handlerOf(spec);
     if (!handler) {
       this.record(run, step, startedAt, 0, false, [], `${spec.type} cannot run yet: it needs ${spec.pending ?? "a handler"}`);
       this.fail(run, `step '${step.label}': ${spec.type} cannot run yet: it needs ${spec.pending ?? "a handler"}`);
       return;
     }
     const input = { pipeline_data: run.pipeline_data, trigger: run.trigger, step: { id: step.id, label: step.label, step_type: step.step_type }, execution_id: run.id, rule_id: run.rule_id };
-    const outcome = await runStep(this.ctx, handler, input, step.config, this.ctx.settings.pipeline.step_timeout_seconds * 1000, () => runSignal(run));
+    const outcome = runStep(this.ctx, handler, input, step.config, this.ctx.settings.pipeline.step_timeout_seconds * 1000, () => runSignal(run));
+    if (outcome instanceof Promise) return outcome.then((o) => this.afterStep(run, node, spec, step, startedAt, o, msg, send));
+    return this.afterStep(run, node, spec, step, startedAt, outcome, msg, send);
+  }
+
+  private afterStep(run: RunState, node: RedNodeInstance, spec: StepSpec, step: SnapshotStep, startedAt: string, outcome: StepOutcome, msg: RedMessage, send: Send): Promise<void> | void {
     if (run.cancel_requested || run.status !== "running") return;
     const defaultPort = spec.outputPorts.includes("main") ? "main" : spec.outputPorts[0];
     if (outcome.kind === "threw") {
@@ -295,15 +317,15 @@ export class PipelineEngine implements RuleFirer {
     }
     const r = outcome.result;
     if (r.data) Object.assign(run.pipeline_data, r.data);
-    const ports = (r.output_ports ?? [defaultPort]).filter((p) => spec.outputPorts.includes(p));
+    const ports = r.output_ports ? r.output_ports.filter((p) => spec.outputPorts.includes(p)) : [defaultPort];
     const ok = r.success !== false;
     if (!ok) run.errors.push(`step '${step.label}': ${r.error ?? "reported failure"}`);
     if (r.wait_until !== undefined) {
       const waiting: Waiting = { node_id: node.id, step_id: step.id, ports, resume_at: new Date(r.wait_until).toISOString(), ...(r.on_timeout_data ? { on_timeout_data: r.on_timeout_data } : {}) };
       run.waiting.push(waiting);
       this.record(run, step, startedAt, outcome.elapsed_ms, ok, [], r.error, "waiting");
-      await this.store.save(run).catch(() => undefined);
-      return;
+      // The branch counts as in flight until its parking is durable.
+      return this.store.save(run).catch(() => undefined);
     }
     this.record(run, step, startedAt, outcome.elapsed_ms, ok, r.should_continue === false ? [] : ports, r.error);
     if (r.should_continue === false) return;
@@ -337,38 +359,75 @@ export class PipelineEngine implements RuleFirer {
 
   // ---- waits -------------------------------------------------------------------------------
 
+  /**
+   * A parked run is read back PREFETCH_MS before it is due and held in memory until then, so
+   * that reading it is done by the time it resumes (after a restart, thousands can fall due
+   * within a second). At its time it is claimed (still `waiting` → `running`, exactly one
+   * claimer wins) and continues. Answers and cancels drop a held copy (see dropHeld).
+   */
   private armResume(id: number, resumeAt: string): void {
-    this.resumeTimers.get(id)?.();
+    this.dropHeld(id);
+    this.whenClockReaches(id, Date.parse(resumeAt) - PREFETCH_MS, () => this.prefetchQueue.add(id));
+  }
+
+  /** `fn` at `atMs`, or at once when that has passed (a clock only fires what is ahead). */
+  private whenClockReaches(id: number, atMs: number, fn: () => void): void {
+    if (atMs <= this.ctx.clock.now()) return fn();
     this.resumeTimers.set(
       id,
-      this.ctx.clock.at(Date.parse(resumeAt), () => {
+      this.ctx.clock.at(atMs, () => {
         this.resumeTimers.delete(id);
-        this.queueDue(id, resumeAt);
+        fn();
       }),
     );
   }
 
-  private dueQueue: Array<{ id: number; resume_at: string }> = [];
+  private readonly held = new Map<number, RunState>();
+  /** Runs to read back, and held runs now due; each drained in batches on the next tick. */
+  private readonly prefetchQueue = new BatchQueue<number>(
+    (ids) => this.prefetch(ids),
+    (err, ids) => this.ctx.log.error({ err, runs: ids }, "reading parked runs back failed"),
+  );
+  private readonly claimQueue = new BatchQueue<number>(
+    (ids) => this.claimHeld(ids),
+    (err, ids) => this.ctx.log.error({ err, runs: ids }, "resuming parked runs failed"),
+  );
 
-  /** Timers that fall due together are claimed together, in one statement. */
-  private queueDue(id: number, resumeAt: string): void {
-    this.dueQueue.push({ id, resume_at: resumeAt });
-    if (this.dueQueue.length > 1) return;
-    setImmediate(() => {
-      const batch = this.dueQueue;
-      this.dueQueue = [];
-      void this.resumeDue(batch).catch((err) => this.ctx.log.error({ err, runs: batch.map((b) => b.id) }, "resume failed"));
-    });
+  private async prefetch(ids: number[]): Promise<void> {
+    for (let i = 0; i < ids.length; i += RESUME_CHUNK) {
+      for (const row of await this.store.readParked(ids.slice(i, i + RESUME_CHUNK))) {
+        const run = reviveRun(row, this.ctx.clock.now());
+        const due = row.resume_at === null ? NaN : Date.parse(row.resume_at);
+        if (Number.isNaN(due)) continue;
+        this.held.set(run.id, run);
+        this.whenClockReaches(run.id, due, () => this.claimQueue.add(run.id));
+      }
+    }
   }
 
-  private async resumeDue(batch: Array<{ id: number; resume_at: string }>): Promise<void> {
-    const now = this.ctx.clock.now();
-    for (const row of await this.store.claimDue(batch)) {
-      const run = reviveRun(row, now);
-      const due = run.waiting.filter((w) => w.resume_at !== null && Date.parse(w.resume_at) <= now);
-      for (const w of due) if (w.on_timeout_data) Object.assign(run.pipeline_data, w.on_timeout_data);
-      await this.continueFrom(run, due);
+  /** Claim due held runs in chunks, letting each chunk's runs move on before the next. */
+  private async claimHeld(ids: number[]): Promise<void> {
+    for (let i = 0; i < ids.length; i += RESUME_CHUNK) {
+      if (i > 0) await new Promise((r) => setImmediate(r));
+      const claimed = await this.store.claimDue(ids.slice(i, i + RESUME_CHUNK), isoNow(this.ctx.clock));
+      const now = this.ctx.clock.now();
+      for (const id of claimed) {
+        const run = this.held.get(id);
+        if (!run) continue;
+        this.held.delete(id);
+        run.running_since = now;
+        const due = run.waiting.filter((w) => w.resume_at !== null && Date.parse(w.resume_at) <= now);
+        for (const w of due) if (w.on_timeout_data) Object.assign(run.pipeline_data, w.on_timeout_data);
+        await this.continueFrom(run, due);
+      }
     }
+  }
+
+  /** An answer or a cancel takes a parked run over: its timers and any held copy go. */
+  private dropHeld(id: number): void {
+    this.resumeTimers.get(id)?.();
+    this.resumeTimers.delete(id);
+    this.held.delete(id);
   }
 
   /**
@@ -391,12 +450,12 @@ export class PipelineEngine implements RuleFirer {
     if (!row) return "not_waiting";
     const parked = row.waiting.find((w) => w.step_id === stepId);
     if (row.status !== "waiting" || !parked) {
-      const answered = row.step_records.some((r) => r.step_id === stepId);
+      const answered = row.step_records.some((r) => r.step_id === stepId && r.status !== "waiting");
       return answered ? "already_answered" : "not_waiting";
     }
-    if (!(await this.store.claimResume(id, null))) return "already_answered";
-    this.resumeTimers.get(id)?.();
-    this.resumeTimers.delete(id);
+    // Claimed meanwhile (by another answer, or to resume on time): asking again will tell.
+    if (!(await this.store.claimResume(id, null))) return "not_waiting";
+    this.dropHeld(id);
     const run = reviveRun(row, this.ctx.clock.now());
     Object.assign(run.pipeline_data, data);
     return (await this.continueFrom(run, [parked])) ? "resumed" : "not_waiting";
@@ -407,7 +466,8 @@ export class PipelineEngine implements RuleFirer {
     run.waiting = run.waiting.filter((w) => !due.some((d) => d.step_id === w.step_id && d.node_id === w.node_id));
     this.runs.set(id, run);
     this.armRunTimeout(run);
-    this.emit(run, "pipeline_resumed", "waiting");
+    // Which steps' waits ended, so a listener can tell whether a resume concerns it.
+    this.emit(run, "pipeline_resumed", "waiting", { resumed_steps: due.map((w) => ({ step_id: w.step_id, step_type: stepOfNode(run.graph, w.node_id)?.step_type ?? null })) });
     run.pending++;
     for (const w of due) {
       const node = this.red.getNode<LiveNode>(w.node_id);
@@ -417,13 +477,13 @@ export class PipelineEngine implements RuleFirer {
         continue;
       }
       run.activated_ports.push(...w.ports.map((p) => `${w.step_id}:${p}`));
-      const record = [...run.steps].reverse().find((r) => r.step_id === w.step_id && r.status === "waiting");
+      const record = run.steps.findLast((r) => r.step_id === w.step_id && r.status === "waiting");
       if (record) Object.assign(record, { status: record.success ? "success" : "failed", output_ports: w.ports });
       const out = spec.outputPorts.map((p) => (w.ports.includes(p) ? { _careflow: { execution_id: id } } : null));
       if (out.some(Boolean)) node.send(out);
     }
     run.pending--;
-    this.store.touch(run);
+    // The claim already wrote it as running; the next step's record or its end writes the rest.
     this.checkSettled(run);
     return true;
   }
@@ -456,8 +516,7 @@ export class PipelineEngine implements RuleFirer {
     }
     const row = await this.store.get(id);
     if (!row || row.status !== "waiting") return false;
-    this.resumeTimers.get(id)?.();
-    this.resumeTimers.delete(id);
+    this.dropHeld(id);
     if (!(await this.store.claimResume(id, null))) return false;
     const revived = reviveRun(row, this.ctx.clock.now());
     revived.waiting = [];

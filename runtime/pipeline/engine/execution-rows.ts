@@ -70,6 +70,18 @@ export function selectExecutions(db: Knex): Knex.QueryBuilder {
     .select(db.raw("coalesce(gs.graph, we.graph) as graph"));
 }
 
+/**
+ * Filter runs by status. Running and parked runs are the ones not completed yet, and the
+ * index on them is partial (`completed_at is null`): SQLite's planner uses it only when the
+ * query names that same term, so it is added whenever only those statuses are asked for.
+ */
+export function whereStatus<Q extends Knex.QueryBuilder>(q: Q, statuses: readonly ExecutionStatus[], table = ""): Q {
+  const col = (c: string) => (table ? `${table}.${c}` : c);
+  q.whereIn(col("status"), [...statuses]);
+  if (statuses.every((s) => s === "running" || s === "waiting")) q.whereNull(col("completed_at"));
+  return q;
+}
+
 /** Columns set once, when the row is inserted. */
 export const FIXED_COLUMNS = ["id", "rule_id", "rule_name", "trigger_type", "trigger_context", "graph_snapshot_id", "rerun_of", "event_log_id", "started_at", "room_name", "sensor_id"] as const;
 /** Columns that follow the run (`log_status` is its event log's status). */

@@ -7,8 +7,10 @@
  * - a run someone asks about (`whenWritten`) on the next tick.
  */
 import type { Knex } from "knex";
+import { fromJsonText } from "../../db/json-column";
 import { parseRow, runWrite, selectExecutions, type ExecutionRow, type RunWrite, type SqlValue } from "./execution-rows";
 import { SnapshotIds } from "./snapshot-ids";
+import type { GraphSnapshot } from "./graph-snapshot";
 import type { RunState } from "./run-state";
 import type { ExecutionWriter } from "./writers/execution-writer";
 
@@ -114,24 +116,31 @@ export class ExecutionStore {
     return row ? parseRow(row) : undefined;
   }
 
+  /** Parked runs as they stand, to be held until they are due (see the engine's armResume). */
+  async readParked(ids: readonly number[]): Promise<ExecutionRow[]> {
+    const rows: Array<Record<string, unknown>> = await selectExecutions(this.db).whereIn("we.id", ids).where("we.status", "waiting");
+    // Runs of one rule version share a snapshot: parse it once.
+    const graphs = new Map<unknown, GraphSnapshot>();
+    return rows.map((raw) => {
+      let graph = graphs.get(raw.graph);
+      if (!graph) graphs.set(raw.graph, (graph = fromJsonText(raw.graph as string, {} as GraphSnapshot)));
+      return { ...parseRow({ ...raw, graph: null }), graph };
+    });
+  }
+
   /**
-   * Claim many parked runs at once (those whose timers fell due together): one statement,
-   * each run only if it is still waiting for that very resume time. Returns the claimed rows.
+   * Claim many parked runs at once (those whose timers fell due together): one statement per
+   * chunk, each run only if it is still parked and due by `dueBy` (a run answered and parked
+   * again meanwhile waits for its new time). Returns the ids claimed.
    */
-  async claimDue(due: ReadonlyArray<{ id: number; resume_at: string }>): Promise<ExecutionRow[]> {
-    const claimed: ExecutionRow[] = [];
-    for (let i = 0; i < due.length; i += 200) {
-      const chunk = due.slice(i, i + 200);
-      const rows: Array<{ id: number }> = await this.db("workflow_executions")
-        .where({ status: "waiting" })
-        .whereIn(["id", "resume_at"], chunk.map((d) => [d.id, d.resume_at]))
-        .update({ status: "running", log_status: "processing", updated_at: this.now() })
-        .returning("id");
-      if (!rows.length) continue;
-      const full = await selectExecutions(this.db).whereIn("we.id", rows.map((r) => Number(r.id)));
-      claimed.push(...(full as Array<Record<string, unknown>>).map(parseRow));
-    }
-    return claimed;
+  async claimDue(ids: readonly number[], dueBy: string): Promise<number[]> {
+    const rows: Array<{ id: number | string }> = await this.db("workflow_executions")
+      .whereIn("id", ids)
+      .where({ status: "waiting" })
+      .where("resume_at", "<=", dueBy)
+      .update({ status: "running", updated_at: this.now() })
+      .returning("id");
+    return rows.map((r) => Number(r.id));
   }
 
   /** Claim a parked run for resumption; exactly one claimer wins. */

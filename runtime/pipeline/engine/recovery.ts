@@ -5,19 +5,19 @@
  */
 import type { AppContext } from "../../context";
 import { isoNow } from "../../core/clock";
+import { whereStatus } from "./execution-rows";
+import type { ExecutionStatus } from "./run-state";
 
 export async function recoverRuns(ctx: AppContext): Promise<Array<{ id: number; resume_at: string }>> {
   const now = isoNow(ctx.clock);
-  const runs = () => ctx.db("workflow_executions");
-  await runs().where({ status: "running" }).whereNotNull("resume_at").update({ status: "waiting", updated_at: now });
-  const interrupted: Array<{ id: number }> = await runs().where({ status: "running" }).select("id");
+  const runs = (status: ExecutionStatus) => whereStatus(ctx.db("workflow_executions"), [status]);
+  await runs("running").whereNotNull("resume_at").update({ status: "waiting", updated_at: now });
+  const interrupted: Array<{ id: number }> = await runs("running").select("id");
   if (interrupted.length) {
-    await runs()
-      .where({ status: "running" })
-      .update({ status: "failed", log_status: "failed", error: "interrupted: the service stopped while this run was running", completed_at: now, updated_at: now });
+    await runs("running").update({ status: "failed", log_status: "failed", error: "interrupted: the service stopped while this run was running", completed_at: now, updated_at: now });
     ctx.log.warn({ runs: interrupted.map((r) => r.id) }, "runs interrupted by a stop were marked failed");
   }
-  const parked: Array<{ id: number; resume_at: string }> = await runs().where({ status: "waiting" }).whereNotNull("resume_at").select("id", "resume_at");
+  const parked: Array<{ id: number; resume_at: string }> = await runs("waiting").whereNotNull("resume_at").select("id", "resume_at");
   if (parked.length) ctx.log.info({ runs: parked.length }, "parked runs re-armed");
   return parked;
 }

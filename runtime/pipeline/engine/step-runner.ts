@@ -42,42 +42,51 @@ class StepContext implements HandlerContext<AppContext> {
   }
 }
 
-const NOT_YET = Symbol("not settled yet");
-const notYet = Promise.resolve(NOT_YET);
+const isPromise = <T>(v: T | Promise<T>): v is Promise<T> => typeof (v as { then?: unknown } | null)?.then === "function";
 
-export async function runStep<C>(
+/**
+ * A handler that returns its result directly is done within this call (no promise, no
+ * timer); one that returns a promise races it against the step timeout.
+ */
+export function runStep<C>(
   ctx: AppContext,
   handler: StepHandler<C, AppContext>,
   input: StepInput,
   config: C,
   timeoutMs: number,
   runSignal?: () => AbortSignal,
-): Promise<StepOutcome> {
+): StepOutcome | Promise<StepOutcome> {
   const t0 = performance.now();
   const startedAt = ctx.clock.now();
   const hctx = new StepContext(ctx.clock, ctx.log, ctx, runSignal);
+  let returned: StepResult | Promise<StepResult>;
   try {
-    const pending = handler(hctx, input, config);
-    // A handler that has already settled (pure flow steps do) needs no timer: a promise
-    // that is settled wins a race against another settled one listed after it.
-    const first = await Promise.race([pending, notYet]);
-    if (first !== NOT_YET) return { kind: "result", result: first, elapsed_ms: performance.now() - t0 };
-    let disarm: (() => void) | undefined;
-    const timedOut = new Promise<"timeout">((resolve) => {
-      disarm = ctx.clock.at(startedAt + timeoutMs, () => resolve("timeout"));
-    });
-    try {
-      const winner = await Promise.race([pending, timedOut]);
-      const elapsed_ms = performance.now() - t0;
-      if (winner === "timeout") {
-        hctx.abort(new Error("step timed out"));
-        return { kind: "timeout", elapsed_ms, error: `timed out after ${Math.round(timeoutMs / 1000)} s` };
-      }
-      return { kind: "result", result: winner, elapsed_ms };
-    } finally {
-      disarm?.();
-    }
+    returned = handler(hctx, input, config);
   } catch (err) {
-    return { kind: "threw", elapsed_ms: performance.now() - t0, error: err instanceof Error ? err.message : String(err) };
+    return threw(err, t0);
+  }
+  if (!isPromise(returned)) return { kind: "result", result: returned, elapsed_ms: performance.now() - t0 };
+  return raceTimeout(ctx, hctx, Promise.resolve(returned), startedAt + timeoutMs, timeoutMs, t0);
+}
+
+async function raceTimeout(ctx: AppContext, hctx: StepContext, pending: Promise<StepResult>, dueAt: number, timeoutMs: number, t0: number): Promise<StepOutcome> {
+  let disarm: (() => void) | undefined;
+  const timedOut = new Promise<"timeout">((resolve) => {
+    disarm = ctx.clock.at(dueAt, () => resolve("timeout"));
+  });
+  try {
+    const winner = await Promise.race([pending, timedOut]);
+    const elapsed_ms = performance.now() - t0;
+    if (winner === "timeout") {
+      hctx.abort(new Error("step timed out"));
+      return { kind: "timeout", elapsed_ms, error: `timed out after ${Math.round(timeoutMs / 1000)} s` };
+    }
+    return { kind: "result", result: winner, elapsed_ms };
+  } catch (err) {
+    return threw(err, t0);
+  } finally {
+    disarm?.();
   }
 }
+
+const threw = (err: unknown, t0: number): StepOutcome => ({ kind: "threw", elapsed_ms: performance.now() - t0, error: err instanceof Error ? err.message : String(err) });

@@ -6,7 +6,8 @@
 import { stepSpecByType } from "../../rules/care-types";
 import type { AppContext } from "../../context";
 import { ConflictError, NotFoundError, ServiceUnavailableError } from "../../core/errors";
-import { parseRow, selectExecutions, type ExecutionRow } from "../engine/execution-rows";
+import { parseRow, selectExecutions, whereStatus, type ExecutionRow } from "../engine/execution-rows";
+import type { ExecutionStatus } from "../engine/run-state";
 import type { PipelineEngine } from "../engine/engine";
 import { triggerContext } from "../engine/types";
 
@@ -24,8 +25,8 @@ export async function queryRuns(ctx: AppContext, f: RunFilters): Promise<Executi
   await ctx.engine?.store.flushQueued();
   const q = selectExecutions(ctx.db).orderBy("we.id", "desc").limit(f.limit);
   if (f.rule_id !== undefined) q.where("we.rule_id", f.rule_id);
-  if (f.status !== undefined) q.where("we.status", f.status);
-  if (f.active) q.whereIn("we.status", ["running", "waiting"]);
+  if (f.status !== undefined) whereStatus(q, [f.status as ExecutionStatus], "we");
+  if (f.active) whereStatus(q, ["running", "waiting"], "we");
   return (await q).map(parseRow);
 }
 

@@ -115,6 +115,31 @@ describe("pipeline engine", function () {
     assert.deepEqual(seq, [...seq].sort((a, b) => a - b), "sequence numbers increase");
   });
 
+  it("reads a parked run back shortly before its time but resumes it only then; a cancel meanwhile stops it", async () => {
+    const id = await rule("Read ahead", [
+      { label: "pause", step_type: "wait", schema_version: 2, config: { duration_minutes: 10 } },
+      { label: "after", step_type: "condition", schema_version: 1, config: { expression: "true" } },
+    ], [{ source_label: "pause", source_port: "main", target_label: "after" }]);
+    const kept = await execute(id);
+    const dropped = await execute(id);
+    await until(kept, ["waiting"]);
+    await until(dropped, ["waiting"]);
+    clock.advance(10 * 60_000 - 200);
+    await new Promise((r) => setTimeout(r, 50));
+    for (const exec of [kept, dropped]) {
+      const run = (await t.get(`/api/v1/workflows/${exec}`)).body;
+      assert.equal(run.status, "waiting", "read back, not resumed");
+      assert.equal(run.step_timings.length, 1);
+    }
+    assert.equal((await t.post(`/api/v1/workflows/${dropped}/cancel`)).body.status, "cancelled");
+    clock.advance(200);
+    assert.equal((await until(kept, ["completed", "failed"])).status, "completed");
+    await new Promise((r) => setTimeout(r, 50));
+    const cancelled = (await t.get(`/api/v1/workflows/${dropped}`)).body;
+    assert.equal(cancelled.status, "cancelled");
+    assert.deepEqual(cancelled.step_timings.map((s: { label: string }) => s.label), ["pause"], "the cancelled run never went on");
+  });
+
   it("cancels a waiting run and its pending resume; cancelling a finished run is 409", async () => {
     const id = await rule("Cancel me", [{ label: "pause", step_type: "wait", schema_version: 2, config: { duration_minutes: 5 } }]);
     const exec = await execute(id);

@@ -1,0 +1,23 @@
+/**
+ * Items added during one turn of the event loop are handed over together on the next, so
+ * that timers falling due together become one batch (and one statement per chunk) instead
+ * of one database round trip each.
+ */
+export class BatchQueue<T> {
+  private items: T[] = [];
+
+  constructor(
+    private readonly drain: (items: T[]) => Promise<void>,
+    private readonly onError: (err: unknown, items: T[]) => void = () => undefined,
+  ) {}
+
+  add(item: T): void {
+    this.items.push(item);
+    if (this.items.length > 1) return;
+    setImmediate(() => {
+      const batch = this.items;
+      this.items = [];
+      void this.drain(batch).catch((err) => this.onError(err, batch));
+    });
+  }
+}
