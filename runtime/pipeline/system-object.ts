@@ -139,18 +139,19 @@ const pad2 = (n: number): string => String(n).padStart(2, "0");
  * The run's `system` object: "7:05 PM", "19:05", "2026-09-21", "Monday, 21 September 2026",
  * "Monday the 21st of September", ... in English, for `timezone` at `nowMs`.
  */
-export function buildSystemObject(nowMs: number, timezone: string): SystemObject {
+export function buildSystemObject(nowMs: number, timezone: string): Readonly<SystemObject> {
   // Every field reads to the minute, and zones change offset on whole minutes: one reading
-  // per zone and minute serves every run that starts in it.
+  // per zone and minute serves every run that starts in it. It is frozen, since runs share it
+  // (a step replaces pipeline_data keys, it never edits inside them).
   const minute = Math.floor(nowMs / 60_000);
   const hit = lastReading.get(timezone);
-  if (hit && hit.minute === minute) return { ...hit.system };
-  const system = readSystemObject(minute * 60_000, timezone);
+  if (hit && hit.minute === minute) return hit.system;
+  const system = Object.freeze(readSystemObject(minute * 60_000, timezone));
   lastReading.set(timezone, { minute, system });
-  return { ...system };
+  return system;
 }
 
-const lastReading = new Map<string, { minute: number; system: SystemObject }>();
+const lastReading = new Map<string, { minute: number; system: Readonly<SystemObject> }>();
 
 function readSystemObject(nowMs: number, timezone: string): SystemObject {
   const p = localParts(nowMs, timezone);

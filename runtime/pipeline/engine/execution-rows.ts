@@ -117,7 +117,7 @@ function skippedSteps(s: RunState): number[] {
   return s.graph.steps.filter((st) => !executed.has(st.id)).map((st) => st.id);
 }
 
-/** A run's trigger never changes: serialize it once. */
+/** A run's trigger never changes, and frozen values are shared by runs: serialize each once. */
 const frozenJson = new WeakMap<object, string>();
 const once = (v: object): string => {
   let text = frozenJson.get(v);
@@ -125,13 +125,29 @@ const once = (v: object): string => {
   return text;
 };
 
+/**
+ * pipeline_data as JSON.stringify writes it, reusing the text of frozen values (the `system`
+ * object every run of a minute shares).
+ */
+function dataJson(data: Record<string, unknown>): string {
+  let out = "";
+  for (const key in data) {
+    if (!Object.prototype.hasOwnProperty.call(data, key)) continue;
+    const v = data[key];
+    const text = v !== null && typeof v === "object" && Object.isFrozen(v) ? once(v) : JSON.stringify(v);
+    if (text === undefined) continue;
+    out += (out ? "," : "") + JSON.stringify(key) + ":" + text;
+  }
+  return "{" + out + "}";
+}
+
 /** The values to write for a run now; `snapshotId` is set when its row does not exist yet. */
 export function runWrite(s: RunState, snapshotId: number | null, now: string): RunWrite {
   const ended = ENDED.has(s.status);
   const mutable: SqlValue[] = [
     s.status,
     eventLogStatus(s),
-    toJsonText(s.pipeline_data),
+    dataJson(s.pipeline_data),
     toJsonText(s.steps),
     toJsonText(s.activated_ports),
     ended ? toJsonText(skippedSteps(s)) : "[]",

@@ -93,7 +93,7 @@ export function stepRecord(
   error?: string,
   status?: StepRecord["status"],
 ): StepRecord {
-  return {
+  const rec: StepRecord = {
     step_id: step.id,
     label: step.label,
     step_type: step.step_type,
@@ -102,6 +102,7 @@ export function stepRecord(
     success,
     status: status ?? (success ? "success" : "failed"),
     output_ports: ports,
-    ...(error ? { error } : {}),
   };
+  if (error) rec.error = error;
+  return rec;
 }
