@@ -15,7 +15,7 @@ import { createLogger } from "../runtime/core/logger";
 import { nodeRedHost } from "../runtime/nodered/host";
 import type { FlowNode } from "../runtime/nodered/flow-store";
 import { triggerContext } from "../runtime/pipeline/engine/types";
-import { whereStatus } from "../runtime/pipeline/engine/execution-rows";
+import { parseRow, selectExecutions, whereStatus } from "../runtime/pipeline/engine/execution-rows";
 import type { ExecutionStatus } from "../runtime/pipeline/engine/run-state";
 import { findRule } from "../runtime/rules/rule-read";
 import { commitImport } from "../runtime/rules/bundles/bundle-import";
@@ -135,12 +135,11 @@ async function main(): Promise<void> {
     if (left === 0 || Date.now() > lastDue + 120_000) break;
     await new Promise((r) => setTimeout(r, 100));
   }
-  const rows: Array<{ resume_at: string | null; completed_at: string | null; status: string; step_records: string }> = await ctx()
-    .db("workflow_executions")
-    .where({ rule_id: waitRule.rule_id })
-    .select("resume_at", "completed_at", "status", "step_records");
+  const raw: Array<Record<string, unknown>> = await selectExecutions(ctx().db).where("we.rule_id", waitRule.rule_id);
+  const rows = raw.map((r) => parseRow(r));
   const lateness = rows.map((r) => {
-    const due = Date.parse(JSON.parse(r.step_records)[0].started_at) + 15_000;
+    // Due: 15 s after the wait step started.
+    const due = Date.parse(r.step_records[0].started_at) + 15_000;
     return r.completed_at ? Date.parse(r.completed_at) - due : Infinity;
   });
   const resumedOk = rows.filter((r) => r.status === "completed").length;

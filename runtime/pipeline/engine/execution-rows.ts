@@ -8,6 +8,7 @@ import { fromJsonText, toJsonText } from "../../db/json-column";
 import type { TriggerContext } from "../../../nodes/_kit/handler-types";
 import type { GraphSnapshot } from "./graph-snapshot";
 import type { ExecutionStatus, RunState, StepRecord, Waiting } from "./run-state";
+import { decodeStepRecords, encodeStepRecords } from "./step-records-codec";
 
 export interface ExecutionRow {
   id: number;
@@ -33,7 +34,10 @@ export interface ExecutionRow {
 
 type RawRow = Record<string, unknown>;
 
-export function parseRow(r: RawRow): ExecutionRow {
+/** A row as read back; `known.graph` when the caller has parsed the row's snapshot already. */
+export function parseRow(r: RawRow, known?: { graph?: GraphSnapshot }): ExecutionRow {
+  const graph = known?.graph ?? fromJsonText(r.graph as string, {} as GraphSnapshot);
+  const startedAt = String(r.started_at);
   return {
     id: Number(r.id),
     rule_id: Number(r.rule_id),
@@ -41,9 +45,9 @@ export function parseRow(r: RawRow): ExecutionRow {
     status: r.status as ExecutionStatus,
     trigger_type: String(r.trigger_type),
     trigger_context: fromJsonText(r.trigger_context as string, {} as TriggerContext),
-    graph: fromJsonText(r.graph as string, {} as GraphSnapshot),
+    graph,
     pipeline_data: fromJsonText(r.pipeline_data as string, {}),
-    step_records: fromJsonText(r.step_records as string, []),
+    step_records: decodeStepRecords(fromJsonText(r.step_records as string, []), graph, startedAt),
     activated_ports: fromJsonText(r.activated_ports as string, []),
     skipped_nodes: fromJsonText(r.skipped_nodes as string, []),
     errors: fromJsonText(r.errors as string, []),
@@ -51,7 +55,7 @@ export function parseRow(r: RawRow): ExecutionRow {
     waiting: fromJsonText(r.waiting as string | null, []),
     rerun_of: r.rerun_of === null || r.rerun_of === undefined ? null : Number(r.rerun_of),
     error: (r.error as string | null) ?? null,
-    started_at: String(r.started_at),
+    started_at: startedAt,
     updated_at: String(r.updated_at),
     completed_at: (r.completed_at as string | null) ?? null,
   };
@@ -117,7 +121,7 @@ function skippedSteps(s: RunState): number[] {
   return s.graph.steps.filter((st) => !executed.has(st.id)).map((st) => st.id);
 }
 
-/** A run's trigger never changes, and frozen values are shared by runs: serialize each once. */
+/** Frozen values are shared by runs: serialize each once. */
 const frozenJson = new WeakMap<object, string>();
 const once = (v: object): string => {
   let text = frozenJson.get(v);
@@ -148,7 +152,7 @@ export function runWrite(s: RunState, snapshotId: number | null, now: string): R
     s.status,
     eventLogStatus(s),
     dataJson(s.pipeline_data),
-    toJsonText(s.steps),
+    encodeStepRecords(s.steps, s.graph, s.started_ms),
     toJsonText(s.activated_ports),
     ended ? toJsonText(skippedSteps(s)) : "[]",
     toJsonText(s.errors),
@@ -161,7 +165,7 @@ export function runWrite(s: RunState, snapshotId: number | null, now: string): R
   ];
   if (snapshotId === null) return { id: s.id, mutable };
   const t = s.trigger;
-  return { id: s.id, fixed: [s.id, s.rule_id, s.rule_name, t.trigger_type, once(t), snapshotId, s.rerun_of, s.id, s.started_at, t.room_name, t.sensor_id], mutable };
+  return { id: s.id, fixed: [s.id, s.rule_id, s.rule_name, t.trigger_type, toJsonText(t), snapshotId, s.rerun_of, s.id, s.started_at, t.room_name, t.sensor_id], mutable };
 }
 
 /** The event log follows the run: completed only when a step marked cool-off. */

@@ -126,7 +126,7 @@ export class ExecutionStore {
     return rows.map((raw) => {
       let graph = graphs.get(raw.graph);
       if (!graph) graphs.set(raw.graph, (graph = fromJsonText(raw.graph as string, {} as GraphSnapshot)));
-      return { ...parseRow({ ...raw, graph: null }), graph };
+      return parseRow(raw, { graph });
     });
   }
 

@@ -27,7 +27,7 @@ export async function queryRuns(ctx: AppContext, f: RunFilters): Promise<Executi
   if (f.rule_id !== undefined) q.where("we.rule_id", f.rule_id);
   if (f.status !== undefined) whereStatus(q, [f.status as ExecutionStatus], "we");
   if (f.active) whereStatus(q, ["running", "waiting"], "we");
-  return (await q).map(parseRow);
+  return (await q).map((r: Record<string, unknown>) => parseRow(r));
 }
 
 export async function getRun(ctx: AppContext, id: number): Promise<ExecutionRow> {

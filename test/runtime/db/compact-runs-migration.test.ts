@@ -47,7 +47,7 @@ describe("migration 010: one row per run", () => {
   });
 
   it("keeps a run's inline graph snapshot readable, and the parked run parked", async () => {
-    const rows = (await selectExecutions(db).orderBy("we.id", "asc")).map(parseRow);
+    const rows = (await selectExecutions(db).orderBy("we.id", "asc")).map((r: Record<string, unknown>) => parseRow(r));
     assert.equal(rows[0].graph.rule_name, "Night hall");
     assert.deepEqual([rows[1].status, rows[1].resume_at], ["waiting", "2026-01-01T23:00:00.000Z"]);
   });

@@ -1,0 +1,62 @@
+/**
+ * Step records as a run's row stores them: one small array per step instead of an object
+ * with named fields, the label and type left to the run's graph snapshot (which holds them
+ * for every step it has), the start as milliseconds after the run's start. A run's records
+ * are written with it at every group commit, so their size is paid on every busy run.
+ *
+ *   [step_id, start offset ms, elapsed ms, status code, output ports, error | null, label?, type?]
+ *
+ * Rows written before this format hold objects; those are read as they are.
+ */
+import { isoAt } from "../../core/clock";
+import type { GraphSnapshot, SnapshotStep } from "./graph-snapshot";
+import type { StepRecord } from "./run-state";
+
+type Stored = [number, number, number, number, string[], string | null, string?, string?];
+
+const CODES: ReadonlyArray<[StepRecord["status"], boolean]> = [
+  ["failed", false],
+  ["success", true],
+  ["waiting", true],
+  ["waiting", false],
+];
+const codeOf = (r: StepRecord): number => (r.status === "success" ? 1 : r.status === "failed" ? 0 : r.success ? 2 : 3);
+
+const byId = new WeakMap<GraphSnapshot, Map<number, SnapshotStep>>();
+function graphStep(graph: GraphSnapshot, id: number): SnapshotStep | undefined {
+  let map = byId.get(graph);
+  if (!map) byId.set(graph, (map = new Map((graph.steps ?? []).map((s) => [s.id, s]))));
+  return map.get(id);
+}
+
+export function encodeStepRecords(records: readonly StepRecord[], graph: GraphSnapshot, startedMs: number): string {
+  const out: Stored[] = records.map((r) => {
+    const row: Stored = [r.step_id, Date.parse(r.started_at) - startedMs, r.elapsed_ms, codeOf(r), r.output_ports, r.error ?? null];
+    const known = graphStep(graph, r.step_id);
+    if (!known || known.label !== r.label || known.step_type !== r.step_type) row.push(r.label, r.step_type);
+    return row;
+  });
+  return JSON.stringify(out);
+}
+
+export function decodeStepRecords(stored: readonly unknown[], graph: GraphSnapshot, startedAt: string): StepRecord[] {
+  const startedMs = Date.parse(startedAt);
+  return stored.map((item) => {
+    if (!Array.isArray(item)) return item as StepRecord;
+    const [id, offset, elapsed, code, ports, error, label, type] = item as Stored;
+    const known = graphStep(graph, id);
+    const [status, success] = CODES[code] ?? CODES[0];
+    const rec: StepRecord = {
+      step_id: id,
+      label: label ?? known?.label ?? "",
+      step_type: type ?? known?.step_type ?? "",
+      started_at: isoAt(startedMs + offset),
+      elapsed_ms: elapsed,
+      success,
+      status,
+      output_ports: ports,
+    };
+    if (error !== null && error !== undefined) rec.error = error;
+    return rec;
+  });
+}
