@@ -28,7 +28,8 @@ export interface EventLogFilters {
 export async function listEventLogs(ctx: AppContext, f: EventLogFilters): Promise<EventLog[]> {
   // Event logs are written with their runs, by group commit: show what is queued too.
   await ctx.engine?.store.flushQueued();
-  const q = ctx.db("event_logs").select("*").orderBy("timestamp", "desc").orderBy("id", "desc").limit(f.limit).offset(f.offset);
+  // Newest first: a log's id is its run's, handed out as runs start.
+  const q = ctx.db("event_logs").select("*").orderBy("id", "desc").limit(f.limit).offset(f.offset);
   if (f.rule_name !== undefined) q.where("rule_name", f.rule_name);
   if (f.status !== undefined) q.where("status", f.status);
   const rows: Array<Omit<EventLog, "pipeline_data"> & { pipeline_data_json: string }> = await q;

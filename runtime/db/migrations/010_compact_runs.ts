@@ -42,7 +42,6 @@ export async function up(knex: Knex): Promise<void> {
   });
   await knex.raw(EVENT_LOGS_VIEW);
   await knex.raw("create index workflow_executions_rule_started on workflow_executions (rule_id, started_at)");
-  await knex.raw("create index workflow_executions_started on workflow_executions (started_at)");
   // Queries for active runs name `completed_at is null` so that SQLite can use this index.
   await knex.raw("create index workflow_executions_active on workflow_executions (status) where completed_at is null");
   await knex.raw("create index workflow_executions_parked on workflow_executions (resume_at) where resume_at is not null");
@@ -51,7 +50,7 @@ export async function up(knex: Knex): Promise<void> {
 export async function down(knex: Knex): Promise<void> {
   await knex.raw("drop view if exists event_logs");
   await knex.raw(`update workflow_executions set graph = (select g.graph from graph_snapshots g where g.id = workflow_executions.graph_snapshot_id) where graph is null`);
-  for (const name of ["workflow_executions_rule_started", "workflow_executions_started", "workflow_executions_active", "workflow_executions_parked"]) {
+  for (const name of ["workflow_executions_rule_started", "workflow_executions_active", "workflow_executions_parked"]) {
     await knex.raw(`drop index if exists ${name}`);
   }
   await knex.schema.createTable("event_logs", (t) => {

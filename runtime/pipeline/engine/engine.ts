@@ -58,6 +58,15 @@ const handlerOf = (spec: StepSpec) => entries.get(spec)?.handler as StepHandler<
 type Careflow = { execution_id: number };
 const runOf = (msg: Record<string, unknown> | undefined): number | undefined => (msg?._careflow as Careflow | undefined)?.execution_id;
 
+/**
+ * The ports a step chose that it has. Usually all are, and the handler's own (fresh) list is
+ * kept as the step's record rather than copied.
+ */
+function knownPorts(chosen: readonly string[], has: readonly string[]): string[] {
+  for (const p of chosen) if (!has.includes(p)) return chosen.filter((c) => has.includes(c));
+  return chosen as string[];
+}
+
 /** Aborted when the run is cancelled or times out; made when a handler first asks for it. */
 function runSignal(run: RunState): AbortSignal {
   if (!run.abort) {
@@ -317,7 +326,7 @@ export class PipelineEngine implements RuleFirer {
     }
     const r = outcome.result;
     if (r.data) Object.assign(run.pipeline_data, r.data);
-    const ports = r.output_ports ? r.output_ports.filter((p) => spec.outputPorts.includes(p)) : [defaultPort];
+    const ports = r.output_ports ? knownPorts(r.output_ports, spec.outputPorts) : [defaultPort];
     const ok = r.success !== false;
     if (!ok) run.errors.push(`step '${step.label}': ${r.error ?? "reported failure"}`);
     if (r.wait_until !== undefined) {
@@ -343,14 +352,13 @@ export class PipelineEngine implements RuleFirer {
   /** Send on the given ports from the live instance of the node (a deploy may have replaced it). */
   private sendOn(run: RunState, node: RedNodeInstance, allPorts: readonly string[], ports: readonly string[], msg: RedMessage, send: (m: Array<RedMessage | null>) => void): void {
     // The message goes on as it came (its id too); a second port gets a message of its own.
-    let first = true;
-    const out = allPorts.map((p) => {
-      if (!ports.includes(p)) return null;
-      if (!first) return { _msgid: msg._msgid, _careflow: msg._careflow };
-      first = false;
-      return msg;
-    });
-    if (!out.some(Boolean)) return;
+    const out: Array<RedMessage | null> = new Array(allPorts.length).fill(null);
+    let sent = 0;
+    for (let i = 0; i < allPorts.length; i++) {
+      if (!ports.includes(allPorts[i])) continue;
+      out[i] = sent++ === 0 ? msg : { _msgid: msg._msgid, _careflow: msg._careflow };
+    }
+    if (!sent) return;
     const live = this.red.getNode<LiveNode>(node.id);
     if (!live) return this.fail(run, `step node ${node.id} was removed by a deploy while the run was at it`);
     if (live === node) send(out);

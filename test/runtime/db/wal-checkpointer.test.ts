@@ -27,7 +27,7 @@ describe("WAL checkpointer (SQLite)", () => {
       for (let i = 0; i < 2000; i++) insert.run("x".repeat(500));
     })();
     const before = fs.statSync(file).size;
-    const checkpointer = startWalCheckpointer(file, 20);
+    const checkpointer = startWalCheckpointer(file, { intervalMs: 20, startAtBytes: 100_000 });
     try {
       for (let i = 0; i < 100 && fs.statSync(file).size === before; i++) await new Promise((r) => setTimeout(r, 20));
       assert.ok(fs.statSync(file).size > before + 500_000, "the rows reached the database file");
@@ -40,11 +40,16 @@ describe("WAL checkpointer (SQLite)", () => {
     }
   });
 
-  it("stops when asked, even twice", async () => {
+  it("starts no thread while the log is small, and stops when asked, even twice", async () => {
     const file = path.join(dir, "d.db");
-    new Database(file).pragma("journal_mode = WAL");
-    const checkpointer = startWalCheckpointer(file, 20);
+    const db = new Database(file);
+    db.pragma("journal_mode = WAL");
+    db.exec("create table t (v text); insert into t values ('one row')");
+    const checkpointer = startWalCheckpointer(file, { intervalMs: 20, startAtBytes: 1_000_000 });
+    await new Promise((r) => setTimeout(r, 100));
+    assert.equal(checkpointer.started, false);
     await checkpointer.stop();
     await checkpointer.stop();
+    db.close();
   });
 });
