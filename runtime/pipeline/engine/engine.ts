@@ -30,7 +30,7 @@ import { runStep, type StepOutcome } from "./step-runner";
 import type { FireRequest, FireResult, RuleFirer, TriggerContext } from "./types";
 import { initialPipelineData } from "./pipeline-data";
 import { recoverRuns } from "./recovery";
-import { reviveRun, stepRecord } from "./run-state";
+import { newRunState, reviveRun, stepRecord } from "./run-state";
 
 /** What the engine needs of the embedded Node-RED. */
 export interface EngineRed {
@@ -137,27 +137,8 @@ export class PipelineEngine implements RuleFirer {
   async startRun(rule: RuleNodes, trigger: TriggerContext, triggerInput: Record<string, unknown> | null, rerunOf: number | null): Promise<number> {
     const graph = snapshotRule(rule);
     const startedAt = isoNow(this.ctx.clock);
-    const state: Omit<RunState, "id"> = {
-      rule_id: graph.rule_id,
-      rule_name: graph.rule_name,
-      status: "running",
-      trigger,
-      graph,
-      pipeline_data: initialPipelineData(trigger, triggerInput, this.ctx.clock.now(), this.ctx.settings.app.timezone),
-      steps: [],
-      activated_ports: [],
-      errors: [],
-      waiting: [],
-      pending: 0,
-      in_handler: 0,
-      cancel_requested: false,
-      failed_error: null,
-      started_at: startedAt,
-      started_ms: Date.parse(startedAt),
-      rerun_of: rerunOf,
-      active_ms: 0,
-      running_since: this.ctx.clock.now(),
-    };
+    const now = this.ctx.clock.now();
+    const state = newRunState(graph, trigger, initialPipelineData(trigger, triggerInput, now, this.ctx.settings.app.timezone), startedAt, now, rerunOf);
     // Its rows are written by group commit: a run of flow steps that ends quickly is written
     // once, ended; a step that acts on the world waits for the row first (see execute).
     const run: RunState = this.store.create(state);

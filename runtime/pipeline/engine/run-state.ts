@@ -57,6 +57,31 @@ export interface RunState {
   abort?: AbortController;
 }
 
+/** A run about to start: running, nothing recorded yet (the store gives it its id). */
+export function newRunState(graph: GraphSnapshot, trigger: TriggerContext, pipelineData: Record<string, unknown>, startedAt: string, nowMs: number, rerunOf: number | null): Omit<RunState, "id"> {
+  return {
+    rule_id: graph.rule_id,
+    rule_name: graph.rule_name,
+    status: "running",
+    trigger,
+    graph,
+    pipeline_data: pipelineData,
+    steps: [],
+    activated_ports: [],
+    errors: [],
+    waiting: [],
+    pending: 0,
+    in_handler: 0,
+    cancel_requested: false,
+    failed_error: null,
+    started_at: startedAt,
+    started_ms: Date.parse(startedAt),
+    rerun_of: rerunOf,
+    active_ms: 0,
+    running_since: nowMs,
+  };
+}
+
 /** A parked run brought back from its row to continue. */
 export function reviveRun(row: ExecutionRow, nowMs: number): RunState {
   return {

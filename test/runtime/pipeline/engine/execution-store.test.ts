@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import type { Knex } from "knex";
 import type { RunWrite, WriteBatch } from "../../../../runtime/pipeline/engine/execution-rows";
 import { ExecutionStore, WRITE_DELAY_MS } from "../../../../runtime/pipeline/engine/execution-store";
-import type { RunState } from "../../../../runtime/pipeline/engine/run-state";
+import { newRunState, type RunState } from "../../../../runtime/pipeline/engine/run-state";
 import type { GraphSnapshot } from "../../../../runtime/pipeline/engine/graph-snapshot";
 import { triggerContext } from "../../../../runtime/pipeline/engine/types";
 
@@ -23,25 +23,8 @@ const graph: GraphSnapshot = {
 };
 
 const newRun = (ruleId = 1): Omit<RunState, "id"> => ({
+  ...newRunState(graph, triggerContext({ trigger_type: "manual" }), {}, "2026-06-01T08:00:00.000Z", 0, null),
   rule_id: ruleId,
-  rule_name: "Check",
-  status: "running",
-  trigger: triggerContext({ trigger_type: "manual" }),
-  graph,
-  pipeline_data: {},
-  steps: [],
-  activated_ports: [],
-  errors: [],
-  waiting: [],
-  pending: 0,
-  in_handler: 0,
-  cancel_requested: false,
-  failed_error: null,
-  started_at: "2026-06-01T08:00:00.000Z",
-  started_ms: Date.parse("2026-06-01T08:00:00.000Z"),
-  rerun_of: null,
-  active_ms: 0,
-  running_since: 0,
 });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
