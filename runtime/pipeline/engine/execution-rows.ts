@@ -116,9 +116,11 @@ function earliestResume(waiting: readonly Waiting[]): string | null {
   return min;
 }
 
-function skippedSteps(s: RunState): number[] {
-  const executed = new Set(s.steps.map((r) => r.step_id));
-  return s.graph.steps.filter((st) => !executed.has(st.id)).map((st) => st.id);
+function skippedSteps(s: RunState): string {
+  // Rules have a handful of steps: a scan beats building a set per run.
+  let out = "";
+  for (const st of s.graph.steps) if (!s.steps.some((r) => r.step_id === st.id)) out += (out ? "," : "") + st.id;
+  return `[${out}]`;
 }
 
 /** Frozen values are shared by runs: serialize each once. */
@@ -134,15 +136,18 @@ const once = (v: object): string => {
  * object every run of a minute shares).
  */
 function dataJson(data: Record<string, unknown>): string {
-  let out = "";
+  let frozen = "";
+  let rest: Record<string, unknown> | null = null;
   for (const key in data) {
     if (!Object.prototype.hasOwnProperty.call(data, key)) continue;
     const v = data[key];
-    const text = v !== null && typeof v === "object" && Object.isFrozen(v) ? once(v) : JSON.stringify(v);
-    if (text === undefined) continue;
-    out += (out ? "," : "") + JSON.stringify(key) + ":" + text;
+    if (v !== null && typeof v === "object" && Object.isFrozen(v)) frozen += `,${JSON.stringify(key)}:${once(v)}`;
+    else (rest ??= {})[key] = v;
   }
-  return "{" + out + "}";
+  if (!frozen) return JSON.stringify(data);
+  // The rest in one call (the engine's fast path), the frozen values' text appended.
+  const body = rest ? JSON.stringify(rest) : "{}";
+  return body === "{}" ? `{${frozen.slice(1)}}` : `${body.slice(0, -1)}${frozen}}`;
 }
 
 /** The values to write for a run now; `snapshotId` is set when its row does not exist yet. */
@@ -154,7 +159,7 @@ export function runWrite(s: RunState, snapshotId: number | null, now: string): R
     dataJson(s.pipeline_data),
     encodeStepRecords(s.steps, s.graph, s.started_ms),
     toJsonText(s.activated_ports),
-    ended ? toJsonText(skippedSteps(s)) : "[]",
+    ended ? skippedSteps(s) : "[]",
     toJsonText(s.errors),
     // Kept while a branch is parked, even before the run itself is `waiting`: recovery reads it.
     s.waiting.length && !ended ? earliestResume(s.waiting) : null,
