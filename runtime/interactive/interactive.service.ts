@@ -135,8 +135,8 @@ export function watchTimeouts(ctx: AppContext): void {
   // Resumes only: the engine builds no other events for this watch.
   ctx.engine.live.subscribe((e) => {
     // Only a prompt's own wait can have left an expired prompt behind.
-    const resumed = e.resumed_steps as Array<{ step_type: string | null }> | undefined;
-    if (resumed && !resumed.some((s) => s.step_type === "interactive_prompt" || s.step_type === null)) return;
+    const resumed = (e.resumed_steps ?? []) as Array<{ step_type: string | null }>;
+    if (!resumed.some((s) => s.step_type === "interactive_prompt" || s.step_type === null)) return;
     void closeExpired(ctx, e.execution_id).catch((err) => ctx.log.error({ err, execution_id: e.execution_id }, "interactive prompt: recording a timeout failed"));
   }, ["pipeline_resumed"]);
 }

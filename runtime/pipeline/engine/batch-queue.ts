@@ -8,7 +8,7 @@ export class BatchQueue<T> {
 
   constructor(
     private readonly drain: (items: T[]) => Promise<void>,
-    private readonly onError: (err: unknown, items: T[]) => void = () => undefined,
+    private readonly onError: (err: unknown, items: T[]) => void,
   ) {}
 
   add(item: T): void {

@@ -115,7 +115,7 @@ export class PipelineEngine implements RuleFirer {
     this.resumeTimers.clear();
     this.held.clear();
     this.deadlines.stop();
-    await this.store.flushQueued();
+    await this.store.drain();
   }
 
   // ---- firing -------------------------------------------------------------------------
@@ -404,7 +404,6 @@ export class PipelineEngine implements RuleFirer {
         const run = this.held.get(id);
         if (!run) continue;
         this.held.delete(id);
-        run.running_since = now;
         const due = run.waiting.filter((w) => w.resume_at !== null && Date.parse(w.resume_at) <= now);
         for (const w of due) if (w.on_timeout_data) Object.assign(run.pipeline_data, w.on_timeout_data);
         await this.continueFrom(run, due);

@@ -103,8 +103,17 @@ export class ExecutionStore {
     return ids.length ? Promise.all(ids.map((id) => this.whenWritten(id))).then(() => undefined) : Promise.resolve();
   }
 
-  /** Write everything queued and resolve once it is durable. */
-  async flushQueued(): Promise<void> {
+  /**
+   * Resolves once everything queued so far is in the store (or its write failed, which the
+   * store logs). Runs queued later do not hold it up, so a read under load still answers.
+   */
+  flushQueued(): Promise<void> {
+    const ids = [...this.queue.keys(), ...this.writing.keys()];
+    return Promise.all(ids.map((id) => this.whenWritten(id).catch(() => undefined))).then(() => undefined);
+  }
+
+  /** Write until nothing is queued (the engine is stopping, no run starts any more). */
+  async drain(): Promise<void> {
     while (this.flushing || this.queue.size) {
       for (const q of this.queue.values()) q.urgent = true;
       this.kick();

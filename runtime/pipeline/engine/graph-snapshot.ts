@@ -71,11 +71,17 @@ export function graphSummary(graph: GraphSnapshot): { steps: Array<Pick<Snapshot
   return summary;
 }
 
-/** A snapshot's step by the flow node that runs it. */
-const byNode = new WeakMap<GraphSnapshot, Map<string, SnapshotStep>>();
+/** A snapshot's steps by the flow node that runs them and by id, built once per snapshot. */
+const indexes = new WeakMap<GraphSnapshot, { byNode: Map<string, SnapshotStep>; byId: Map<number, SnapshotStep> }>();
 
-export function stepOfNode(graph: GraphSnapshot, nodeId: string): SnapshotStep | undefined {
-  let map = byNode.get(graph);
-  if (!map) byNode.set(graph, (map = new Map(graph.steps.map((s) => [s.node_id, s]))));
-  return map.get(nodeId);
+function indexOf(graph: GraphSnapshot): { byNode: Map<string, SnapshotStep>; byId: Map<number, SnapshotStep> } {
+  let index = indexes.get(graph);
+  if (!index) {
+    const steps = graph.steps ?? [];
+    indexes.set(graph, (index = { byNode: new Map(steps.map((s) => [s.node_id, s])), byId: new Map(steps.map((s) => [s.id, s])) }));
+  }
+  return index;
 }
+
+export const stepOfNode = (graph: GraphSnapshot, nodeId: string): SnapshotStep | undefined => indexOf(graph).byNode.get(nodeId);
+export const stepById = (graph: GraphSnapshot, id: number): SnapshotStep | undefined => indexOf(graph).byId.get(id);

@@ -73,11 +73,6 @@ export class LiveEvents {
   private readonly perType = new Map<PipelineEventType, number>();
   private sequence = 0;
 
-  /** Has anyone subscribed, to any type? */
-  get listened(): boolean {
-    return this.subs.length > 0;
-  }
-
   /** Does at least one subscriber get events of this type? Callers skip building the rest. */
   wants(type: PipelineEventType): boolean {
     return this.allTypes > 0 || (this.perType.get(type) ?? 0) > 0;

@@ -9,7 +9,7 @@
  * Rows written before this format hold objects; those are read as they are.
  */
 import { isoAt } from "../../core/clock";
-import type { GraphSnapshot, SnapshotStep } from "./graph-snapshot";
+import { stepById, type GraphSnapshot } from "./graph-snapshot";
 import type { StepRecord } from "./run-state";
 
 type Stored = [number, number, number, number, string[], string | null, string?, string?];
@@ -22,17 +22,10 @@ const CODES: ReadonlyArray<[StepRecord["status"], boolean]> = [
 ];
 const codeOf = (r: StepRecord): number => (r.status === "success" ? 1 : r.status === "failed" ? 0 : r.success ? 2 : 3);
 
-const byId = new WeakMap<GraphSnapshot, Map<number, SnapshotStep>>();
-function graphStep(graph: GraphSnapshot, id: number): SnapshotStep | undefined {
-  let map = byId.get(graph);
-  if (!map) byId.set(graph, (map = new Map((graph.steps ?? []).map((s) => [s.id, s]))));
-  return map.get(id);
-}
-
 export function encodeStepRecords(records: readonly StepRecord[], graph: GraphSnapshot, startedMs: number): string {
   const out: Stored[] = records.map((r) => {
     const row: Stored = [r.step_id, Date.parse(r.started_at) - startedMs, r.elapsed_ms, codeOf(r), r.output_ports, r.error ?? null];
-    const known = graphStep(graph, r.step_id);
+    const known = stepById(graph, r.step_id);
     if (!known || known.label !== r.label || known.step_type !== r.step_type) row.push(r.label, r.step_type);
     return row;
   });
@@ -44,7 +37,7 @@ export function decodeStepRecords(stored: readonly unknown[], graph: GraphSnapsh
   return stored.map((item) => {
     if (!Array.isArray(item)) return item as StepRecord;
     const [id, offset, elapsed, code, ports, error, label, type] = item as Stored;
-    const known = graphStep(graph, id);
+    const known = stepById(graph, id);
     const [status, success] = CODES[code] ?? CODES[0];
     const rec: StepRecord = {
       step_id: id,

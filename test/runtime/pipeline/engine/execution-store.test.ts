@@ -103,6 +103,22 @@ describe("execution store (group commit)", () => {
     assert.equal(written().length, 2);
   });
 
+  it("answers a read once what was queued before it is written, not held up by runs queued later", async () => {
+    const before = store.create(newRun());
+    const read = store.flushQueued();
+    const later = store.create(newRun());
+    await read;
+    assert.deepEqual(
+      written().map((w) => w.id),
+      [before.id],
+    );
+    await store.whenWritten(later.id);
+    assert.deepEqual(
+      written().map((w) => w.id),
+      [before.id, later.id],
+    );
+  });
+
   it("tells the waiters of a failed write, logs it and retries the run with the next batch", async () => {
     failNext = 1;
     const run = store.create(newRun());

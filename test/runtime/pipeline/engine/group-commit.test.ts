@@ -6,7 +6,10 @@
 import assert from "node:assert/strict";
 import type { StepHandler } from "../../../../nodes/_kit/handler-types";
 import { registry } from "../../../../nodes/registry.generated";
+import { snapshotRule } from "../../../../runtime/pipeline/engine/graph-snapshot";
+import { newRunState } from "../../../../runtime/pipeline/engine/run-state";
 import { triggerContext } from "../../../../runtime/pipeline/engine/types";
+import { findRule } from "../../../../runtime/rules/rule-read";
 import { startTestApp, type TestApp } from "../../../support/test-app";
 
 type Entry = { spec: { type: string }; handler?: StepHandler<unknown, unknown> };
@@ -36,6 +39,22 @@ describe("runs written by group commit", function () {
     }
     const logs = (await t.get(`/api/v1/events?rule_name=Read%20at%20once`)).body as Array<{ execution_id: number }>;
     assert.equal(logs.length, 5);
+  });
+
+  it("shows a run whose row is still queued in every read: the run, the list, the event logs", async () => {
+    const id = await importRule("Queued", {}, [condition]);
+    const { flows, index } = await t.app.ctx.flows.snapshot();
+    const graph = snapshotRule(findRule(flows, index, id));
+    const started = new Date().toISOString();
+    // A run the engine has handed an id but not written yet (its group commit waits 20 ms).
+    const run = t.app.ctx.engine!.store.create(newRunState(graph, triggerContext({ trigger_type: "manual" }), {}, started, Date.now(), null));
+    const one = await t.get(`/api/v1/workflows/${run.id}`);
+    assert.equal(one.status, 200, one.text);
+    assert.equal(one.body.status, "running");
+    const another = t.app.ctx.engine!.store.create(newRunState(graph, triggerContext({ trigger_type: "manual" }), {}, started, Date.now(), null));
+    assert.ok((await t.get(`/api/v1/workflows?rule_id=${id}`)).body.some((r: { id: number }) => r.id === another.id));
+    const third = t.app.ctx.engine!.store.create(newRunState(graph, triggerContext({ trigger_type: "manual" }), {}, started, Date.now(), null));
+    assert.ok((await t.get("/api/v1/events?rule_name=Queued")).body.some((l: { execution_id: number }) => l.execution_id === third.id));
   });
 
   it("holds firings past the daily limit even when the earlier runs are not written yet", async () => {
