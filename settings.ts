@@ -92,6 +92,16 @@ export const settingsSchema = z
       .object({
         api_keys: z.array(apiKey).default([]),
         device_keys: z.array(deviceKey).default([]),
+        // Wrong keys and editor passwords per client address before it must wait (429).
+        throttle: z
+          .object({
+            max_failures: z.number().int().positive().default(10),
+            window_seconds: z.number().positive().default(60),
+            block_seconds: z.number().positive().default(30),
+            max_block_seconds: z.number().positive().default(900),
+          })
+          .strict()
+          .prefault({}),
       })
       .strict()
       .prefault({}),

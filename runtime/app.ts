@@ -22,6 +22,11 @@ import { importExampleRules } from "./demo/example-rules";
 import { upsertDeviceSensors } from "./devices/device-sensors";
 import { ensureDefaultTemplate } from "./eink/default-template";
 import { apiV1 } from "./http/api-v1";
+import { requestTargetGuard } from "./http/request-target";
+import { answerClientErrors } from "./http/client-errors";
+import { FailureThrottle } from "./auth/failure-throttle";
+import { isAdminLogin } from "./nodered/admin-auth";
+import { loginThrottle } from "./nodered/login-throttle";
 import { errorHandler, notFoundHandler } from "./http/error-handler";
 import { EDITOR_ROOT, nodeRedHost, type HostTarget } from "./nodered/host";
 import { healthRouter } from "./ops/ops.router";
@@ -121,9 +126,12 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
   const useNodeRed = opts.nodeRed !== false;
   const app = express();
   app.disable("x-powered-by");
+  app.use(requestTargetGuard);
   app.use(healthRouter(ctx, { startedAt, nodeRedState: () => (useNodeRed ? nodeRedHost.state : "disabled") }));
-  app.use("/api/v1", apiV1(ctx));
+  const throttle = new FailureThrottle(settings.auth.throttle, clock);
+  app.use("/api/v1", apiV1(ctx, throttle));
   if (useNodeRed) {
+    app.post(`${EDITOR_ROOT}/auth/token`, ...loginThrottle(throttle, (user, password) => isAdminLogin(ctx.keys, user, password)));
     app.use(EDITOR_ROOT, nodeRedHost.admin);
     app.use(nodeRedHost.httpNode);
   }
@@ -131,6 +139,7 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
   app.use(errorHandler(log));
 
   const server = http.createServer(app);
+  answerClientErrors(server, log);
   let feed: PipelineFeed | undefined;
   let triggers: { stop(): void | Promise<void> } | undefined;
   server.on("upgrade", (req, socket, head) => {

@@ -1,15 +1,27 @@
 /**
  * Express middleware: find the caller's key, resolve it, check `METHOD /path` against the
- * caller's patterns. Missing or unknown key → 401; known but not allowed → 403.
+ * caller's patterns. Missing or unknown key → 401; known but not allowed → 403; too many
+ * wrong keys from this client address → 429 with `Retry-After`.
  *
  * Resolution order (the spec's): the `X-API-Key` header, the `api_key` query parameter,
  * the `device_key` field of a JSON body. The first place that holds a key decides: a
  * wrong key in the header is not rescued by a right one in the query.
+ *
+ * The key is checked before the body is read. Only the routes devices post to (which may
+ * carry the key in the body) have their body parsed first, within their size limit.
+ *
+ * The path checked is the one the router dispatches (`req.baseUrl + req.path`, encoded as
+ * received, one trailing slash ignored), never the raw target: the app's first middleware
+ * has refused targets the two could read differently (`http/request-target.ts`).
  */
 import type { NextFunction, Request, RequestHandler, Response } from "express";
-import { ForbiddenError, UnauthorizedError } from "../core/errors";
+import { ForbiddenError, TooManyRequestsError, UnauthorizedError } from "../core/errors";
+import { jsonBody } from "../http/json-body";
+import type { FailureThrottle } from "./failure-throttle";
+import { fnmatch } from "./fnmatch";
 import { isAllowed, type KeyStore } from "./key-store";
 import type { Principal } from "./principal";
+import { DEVICE_PERMISSION_PATTERNS } from "./roles";
 
 declare module "express-serve-static-core" {
   interface Request {
@@ -31,7 +43,7 @@ export function findKey(req: Request, authorization: AuthorizationHeaderMode = "
   const query = req.query.api_key;
   if (typeof query === "string" && query) return { key: query, from: "query" };
   const body: unknown = req.body;
-  if (body && typeof body === "object" && !Array.isArray(body)) {
+  if (bodyParsed(req) && body && typeof body === "object" && !Array.isArray(body)) {
     const deviceKey = (body as Record<string, unknown>).device_key;
     if (typeof deviceKey === "string" && deviceKey) return { key: deviceKey, from: "body" };
   }
@@ -44,24 +56,53 @@ export function findKey(req: Request, authorization: AuthorizationHeaderMode = "
   return null;
 }
 
-/** The full path of the request without the query, as matched against permission patterns. */
-export const requestPath = (req: Request): string => (req.originalUrl.split("?")[0] || "/").replace(/\/+$/, "") || "/";
+/** body-parser marks a request whose body it has read. */
+const bodyParsed = (req: Request): boolean => (req as Request & { _body?: boolean })._body === true;
 
-export function authenticate(keys: KeyStore, authorization: AuthorizationHeaderMode = "none"): RequestHandler {
-  return (req: Request, _res: Response, next: NextFunction) => {
-    if (req.principal) return next();
-    const source = findKey(req, authorization);
-    if (!source) return next(new UnauthorizedError());
+/** `METHOD /path` as the router dispatches it, matched against permission patterns. */
+export const permissionPath = (req: Request): string => (req.baseUrl + req.path).replace(/\/+$/, "") || "/";
+
+/** Routes a device may post to, where its key may come in the JSON body. */
+const BODY_KEY_PATTERNS = Object.values(DEVICE_PERMISSION_PATTERNS)
+  .flat()
+  .filter((p) => p.startsWith("POST "));
+
+const acceptsBodyKey = (req: Request): boolean => req.method === "POST" && BODY_KEY_PATTERNS.some((p) => fnmatch(`POST ${permissionPath(req)}`, p));
+
+/** The address a throttle counts against: the socket's peer, never a header the client sets. */
+export const clientAddress = (req: Request): string => req.socket.remoteAddress ?? "unknown";
+
+export function authenticate(keys: KeyStore, throttle: FailureThrottle, authorization: AuthorizationHeaderMode = "none"): RequestHandler {
+  const check = (req: Request, source: KeySource | null): Error | undefined => {
+    if (!source) return new UnauthorizedError();
+    const client = clientAddress(req);
+    const wait = throttle.retryAfter(client);
+    if (wait > 0) return new TooManyRequestsError(`Too many wrong keys from this address: try again in ${wait} s`, wait);
     const principal = keys.resolve(source.key);
-    if (!principal) return next(new UnauthorizedError("Invalid API key"));
-    const path = requestPath(req);
+    if (!principal) {
+      throttle.fail(client);
+      return new UnauthorizedError("Invalid API key");
+    }
+    throttle.succeed(client);
+    const path = permissionPath(req);
     const method = req.method === "HEAD" ? "GET" : req.method;
     if (!isAllowed(principal, method, path)) {
-      return next(new ForbiddenError(`Permission denied: '${principal.name}' may not ${method} ${path}`));
+      return new ForbiddenError(`Permission denied: '${principal.name}' may not ${method} ${path}`);
     }
     req.principal = principal;
     // The body's device_key is a credential, not data: handlers never see it.
     if (source.from === "body") delete (req.body as Record<string, unknown>).device_key;
-    next();
+    return undefined;
+  };
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (req.principal) return next();
+    const source = findKey(req, authorization);
+    if (source || !acceptsBodyKey(req)) return next(check(req, source));
+    // A device route without a key in the header or query: the key may be in the body.
+    jsonBody()(req, res, (err?: unknown) => {
+      // Too large is said as such; anything else unreadable from an unknown caller is only a 401.
+      if (err && (err as { type?: string }).type === "entity.too.large") return next(err);
+      next(check(req, err ? null : findKey(req, authorization)));
+    });
   };
 }

@@ -42,6 +42,15 @@ export class ValidationError extends CareflowError {
     super(422, message);
   }
 }
+/** Too many attempts from one client; `retryAfterSeconds` goes out as `Retry-After`. */
+export class TooManyRequestsError extends CareflowError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(429, message);
+  }
+}
 /** A backing service the household runs is unreachable; callers degrade as the spec says. */
 export class ServiceUnavailableError extends CareflowError {
   constructor(message: string) {

@@ -1,10 +1,12 @@
 /**
- * `/api/v1`: JSON body, authentication and authorization, then the resource routers.
- * A body that is not valid JSON is answered only after the caller is known, so an
- * unauthenticated caller learns nothing but 401.
+ * `/api/v1`: authentication and authorization first, then the JSON body (per-route size
+ * limit, no NUL, bounded depth) and the query check, then the resource routers. An
+ * unauthenticated caller learns nothing but 401, and its body is never read (except on the
+ * routes a device posts to with its key in the body).
  */
-import express, { Router, type NextFunction, type Request, type RequestHandler, type Response } from "express";
+import { Router } from "express";
 import { authenticate } from "../auth/authenticate";
+import type { FailureThrottle } from "../auth/failure-throttle";
 import type { AppContext } from "../context";
 import { activitiesRouter } from "../activities/activities.router";
 import { alertsRouter } from "../alerts/alerts.router";
@@ -22,28 +24,7 @@ import { sensorsRouter } from "../sensors/sensors.router";
 import { webhookTriggerRouter, webhooksRouter } from "../pipeline/triggers/webhooks.router";
 import { interactiveRouter } from "../interactive/interactive.router";
 import { notFoundHandler } from "./error-handler";
-
-declare module "express-serve-static-core" {
-  interface Request {
-    bodyError?: unknown;
-  }
-}
-
-const BODY_LIMIT = "25mb"; // camera frames arrive as base64 JPEG inside JSON
-
-function deferredJson(): RequestHandler {
-  const parse = express.json({ limit: BODY_LIMIT });
-  return (req: Request, res: Response, next: NextFunction) =>
-    parse(req, res, (err?: unknown) => {
-      if (err) {
-        req.bodyError = err;
-        req.body = undefined;
-      }
-      next();
-    });
-}
-
-const raiseBodyError: RequestHandler = (req, _res, next) => next(req.bodyError);
+import { jsonBody, queryGuard } from "./json-body";
 
 /** Routers of later capabilities join here; each is `(ctx) => Router`. */
 export type RouterFactory = (ctx: AppContext) => Router;
@@ -66,14 +47,13 @@ export const V1_ROUTERS: readonly RouterFactory[] = [
   interactiveRouter,
 ];
 
-export function apiV1(ctx: AppContext, extra: readonly RouterFactory[] = []): Router {
+export function apiV1(ctx: AppContext, throttle: FailureThrottle, extra: readonly RouterFactory[] = []): Router {
   const r = Router();
-  r.use(deferredJson());
   // An e-ink display may only be able to send its key in an Authorization header.
-  r.get("/image/active", authenticate(ctx.keys, "bare-or-bearer"));
+  r.get("/image/active", authenticate(ctx.keys, throttle, "bare-or-bearer"), queryGuard);
   // A webhook call is authenticated by its rule's X-Webhook-Secret, not an API key.
   r.use(webhookTriggerRouter(ctx));
-  r.use(authenticate(ctx.keys), raiseBodyError);
+  r.use(authenticate(ctx.keys, throttle), jsonBody(), queryGuard);
   for (const make of [...V1_ROUTERS, ...extra]) r.use(make(ctx));
   r.use(notFoundHandler);
   return r;

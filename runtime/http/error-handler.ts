@@ -1,6 +1,6 @@
 /** Maps every failure to an HTTP status with the body `{"detail": "..."}`, in one place. */
 import type { ErrorRequestHandler, RequestHandler } from "express";
-import { CareflowError } from "../core/errors";
+import { CareflowError, TooManyRequestsError } from "../core/errors";
 import type { Logger } from "../core/logger";
 
 interface BodyParserError {
@@ -14,6 +14,7 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
     if (res.headersSent) return;
     if (err instanceof CareflowError) {
       if (err.status >= 500) log.error({ err, path: req.path }, err.message);
+      if (err instanceof TooManyRequestsError) res.set("Retry-After", String(err.retryAfterSeconds));
       res.status(err.status).json({ detail: err.message });
       return;
     }

@@ -1,6 +1,7 @@
 /**
- * Operations: `/health` (no auth: database and Node-RED state), `/admin/app-info`
- * (name, version, timezone) and `/api/v1/admin/config` (effective settings, redacted).
+ * Operations: `/health` (no auth: database and Node-RED state), and behind a key
+ * `/api/v1/admin/app-info` (name, version, timezone) and `/api/v1/admin/config`
+ * (effective settings, redacted).
  */
 import { Router } from "express";
 import type { AppContext } from "../context";
@@ -31,15 +32,15 @@ export function healthRouter(ctx: AppContext, sources: HealthSources): Router {
       });
     }),
   );
-  r.get(
-    "/admin/app-info",
-    route(() => ({ name: ctx.settings.app.name, app: packageInfo().name, version: packageInfo().version, timezone: ctx.settings.app.timezone })),
-  );
   return r;
 }
 
 export function adminConfigRouter(ctx: AppContext): Router {
   const r = Router();
   r.get("/admin/config", route(() => redactSecrets(ctx.settings)));
+  r.get(
+    "/admin/app-info",
+    route(() => ({ name: ctx.settings.app.name, app: packageInfo().name, version: packageInfo().version, timezone: ctx.settings.app.timezone })),
+  );
   return r;
 }

@@ -4,19 +4,23 @@
  * before its API-key middleware; `POST /webhooks/{rule_id}/generate-secret` is an ordinary
  * admin route behind the key (`webhooksRouter`, in `V1_ROUTERS`).
  *
- * Answers: no secret 401; unknown rule 404; wrong secret (or none generated yet) 403; body
- * not a JSON object 422 (only once the secret matched); rule not a webhook rule or disabled
- * 409; engine not running 503; otherwise 200 `{"execution_id": n}` or
- * `{"execution_id": null, "reason": "..."}` when the gates held the rule.
+ * Answers: no secret 401; unknown rule or wrong secret (or none generated yet) 403, the
+ * same answer, so rule ids cannot be listed without a secret; the body is read only once
+ * the secret matched (1 MB, no NUL, bounded depth; not a JSON object 422); rule not a
+ * webhook rule or disabled 409; engine not running 503; otherwise 200
+ * `{"execution_id": n}` or `{"execution_id": null, "reason": "..."}` when the gates held
+ * the rule.
  */
 import { createHash, timingSafeEqual } from "node:crypto";
-import { Router, type Request } from "express";
+import { Router, type NextFunction, type Request, type Response } from "express";
 import type { AppContext } from "../../context";
-import { ConflictError, ForbiddenError, ServiceUnavailableError, UnauthorizedError, ValidationError } from "../../core/errors";
+import { ConflictError, ForbiddenError, NotFoundError, ServiceUnavailableError, UnauthorizedError, ValidationError } from "../../core/errors";
+import { positiveIntOrNull } from "../../core/validation";
 import { intParam } from "../../http/params";
+import { jsonBody } from "../../http/json-body";
 import { route } from "../../http/route";
 import { findRule } from "../../rules/rule-read";
-import { ruleView } from "../../rules/rule-model";
+import { ruleView, type RuleNodes } from "../../rules/rule-model";
 import { generateWebhookSecret } from "../../rules/rules.service";
 import { triggerContext, type FireResult } from "../engine/types";
 import { sensorRoom } from "./trigger-kit";
@@ -30,20 +34,40 @@ export function secretMatches(given: string, expected: string | null): boolean {
 }
 
 function payloadOf(req: Request): Record<string, unknown> {
-  if (req.bodyError) throw req.bodyError;
   const body: unknown = req.body;
   if (body === undefined || body === null) return {};
   if (typeof body !== "object" || Array.isArray(body)) throw new ValidationError("body: must be a JSON object");
   return body as Record<string, unknown>;
 }
 
-async function triggerWebhook(ctx: AppContext, req: Request): Promise<FireResult> {
+declare module "express-serve-static-core" {
+  interface Request {
+    webhookRule?: RuleNodes;
+  }
+}
+
+/** Finds the rule and checks the secret before a byte of the body is read. */
+async function checkSecret(ctx: AppContext, req: Request): Promise<void> {
   const given = req.get("x-webhook-secret");
   if (!given) throw new UnauthorizedError("Webhook secret required: send it in X-Webhook-Secret");
-  const id = intParam(req, "rule_id", "Rule");
+  const id = positiveIntOrNull(req.params.rule_id ?? "");
   const { flows, index } = await ctx.flows.snapshot();
-  const r = findRule(flows, index, id);
-  if (!secretMatches(given, r.row.webhook_secret)) throw new ForbiddenError("Webhook secret does not match");
+  let found: RuleNodes | null = null;
+  if (id !== null) {
+    try {
+      found = findRule(flows, index, id);
+    } catch (err) {
+      if (!(err instanceof NotFoundError)) throw err;
+    }
+  }
+  // An unknown rule is compared like a wrong secret: same time, same answer.
+  if (!secretMatches(given, found?.row.webhook_secret ?? null) || !found) throw new ForbiddenError("Webhook secret does not match");
+  req.webhookRule = found;
+}
+
+async function triggerWebhook(ctx: AppContext, req: Request): Promise<FireResult> {
+  const r = req.webhookRule!;
+  const id = r.row.id;
   const payload = payloadOf(req);
   const rule = ruleView(r, false);
   if (rule.trigger_type !== "webhook") throw new ConflictError(`Rule ${id} is not a webhook rule (trigger_type '${rule.trigger_type}')`);
@@ -63,7 +87,8 @@ async function triggerWebhook(ctx: AppContext, req: Request): Promise<FireResult
 /** `POST /webhooks/:rule_id`, mounted before API-key authentication. */
 export function webhookTriggerRouter(ctx: AppContext): Router {
   const r = Router();
-  r.post("/webhooks/:rule_id", route((req) => triggerWebhook(ctx, req)));
+  const gate = (req: Request, _res: Response, next: NextFunction) => void checkSecret(ctx, req).then(() => next(), next);
+  r.post("/webhooks/:rule_id", gate, jsonBody(), route((req) => triggerWebhook(ctx, req)));
   return r;
 }
 

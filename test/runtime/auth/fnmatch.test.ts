@@ -1,13 +1,24 @@
 import assert from "node:assert/strict";
 import { fnmatch } from "../../../runtime/auth/fnmatch";
 
-describe("fnmatch (Python fnmatchcase semantics)", () => {
+describe("permission patterns (fnmatch, wildcards held within a segment)", () => {
   const cases: Array<[string, string, boolean]> = [
     ["GET /api/v1/rooms", "GET /api/v1/*", true],
-    ["GET /api/v1/rules/3/steps", "GET /api/v1/*", true], // * crosses slashes, as in Python
+    ["GET /api/v1/rules/3/steps", "GET /api/v1/*", true], // a trailing /* covers any depth
+    ["GET /api/v1", "GET /api/v1/*", false],
+    ["GET /api/v1/", "GET /api/v1/*", false],
     ["POST /api/v1/rooms", "GET /api/v1/*", false],
     ["POST /api/v1/alerts/7/action", "POST /api/v1/alerts/*/action", true],
     ["POST /api/v1/alerts/7/other", "POST /api/v1/alerts/*/action", false],
+    // An inner * stays within one segment: nothing that merely ends in /action.
+    ["POST /api/v1/alerts/7/x/action", "POST /api/v1/alerts/*/action", false],
+    ["POST /api/v1/rules/../rules/1/execute", "POST /api/v1/rules/*/execute", false],
+    ["POST /api/v1/alerts//action", "POST /api/v1/alerts/*/action", true],
+    ["GET /a/b", "GET /a?b", false], // ? is never a slash
+    ["GET /a/b", "GET /a[/]b", false], // nor is a class
+    ["GET /a/b", "GET /a[!x]b", false],
+    ["DELETE /mcp", "*", true],
+    ["DELETE /mcp/x/y", "**", true],
     ["GET /api/v1/x", "*", true],
     ["GET /a", "GET /?", true],
     ["GET /ab", "GET /?", false],

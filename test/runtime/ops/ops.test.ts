@@ -22,8 +22,10 @@ describe("operations endpoints", () => {
     assert.equal(res.body.node_red.state, "disabled");
   });
 
-  it("GET /admin/app-info gives name, version and timezone", async () => {
-    const res = await t.get("/admin/app-info", null);
+  it("GET /api/v1/admin/app-info needs a key, then gives name, version and timezone", async () => {
+    assert.equal((await t.get("/api/v1/admin/app-info", null)).status, 401);
+    assert.equal((await t.get("/admin/app-info", null)).status, 404, "no unauthenticated twin at the root");
+    const res = await t.get("/api/v1/admin/app-info", KEYS.caregiver);
     assert.equal(res.status, 200);
     assert.equal(res.body.timezone, "Europe/Berlin");
     assert.equal(res.body.name, "careflow");

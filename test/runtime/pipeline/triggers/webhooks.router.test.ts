@@ -9,7 +9,7 @@ describe("webhooks: POST /webhooks/{rule_id} and generate-secret", () => {
   let hook: number;
   let secret: string;
 
-  const call = (ruleId: number, opts: { secret?: string; body?: unknown; rawBody?: string; key?: string } = {}) =>
+  const call = (ruleId: number | string, opts: { secret?: string; body?: unknown; rawBody?: string; key?: string } = {}) =>
     t.request("POST", `/api/v1/webhooks/${ruleId}`, {
       key: opts.key ?? null,
       headers: { ...(opts.secret !== undefined ? { "x-webhook-secret": opts.secret } : {}), ...(opts.rawBody !== undefined ? { "content-type": "application/json" } : {}) },
@@ -78,7 +78,7 @@ describe("webhooks: POST /webhooks/{rule_id} and generate-secret", () => {
     assert.deepEqual(res.body, { execution_id: null, reason: "cool-off: last completed run at ..." });
   });
 
-  it("missing secret 401, wrong secret 403, unknown rule 404; nothing fires", async () => {
+  it("missing secret 401, wrong secret or unknown rule 403 alike; nothing fires", async () => {
     const missing = await call(hook, { body: {} });
     assert.equal(missing.status, 401);
     assert.match(missing.body.detail, /X-Webhook-Secret/);
@@ -87,7 +87,11 @@ describe("webhooks: POST /webhooks/{rule_id} and generate-secret", () => {
     assert.equal(wrong.status, 403);
     assert.equal(wrong.body.detail, "Webhook secret does not match");
     assert.equal((await call(hook, { secret: secret.slice(0, 8) })).status, 403);
-    assert.equal((await call(9999, { secret })).status, 404);
+    // Rule ids cannot be listed without a secret: an unknown rule answers like a wrong secret.
+    const unknown = await call(9999, { secret });
+    assert.equal(unknown.status, 403);
+    assert.equal(unknown.body.detail, "Webhook secret does not match");
+    assert.equal((await call("abc", { secret })).status, 403);
     assert.equal((await call(hook, { key: KEYS.admin })).status, 401, "an API key is not a webhook secret");
     assert.equal(firer.calls.length, 0);
   });

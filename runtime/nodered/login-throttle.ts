@@ -1,0 +1,39 @@
+/**
+ * The editor's login (`POST /editor/auth/token`) behind the per-address throttle. A wrong
+ * user or password is answered here (401, counted against the client's address) and never
+ * reaches Node-RED, whose own lockout counts per user name from any client, so five wrong
+ * guesses from anywhere would lock the admin out (and it answers that with a 500).
+ */
+import express, { type NextFunction, type Request, type Response, type RequestHandler } from "express";
+import { clientAddress } from "../auth/authenticate";
+import type { FailureThrottle } from "../auth/failure-throttle";
+
+export type LoginCheck = (username: string, password: string) => boolean;
+
+const form = express.urlencoded({ extended: false, limit: "16kb" });
+const json = express.json({ limit: "16kb" });
+
+const field = (body: unknown, name: string): string => {
+  const v = body && typeof body === "object" ? (body as Record<string, unknown>)[name] : undefined;
+  return typeof v === "string" ? v : "";
+};
+
+export function loginThrottle(throttle: FailureThrottle, check: LoginCheck): RequestHandler[] {
+  const gate = (req: Request, res: Response, next: NextFunction): void => {
+    if (field(req.body, "grant_type") !== "password") return next(); // refresh and others: Node-RED's
+    const client = clientAddress(req);
+    const wait = throttle.retryAfter(client);
+    if (wait > 0) {
+      res.set("Retry-After", String(wait)).status(429).json({ detail: `Too many failed logins from this address: try again in ${wait} s` });
+      return;
+    }
+    if (!check(field(req.body, "username"), field(req.body, "password"))) {
+      throttle.fail(client);
+      res.status(401).json({ detail: "Login failed: user 'admin' with an admin API key as the password" });
+      return;
+    }
+    throttle.succeed(client);
+    next();
+  };
+  return [form, json, gate];
+}
