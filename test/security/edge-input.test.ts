@@ -1,0 +1,106 @@
+/**
+ * What reaches the app from outside before any handler: bodies are read only once the
+ * caller is known and within the route's limit; NUL characters and deep nesting are
+ * refused with 422 naming the field; oversized headers get a JSON answer.
+ */
+import assert from "node:assert/strict";
+import { KEYS, startTestApp, type TestApp } from "../support/test-app";
+import { rawRequest } from "../support/raw-http";
+
+const nested = (depth: number): string => "[".repeat(depth) + "]".repeat(depth);
+
+describe("security: bodies, NUL characters, nesting and headers at the edge", function () {
+  this.timeout(60_000);
+  let t: TestApp;
+  let port: number;
+  let hook: number;
+  let secret: string;
+  before(async () => {
+    t = await startTestApp({ nodeRed: true });
+    port = Number(new URL(t.baseUrl).port);
+    hook = (await t.post("/api/v1/rules", { name: "Doorbell", trigger_type: "webhook" })).body.id;
+    secret = (await t.post(`/api/v1/webhooks/${hook}/generate-secret`)).body.secret;
+  });
+  after(() => t.close());
+
+  it("answers an unauthenticated 23 MB upload with 401 at once, without reading the body", async () => {
+    // Only the headers and 1 KB are sent: a server that reads bodies before keys would wait.
+    const res = await rawRequest(port, {
+      method: "POST",
+      target: "/api/v1/rooms",
+      headers: { "content-type": "application/json", "content-length": String(23 * 1024 * 1024) },
+      body: "{" + " ".repeat(1024),
+      timeoutMs: 3000,
+    });
+    assert.equal(res.status, 401);
+    assert.equal(typeof (res.json as { detail: string }).detail, "string");
+  });
+
+  it("answers a webhook with a wrong secret with 403 at once, without reading the body", async () => {
+    const res = await rawRequest(port, {
+      method: "POST",
+      target: `/api/v1/webhooks/${hook}`,
+      headers: { "content-type": "application/json", "x-webhook-secret": "wrong", "content-length": String(23 * 1024 * 1024) },
+      body: "{" + " ".repeat(1024),
+      timeoutMs: 3000,
+    });
+    assert.equal(res.status, 403);
+  });
+
+  it("limits an ordinary JSON body to 1 MB (413), even for the admin", async () => {
+    const res = await t.request("POST", "/api/v1/rooms", { body: { name: "big", floor: "x".repeat(1_100_000) } });
+    assert.equal(res.status, 413);
+    assert.match(res.body.detail, /too large/);
+  });
+
+  it("refuses a NUL character in a body field with 422 naming the field", async () => {
+    const res = await t.post("/api/v1/rooms", { name: "Kit\u0000chen" });
+    assert.equal(res.status, 422);
+    assert.equal(res.body.detail, "body.name: contains a NUL character");
+    const nestedRes = await t.post("/api/v1/image/render", { regions: { title: "Good\u0000morning" } });
+    assert.equal(nestedRes.status, 422);
+    assert.equal(nestedRes.body.detail, "body.regions.title: contains a NUL character");
+  });
+
+  it("refuses a NUL character in a query parameter with 422 naming it", async () => {
+    const res = await t.get("/api/v1/sensors?sensor_type=cam%00era");
+    assert.equal(res.status, 422);
+    assert.equal(res.body.detail, "query.sensor_type: contains a NUL character");
+    const events = await t.get("/api/v1/events?status=%00");
+    assert.equal(events.status, 422);
+  });
+
+  it("refuses a webhook body nested 2,000 levels deep with 422 (and fires nothing)", async () => {
+    const res = await t.request("POST", `/api/v1/webhooks/${hook}`, {
+      key: null,
+      headers: { "x-webhook-secret": secret, "content-type": "application/json" },
+      rawBody: `{"a":${nested(2000)}}`,
+    });
+    assert.equal(res.status, 422);
+    assert.match(res.body.detail, /^body: nested deeper than 64 levels/);
+    const runs = await t.get(`/api/v1/workflows?rule_id=${hook}`);
+    assert.equal(runs.body.length ?? runs.body.items?.length ?? 0, 0);
+  });
+
+  it("refuses deep nesting on every authenticated route too", async () => {
+    const res = await t.request("POST", "/api/v1/rules", { rawBody: `{"name":"x","trigger_type":"manual","description":${nested(100)}}`, headers: { "content-type": "application/json" } });
+    assert.equal(res.status, 422);
+  });
+
+  it("answers headers over 16 KB with 431 and a JSON detail", async () => {
+    const res = await rawRequest(port, { method: "GET", target: "/api/v1/rooms", headers: { "x-api-key": KEYS.admin, "x-padding": "p".repeat(20_000) } });
+    assert.equal(res.status, 431);
+    assert.match((res.json as { detail: string }).detail, /headers/);
+  });
+
+  it("answers a malformed request line with 400 and a JSON detail", async () => {
+    const res = await rawRequest(port, { method: "GET", target: "/api/v1/rooms HTTP/9.9 junk" });
+    assert.equal(res.status, 400);
+    assert.equal(typeof (res.json as { detail: string }).detail, "string");
+  });
+
+  it("needs a key for the app info", async () => {
+    assert.equal((await t.get("/api/v1/admin/app-info", null)).status, 401);
+    assert.equal((await t.get("/api/v1/admin/app-info", KEYS.caregiver)).status, 200);
+  });
+});

@@ -1,0 +1,79 @@
+/**
+ * Every route of the app × every kind of caller, against the spec's role table. The routes
+ * come from the app's own route table, so a route added later is covered without anyone
+ * remembering; the expectations are the spec's table written out here, not the code's.
+ */
+import assert from "node:assert/strict";
+import { KEYS, startTestApp, testAuthSettings, type TestApp } from "../support/test-app";
+import { appRoutes, concretePath, type RouteEntry } from "../support/route-table";
+
+type Caller = "none" | "wrong" | "admin" | "caregiver" | "mcp" | "camera" | "display" | "terminal";
+const CALLERS: readonly Caller[] = ["none", "wrong", "admin", "caregiver", "mcp", "camera", "display", "terminal"];
+
+const seg = "[^/]+";
+const re = (method: string, path: string) => new RegExp(`^${method} ${path}$`);
+
+/** The spec's Authentication section (roles) and device permissions, as this project grants them. */
+const SPEC_GRANTS: Record<Exclude<Caller, "none" | "wrong">, readonly RegExp[]> = {
+  admin: [/^/],
+  caregiver: [re("GET", "/api/v1/.+"), re("POST", `/api/v1/alerts/${seg}/action`)],
+  mcp: [re("GET", "/api/v1/.+"), re("POST", `/api/v1/mcp/tools/${seg}`), re("POST", `/api/v1/rules/${seg}/execute`), re("(GET|POST|DELETE)", "/mcp")],
+  camera: [re("POST", "/api/v1/device/camera")],
+  display: [re("GET", "/api/v1/image/active")],
+  // The terminal answers the prompts it shows (docs/decisions.md).
+  terminal: [re("POST", "/api/v1/device/terminal"), re("GET", "/api/v1/image/active"), re("POST", "/api/v1/interactive-responses")],
+};
+
+/** Routes that take no API key at all. */
+const OPEN = [re("GET", "/health")];
+/** Authenticated by something other than an API key: the rule's webhook secret. */
+const SECRET_AUTH = [re("POST", `/api/v1/webhooks/:rule_id`)];
+
+type Expected = "open" | "allow" | 401 | 403;
+
+function expected(route: RouteEntry, caller: Caller): Expected {
+  const subject = `${route.method} ${route.path}`;
+  if (OPEN.some((r) => r.test(subject))) return "open";
+  if (SECRET_AUTH.some((r) => r.test(subject))) return 401; // no secret sent: every key is refused
+  if (caller === "none" || caller === "wrong") return 401;
+  return SPEC_GRANTS[caller].some((r) => r.test(subject)) ? "allow" : 403;
+}
+
+const keyOf = (caller: Caller): string | null => (caller === "none" ? null : caller === "wrong" ? "wrong-key-0123456789" : KEYS[caller]);
+
+describe("security: every route × every kind of caller (role matrix from the route table)", function () {
+  this.timeout(120_000);
+  let t: TestApp;
+  let routes: RouteEntry[];
+  before(async () => {
+    // Wrong keys are part of the matrix: the per-address throttle must not answer for the table.
+    t = await startTestApp({ nodeRed: true, settings: { auth: { ...testAuthSettings(), throttle: { max_failures: 1_000_000 } } } });
+    routes = appRoutes(t.app.server).filter((r) => r.method !== "HEAD");
+  });
+  after(() => t.close());
+
+  it("reads a route table that covers the whole API", () => {
+    const subjects = routes.map((r) => `${r.method} ${r.path}`);
+    for (const known of ["GET /health", "POST /api/v1/rules", "POST /api/v1/rules/:id/execute", "POST /api/v1/alerts/:id/action", "GET /api/v1/image/active", "POST /api/v1/webhooks/:rule_id", "DELETE /api/v1/rooms/:id"]) {
+      assert.ok(subjects.includes(known), `${known} missing from the route table`);
+    }
+    assert.ok(routes.length > 60, `only ${routes.length} routes`);
+  });
+
+  it("answers each route as the spec's role table says, for every caller", async () => {
+    const failures: string[] = [];
+    for (const route of routes) {
+      const path = concretePath(route.path, "999999");
+      for (const caller of CALLERS) {
+        const want = expected(route, caller);
+        const res = await t.request(route.method, path, { key: keyOf(caller), body: route.method === "GET" || route.method === "DELETE" ? undefined : {} });
+        const got = res.status;
+        const ok = want === "open" || want === "allow" ? got !== 401 && got !== 403 : got === want;
+        if (!ok) failures.push(`${caller} ${route.method} ${route.path}: expected ${want}, got ${got} ${res.text.slice(0, 120)}`);
+        if (got >= 400 && typeof res.body?.detail !== "string") failures.push(`${caller} ${route.method} ${route.path}: ${got} without a {"detail"} body`);
+        if (got >= 500) failures.push(`${caller} ${route.method} ${route.path}: ${got} ${res.text.slice(0, 120)}`);
+      }
+    }
+    assert.deepEqual(failures, []);
+  });
+});
