@@ -1,0 +1,120 @@
+/**
+ * A bounded fuzz of every route: malformed path ids, queries, bodies and content types,
+ * mostly with the admin key so they reach the handlers. The app must answer every one
+ * below 500 and every error with a JSON `{"detail": "..."}`, and still be healthy after.
+ * Deterministic: `CAREFLOW_FUZZ_SEED` replays a run, `CAREFLOW_FUZZ_PER_ROUTE` sends more.
+ */
+import assert from "node:assert/strict";
+import { KEYS, startTestApp, testAuthSettings, type TestApp } from "../support/test-app";
+import { appRoutes, type RouteEntry } from "../support/route-table";
+
+const SEED = Number(process.env.CAREFLOW_FUZZ_SEED ?? 20261124);
+const PER_ROUTE = Number(process.env.CAREFLOW_FUZZ_PER_ROUTE ?? 26);
+
+/** mulberry32: a small seeded generator, so a failure can be replayed. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let x = Math.imul(a ^ (a >>> 15), 1 | a);
+    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
+    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const PATH_VALUES = ["0", "-1", "1.5", "99999999999999999999", "abc", "%00", "%C3%A9", "%FF", "a".repeat(3000), "%27%20OR%201%3D1", "null", "__proto__", "constructor", "1e3", "%201", "%F0%9F%98%80", "1", "2", "rose", "kitchen", "%2e%2e", "enrolled"];
+const QUERY_KEYS = ["limit", "offset", "status", "sensor_type", "rule_id", "since", "until", "room", "room_id", "format", "sensor_id", "person_id", "level", "date", "acknowledged", "type", "q", "api_key", "page", "hours"];
+const QUERY_VALUES = ["", "-1", "0", "abc", "%00", "1e999", "99999999999999999999", "2026-13-45", "true", "%FF", "x".repeat(5000), "%E2%80%AE", "null", "[]", "1,2", "yaml"];
+const FIELDS = [
+  "name", "floor", "sensor_id", "sensor_type", "room_id", "room_name", "config_json", "trigger_type", "enabled", "cron_expression", "cool_off_minutes",
+  "max_daily_triggers", "step_type", "label", "position", "from_step_id", "to_step_id", "from_port", "edges", "context_type", "negate", "depends_on_rule_id",
+  "action", "execution_id", "step_id", "channel", "raw_response", "regions", "template_id", "expires_in_minutes", "targets", "person_id", "display_name",
+  "alert_config", "level", "description", "format", "rules", "status", "notes", "device_key", "step_ids", "positions", "steps", "version", "id", "sensor_ids",
+];
+
+describe("security: bounded fuzz of every route", function () {
+  this.timeout(300_000);
+  let t: TestApp;
+  let routes: RouteEntry[];
+  const rand = prng(SEED);
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)];
+  const chance = (p: number): boolean => rand() < p;
+
+  const junk = (depth = 0): unknown => {
+    const kinds = depth > 3 ? 9 : 12;
+    switch (Math.floor(rand() * kinds)) {
+      case 0: return null;
+      case 1: return pick([-1, 0, 1, 2.5, 1e308, -1e308, 2 ** 53 + 1]);
+      case 2: return pick(["", "x".repeat(20_000), "\u202e\u0301", "💥", "1; DROP TABLE rooms", "{{system.local_time}}", "<script>", "not valid and (", "0 0 * * *", "Küche"]);
+      case 3: return pick([true, false]);
+      case 4: return [];
+      case 5: return {};
+      case 6: return JSON.parse('{"__proto__": {"polluted": true}}');
+      case 7: return "2026-02-30T25:61:00Z";
+      case 8: return pick(["1", "abc", "null", "true"]);
+      case 9: return Array.from({ length: 1 + Math.floor(rand() * 4) }, () => junk(depth + 1));
+      case 10: return Object.fromEntries(Array.from({ length: 1 + Math.floor(rand() * 4) }, () => [pick(FIELDS), junk(depth + 1)]));
+      default: return Array.from({ length: 5000 }, (_, i) => i);
+    }
+  };
+
+  const body = (): { raw?: string; json?: unknown; type?: string } => {
+    const r = rand();
+    if (r < 0.12) return { raw: pick(["{", "[1,", "nul", '"str"', "123", "true", "null", "{\"a\":}", "\u0000", "{}}", ""]), type: "application/json" };
+    if (r < 0.17) return { raw: "[".repeat(3000) + "]".repeat(3000), type: "application/json" };
+    if (r < 0.22) return { raw: pick(["name: [unclosed", "- a\n- b", "rules: 5", "!!js/function x", "a: &x [*x]"]), type: "application/yaml" };
+    if (r < 0.26) return { raw: "--x\r\nContent-Disposition: form-data; name=\"image\"; filename=\"a.png\"\r\n\r\nnotapng\r\n--x--", type: "multipart/form-data; boundary=x" };
+    if (r < 0.29) return { raw: "name=a&floor=b", type: "application/x-www-form-urlencoded" };
+    if (r < 0.32) return { raw: '{"name":"x"}', type: pick(["text/plain", "application/json; charset=utf-16", "application/octet-stream"]) };
+    const obj = Object.fromEntries(Array.from({ length: 1 + Math.floor(rand() * 6) }, () => [pick(FIELDS), junk()]));
+    return { json: chance(0.1) ? junk() : obj };
+  };
+
+  const query = (): string => {
+    if (!chance(0.5)) return "";
+    const parts = Array.from({ length: 1 + Math.floor(rand() * 3) }, () => {
+      const k = pick(QUERY_KEYS);
+      return chance(0.1) ? `${k}[a][b]=${pick(QUERY_VALUES)}` : `${k}=${pick(QUERY_VALUES)}`;
+    });
+    return "?" + parts.join("&");
+  };
+
+  before(async () => {
+    t = await startTestApp({ nodeRed: true, settings: { auth: { ...testAuthSettings(), throttle: { max_failures: 1_000_000 } } } });
+    routes = appRoutes(t.app.server).filter((r) => r.method !== "HEAD");
+    // Real objects for the ids to hit now and then.
+    await t.post("/api/v1/rooms", { name: "kitchen" });
+    await t.post("/api/v1/persons", { person_id: "rose", display_name: "Rose" });
+    const rule = (await t.post("/api/v1/rules", { name: "Fuzz target", trigger_type: "manual" })).body.id;
+    await t.post(`/api/v1/rules/${rule}/steps`, { step_type: "wait", label: "wait_1", config_json: { seconds: 1 } });
+  });
+  after(() => t.close());
+
+  it(`answers ${PER_ROUTE} malformed requests per route below 500, every error with {"detail"} (seed ${SEED})`, async () => {
+    const failures: string[] = [];
+    let sent = 0;
+    const statuses = new Map<number, number>();
+    for (const route of routes) {
+      for (let i = 0; i < PER_ROUTE; i++) {
+        const path = route.path.replace(/:(\w+)/g, () => pick(PATH_VALUES)) + query();
+        const key = chance(0.85) ? KEYS.admin : pick([KEYS.caregiver, KEYS.mcp, KEYS.camera, null, "wrong-key-0123456789"]);
+        const b = route.method === "GET" ? {} : route.method === "DELETE" && !chance(0.1) ? {} : body();
+        const headers: Record<string, string> = {};
+        if (b.type) headers["content-type"] = b.type;
+        const raw = b.raw ?? (b.json !== undefined ? JSON.stringify(b.json) : undefined);
+        if (raw !== undefined && !b.type) headers["content-type"] = "application/json";
+        const res = await t.request(route.method, path, { key, rawBody: raw, headers });
+        sent++;
+        statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+        const where = `${route.method} ${path.slice(0, 160)} [${raw?.slice(0, 120) ?? ""}]`;
+        if (res.status >= 500) failures.push(`${res.status} ${where}: ${res.text.slice(0, 160)}`);
+        else if (res.status >= 400 && typeof res.body?.detail !== "string") failures.push(`${res.status} without {"detail"}: ${where}: ${res.text.slice(0, 100)}`);
+      }
+    }
+    if (process.env.CAREFLOW_FUZZ_VERBOSE) console.log([...statuses].sort((a, b) => a[0] - b[0]).map(([s, n]) => `${s}×${n}`).join(" "));
+    assert.ok(sent >= 2000, `only ${sent} requests`);
+    assert.deepEqual(failures, []);
+    assert.equal(({} as Record<string, unknown>).polluted, undefined, "Object.prototype was polluted");
+    assert.equal((await t.get("/health", null)).status, 200);
+  });
+});
