@@ -128,7 +128,9 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
   app.disable("x-powered-by");
   app.use(requestTargetGuard);
   app.use(healthRouter(ctx, { startedAt, nodeRedState: () => (useNodeRed ? nodeRedHost.state : "disabled") }));
-  const throttle = new FailureThrottle(settings.auth.throttle, clock);
+  const throttle = new FailureThrottle(settings.auth.throttle, clock, (client, seconds) =>
+    log.warn({ client, seconds }, "too many wrong keys or passwords: address blocked"),
+  );
   app.use("/api/v1", apiV1(ctx, throttle));
   if (useNodeRed) {
     app.post(`${EDITOR_ROOT}/auth/token`, ...loginThrottle(throttle, (user, password) => isAdminLogin(ctx.keys, user, password)));

@@ -30,6 +30,8 @@ export class FailureThrottle {
   constructor(
     private readonly settings: ThrottleSettings,
     private readonly clock: Clock,
+    /** Told once per block (the log line an operator looks for), not once per attempt. */
+    private readonly onBlock: (client: string, seconds: number) => void = () => undefined,
   ) {}
 
   /** Seconds the client must wait before trying again, or 0 when it may try now. */
@@ -52,6 +54,7 @@ export class FailureThrottle {
     rec.blocks += 1;
     rec.blockedUntil = now + seconds * 1000;
     rec.failures = [];
+    this.onBlock(client, seconds);
     return seconds;
   }
 
