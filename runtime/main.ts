@@ -25,6 +25,21 @@ function printDemoBanner(port: number, settings: Settings, dataDir: string): voi
   process.stdout.write(lines.join("\n") + "\n");
 }
 
+/** Without the demo and without an admin key nobody could log in or write a rule: say how to fix it. */
+function printNoAdminHelp(): void {
+  process.stderr.write(
+    [
+      "",
+      "careflow: no admin key is configured, so nobody can open the editor or change a rule.",
+      "  Create one and start again, for example:",
+      "    CAREFLOW_ADMIN_KEY=$(node -e 'console.log(require(\"crypto\").randomBytes(24).toString(\"base64url\"))') npm start",
+      "  or add {\"key\": \"...\", \"name\": \"ops\", \"permissions\": [\"admin\"]} to auth.api_keys in the settings file",
+      "  named by CAREFLOW_SETTINGS (CAREFLOW_DEMO=1, the default, also creates demo keys on an empty data dir).",
+      "",
+    ].join("\n") + "\n",
+  );
+}
+
 async function main(): Promise<void> {
   let config;
   try {
@@ -42,6 +57,7 @@ async function main(): Promise<void> {
   const port = await app.listen(config.port);
   log.info({ port, database: app.ctx.dialect, data_dir: config.dataDir, timezone: config.settings.app.timezone }, "careflow listening");
   if (app.demoSeeded) printDemoBanner(port, app.ctx.settings, config.dataDir);
+  if (!app.ctx.settings.auth.api_keys.some((k) => k.permissions.includes("admin"))) printNoAdminHelp();
 
   let stopping = false;
   const stop = async (signal: string) => {
