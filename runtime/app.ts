@@ -30,7 +30,10 @@ import { loginThrottle } from "./nodered/login-throttle";
 import { errorHandler, notFoundHandler } from "./http/error-handler";
 import { EDITOR_ROOT, nodeRedHost, type HostTarget } from "./nodered/host";
 import { healthRouter } from "./ops/ops.router";
-import { FlowWriter, directFlowSource, saveFlowsWithIndex } from "./rules/flow-writer";
+import { FlowWriter, directFlowSource, saveFlowsWithIndex, type DeployChecker } from "./rules/flow-writer";
+import { checkDeploy } from "./rules/flow-validation";
+import { readHouseholdNames } from "./rules/household-names";
+import { deployWarningsHtml, readableDeployErrors } from "./nodered/deploy-messages";
 import { PipelineEngine } from "./pipeline/engine/engine";
 import { PipelineFeed } from "./ws/pipeline-feed";
 import { WebAppHub } from "./ws/webapp-hub";
@@ -88,6 +91,8 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
   const log = opts.log ?? createLogger(settings.app.log_level);
   const clock = opts.clock ?? systemClock;
   const store = await openStore(config.databaseUrl, config.dataDir);
+  // The one rule validator, with the household and settings of this app (ctx is complete by the first deploy).
+  const deployCheck: DeployChecker = async (flows, previous) => checkDeploy(flows, previous, await readHouseholdNames(ctx), ctx.settings);
   const ctx: AppContext = {
     db: store.db,
     dialect: store.dialect,
@@ -103,7 +108,8 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
       store.db,
       opts.nodeRed !== false
         ? { read: () => nodeRedHost.getFlows(), deploy: (flows, rev) => nodeRedHost.setFlows(flows, rev) }
-        : directFlowSource(store.db, () => isoNow(clock)),
+        : directFlowSource(store.db, () => isoNow(clock), (flows, previous) => deployCheck(flows, previous)),
+      (flows, previous) => deployCheck(flows, previous),
     ),
   };
 
@@ -134,6 +140,7 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
   app.use("/api/v1", apiV1(ctx, throttle));
   if (useNodeRed) {
     app.post(`${EDITOR_ROOT}/auth/token`, ...loginThrottle(throttle, (user, password) => isAdminLogin(ctx.keys, user, password)));
+    app.post(`${EDITOR_ROOT}/flows`, readableDeployErrors);
     app.use(EDITOR_ROOT, nodeRedHost.admin);
     app.use(nodeRedHost.httpNode);
   }
@@ -165,7 +172,8 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
       services: {},
       saveFlows: async (flows) => {
         await ctx.engine?.drainInFlight();
-        await saveFlowsWithIndex(ctx.db, flows, isoNow(clock));
+        const report = await saveFlowsWithIndex(ctx.db, flows, isoNow(clock), deployCheck);
+        if (report.warnings.length) nodeRedHost.notifyEditors("careflow-deploy", deployWarningsHtml(report.warnings), "warning");
       },
       // Triggers re-read the rules once the runtime runs the new flows, not when they are saved.
       onFlowsStarted: () => ctx.bus.publish("rules.changed", {}),

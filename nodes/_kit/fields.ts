@@ -1,19 +1,26 @@
 /**
  * Field markers: a template field takes `{{key}}` placeholders, an expression field holds
- * a condition. They are zod metadata, so they appear in the JSON Schema served by
- * `/pipeline/step-types`, and the editor form, validation and docs all read them there.
+ * a condition, a reference field names a sensor, room or person of the household. They are
+ * zod metadata, so they appear in the JSON Schema served by `/pipeline/step-types`, and the
+ * editor form (pickers), validation (unknown names refused at deploy) and docs read them.
  */
 import { z } from "zod";
+
+export type HouseholdRef = "sensor" | "room" | "person";
 
 export interface FieldMarkers {
   template?: boolean;
   expression?: boolean;
   multiline?: boolean;
+  ref?: HouseholdRef;
 }
 
 /** A string that may contain `{{path}}` placeholders. */
 export const template = (description: string, opts: { multiline?: boolean } = {}) =>
   z.string().meta({ description, template: true, ...(opts.multiline ? { multiline: true } : {}) });
+
+/** The id (sensors, persons) or name (rooms) of something in the household. */
+export const householdRef = (ref: HouseholdRef, description: string) => z.string().meta({ description, ref });
 
 /** A condition expression in the pipeline's condition language. */
 export const expression = (description: string) => z.string().meta({ description, expression: true });
@@ -29,6 +36,7 @@ export interface JsonSchemaNode {
   template?: boolean;
   expression?: boolean;
   multiline?: boolean;
+  ref?: HouseholdRef;
   [k: string]: unknown;
 }
 
@@ -54,6 +62,31 @@ export function markedStrings(schema: JsonSchemaNode, value: unknown, path: stri
       for (const [k, sub] of Object.entries(s.properties)) {
         const v = (value as Record<string, unknown>)[k];
         if (v !== undefined) out.push(...markedStrings(sub, v, [...path, k]));
+      }
+    }
+  }
+  return out;
+}
+
+export interface RefValue {
+  field: string;
+  value: string;
+  ref: HouseholdRef;
+}
+
+/** Every non-empty string in `value` that sits in a reference field of `schema`. */
+export function refStrings(schema: JsonSchemaNode, value: unknown, path: string[] = []): RefValue[] {
+  const out: RefValue[] = [];
+  for (const s of schema.anyOf ?? [schema]) {
+    if (typeof value === "string" && s.ref) {
+      if (value.trim()) out.push({ field: path.join("."), value, ref: s.ref });
+      return out;
+    }
+    if (Array.isArray(value) && s.items) value.forEach((item, i) => out.push(...refStrings(s.items!, item, [...path, String(i)])));
+    else if (value && typeof value === "object" && s.properties) {
+      for (const [k, sub] of Object.entries(s.properties)) {
+        const v = (value as Record<string, unknown>)[k];
+        if (v !== undefined) out.push(...refStrings(sub, v, [...path, k]));
       }
     }
   }

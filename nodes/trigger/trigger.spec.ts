@@ -4,6 +4,7 @@
  */
 import { validateDetailed } from "node-cron";
 import { z } from "zod";
+import { householdRef } from "../_kit/fields";
 
 export const TRIGGER_TYPES = ["sensor_event", "cron", "manual", "webhook", "occupancy_duration", "chat_app", "cts_window", "dementia_signal"] as const;
 export type TriggerType = (typeof TRIGGER_TYPES)[number];
@@ -19,7 +20,7 @@ export function cronProblem(expression: string): string | null {
 export const triggerConfigSchema = z
   .object({
     trigger_type: z.enum(TRIGGER_TYPES).default("manual").describe("How the rule fires"),
-    primary_sensor_id: z.string().min(1).nullable().default(null).describe("Triggering sensor; required for cron and occupancy_duration"),
+    primary_sensor_id: householdRef("sensor", "Triggering sensor; required for cron and occupancy_duration").min(1).nullable().default(null),
     schedule_cron: z.string().nullable().default(null).describe("Cron expression in the household timezone (cron triggers)"),
     cool_off_minutes: z.number().int().min(0).default(0).describe("Minimum minutes between completed runs"),
     max_daily_triggers: z.number().int().min(1).nullable().default(null).describe("Runs per local day at most; empty = no limit"),

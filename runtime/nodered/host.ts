@@ -180,6 +180,11 @@ class NodeRedHost {
     return true;
   }
 
+  /** A notification in every open editor (Node-RED's `notification/<id>` comms topic; `html` is shown as is). */
+  notifyEditors(id: string, html: string, type: "warning" | "error" | "success", timeoutMs = 20000): void {
+    this.red?.events.emit("comms", { topic: `notification/${id}`, data: { text: html, type, timeout: timeoutMs } });
+  }
+
   /** Node-RED's message hooks, once it runs. */
   hooks(): RedHooks | undefined {
     return this.red?.hooks;

@@ -9,7 +9,7 @@ import type { Knex } from "knex";
 import { ConflictError, ValidationError } from "../core/errors";
 import { readFlows, writeFlows, type FlowNode } from "../nodered/flow-store";
 import { FlowDraft } from "./flow-draft";
-import { DeployRejected, validateCareNodes } from "./flow-validation";
+import { DeployRejected, refusalDetail, type DeployReport } from "./flow-validation";
 import { syncRuleIndex } from "./index-sync";
 import type { RuleIndex } from "./rule-model";
 
@@ -18,19 +18,23 @@ export interface FlowSource {
   deploy(flows: readonly FlowNode[], rev?: string): Promise<void>;
 }
 
+/** The deploy check (`checkDeploy` with the household and settings at hand): new flows against the stored ones. */
+export type DeployChecker = (flows: readonly FlowNode[], previous: readonly FlowNode[]) => Promise<DeployReport>;
+
 /** Validation, flow rows and id index in one transaction: what every deploy persists. */
-export async function saveFlowsWithIndex(db: Knex, flows: readonly FlowNode[], now: string): Promise<void> {
-  const problems = validateCareNodes(flows);
-  if (problems.length) throw new DeployRejected(problems);
+export async function saveFlowsWithIndex(db: Knex, flows: readonly FlowNode[], now: string, check: DeployChecker): Promise<DeployReport> {
+  const report = await check(flows, await readFlows(db));
+  if (report.refused.length) throw new DeployRejected(report.refused);
   await db.transaction(async (trx) => {
     await writeFlows(trx, flows);
     await syncRuleIndex(trx, flows, now);
   });
+  return report;
 }
 
-export const directFlowSource = (db: Knex, now: () => string): FlowSource => ({
+export const directFlowSource = (db: Knex, now: () => string, check: DeployChecker): FlowSource => ({
   read: async () => ({ flows: await readFlows(db) }),
-  deploy: (flows) => saveFlowsWithIndex(db, flows, now()),
+  deploy: async (flows) => void (await saveFlowsWithIndex(db, flows, now(), check)),
 });
 
 export async function readIndex(db: Knex): Promise<RuleIndex> {
@@ -46,6 +50,7 @@ export class FlowWriter {
   constructor(
     private readonly db: Knex,
     private readonly source: FlowSource,
+    private readonly check: DeployChecker,
   ) {}
 
   /** Current flows and index, for reads. */
@@ -65,8 +70,8 @@ export class FlowWriter {
     const [{ flows, rev }, index] = await Promise.all([this.source.read(), readIndex(this.db)]);
     const draft = new FlowDraft(flows);
     const result = await edit(draft, index);
-    const problems = validateCareNodes(draft.nodes);
-    if (problems.length) throw new ValidationError(problems.map((p) => `${p.where}: ${p.message}`).join("; "));
+    const { refused } = await this.check(draft.nodes, flows);
+    if (refused.length) throw new ValidationError(refusalDetail(refused));
     try {
       await this.source.deploy(draft.nodes, rev);
     } catch (err) {
@@ -74,7 +79,7 @@ export class FlowWriter {
         if (triesLeft > 1) return this.attempt(edit, triesLeft - 1);
         throw new ConflictError("The flows kept changing while this change was applied; try again");
       }
-      if (err instanceof DeployRejected) throw new ValidationError(err.message);
+      if (err instanceof DeployRejected) throw new ValidationError(refusalDetail(err.problems));
       throw err;
     }
     return result;

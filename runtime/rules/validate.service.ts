@@ -1,10 +1,15 @@
-/** `POST /rules/{id}/validate`: the saved rule, or a proposed set of steps and edges by label. */
+/**
+ * `POST /rules/{id}/validate`: the saved rule, checked by the same validator as every deploy
+ * (`checkRuleTab`), or a proposed set of steps and edges by label.
+ */
 import { z } from "zod";
 import type { AppContext } from "../context";
 import { parseInput } from "../core/validation";
 import { findRule } from "./rule-read";
-import { contextViews, edgesOf, stepViews } from "./rule-model";
-import { validateRuleDraft, type RuleDraft, type ValidationReport } from "./rule-validation";
+import { contextViews } from "./rule-model";
+import { validateRuleDraft, type Problem, type ValidationReport } from "./rule-validation";
+import { checkRuleTab } from "./rule-tab-checks";
+import { readHouseholdNames } from "./household-names";
 
 const proposal = z
   .object({
@@ -18,19 +23,24 @@ export async function validateRule(ctx: AppContext, ruleId: number, input: unkno
   const r = findRule(flows, index, ruleId);
   const contexts = contextViews(r).map((c) => ({ context_type: c.context_type, config: c.config }));
   const hasProposal = input && typeof input === "object" && !Array.isArray(input) && Object.keys(input).length > 0;
-  let draft: RuleDraft;
   if (hasProposal) {
     const p = parseInput(proposal, input);
-    draft = { steps: p.steps.map((s) => ({ label: s.label, step_type: s.step_type, config: s.config_json, schema_version: s.schema_version })), edges: p.edges, contexts };
-  } else {
-    const steps = stepViews(r);
-    const labelOf = new Map(steps.map((s) => [s.id, s.label]));
-    const versionOf = new Map(r.steps.map((s) => [s.row.id, typeof s.node.config_version === "number" ? s.node.config_version : undefined]));
-    draft = {
-      steps: steps.map((s) => ({ label: s.label, step_type: s.step_type, config: s.config_json, schema_version: versionOf.get(s.id), step_id: s.id })),
-      edges: edgesOf(r).map((e) => ({ source_label: labelOf.get(e.source_step_id)!, source_port: e.source_port, target_label: labelOf.get(e.target_step_id)! })),
-      contexts,
-    };
+    return validateRuleDraft({ steps: p.steps.map((s) => ({ label: s.label, step_type: s.step_type, config: s.config_json, schema_version: s.schema_version })), edges: p.edges, contexts }, ctx.settings);
   }
-  return validateRuleDraft(draft, ctx.settings);
+  const stepIdOf = new Map(r.steps.map((s) => [s.node.id, s.row.id]));
+  const report: ValidationReport = { valid: true, errors: [], warnings: [] };
+  for (const t of checkRuleTab(flows, r.tab.id, await readHouseholdNames(ctx), ctx.settings)) {
+    const stepId = stepIdOf.get(t.node_id);
+    const problem: Problem = {
+      field: t.field,
+      message: t.message,
+      ...(t.step_label !== undefined ? { step_label: t.step_label } : {}),
+      ...(stepId !== undefined ? { step_id: stepId } : {}),
+      ...(t.position !== undefined ? { position: t.position } : {}),
+      ...(t.suggestion ? { suggestion: t.suggestion } : {}),
+    };
+    (t.severity === "error" ? report.errors : report.warnings).push(problem);
+  }
+  report.valid = report.errors.length === 0;
+  return report;
 }

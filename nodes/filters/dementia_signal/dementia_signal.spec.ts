@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { householdRef } from "../../_kit/fields";
 import { defineFilter } from "../../_kit/define";
 
 import { SIGNAL_KINDS as DEMENTIA_SIGNAL_KINDS, SIGNAL_SEVERITIES } from "../../../runtime/persons/alert-profiles";
@@ -28,7 +29,7 @@ export const spec = defineFilter({
   config: z
     .object({
       kinds: z.array(z.enum(DEMENTIA_SIGNAL_KINDS)).default([]).describe("Signal kinds that fire the rule; empty = every kind"),
-      person_ids: z.array(z.string()).default([]).describe("People whose signals count; empty = everyone"),
+      person_ids: z.array(householdRef("person", "A person of the household")).default([]).describe("People whose signals count; empty = everyone"),
       severity_min: z.enum(SIGNAL_SEVERITIES).default("warning").describe("Lowest severity that fires the rule"),
       cooldown_minutes: z
         .number()

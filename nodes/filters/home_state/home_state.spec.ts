@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { householdRef } from "../../_kit/fields";
 import { defineFilter } from "../../_kit/define";
 
 export const HOME_STATES = ["at_home", "asleep", "away", "state_unknown"] as const;
@@ -11,7 +12,7 @@ export const spec = defineFilter({
   requiredToRun: ["person_id"],
   config: z
     .object({
-      person_id: z.string().default("").describe("The person to check (required)"),
+      person_id: householdRef("person", "The person to check (required)").default(""),
       state: z.enum(HOME_STATES).default("at_home").describe("State that lets the rule fire"),
     })
     .strict(),

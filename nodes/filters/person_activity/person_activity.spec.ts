@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { householdRef } from "../../_kit/fields";
 import { defineFilter } from "../../_kit/define";
 
 export const spec = defineFilter({
@@ -9,7 +10,7 @@ export const spec = defineFilter({
   requiredToRun: ["person_id", "activity_type"],
   config: z
     .object({
-      person_id: z.string().default("").describe("The person to check (required)"),
+      person_id: householdRef("person", "The person to check (required)").default(""),
       activity_type: z.string().default("").describe("Activity to look for, e.g. eating or medication (required)"),
       within_minutes: z.number().positive().default(30).describe("How recent the activity must be, in minutes"),
     })

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { householdRef } from "../../_kit/fields";
 import { defineFilter } from "../../_kit/define";
 
 export const spec = defineFilter({
@@ -9,9 +10,9 @@ export const spec = defineFilter({
   requiredToRun: ["person_id"],
   config: z
     .object({
-      person_id: z.string().default("").describe("The person to check (required)"),
+      person_id: householdRef("person", "The person to check (required)").default(""),
       status: z.enum(["home", "away", "unknown"]).default("home").describe("Status that lets the rule fire"),
-      room_name: z.string().optional().describe("With status home: the person must be in this room (case-insensitive)"),
+      room_name: householdRef("room", "With status home: the person must be in this room (case-insensitive)").optional(),
     })
     .strict(),
   palette: { color: "#D8BFD8", icon: "font-awesome/fa-user-circle" },

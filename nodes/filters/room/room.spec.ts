@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { householdRef } from "../../_kit/fields";
 import { defineFilter } from "../../_kit/define";
 
 export const spec = defineFilter({
@@ -9,7 +10,7 @@ export const spec = defineFilter({
   config: z
     .object({
       room_names: z
-        .array(z.string().min(1))
+        .array(householdRef("room", "A room of the household").min(1))
         .default([])
         .describe("Rooms whose events fire the rule (case-insensitive); an empty list lets nothing through"),
     })

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { householdRef } from "../../_kit/fields";
 import { defineFilter } from "../../_kit/define";
 
 /** Semantic transition values of the camera topology's movement maps. */
@@ -12,10 +13,10 @@ export const spec = defineFilter({
   requiredToRun: ["person_id"],
   config: z
     .object({
-      person_id: z.string().default("").describe("The person to check (required)"),
+      person_id: householdRef("person", "The person to check (required)").default(""),
       semantic: z.enum(TRANSITION_SEMANTICS).optional().describe("Transition type to match; empty = any"),
-      to_room_name: z.string().optional().describe("Room moved into (case-insensitive); empty = any"),
-      from_room_name: z.string().optional().describe("Room left (case-insensitive); empty = any"),
+      to_room_name: householdRef("room", "Room moved into (case-insensitive); empty = any").optional(),
+      from_room_name: householdRef("room", "Room left (case-insensitive); empty = any").optional(),
       within_minutes: z.number().int().positive().default(5).describe("How recent the transition must be, in minutes"),
     })
     .strict(),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { householdRef } from "../../_kit/fields";
 import { defineStep } from "../../_kit/define";
 
 export const spec = defineStep({
@@ -9,8 +10,8 @@ export const spec = defineStep({
   version: 1,
   config: z
     .object({
-      sensor_ids: z.array(z.string()).default([]).describe("Cameras to read; empty = all cameras (subject to room_names)"),
-      room_names: z.array(z.string()).default([]).describe("Rooms whose cameras are read, combined with sensor_ids"),
+      sensor_ids: z.array(householdRef("sensor", "A camera")).default([]).describe("Cameras to read; empty = all cameras (subject to room_names)"),
+      room_names: z.array(householdRef("room", "A room")).default([]).describe("Rooms whose cameras are read, combined with sensor_ids"),
       since_minutes: z
         .number()
         .positive()

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { householdRef } from "../../_kit/fields";
 import { defineStep } from "../../_kit/define";
 
 export const spec = defineStep({
@@ -9,7 +10,7 @@ export const spec = defineStep({
   version: 1,
   config: z
     .object({
-      person_id: z.string().default("").describe("The person; empty = resolved from pipeline data"),
+      person_id: householdRef("person", "The person; empty = resolved from pipeline data").default(""),
       output_key: z.string().min(1).default("home").describe("Prefix of the keys written to pipeline_data"),
     })
     .strict(),

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineStep } from "../../_kit/define";
-import { template } from "../../_kit/fields";
+import { householdRef, template } from "../../_kit/fields";
 
 export const CHANNEL_NAMES = ["pwa_popup_text", "chat_app", "eink", "hub_speaker_tts", "pwa_realtime_ai", "webhook", "tts", "announcement"] as const;
 export const ALERT_LEVELS = ["emergency", "warning", "info", "reminder"] as const;
@@ -22,7 +22,7 @@ export const spec = defineStep({
       eink_template: template("E-ink text override").optional(),
       hub_speaker_tts_template: template("Hub speaker text override").optional(),
       webhook_template: template("Webhook body; JSON when it parses as JSON").optional(),
-      eink_targets: z.array(z.string()).optional().describe("E-ink sensor ids; empty = all displays"),
+      eink_targets: z.array(householdRef("sensor", "An e-ink display")).optional().describe("E-ink sensor ids; empty = all displays"),
       eink_template_id: z.union([z.string(), z.number().int()]).optional().describe("E-ink template"),
       eink_expiry_minutes: z.number().positive().default(30).describe("Minutes until the display returns to its default card"),
       webhook_url: z.string().url().optional().describe("Overrides the global webhook URL"),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { householdRef } from "../../_kit/fields";
 import { defineStep } from "../../_kit/define";
 import { DEMENTIA_SIGNAL_KINDS, SIGNAL_SEVERITIES } from "../../filters/dementia_signal/dementia_signal.spec";
 
@@ -12,7 +13,7 @@ export const spec = defineStep({
   version: 1,
   config: z
     .object({
-      person_id: z.string().default("").describe("The person; empty = resolved from pipeline data (e.g. person_detections)"),
+      person_id: householdRef("person", "The person; empty = resolved from pipeline data (e.g. person_detections)").default(""),
       signal_kind: z.enum(DEMENTIA_SIGNAL_KINDS).optional().describe("Only fetch signals of this kind; empty = every kind"),
       signal_severity_min: z.enum(SIGNAL_SEVERITIES).default("info").describe("Lowest severity of the signals fetched"),
       signal_window_minutes: z.number().positive().default(30).describe("How far back signals are fetched, in minutes"),

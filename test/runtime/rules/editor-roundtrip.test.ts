@@ -28,7 +28,8 @@ describe("rules: editor and REST round trips", function () {
       body: init.body === undefined ? undefined : JSON.stringify(init.body),
     });
     const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : undefined, text };
+    const json = (res.headers.get("content-type") ?? "").includes("json");
+    return { status: res.status, body: text && json ? JSON.parse(text) : undefined, text };
   };
 
   it("shows a rule deployed from the editor through REST at once", async () => {
@@ -87,6 +88,8 @@ describe("rules: editor and REST round trips", function () {
     const res = await editor("/flows", { method: "POST", body: { flows, rev: current.body.rev } });
     assert.ok(res.status >= 400, `deploy answered ${res.status}`);
     assert.match(res.text, /pause.*duration_minutes/);
+    assert.match(res.text, /^This would break a rule, so nothing was deployed:<ul><li>rule &#39;Editor rule&#39;, step &#39;pause&#39;, duration_minutes: Invalid input/);
+    assert.doesNotMatch(res.text, /unexpected_error|\{"code"/, "not Node-RED's raw JSON");
     const rule = (await t.get("/api/v1/rules")).body.find((r: { name: string }) => r.name === "Editor rule");
     const steps = (await t.get(`/api/v1/rules/${rule.id}/steps`)).body;
     assert.equal(steps[1].config_json.duration_minutes, 3, "the store still has the last good deploy");

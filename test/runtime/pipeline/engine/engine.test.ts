@@ -5,6 +5,7 @@
 import assert from "node:assert/strict";
 import { ManualClock } from "../../../../runtime/core/clock";
 import type { PipelineExecutionEvent } from "../../../../runtime/pipeline/engine/live-events";
+import { allowPendingDeploy } from "../../../support/stand-in-handler";
 import { startTestApp, type TestApp } from "../../../support/test-app";
 
 describe("pipeline engine", function () {
@@ -81,8 +82,20 @@ describe("pipeline engine", function () {
     assert.equal((await t.get("/api/v1/events?rule_name=Cooloff")).body[0].status, "completed");
   });
 
-  it("fails a run at a step whose behaviour is not built, naming what it lacks", async () => {
-    const id = await rule("Needs hub", [{ label: "light on", step_type: "hub_action", schema_version: 1, config: { domain: "light", service: "turn_on" } }]);
+  it("refuses to save a rule with a step whose behaviour is not built, naming what it lacks", async () => {
+    const res = await t.post("/api/v1/rules/import", { schema_version: 1, rule: { name: "Cannot run", trigger_type: "manual" }, steps: [{ label: "light on", step_type: "hub_action", schema_version: 1, config: { domain: "light", service: "turn_on" } }], edges: [] });
+    assert.equal(res.status, 422, res.text);
+    assert.match(JSON.stringify(res.body), /hub_action cannot run yet: it needs the hub client/);
+  });
+
+  it("fails a run at a step whose behaviour is not built (a rule saved before that was checked), naming what it lacks", async () => {
+    const allow = allowPendingDeploy("hub_action");
+    let id: number;
+    try {
+      id = await rule("Needs hub", [{ label: "light on", step_type: "hub_action", schema_version: 1, config: { domain: "light", service: "turn_on" } }]);
+    } finally {
+      allow();
+    }
     const exec = await execute(id);
     const run = await until(exec, ["failed", "completed"]);
     assert.equal(run.status, "failed");

@@ -4,15 +4,13 @@
  * world runs only once its run's row is durable.
  */
 import assert from "node:assert/strict";
-import type { StepHandler } from "../../../../nodes/_kit/handler-types";
-import { registry } from "../../../../nodes/registry.generated";
 import { snapshotRule } from "../../../../runtime/pipeline/engine/graph-snapshot";
 import { newRunState } from "../../../../runtime/pipeline/engine/run-state";
 import { triggerContext } from "../../../../runtime/pipeline/engine/types";
 import { findRule } from "../../../../runtime/rules/rule-read";
+import { standInHandler } from "../../../support/stand-in-handler";
 import { startTestApp, type TestApp } from "../../../support/test-app";
 
-type Entry = { spec: { type: string }; handler?: StepHandler<unknown, unknown> };
 
 describe("runs written by group commit", function () {
   this.timeout(30000);
@@ -67,20 +65,18 @@ describe("runs written by group commit", function () {
   });
 
   it("runs a step that acts on the world only once its run's row is in the store", async () => {
-    const entry = (registry.steps as ReadonlyArray<Entry>).find((e) => e.spec.type === "hub_action")!;
-    const original = entry.handler;
     let rowAtStep: unknown = "not run";
-    entry.handler = async (_hctx, input) => {
+    const restore = standInHandler("hub_action", async (_hctx, input) => {
       rowAtStep = await t.app.ctx.db("workflow_executions").where({ id: input.execution_id }).first("id", "status");
       return { data: {} };
-    };
+    });
     try {
       const id = await importRule("Act", {}, [{ label: "hub", step_type: "hub_action", schema_version: 1, config: { domain: "light", service: "turn_on" } }]);
       const started = await t.app.ctx.engine!.fire({ rule_id: id, trigger: triggerContext({ trigger_type: "manual" }), skip_gates: true });
       for (let i = 0; i < 200 && rowAtStep === "not run"; i++) await new Promise((r) => setTimeout(r, 5));
       assert.deepEqual(rowAtStep, { id: started.execution_id, status: "running" });
     } finally {
-      entry.handler = original;
+      restore();
     }
   });
 });

@@ -4,35 +4,33 @@
  * whole-run timeout fails. A hanging handler stands in for a slow backing service.
  */
 import assert from "node:assert/strict";
-import type { StepHandler } from "../../../../nodes/_kit/handler-types";
-import { registry } from "../../../../nodes/registry.generated";
 import { ManualClock } from "../../../../runtime/core/clock";
+import { standInHandler } from "../../../support/stand-in-handler";
 import { startTestApp, type TestApp } from "../../../support/test-app";
 
-type Entry = { spec: { type: string }; handler?: StepHandler<unknown, unknown> };
 
 describe("step and run timeouts", function () {
   this.timeout(30000);
   let t: TestApp;
   let clock: ManualClock;
-  const entry = (registry.steps as ReadonlyArray<Entry>).find((e) => e.spec.type === "hub_action")!;
-  const original = entry.handler;
+  let restore: () => void = () => undefined;
   let aborted = 0;
 
   before(async () => {
     // The hub client has no handler yet; here it hangs until aborted, like a hub that never answers.
-    entry.handler = (hctx) =>
+    restore = standInHandler("hub_action", (hctx) =>
       new Promise((_resolve, reject) =>
         hctx.signal.addEventListener("abort", () => {
           aborted++;
           reject(new Error("aborted"));
         }),
-      );
+      ),
+    );
     clock = new ManualClock(Date.parse("2026-06-01T08:00:00Z"));
     t = await startTestApp({ nodeRed: true, clock, settings: { pipeline: { step_timeout_seconds: 60 } } });
   });
   after(async () => {
-    entry.handler = original;
+    restore();
     await t.close();
   });
 

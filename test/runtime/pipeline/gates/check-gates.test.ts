@@ -59,6 +59,7 @@ describe("gates: checkGates", () => {
 
   it("reads a rule's contexts, dependencies and trigger settings from the flows (checkGatesById, ruleGates)", async () => {
     await t.post("/api/v1/sensors", { sensor_id: "hall_pir", sensor_type: "presence" });
+    await t.post("/api/v1/rooms", { name: "Hall" });
     const { body: other } = await t.post("/api/v1/rules", { name: "Other", trigger_type: "manual" });
     const { body: rule } = await t.post("/api/v1/rules", { name: "Hall watch", trigger_type: "manual", cool_off_minutes: 15 });
     assert.equal((await t.post(`/api/v1/rules/${rule.id}/contexts`, { context_type: "room", config: { room_names: ["Hall"] } })).status, 201);
