@@ -25,7 +25,7 @@ import { apiV1 } from "./http/api-v1";
 import { requestTargetGuard } from "./http/request-target";
 import { answerClientErrors } from "./http/client-errors";
 import { FailureThrottle } from "./auth/failure-throttle";
-import { isAdminLogin } from "./nodered/admin-auth";
+import { editorLogin } from "./nodered/admin-auth";
 import { loginThrottle } from "./nodered/login-throttle";
 import { errorHandler, notFoundHandler } from "./http/error-handler";
 import { EDITOR_ROOT, nodeRedHost, type HostTarget } from "./nodered/host";
@@ -139,7 +139,7 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
   );
   app.use("/api/v1", apiV1(ctx, throttle));
   if (useNodeRed) {
-    app.post(`${EDITOR_ROOT}/auth/token`, ...loginThrottle(throttle, (user, password) => isAdminLogin(ctx.keys, user, password)));
+    app.post(`${EDITOR_ROOT}/auth/token`, ...loginThrottle(throttle, (user, password) => editorLogin(ctx.keys, user, password) !== null));
     app.post(`${EDITOR_ROOT}/flows`, readableDeployErrors);
     app.use(EDITOR_ROOT, nodeRedHost.admin);
     app.use(nodeRedHost.httpNode);

@@ -1,26 +1,45 @@
 /**
  * Editor and admin API login through our key store: user `admin` with an admin key as the
- * password, or `Authorization: Bearer <admin key>` on the admin API. Any other key is
- * refused. Node-RED's own session tokens still work after a login.
+ * password (everything), or user `caregiver` with a caregiver key (read-only: flows, runs
+ * and help, no deploy), matching the caregiver role of the REST API. On the admin API the
+ * same keys work as `Authorization: Bearer <key>`. Node-RED's own session tokens still work
+ * after a login.
  */
 import type { KeyStore } from "../auth/key-store";
 
-interface RedUser {
+export interface RedUser {
   username: string;
   permissions: string;
 }
 
-const ADMIN: RedUser = { username: "admin", permissions: "*" };
+const USERS: Record<string, RedUser> = {
+  admin: { username: "admin", permissions: "*" },
+  caregiver: { username: "caregiver", permissions: "read" },
+};
+
+/** What the login page says to type. */
+export const LOGIN_MESSAGE = "Log in as admin with an admin API key, or as caregiver with a caregiver API key to read rules and runs.";
+
+/** The editor user a key is, as Bearer token or password: admin before caregiver. */
+function userOfKey(keys: KeyStore, key: unknown): RedUser | null {
+  if (typeof key !== "string") return null;
+  const p = keys.resolve(key);
+  if (p?.kind !== "api") return null;
+  if (p.isAdmin) return USERS.admin;
+  return p.roles.includes("caregiver") ? USERS.caregiver : null;
+}
 
 /** The one login check, for Node-RED's adminAuth and the login throttle in front of it. */
-export const isAdminLogin = (keys: KeyStore, username: string, password: string): boolean =>
-  username === ADMIN.username && typeof password === "string" && keys.isAdminKey(password);
+export function editorLogin(keys: KeyStore, username: string, password: string): RedUser | null {
+  const user = userOfKey(keys, password);
+  return user && user.username === username ? user : null;
+}
 
 export function adminAuthSettings(keys: () => KeyStore): Record<string, unknown> {
   return {
     type: "credentials",
-    users: async (username: string) => (username === ADMIN.username ? ADMIN : null),
-    authenticate: async (username: string, password: string) => (isAdminLogin(keys(), username, password) ? ADMIN : null),
-    tokens: async (token: string) => (typeof token === "string" && keys().isAdminKey(token) ? ADMIN : null),
+    users: async (username: string) => USERS[username] ?? null,
+    authenticate: async (username: string, password: string) => editorLogin(keys(), username, password),
+    tokens: async (token: string) => userOfKey(keys(), token),
   };
 }

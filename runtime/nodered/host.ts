@@ -14,7 +14,7 @@ import type { NextFunction, Request, RequestHandler, Response } from "express";
 import type { Knex } from "knex";
 import type { KeyStore } from "../auth/key-store";
 import type { Logger } from "../core/logger";
-import { adminAuthSettings } from "./admin-auth";
+import { adminAuthSettings, LOGIN_MESSAGE } from "./admin-auth";
 import { createStorageModule, type FlowNode } from "./flow-store";
 import { redLogging } from "./log-bridge";
 import { loadRed, type Red, type RedHooks } from "./red";
@@ -121,6 +121,7 @@ class NodeRedHost {
       editorTheme: {
         page: { title: "careflow editor" },
         header: { title: "careflow" },
+        login: { message: LOGIN_MESSAGE },
         projects: { enabled: false },
         tours: false,
         palette: { catalogues: [] },

@@ -29,7 +29,7 @@ export function loginThrottle(throttle: FailureThrottle, check: LoginCheck): Req
     }
     if (!check(field(req.body, "username"), field(req.body, "password"))) {
       throttle.fail(client);
-      res.status(401).json({ detail: "Login failed: user 'admin' with an admin API key as the password" });
+      res.status(401).json({ detail: "Login failed: user 'admin' with an admin API key, or 'caregiver' with a caregiver API key" });
       return;
     }
     throttle.succeed(client);

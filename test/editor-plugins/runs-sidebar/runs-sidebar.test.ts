@@ -19,7 +19,7 @@ describe("runs sidebar admin API", function () {
     fetch(`${t.baseUrl}/editor${path}`, { method, headers: bearer ? { authorization: `Bearer ${bearer}` } : {} });
 
   it("needs the same editor login for the watch as for the runs list", async () => {
-    for (const bearer of [undefined, KEYS.caregiver, KEYS.mcp, "not-a-key-12345"]) {
+    for (const bearer of [undefined, KEYS.mcp, "not-a-key-12345"]) {
       const list = await admin("GET", "/careflow/runs", bearer);
       const watch = await admin("POST", "/careflow/runs/watch", bearer);
       assert.equal(list.status, 401, `GET with ${bearer}`);
@@ -27,6 +27,7 @@ describe("runs sidebar admin API", function () {
     }
     assert.equal(t.app.ctx.engine!.live.wants("step_started"), false, "a refused watch does not listen");
     assert.equal((await admin("GET", "/careflow/runs", KEYS.admin)).status, 200);
+    assert.equal((await admin("GET", "/careflow/runs", KEYS.caregiver)).status, 200, "a caregiver reads runs in the editor");
   });
 
   it("listens to the engine once an editor watches, and forwards run events over comms", async () => {

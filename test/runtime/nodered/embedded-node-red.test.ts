@@ -56,9 +56,10 @@ describe("embedded Node-RED", function () {
     }
   });
 
-  it("accepts Authorization: Bearer <admin key> on the admin API and refuses other keys", async () => {
+  it("accepts Authorization: Bearer <admin key> on the admin API, a caregiver key for reading only, and refuses other keys", async () => {
     assert.equal((await admin("/flows", { bearer: KEYS.admin })).status, 200);
-    assert.equal((await admin("/flows", { bearer: KEYS.caregiver })).status, 401);
+    assert.equal((await admin("/flows", { bearer: KEYS.caregiver })).status, 200);
+    assert.equal((await admin("/flows", { method: "POST", bearer: KEYS.caregiver, body: "{}" })).status, 401);
     assert.equal((await admin("/flows", { bearer: KEYS.mcp })).status, 401);
     assert.equal((await admin("/flows")).status, 401);
   });
