@@ -17,13 +17,24 @@ export function cronProblem(expression: string): string | null {
   return `not a valid cron expression${why ? ` (${why})` : ""}`;
 }
 
+/**
+ * Runs per local day at most. Empty or 0 means no limit (0 is how the original project's
+ * bundles and API say it), stored as null.
+ */
+export const maxDailyTriggers = z
+  .number()
+  .int()
+  .min(0, "use 0 or leave it empty for no limit")
+  .nullable()
+  .transform((v) => (v === 0 ? null : v));
+
 export const triggerConfigSchema = z
   .object({
     trigger_type: z.enum(TRIGGER_TYPES).default("manual").describe("How the rule fires"),
     primary_sensor_id: householdRef("sensor", "Triggering sensor; required for cron and occupancy_duration").min(1).nullable().default(null),
     schedule_cron: z.string().nullable().default(null).describe("Cron expression in the household timezone (cron triggers)"),
     cool_off_minutes: z.number().int().min(0).default(0).describe("Minimum minutes between completed runs"),
-    max_daily_triggers: z.number().int().min(1).nullable().default(null).describe("Runs per local day at most; empty = no limit"),
+    max_daily_triggers: maxDailyTriggers.default(null).describe("Runs per local day at most; empty or 0 = no limit"),
     occupancy_config: z
       .object({ min_minutes: z.number().positive().describe("Minutes of continuous occupancy") })
       .strict()

@@ -3,14 +3,14 @@ import { z } from "zod";
 import type { AppContext } from "../context";
 import { ConflictError, ValidationError } from "../core/errors";
 import { suggest } from "../pipeline/suggest";
-import { TRIGGER_TYPES } from "../../nodes/trigger/trigger.spec";
+import { maxDailyTriggers, TRIGGER_TYPES } from "../../nodes/trigger/trigger.spec";
 
 const triggerFields = {
   trigger_type: z.enum(TRIGGER_TYPES),
   primary_sensor_id: z.string().min(1).nullable(),
   schedule_cron: z.string().nullable(),
   cool_off_minutes: z.number().int().min(0),
-  max_daily_triggers: z.number().int().min(1).nullable(),
+  max_daily_triggers: maxDailyTriggers,
   occupancy_config: z.object({ min_minutes: z.number().positive() }).strict().nullable(),
   max_concurrent_executions: z.number().int().min(1).max(20),
   execution_timeout_minutes: z.number().positive().max(1440),

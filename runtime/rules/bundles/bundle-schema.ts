@@ -3,7 +3,7 @@
  * external things it needs listed by name, so it can move between households.
  */
 import { z } from "zod";
-import { TRIGGER_TYPES } from "../../../nodes/trigger/trigger.spec";
+import { maxDailyTriggers, TRIGGER_TYPES } from "../../../nodes/trigger/trigger.spec";
 
 export const BUNDLE_SCHEMA_VERSION = 1;
 
@@ -23,7 +23,7 @@ export const bundleSchema = z
         trigger_type: z.enum(TRIGGER_TYPES),
         primary_sensor_ref: sensorRef.nullable().default(null),
         cool_off_minutes: z.number().int().min(0).default(0),
-        max_daily_triggers: z.number().int().min(1).nullable().default(null),
+        max_daily_triggers: maxDailyTriggers.default(null),
         webhook_config: z.unknown().optional(),
         occupancy_config: z.object({ min_minutes: z.number().positive() }).strict().nullable().default(null),
         schedule_cron: z.string().nullable().default(null),
