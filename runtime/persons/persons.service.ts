@@ -32,10 +32,14 @@ interface PersonRow {
   updated_at: string;
 }
 
+/** Names of the fixed routes beside `/persons/{id}`: no person may be called that. */
+export const RESERVED_PERSON_IDS: readonly string[] = ["enrolled", "locations"];
+
 // person_id becomes part of hub entity ids (input_text.cc_{person_id}_location).
 const personId = z
   .string()
-  .regex(/^[a-z0-9_]{1,64}$/, "use 1-64 lowercase letters, digits or underscores");
+  .regex(/^[a-z0-9_]{1,64}$/, "use 1-64 lowercase letters, digits or underscores")
+  .refine((id) => !RESERVED_PERSON_IDS.includes(id), { message: "is a reserved word (a route name); choose another" });
 
 const fields = {
   display_name: z.string().trim().min(1, "must not be empty").max(200),
@@ -90,7 +94,8 @@ export async function getPerson(ctx: AppContext, id: string): Promise<Person> {
 
 export async function createPerson(ctx: AppContext, input: unknown): Promise<Person> {
   const body = parseInput(personCreateSchema, input);
-  const id = body.person_id ?? slugify(body.display_name);
+  const derived = slugify(body.display_name);
+  const id = body.person_id ?? (RESERVED_PERSON_IDS.includes(derived) ? `${derived}_person` : derived);
   if (await ctx.db("persons").where({ person_id: id }).first()) throw new ConflictError(`A person with person_id '${id}' already exists`);
   const now = isoNow(ctx.clock);
   await ctx.db("persons").insert({
@@ -128,4 +133,9 @@ export async function deletePerson(ctx: AppContext, id: string): Promise<void> {
     }
     await trx("persons").where({ person_id: id }).delete();
   });
+}
+
+/** `GET /persons/enrolled`: the members whose faces are enrolled, with their embedding counts. */
+export async function listEnrolled(ctx: AppContext): Promise<Array<Pick<Person, "person_id" | "display_name" | "embedding_count" | "enrolled_at">>> {
+  return (await listPersons(ctx)).filter((p) => p.enrolled).map(({ person_id, display_name, embedding_count, enrolled_at }) => ({ person_id, display_name, embedding_count, enrolled_at }));
 }

@@ -23,3 +23,9 @@ export async function getPersonLocation(db: Knex, personId: string): Promise<Per
   const row = await db<LocationRow>("person_locations").where({ person_id: personId }).first();
   return row ? { ...row, confidence: Number(row.confidence) } : null;
 }
+
+/** Every person's current location, by person_id. */
+export async function listPersonLocations(db: Knex): Promise<PersonLocation[]> {
+  const rows = await db<LocationRow>("person_locations").select("*").orderBy("person_id");
+  return rows.map((row) => ({ ...row, confidence: Number(row.confidence) }));
+}
