@@ -67,7 +67,17 @@ export function migrated(spec: NodeSpec, config: Record<string, unknown>, versio
   }
 }
 
-function checkStep(step: DraftStep, where: Pick<Problem, "step_label" | "step_id">, roots: Set<string>, settings: Settings, report: ValidationReport): void {
+/** "Did you mean" for a reference nothing writes: a step's label first, then the keys known to the rule. */
+function referenceHint(root: string, path: string, labels: readonly string[], roots: ReadonlySet<string>): string | undefined {
+  const second = path.split(".")[1];
+  if (root === "steps" && second) {
+    const label = suggest(second, labels);
+    return label ? `steps.${label}` : undefined;
+  }
+  return suggest(root, [...labels, ...roots]) ?? undefined;
+}
+
+function checkStep(step: DraftStep, where: Pick<Problem, "step_label" | "step_id">, roots: Set<string>, labels: readonly string[], settings: Settings, report: ValidationReport): void {
   const spec = stepSpecByType(step.step_type);
   if (!spec) {
     const hint = suggest(step.step_type, stepSpecs().map((s) => s.type));
@@ -88,7 +98,7 @@ function checkStep(step: DraftStep, where: Pick<Problem, "step_label" | "step_id
   for (const p of problems) report.errors.push({ ...where, field: `config_json.${p.field}`, message: p.message, position: p.position });
   for (const r of references) {
     if (roots.has(r.root)) continue;
-    const hint = suggest(r.root, roots);
+    const hint = referenceHint(r.root, r.path, labels, roots);
     report.warnings.push({
       ...where,
       field: `config_json.${r.field}`,
@@ -136,12 +146,13 @@ export function validateRuleDraft(draft: RuleDraft, settings: Settings): Validat
     if (typeof out === "string" && out) roots.add(out);
   }
   const seen = new Set<string>();
+  const labels = draft.steps.map((s) => s.label).filter((l) => l.trim());
   draft.steps.forEach((step, i) => {
     const where = { step_label: step.label, ...(step.step_id !== undefined ? { step_id: step.step_id } : {}) };
     if (!step.label.trim()) report.errors.push({ ...where, field: `steps.${i}.label`, message: "a step needs a label" });
     else if (seen.has(step.label.toLowerCase())) report.errors.push({ ...where, field: `steps.${i}.label`, message: `two steps are labelled '${step.label}'` });
     seen.add(step.label.toLowerCase());
-    checkStep(step, where, roots, settings, report);
+    checkStep(step, where, roots, labels, settings, report);
   });
   draft.contexts.forEach((c, i) => {
     const spec = filterSpecByType(c.context_type);

@@ -83,3 +83,26 @@ describe("rule validation and the type catalogs", () => {
     assert.equal(body.total, keys.length);
   });
 });
+
+describe("rules: validate suggests a step's label for a misspelt step reference", function () {
+  this.timeout(20000);
+  let t: TestApp;
+  before(async () => {
+    t = await startTestApp();
+  });
+  after(() => t.close());
+
+  it("steps.scene_anaylsis_1 → did you mean steps.scene_analysis_1; scene_anaylsis_1 → scene_analysis_1", async () => {
+    const id = (await t.post("/api/v1/rules", { name: "Scene", trigger_type: "manual" })).body.id;
+    const report = (
+      await t.post(`/api/v1/rules/${id}/validate`, {
+        steps: [
+          { label: "scene_analysis_1", step_type: "condition", config_json: { expression: "true" } },
+          { label: "tell", step_type: "notification", config_json: { alert_level: "info", message_template: "{{steps.scene_anaylsis_1.summary}} and {{scene_anaylsis_1}}" } },
+        ],
+      })
+    ).body;
+    const hints = report.warnings.filter((w: { step_label: string }) => w.step_label === "tell").map((w: { suggestion?: string }) => w.suggestion);
+    assert.deepEqual(hints, ["steps.scene_analysis_1", "scene_analysis_1"], JSON.stringify(report.warnings));
+  });
+});
