@@ -30,6 +30,11 @@ export interface StepInput {
   step: { id: number; label: string; step_type: string };
   execution_id: number;
   rule_id: number;
+  /**
+   * The same for every execution of this step activation in this run (`run:step:activation`),
+   * also after a restart: what a side effect (an alert, a webhook) is de-duplicated by.
+   */
+  idempotency_key: string;
 }
 
 /** The spec's step result; every field has the spec's default when absent. */
@@ -77,6 +82,8 @@ export interface ChannelMessage {
   image_url: string | null;
   pipeline_data: Record<string, unknown>;
   execution_id: number | null;
+  /** Sent with the message (e.g. the webhook's `Idempotency-Key`) so a receiver can drop a repeat. */
+  idempotency_key: string | null;
 }
 
 export interface DeliveryReceipt {

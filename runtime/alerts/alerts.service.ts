@@ -87,9 +87,20 @@ export interface NewAlert {
   execution_id?: number | null;
   image_url?: string | null;
   next_escalation_at?: string | null;
+  /** Raising again with the same key returns the alert already raised (see migration 011). */
+  idempotency_key?: string | null;
+}
+
+async function alertByKey(ctx: AppContext, key: string | null | undefined): Promise<Alert | undefined> {
+  if (!key) return undefined;
+  const row: { id: number } | undefined = await ctx.db("alerts").where({ idempotency_key: key }).first("id");
+  return row ? getAlert(ctx, row.id) : undefined;
 }
 
 export async function createAlert(ctx: AppContext, a: NewAlert): Promise<Alert> {
+  const existing = await alertByKey(ctx, a.idempotency_key);
+  if (existing) return existing;
+  let raced: Alert | undefined;
   const [row] = await ctx.db("alerts")
     .insert({
       timestamp: isoNow(ctx.clock),
@@ -102,8 +113,16 @@ export async function createAlert(ctx: AppContext, a: NewAlert): Promise<Alert> 
       execution_id: a.execution_id ?? null,
       image_url: a.image_url ?? null,
       next_escalation_at: a.next_escalation_at ?? null,
+      idempotency_key: a.idempotency_key ?? null,
     })
-    .returning("id");
+    .returning("id")
+    .catch(async (err: unknown) => {
+      // Raised at the same moment by another attempt of the same step: that one stands.
+      raced = await alertByKey(ctx, a.idempotency_key);
+      if (raced) return [{ id: raced.id }];
+      throw err;
+    });
+  if (raced) return raced;
   const id = typeof row === "object" ? row.id : row;
   ctx.bus.publish("alert.created", { alert_id: id, level: a.level });
   return getAlert(ctx, id);

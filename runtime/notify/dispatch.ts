@@ -37,7 +37,7 @@ export function channelConfig(channel: string, options: ChannelOptions, settings
 
 const notDelivered = (channel: string, detail: string): DeliveryReceipt => ({ channel, delivered: false, detail });
 
-async function deliverOne(hctx: HandlerContext<AppContext>, channel: string, plan: NotificationPlan, pipelineData: Record<string, unknown>, lookup: ChannelLookup): Promise<DeliveryReceipt> {
+async function deliverOne(hctx: HandlerContext<AppContext>, channel: string, plan: NotificationPlan, pipelineData: Record<string, unknown>, lookup: ChannelLookup, idempotencyKey: string | null): Promise<DeliveryReceipt> {
   const entry = lookup(channel);
   if (!entry) return notDelivered(channel, `unknown channel '${channel}'`);
   if (!entry.handler) return notDelivered(channel, `channel ${channel} cannot deliver yet: it needs ${entry.spec.pending ?? "a handler"}`);
@@ -52,6 +52,7 @@ async function deliverOne(hctx: HandlerContext<AppContext>, channel: string, pla
     image_url: plan.image_url,
     pipeline_data: pipelineData,
     execution_id: plan.execution_id,
+    idempotency_key: idempotencyKey,
   };
   try {
     const receipt = await entry.handler(hctx, message, parsed.data);
@@ -67,8 +68,10 @@ export async function dispatch(
   plan: NotificationPlan,
   pipelineData: Record<string, unknown> = {},
   lookup: ChannelLookup = registeredChannel,
+  /** One per step activation or escalation repetition: a repeat of the same send carries the same key. */
+  idempotencyKey: string | null = null,
 ): Promise<DeliveryReceipt[]> {
-  const receipts = await Promise.all(plan.channels.map((c) => deliverOne(hctx, c, plan, pipelineData, lookup)));
+  const receipts = await Promise.all(plan.channels.map((c) => deliverOne(hctx, c, plan, pipelineData, lookup, idempotencyKey)));
   for (const r of receipts) {
     if (r.delivered) hctx.log.info({ channel: r.channel, alert_level: plan.alert_level, execution_id: plan.execution_id, detail: r.detail }, "notification delivered");
     else hctx.log.warn({ channel: r.channel, alert_level: plan.alert_level, execution_id: plan.execution_id, detail: r.detail }, "notification not delivered");

@@ -148,7 +148,7 @@ class Escalator {
       .update({ escalation_count: count, next_escalation_at: nextAt });
     if (claimed !== 1) return;
 
-    const receipts = await dispatch(serviceContext(this.ctx, this.abort.signal), plan, {}, this.lookup);
+    const receipts = await dispatch(serviceContext(this.ctx, this.abort.signal), plan, {}, this.lookup, `alert:${id}:escalation:${count}`);
     this.ctx.log.info(
       { alert_id: id, escalation: count, of: esc.repeat_count, delivered: receipts.filter((r) => r.delivered).map((r) => r.channel), next_escalation_at: nextAt },
       "alert escalated: notification sent again",

@@ -68,6 +68,7 @@ export async function raiseAlert(ctx: AppContext, input: StepInput, plan: Notifi
     execution_id: input.execution_id,
     image_url: plan.image_url,
     next_escalation_at: nextAt,
+    idempotency_key: input.idempotency_key,
   });
   await ctx.db("alerts").where({ id: alert.id }).update({ notification_json: toJsonText(plan) });
   return alert;
@@ -87,6 +88,6 @@ export async function sendNotification(
 ): Promise<NotificationOutcome> {
   const plan = buildPlan(hctx.services, input, config);
   const alert = RAISES_ALERT.has(plan.alert_level) ? await raiseAlert(hctx.services, input, plan) : null;
-  const receipts = await dispatch(hctx, plan, input.pipeline_data, lookup);
+  const receipts = await dispatch(hctx, plan, input.pipeline_data, lookup, input.idempotency_key);
   return { plan, receipts, alert };
 }

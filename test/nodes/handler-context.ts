@@ -15,6 +15,7 @@ export const stepInput = (pipeline_data: Record<string, unknown>, step_type = "x
   pipeline_data,
   trigger: trigger(),
   step: { id: 1, label: "s", step_type },
+  idempotency_key: "1:1:0",
   execution_id: 1,
   rule_id: 1,
 });

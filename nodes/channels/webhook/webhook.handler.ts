@@ -22,7 +22,9 @@ export function webhookBody(message: ChannelMessage): unknown {
 
 /**
  * POSTs the notification as JSON to the step's `webhook_url`, else `notifications.webhook.url`,
- * with the configured headers (e.g. `Authorization: Bearer ...`). A 2xx is delivered;
+ * with the configured headers (e.g. `Authorization: Bearer ...`) and an `Idempotency-Key`
+ * that is the same for a repeat of the same send (one step activation, one escalation
+ * repetition), so a receiver can drop a duplicate. A 2xx is delivered;
  * another status, a timeout or a refused connection is not, with the reason.
  */
 export const handler: ChannelHandler<Config, AppContext> = async (ctx, message, config) => {
@@ -35,7 +37,7 @@ export const handler: ChannelHandler<Config, AppContext> = async (ctx, message, 
   try {
     const res = await fetch(config.url, {
       method: "POST",
-      headers: { "content-type": "application/json", ...config.headers },
+      headers: { "content-type": "application/json", ...config.headers, ...(message.idempotency_key ? { "idempotency-key": message.idempotency_key } : {}) },
       body: JSON.stringify(webhookBody(message)),
       signal,
       redirect: "manual",

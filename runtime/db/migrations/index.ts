@@ -13,6 +13,7 @@ import * as m007 from "./007_camera_media";
 import * as m009 from "./009_notifications";
 import * as m008 from "./008_interactive";
 import * as m010 from "./010_compact_runs";
+import * as m011 from "./011_alert_idempotency";
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -30,6 +31,7 @@ const migrations: Record<string, Migration> = {
   "009_notifications": m009,
   "008_interactive": m008,
   "010_compact_runs": m010,
+  "011_alert_idempotency": m011,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -285,7 +285,15 @@ export class PipelineEngine implements RuleFirer {
       this.fail(run, `step '${step.label}': ${spec.type} cannot run yet: it needs ${spec.pending ?? "a handler"}`);
       return;
     }
-    const input = { pipeline_data: run.pipeline_data, trigger: run.trigger, step: { id: step.id, label: step.label, step_type: step.step_type }, execution_id: run.id, rule_id: run.rule_id };
+    const activation = run.steps.reduce((n, r) => (r.step_id === step.id ? n + 1 : n), 0);
+    const input = {
+      pipeline_data: run.pipeline_data,
+      trigger: run.trigger,
+      step: { id: step.id, label: step.label, step_type: step.step_type },
+      execution_id: run.id,
+      rule_id: run.rule_id,
+      idempotency_key: `${run.id}:${step.id}:${activation}`,
+    };
     const outcome = runStep(this.ctx, handler, input, step.config, this.ctx.settings.pipeline.step_timeout_seconds * 1000, () => runSignal(run));
     if (outcome instanceof Promise) return outcome.then((o) => this.afterStep(run, node, spec, step, startedAt, o, msg, send));
     return this.afterStep(run, node, spec, step, startedAt, outcome, msg, send);
@@ -398,13 +406,18 @@ export class PipelineEngine implements RuleFirer {
   private async claimHeld(ids: number[]): Promise<void> {
     for (let i = 0; i < ids.length; i += RESUME_CHUNK) {
       if (i > 0) await new Promise((r) => setImmediate(r));
-      const claimed = await this.store.claimDue(ids.slice(i, i + RESUME_CHUNK), isoNow(this.ctx.clock));
       const now = this.ctx.clock.now();
+      const isDue = (w: Waiting) => w.resume_at !== null && Date.parse(w.resume_at) <= now;
+      const claims = ids.slice(i, i + RESUME_CHUNK).flatMap((id) => {
+        const run = this.held.get(id);
+        return run ? [{ id, remaining: run.waiting.filter((w) => !isDue(w)) }] : [];
+      });
+      const claimed = await this.store.claimDue(claims, new Date(now).toISOString());
       for (const id of claimed) {
         const run = this.held.get(id);
         if (!run) continue;
         this.held.delete(id);
-        const due = run.waiting.filter((w) => w.resume_at !== null && Date.parse(w.resume_at) <= now);
+        const due = run.waiting.filter(isDue);
         for (const w of due) if (w.on_timeout_data) Object.assign(run.pipeline_data, w.on_timeout_data);
         await this.continueFrom(run, due);
       }
@@ -442,7 +455,7 @@ export class PipelineEngine implements RuleFirer {
       return answered ? "already_answered" : "not_waiting";
     }
     // Claimed meanwhile (by another answer, or to resume on time): asking again will tell.
-    if (!(await this.store.claimResume(id, null))) return "not_waiting";
+    if (!(await this.store.claimResume(id, row.waiting.filter((w) => w !== parked)))) return "not_waiting";
     this.dropHeld(id);
     const run = reviveRun(row, this.ctx.clock.now());
     Object.assign(run.pipeline_data, data);
@@ -505,7 +518,7 @@ export class PipelineEngine implements RuleFirer {
     const row = await this.store.get(id);
     if (!row || row.status !== "waiting") return false;
     this.dropHeld(id);
-    if (!(await this.store.claimResume(id, null))) return false;
+    if (!(await this.store.claimResume(id, []))) return false;
     const revived = reviveRun(row, this.ctx.clock.now());
     revived.waiting = [];
     revived.status = "running";

@@ -110,7 +110,7 @@ export interface WriteBatch {
 const ENDED = new Set<ExecutionStatus>(["completed", "failed", "cancelled"]);
 
 /** The earliest resume time among parked branches, or null. */
-function earliestResume(waiting: readonly Waiting[]): string | null {
+export function earliestResume(waiting: readonly Waiting[]): string | null {
   let min: string | null = null;
   for (const w of waiting) if (w.resume_at !== null && (min === null || w.resume_at < min)) min = w.resume_at;
   return min;

@@ -7,11 +7,11 @@
  * - a run someone asks about (`whenWritten`) on the next tick.
  */
 import type { Knex } from "knex";
-import { fromJsonText } from "../../db/json-column";
-import { parseRow, runWrite, selectExecutions, type ExecutionRow, type RunWrite, type SqlValue } from "./execution-rows";
+import { fromJsonText, toJsonText } from "../../db/json-column";
+import { earliestResume, parseRow, runWrite, selectExecutions, type ExecutionRow, type RunWrite, type SqlValue } from "./execution-rows";
 import { SnapshotIds } from "./snapshot-ids";
 import type { GraphSnapshot } from "./graph-snapshot";
-import type { RunState } from "./run-state";
+import type { RunState, Waiting } from "./run-state";
 import type { ExecutionWriter } from "./writers/execution-writer";
 
 export const WRITE_DELAY_MS = 20;
@@ -140,25 +140,41 @@ export class ExecutionStore {
   }
 
   /**
-   * Claim many parked runs at once (those whose timers fell due together): one statement per
-   * chunk, each run only if it is still parked and due by `dueBy` (a run answered and parked
-   * again meanwhile waits for its new time). Returns the ids claimed.
+   * Claim many parked runs at once (those whose timers fell due together): each run only if
+   * it is still parked and due by `dueBy` (a run answered and parked again meanwhile waits for
+   * its new time). The claim writes, in the same statement, the branches that stay parked
+   * (`remaining`) and their deadline: a claimed branch is no longer parked in the store, so a
+   * stop right after the claim can never resume it a second time. Returns the ids claimed.
    */
-  async claimDue(ids: readonly number[], dueBy: string): Promise<number[]> {
-    const rows: Array<{ id: number | string }> = await this.db("workflow_executions")
-      .whereIn("id", ids)
-      .where({ status: "waiting" })
-      .where("resume_at", "<=", dueBy)
-      .update({ status: "running", updated_at: this.now() })
-      .returning("id");
-    return rows.map((r) => Number(r.id));
+  async claimDue(claims: readonly ResumeClaim[], dueBy: string): Promise<number[]> {
+    const now = this.now();
+    const claimed: number[] = [];
+    const plain = claims.filter((c) => c.remaining.length === 0).map((c) => c.id);
+    if (plain.length) {
+      const rows: Array<{ id: number | string }> = await this.db("workflow_executions")
+        .whereIn("id", plain)
+        .where({ status: "waiting" })
+        .where("resume_at", "<=", dueBy)
+        .update({ status: "running", resume_at: null, waiting: null, updated_at: now })
+        .returning("id");
+      claimed.push(...rows.map((r) => Number(r.id)));
+    }
+    // A run with another branch still parked (rare): its own deadline and list.
+    for (const c of claims.filter((c) => c.remaining.length > 0)) {
+      const n = await this.db("workflow_executions")
+        .where({ id: c.id, status: "waiting" })
+        .where("resume_at", "<=", dueBy)
+        .update({ status: "running", ...parkedColumns(c.remaining), updated_at: now });
+      if (Number(n) === 1) claimed.push(c.id);
+    }
+    return claimed;
   }
 
-  /** Claim a parked run for resumption; exactly one claimer wins. */
-  async claimResume(id: number, expectedResumeAt: string | null): Promise<boolean> {
-    const q = this.db("workflow_executions").where({ id, status: "waiting" });
-    if (expectedResumeAt !== null) q.where({ resume_at: expectedResumeAt });
-    const n = await q.update({ status: "running", updated_at: this.now() });
+  /** Claim a parked run for resumption (an answer, a cancel); exactly one claimer wins, and the claimed branch leaves the store's parked list. */
+  async claimResume(id: number, remaining: readonly Waiting[]): Promise<boolean> {
+    const n = await this.db("workflow_executions")
+      .where({ id, status: "waiting" })
+      .update({ status: "running", ...parkedColumns(remaining), updated_at: this.now() });
     return Number(n) === 1;
   }
 
@@ -284,3 +300,14 @@ export class ExecutionStore {
     for (const w of list) err === undefined ? w.resolve() : w.reject(err);
   }
 }
+
+/** A run to claim, and the branches of it that stay parked after the claim. */
+export interface ResumeClaim {
+  id: number;
+  remaining: readonly Waiting[];
+}
+
+const parkedColumns = (remaining: readonly Waiting[]): { resume_at: string | null; waiting: string | null } => ({
+  resume_at: remaining.length ? earliestResume(remaining) : null,
+  waiting: remaining.length ? toJsonText(remaining) : null,
+});

@@ -9,6 +9,7 @@ import { MIN, notifyEnv, T0, type NotifyEnv } from "../../runtime/notify/notify-
 
 const message = (text = "Time for your tablets"): ChannelMessage => ({
   alert_level: "reminder",
+  idempotency_key: null,
   message: text,
   room_name: "Kitchen",
   image_url: null,

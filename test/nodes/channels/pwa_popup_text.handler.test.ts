@@ -7,6 +7,7 @@ import { handlerContext } from "../handler-context";
 
 const message = (over: Partial<ChannelMessage> = {}): ChannelMessage => ({
   alert_level: "warning",
+  idempotency_key: null,
   message: "Rose has been in the bathroom for 40 minutes",
   room_name: "Bathroom",
   image_url: null,

@@ -7,6 +7,7 @@ import { handlerContext } from "../handler-context";
 
 const message = (over: Partial<ChannelMessage> = {}): ChannelMessage => ({
   alert_level: "emergency",
+  idempotency_key: null,
   message: "Rose fell in the hall",
   room_name: "Hall",
   image_url: "/api/v1/media/fall.jpg",
@@ -24,6 +25,13 @@ describe("webhook channel handler", function () {
   afterEach(() => rx.close());
 
   const config = (over: Record<string, unknown> = {}) => spec.config.parse({ url: rx.url, headers: { Authorization: "Bearer s3cret", "X-Home": "rose" }, ...over });
+
+  it("sends the step activation's idempotency key, so a receiver can drop a repeat", async () => {
+    await handler(handlerContext(), message({ idempotency_key: "9:4:0" }), config());
+    await handler(handlerContext(), message(), config());
+    assert.equal(rx.received[0].headers["idempotency-key"], "9:4:0");
+    assert.equal(rx.received[1].headers["idempotency-key"], undefined, "none when the send has no key");
+  });
 
   it("POSTs {message, alert_level, room, image_url} with the configured headers; 2xx is delivered", async () => {
     const r = await handler(handlerContext(), message(), config());

@@ -70,5 +70,6 @@ export const notificationInput = (pipeline_data: Record<string, unknown>, over: 
   step: { id: 5, label: "Bathroom too long", step_type: "notification" },
   execution_id: 42,
   rule_id: 7,
+  idempotency_key: "42:5:0",
   ...over,
 });

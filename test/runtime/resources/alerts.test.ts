@@ -55,4 +55,20 @@ describe("alerts", () => {
     assert.equal((await t.post("/api/v1/alerts/9999/action", { action: "dismiss" })).status, 404);
     assert.equal((await t.get("/api/v1/alerts/9999")).status, 404);
   });
+
+  it("raises one alert per idempotency key: the same step raising again gets the alert it raised", async () => {
+    const created: number[] = [];
+    const off = t.app.ctx.bus.subscribe("alert.created", ({ alert_id }) => void created.push(alert_id));
+    try {
+      const a = { alert_type: "bathroom", level: "warning", description: "Long in the bathroom", idempotency_key: "12:3:0" };
+      const [first, second] = await Promise.all([createAlert(t.app.ctx, a), createAlert(t.app.ctx, a)]);
+      const third = await createAlert(t.app.ctx, a);
+      assert.equal(first.id, second.id);
+      assert.equal(first.id, third.id);
+      assert.deepEqual(created, [first.id], "escalation is armed once");
+      assert.equal((await t.get("/api/v1/alerts?alert_type=bathroom")).body.length, 1);
+    } finally {
+      off();
+    }
+  });
 });

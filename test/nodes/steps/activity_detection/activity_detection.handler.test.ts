@@ -10,6 +10,7 @@ import { configOf, MIN, useTrackingDb } from "../../filters/_support/tracking-db
 
 const input = (pipeline_data: Record<string, unknown>, room_name: string | null = "Kitchen"): StepInput => ({
   pipeline_data,
+  idempotency_key: "1:1:0",
   trigger: trigger({ trigger_type: "sensor_event", room_name }),
   step: { id: 3, label: "record", step_type: "activity_detection" },
   execution_id: 42,

@@ -1,0 +1,167 @@
+/**
+ * kill -9, five times, at the moments that matter: a run parked at a wait, a run just past
+ * its wait with its webhook half sent, a run waiting for the senior's answer, an alert's
+ * escalation half sent, and many runs parked at once. After each restart every run is
+ * accounted for (completed, or failed with a visible reason), no step sends twice, no alert
+ * is raised twice, and no send repeats an idempotency key.
+ */
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from "../fakes/webhook-receiver";
+import { startService, type ServiceProcess } from "../support/service-process";
+import { freshDatabase, type TestDatabase } from "../support/test-db";
+
+const ADMIN = "crash-admin-key-0001";
+type Json = Record<string, any>;
+
+describe("security: crash safety under kill -9", function () {
+  this.timeout(120_000);
+  let db: TestDatabase;
+  let rx: WebhookReceiver;
+  let svc: ServiceProcess | undefined;
+  let env: NodeJS.ProcessEnv;
+  let kills = 0;
+
+  before(async () => {
+    db = await freshDatabase(); // SQLite in its data dir, or a fresh PostgreSQL database in CI's second pass
+    const dataDir = db.dataDir;
+    rx = await startWebhookReceiver();
+    const settings = {
+      notifications: {
+        webhook: { url: rx.url, timeout_seconds: 60 },
+        levels: {
+          info: { channels: ["webhook"] },
+          warning: { channels: ["webhook"], escalation_minutes: 0.05, repeat_count: 4 },
+        },
+      },
+    };
+    const file = path.join(dataDir, "settings.json");
+    fs.writeFileSync(file, JSON.stringify(settings));
+    env = { CAREFLOW_DATA_DIR: dataDir, CAREFLOW_ADMIN_KEY: ADMIN, CAREFLOW_DEMO: "0", CAREFLOW_SETTINGS: file, ...(db.databaseUrl ? { DATABASE_URL: db.databaseUrl } : {}) };
+    svc = await startService(env);
+  });
+  after(async () => {
+    await svc?.stop("SIGTERM");
+    await rx.close();
+    await db.drop();
+  });
+
+  const api = async (method: string, p: string, body?: unknown): Promise<{ status: number; body: any }> => {
+    const res = await fetch(svc!.baseUrl + p, { method, headers: { "x-api-key": ADMIN, "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+    return { status: res.status, body: await res.json().catch(() => undefined) };
+  };
+  const killAndRestart = async () => {
+    await svc!.stop("SIGKILL");
+    kills++;
+    svc = await startService(env);
+  };
+  const eventually = async <T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> => {
+    const until = Date.now() + timeoutMs;
+    for (;;) {
+      const v = await probe();
+      if (v !== undefined) return v;
+      if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  };
+  const runIn = (exec: number, statuses: string[]) =>
+    eventually(`run ${exec} to be ${statuses.join("/")}`, async () => {
+      const run = (await api("GET", `/api/v1/workflows/${exec}`)).body as Json;
+      return statuses.includes(run.status) ? run : undefined;
+    });
+  const rule = async (name: string, steps: Json[]): Promise<number> => {
+    const edges = steps.slice(1).map((s, i) => ({ source_label: steps[i].label, source_port: "main", target_label: s.label }));
+    const res = await api("POST", "/api/v1/rules/import", { schema_version: 1, rule: { name, trigger_type: "manual" }, steps, edges });
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    return res.body.rule_id;
+  };
+  const execute = async (ruleId: number): Promise<number> => (await api("POST", `/api/v1/rules/${ruleId}/execute`)).body.execution_id;
+  const wait = (label: string, minutes: number): Json => ({ label, step_type: "wait", schema_version: 2, config: { duration_minutes: minutes } });
+  const notify = (label: string, level: string, text: string): Json => ({ label, step_type: "notification", schema_version: 1, config: { alert_level: level, message_template: text } });
+  const sent = (text: string): ReceivedWebhook[] => rx.received.filter((r) => (r.body as Json | undefined)?.message === text);
+
+  it("1. a run parked at a wait: resumes on time after the kill and sends once", async () => {
+    const id = await rule("Wait then tell", [wait("pause", 0.04), notify("tell", "info", "wait done")]);
+    const exec = await execute(id);
+    await runIn(exec, ["waiting"]);
+    await killAndRestart();
+    const run = await runIn(exec, ["completed", "failed"]);
+    assert.equal(run.status, "completed", JSON.stringify(run.error));
+    assert.equal(sent("wait done").length, 1);
+  });
+
+  it("2. a run just past its wait, killed while its webhook is half sent: the step is not run again, the alert not raised twice", async () => {
+    const id = await rule("Past the wait", [wait("pause", 0.01), notify("warn", "warning", "past the wait")]);
+    rx.delayBy(600_000); // the receiver holds the answer: the send is in flight at the kill
+    const exec = await execute(id);
+    await eventually("the webhook to arrive", async () => (sent("past the wait").length ? true : undefined));
+    await killAndRestart();
+    rx.delayBy(0);
+    const run = await runIn(exec, ["completed", "failed"]);
+    assert.equal(run.status, "failed");
+    assert.match(run.error, /interrupted/, "the run shows why it stopped");
+    await new Promise((r) => setTimeout(r, 1500)); // time for a wrong second resume to show
+    assert.equal(sent("past the wait").length, 1, "the step after the wait ran once");
+    const alerts = ((await api("GET", "/api/v1/alerts")).body as Json[]).filter((a) => a.execution_id === exec);
+    assert.equal(alerts.length, 1, "one alert for one step");
+  });
+
+  it("3. a run waiting for the senior's answer: answered after the kill, it goes on once", async () => {
+    const id = await rule("Ask then tell", [
+      { label: "ask", step_type: "interactive_prompt", schema_version: 1, config: { popup_message_template: "Are you alright?", countdown_seconds: 300 } },
+      notify("tell", "info", "answered"),
+    ]);
+    const exec = await execute(id);
+    const parked = await runIn(exec, ["waiting"]);
+    await killAndRestart();
+    const stepId = parked.step_timings.find((s: Json) => s.label === "ask").step_id;
+    const answer = { execution_id: exec, step_id: stepId, channel: "pwa_popup_text", action: "dismiss", raw_response: { button: "I'm okay" } };
+    const first = await eventually("the answer to be taken", async () => {
+      const res = await api("POST", "/api/v1/interactive-responses", answer);
+      return res.status === 200 ? res : undefined;
+    });
+    assert.equal(first.body.success, true, JSON.stringify(first.body));
+    const run = await runIn(exec, ["completed", "failed"]);
+    assert.equal(run.status, "completed", JSON.stringify(run.error));
+    assert.equal(sent("answered").length, 1);
+  });
+
+  it("4. an alert's escalation, killed while a repetition is half sent: that repetition is not sent again", async () => {
+    const repeats = () => sent("past the wait").filter((r) => String(r.headers["idempotency-key"]).includes(":escalation:"));
+    const before = repeats().length;
+    rx.delayBy(600_000);
+    await eventually("an escalation repetition to arrive", async () => (repeats().length > before ? true : undefined), 30_000);
+    const inFlight = String(repeats()[repeats().length - 1].headers["idempotency-key"]);
+    await killAndRestart();
+    rx.delayBy(0);
+    // The next repetition comes on schedule, with its own key; the one in flight never again.
+    await eventually("the next repetition", async () => (repeats().some((r) => r.headers["idempotency-key"] !== inFlight && !sentBefore(r)) ? true : undefined), 30_000);
+    assert.equal(repeats().filter((r) => r.headers["idempotency-key"] === inFlight).length, 1);
+    function sentBefore(r: ReceivedWebhook): boolean {
+      return rx.received.indexOf(r) < rx.received.findIndex((x) => x.headers["idempotency-key"] === inFlight);
+    }
+  });
+
+  it("5. many runs parked at once: every one resumes once after the kill", async () => {
+    const id = await rule("Many waits", [wait("pause", 0.04), notify("tell", "info", "many done")]);
+    const execs: number[] = [];
+    for (let n = 0; n < 8; n++) execs.push(await execute(id));
+    for (const e of execs) await runIn(e, ["waiting"]);
+    await killAndRestart();
+    for (const e of execs) assert.equal((await runIn(e, ["completed", "failed"])).status, "completed");
+    const keys = new Set(sent("many done").map((r) => String(r.headers["idempotency-key"]).split(":")[0]));
+    assert.equal(sent("many done").length, execs.length);
+    assert.deepEqual([...keys].map(Number).sort((a, b) => a - b), [...execs].sort((a, b) => a - b), "one send per run");
+  });
+
+  it("after all the kills: no run lost, no idempotency key sent twice", async () => {
+    assert.ok(kills >= 5, `${kills} kills`);
+    const runs = (await api("GET", "/api/v1/workflows")).body as Json[];
+    for (const r of runs) assert.ok(["completed", "failed", "waiting"].includes(r.status), `run ${r.id} is ${r.status}`);
+    for (const r of runs.filter((x) => x.status === "failed")) assert.match(String(r.error), /interrupted/, `run ${r.id} failed without a reason`);
+    const keys = rx.received.map((r) => String(r.headers["idempotency-key"]));
+    const repeated = keys.filter((k, i) => keys.indexOf(k) !== i);
+    assert.deepEqual(repeated, [], "a send was repeated");
+  });
+});
