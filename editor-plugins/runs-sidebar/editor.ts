@@ -1,7 +1,8 @@
 /**
  * Node-RED plugin (editor side): a "care runs" sidebar listing live and recent runs,
  * updated as events arrive; clicking a run opens its timeline (steps, status, time,
- * port taken, error). While the page is open it tells the server it is watching, every
+ * port taken, error, warning, each channel's delivery receipt). A run with a warning (a
+ * notification that reached nobody, say) is marked in the list. While the page is open it tells the server it is watching, every
  * 20 s, so the server forwards run events only then.
  */
 export const RUNS_SIDEBAR_SCRIPT = String.raw`
@@ -22,6 +23,7 @@ RED.plugins.registerPlugin("careflow-runs-sidebar", {
         var row = $('<div class="careflow-run" style="padding:4px 2px;border-bottom:1px solid #eee;cursor:pointer"></div>').attr("data-execution", r.execution_id);
         badge(r.status).appendTo(row);
         $("<span></span>").text(" #" + r.execution_id + " " + r.rule_name + " · " + when(r.triggered_at)).appendTo(row);
+        if (r.warnings && r.warnings.length) $('<span class="careflow-run-warning" style="margin-left:6px;color:#b36b00" title=""><i class="fa fa-exclamation-triangle"></i> needs a look</span>').attr("title", r.warnings.join("\n")).appendTo(row);
         row.on("click", function () { openRun(r.execution_id); });
         row.appendTo(list);
       });
@@ -44,8 +46,14 @@ RED.plugins.registerPlugin("careflow-runs-sidebar", {
           $('<td style="padding:3px;text-align:right"></td>').text(s.elapsed_seconds === null ? "" : (s.elapsed_seconds * 1000).toFixed(1) + " ms").appendTo(tr);
           $('<td style="padding:3px"></td>').text(s.output_port ? "→ " + s.output_port : "").appendTo(tr);
           if (s.error) $('<tr><td></td><td colspan="3" style="color:#c0392b;padding:0 3px 4px"></td></tr>').appendTo(table).find("td:last").text(s.error);
+          if (s.warning) $('<tr class="careflow-step-warning"><td></td><td colspan="3" style="color:#b36b00;padding:0 3px 4px"></td></tr>').appendTo(table).find("td:last").text("⚠ " + s.warning);
+          (s.receipts || []).forEach(function (rc) {
+            $('<tr class="careflow-receipt"><td></td><td colspan="3" style="padding:0 3px 2px;font-size:12px"></td></tr>').appendTo(table).find("td:last")
+              .css("color", rc.delivered ? "#3a9b3a" : "#c0392b").text((rc.delivered ? "✓ " : "✗ ") + rc.channel + (rc.detail ? ": " + rc.detail : ""));
+          });
         });
         (d.errors || []).forEach(function (e) { $('<div style="color:#c0392b;margin-top:6px"></div>').text(e).appendTo(detail); });
+        (d.warnings || []).forEach(function (w) { $('<div class="careflow-run-warning" style="color:#b36b00;margin-top:6px"></div>').text("⚠ " + w).appendTo(detail); });
       });
     }
     RED.sidebar.addTab({ id: "careflow-runs", label: "runs", name: "Care runs", iconClass: "fa fa-heartbeat", content: root, enableOnEdit: true, onchange: refresh });

@@ -52,6 +52,13 @@ export interface StepResult {
    */
   on_timeout_data?: Record<string, unknown>;
   error?: string;
+  /**
+   * Something a person must see although the step did its job (a notification that reached
+   * nobody): the step and its run are marked with it in REST, the live feed and the editor.
+   */
+  warning?: string;
+  /** Per-channel delivery receipts of a sending step, kept with its record. */
+  receipts?: readonly DeliveryReceipt[];
 }
 
 /**

@@ -1,8 +1,8 @@
 /**
  * The channel layer: hands a notification to each channel's handler and collects one
  * receipt per channel. A channel never fails silently: no handler yet, bad options, a
- * handler that throws, each becomes a receipt with `delivered: false` and a reason, and
- * is logged.
+ * handler that throws, each becomes a receipt with `delivered: false` and a reason, which
+ * the step keeps in its record and turns into a warning on the step and its run.
  */
 import type { ChannelHandler, ChannelMessage, DeliveryReceipt, HandlerContext } from "../../nodes/_kit/handler-types";
 import type { ChannelSpec } from "../../nodes/_kit/types";
@@ -72,11 +72,17 @@ export async function dispatch(
   idempotencyKey: string | null = null,
 ): Promise<DeliveryReceipt[]> {
   const receipts = await Promise.all(plan.channels.map((c) => deliverOne(hctx, c, plan, pipelineData, lookup, idempotencyKey)));
-  for (const r of receipts) {
-    if (r.delivered) hctx.log.info({ channel: r.channel, alert_level: plan.alert_level, execution_id: plan.execution_id, detail: r.detail }, "notification delivered");
-    else hctx.log.warn({ channel: r.channel, alert_level: plan.alert_level, execution_id: plan.execution_id, detail: r.detail }, "notification not delivered");
-  }
+  // Per channel at debug: the run (or the escalation) says it once when a send reached nobody.
+  for (const r of receipts) hctx.log.debug({ channel: r.channel, alert_level: plan.alert_level, execution_id: plan.execution_id, delivered: r.delivered, detail: r.detail }, "notification receipt");
   return receipts;
+}
+
+/** The warning a send deserves: none when every channel delivered. */
+export function deliveryWarning(receipts: readonly DeliveryReceipt[]): string | undefined {
+  const failed = receipts.filter((r) => !r.delivered);
+  if (!failed.length) return undefined;
+  const why = failed.map((r) => `${r.channel}: ${r.detail ?? "not delivered"}`).join("; ");
+  return receipts.some((r) => r.delivered) ? `not delivered by every channel (${why})` : `reached nobody (${why})`;
 }
 
 /** `{channel: delivered}` for the step's `notification_channels` output. */

@@ -11,7 +11,7 @@
  */
 import type { AppContext } from "../context";
 import { fromJsonText, toBool } from "../db/json-column";
-import { dispatch, registeredChannel, serviceContext, type ChannelLookup } from "./dispatch";
+import { deliveryWarning, dispatch, registeredChannel, serviceContext, type ChannelLookup } from "./dispatch";
 import { escalationPlan, levelPlan } from "./levels";
 import { parsePlan, type NotificationPlan } from "./plan";
 
@@ -61,6 +61,7 @@ export function startEscalation(ctx: AppContext, opts: EscalationOptions = {}): 
 
 class Escalator {
   private readonly timers = new Map<number, () => void>();
+  private readonly warned = new Set<number>();
   private readonly inflight = new Set<Promise<void>>();
   private readonly abort = new AbortController();
   private unsubscribe: Array<() => void> = [];
@@ -149,6 +150,12 @@ class Escalator {
     if (claimed !== 1) return;
 
     const receipts = await dispatch(serviceContext(this.ctx, this.abort.signal), plan, {}, this.lookup, `alert:${id}:escalation:${count}`);
+    const warning = deliveryWarning(receipts);
+    // One warning per alert, not one per repetition: later ones are in the info line below.
+    if (warning && !this.warned.has(id)) {
+      this.warned.add(id);
+      this.ctx.log.warn({ alert_id: id, escalation: count, warning }, "escalation of an open alert reached nobody");
+    }
     this.ctx.log.info(
       { alert_id: id, escalation: count, of: esc.repeat_count, delivered: receipts.filter((r) => r.delivered).map((r) => r.channel), next_escalation_at: nextAt },
       "alert escalated: notification sent again",

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import type { AppContext } from "../../../runtime/context";
-import { deliveredByChannel } from "../../../runtime/notify/dispatch";
+import { deliveredByChannel, deliveryWarning } from "../../../runtime/notify/dispatch";
 import { sendNotification } from "../../../runtime/notify/notify.service";
 import type { StepHandler } from "../../_kit/handler-types";
 import type { spec } from "./notification.spec";
@@ -20,7 +20,10 @@ export const handler: StepHandler<Config, AppContext> = async (ctx, input, confi
   }
   const { receipts } = await sendNotification(ctx, input, config);
   const dispatched = receipts.some((r) => r.delivered);
+  const warning = deliveryWarning(receipts);
   return {
+    receipts,
+    ...(warning ? { warning } : {}),
     data: {
       notification_dispatched: dispatched,
       notification_channels: deliveredByChannel(receipts),

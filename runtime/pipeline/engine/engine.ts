@@ -9,7 +9,7 @@
  * in between does not lose it. Sends always go through the live node instance for the same
  * reason.
  */
-import type { StepHandler } from "../../../nodes/_kit/handler-types";
+import type { StepHandler, StepResult } from "../../../nodes/_kit/handler-types";
 import type { StepSpec } from "../../../nodes/_kit/types";
 import { registry } from "../../../nodes/registry.generated";
 import type { AppContext } from "../../context";
@@ -325,17 +325,42 @@ export class PipelineEngine implements RuleFirer {
       // The branch counts as in flight until its parking is durable.
       return this.store.save(run).catch(() => undefined);
     }
-    this.record(run, step, startedAt, outcome.elapsed_ms, ok, r.should_continue === false ? [] : ports, r.error);
+    this.record(run, step, startedAt, outcome.elapsed_ms, ok, r.should_continue === false ? [] : ports, r.error, undefined, r);
     if (r.should_continue === false) return;
     this.sendOn(run, node, spec.outputPorts, ports, msg, send);
   }
 
-  private record(run: RunState, step: { id: number; label: string; step_type: string }, startedAt: string, elapsed: number, success: boolean, ports: string[], error?: string, status?: StepRecord["status"]): void {
+  private record(
+    run: RunState,
+    step: { id: number; label: string; step_type: string },
+    startedAt: string,
+    elapsed: number,
+    success: boolean,
+    ports: string[],
+    error?: string,
+    status?: StepRecord["status"],
+    notice?: Pick<StepResult, "warning" | "receipts">,
+  ): void {
     const rec = stepRecord(step, startedAt, elapsed, success, ports, error, status);
+    if (notice?.warning) rec.warning = notice.warning;
+    if (notice?.receipts) rec.receipts = notice.receipts.map((r) => ({ channel: r.channel, delivered: r.delivered, ...(r.detail ? { detail: r.detail } : {}) }));
     run.steps.push(rec);
     for (const p of ports) run.activated_ports.push(`${step.id}:${p}`);
     this.store.touch(run);
-    this.emit(run, "step_completed", null, { step_id: step.id, step_label: step.label, step_type: step.step_type, elapsed_ms: rec.elapsed_ms, output_port: ports[0] ?? null, ...(error ? { error } : {}) });
+    if (rec.warning && !run.warning_logged) {
+      run.warning_logged = true;
+      this.ctx.log.warn({ execution_id: run.id, rule: run.rule_name, step: step.label, warning: rec.warning }, "run needs a look");
+    }
+    this.emit(run, "step_completed", null, {
+      step_id: step.id,
+      step_label: step.label,
+      step_type: step.step_type,
+      elapsed_ms: rec.elapsed_ms,
+      output_port: ports[0] ?? null,
+      ...(error ? { error } : {}),
+      ...(rec.warning ? { warning: rec.warning } : {}),
+      ...(rec.receipts ? { receipts: rec.receipts } : {}),
+    });
   }
 
   /** Send on the given ports from the live instance of the node (a deploy may have replaced it). */

@@ -16,6 +16,16 @@ export interface StepRecord {
   status: "success" | "failed" | "waiting";
   output_ports: string[];
   error?: string;
+  /** The step did its job but a person must look (see StepResult.warning). */
+  warning?: string;
+  receipts?: StepReceipt[];
+}
+
+/** A channel's delivery receipt as a step record keeps it. */
+export interface StepReceipt {
+  channel: string;
+  delivered: boolean;
+  detail?: string;
 }
 
 /** Where a parked branch continues: which node sends on which ports when the run resumes. */
@@ -39,6 +49,8 @@ export interface RunState {
   steps: StepRecord[];
   activated_ports: string[];
   errors: string[];
+  /** A warning of this run has been logged (one line per run, however many steps warn). */
+  warning_logged?: boolean;
   waiting: Waiting[];
   /** Messages of this run travelling between nodes, or being handled by one. */
   pending: number;

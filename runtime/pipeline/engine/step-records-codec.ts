@@ -4,15 +4,16 @@
  * for every step it has), the start as milliseconds after the run's start. A run's records
  * are written with it at every group commit, so their size is paid on every busy run.
  *
- *   [step_id, start offset ms, elapsed ms, status code, output ports, error | null, label?, type?]
+ *   [step_id, start offset ms, elapsed ms, status code, output ports, error | null,
+ *    label?, type?, warning?, receipts?]   (label and type null when the snapshot has them)
  *
  * Rows written before this format hold objects; those are read as they are.
  */
 import { isoAt } from "../../core/clock";
 import { stepById, type GraphSnapshot } from "./graph-snapshot";
-import type { StepRecord } from "./run-state";
+import type { StepReceipt, StepRecord } from "./run-state";
 
-type Stored = [number, number, number, number, string[], string | null, string?, string?];
+type Stored = [number, number, number, number, string[], string | null, (string | null)?, (string | null)?, (string | null)?, StepReceipt[]?];
 
 const CODES: ReadonlyArray<[StepRecord["status"], boolean]> = [
   ["failed", false],
@@ -26,7 +27,9 @@ export function encodeStepRecords(records: readonly StepRecord[], graph: GraphSn
   const out: Stored[] = records.map((r) => {
     const row: Stored = [r.step_id, Date.parse(r.started_at) - startedMs, r.elapsed_ms, codeOf(r), r.output_ports, r.error ?? null];
     const known = stepById(graph, r.step_id);
-    if (!known || known.label !== r.label || known.step_type !== r.step_type) row.push(r.label, r.step_type);
+    const ownNames = !known || known.label !== r.label || known.step_type !== r.step_type;
+    if (ownNames || r.warning !== undefined || r.receipts) row.push(ownNames ? r.label : null, ownNames ? r.step_type : null);
+    if (r.warning !== undefined || r.receipts) row.push(r.warning ?? null, ...(r.receipts ? [r.receipts] : []));
     return row;
   });
   return JSON.stringify(out);
@@ -36,7 +39,7 @@ export function decodeStepRecords(stored: readonly unknown[], graph: GraphSnapsh
   const startedMs = Date.parse(startedAt);
   return stored.map((item) => {
     if (!Array.isArray(item)) return item as StepRecord;
-    const [id, offset, elapsed, code, ports, error, label, type] = item as Stored;
+    const [id, offset, elapsed, code, ports, error, label, type, warning, receipts] = item as Stored;
     const known = stepById(graph, id);
     const [status, success] = CODES[code] ?? CODES[0];
     const rec: StepRecord = {
@@ -50,6 +53,8 @@ export function decodeStepRecords(stored: readonly unknown[], graph: GraphSnapsh
       output_ports: ports,
     };
     if (error !== null && error !== undefined) rec.error = error;
+    if (warning !== null && warning !== undefined) rec.warning = warning;
+    if (receipts) rec.receipts = receipts;
     return rec;
   });
 }

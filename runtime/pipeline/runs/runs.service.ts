@@ -45,12 +45,25 @@ export const workflowView = (r: ExecutionRow) => ({
   trigger_type: r.trigger_type,
   trigger_context: r.trigger_context,
   pipeline_data: r.pipeline_data,
-  step_timings: r.step_records.map((s) => ({ step_id: s.step_id, label: s.label, step_type: s.step_type, elapsed: s.elapsed_ms / 1000, success: s.success, error: s.error ?? null })),
+  step_timings: r.step_records.map((s) => ({
+    step_id: s.step_id,
+    label: s.label,
+    step_type: s.step_type,
+    elapsed: s.elapsed_ms / 1000,
+    success: s.success,
+    error: s.error ?? null,
+    warning: s.warning ?? null,
+    ...(s.receipts ? { receipts: s.receipts } : {}),
+  })),
+  warnings: runWarnings(r),
   resume_at: r.resume_at,
   started_at: r.started_at,
   completed_at: r.completed_at,
   error: r.error,
 });
+
+/** What a person must look at although the run went on: one line per step that warned. */
+export const runWarnings = (r: ExecutionRow): string[] => r.step_records.filter((s) => s.warning).map((s) => `step '${s.label}': ${s.warning}`);
 
 export const envelope = (r: ExecutionRow) => ({
   execution_id: r.id,
@@ -59,7 +72,8 @@ export const envelope = (r: ExecutionRow) => ({
   status: r.status,
   triggered_at: r.started_at,
   trigger_type: r.trigger_type,
-  steps: r.step_records.map((s) => ({ step_id: s.step_id, label: s.label, type: s.step_type, status: s.status, elapsed_ms: s.elapsed_ms })),
+  steps: r.step_records.map((s) => ({ step_id: s.step_id, label: s.label, type: s.step_type, status: s.status, elapsed_ms: s.elapsed_ms, ...(s.warning ? { warning: s.warning } : {}) })),
+  warnings: runWarnings(r),
 });
 
 export function detailView(r: ExecutionRow) {
@@ -78,6 +92,8 @@ export function detailView(r: ExecutionRow) {
       output_port: rec?.output_ports[0] ?? null,
       outputs: rec ? outputsOf(st.step_type, r.pipeline_data) : {},
       error: rec?.error ?? null,
+      warning: rec?.warning ?? null,
+      receipts: rec?.receipts ?? [],
     };
   });
   return {
@@ -96,6 +112,7 @@ export function detailView(r: ExecutionRow) {
     skipped_nodes: r.skipped_nodes,
     outputs: r.pipeline_data,
     errors: r.errors,
+    warnings: runWarnings(r),
     can_cancel: r.status === "running" || r.status === "waiting",
     can_rerun: true,
   };
