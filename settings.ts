@@ -8,7 +8,7 @@
  */
 import { z } from "zod";
 
-const ROLE_NAMES = ["admin", "caregiver", "mcp_readonly"] as const;
+const ROLE_NAMES = ["admin", "caregiver", "mcp_readonly", "webapp"] as const;
 export type RoleName = (typeof ROLE_NAMES)[number];
 
 const isTimezone = (tz: string): boolean => {
@@ -102,6 +102,16 @@ export const settingsSchema = z
           })
           .strict()
           .prefault({}),
+      })
+      .strict()
+      .prefault({}),
+    // WebSocket connections (`/ws` and `/ws/pipeline`): a newcomer over a limit is refused,
+    // nobody already connected is closed.
+    websocket: z
+      .object({
+        max_connections: z.number().int().positive().default(200),
+        max_connections_per_key: z.number().int().positive().default(10),
+        max_pipeline_connections: z.number().int().positive().default(50),
       })
       .strict()
       .prefault({}),

@@ -101,7 +101,7 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
     settings,
     keys: new KeyStore([], []),
     // The hub reads the key store at each connection: demo keys are added just below.
-    webapp: new WebAppHub(() => ctx.keys, log),
+    webapp: new WebAppHub(() => ctx.keys, log, () => ctx.settings.websocket),
     bus: new EventBus(),
     dataDir: config.dataDir,
     flows: new FlowWriter(
@@ -187,7 +187,7 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
     ctx.firer = engine;
     registerInteractiveHandlers(ctx);
     triggers = startTriggers(ctx, engine);
-    feed = new PipelineFeed(ctx.keys, engine.live, log);
+    feed = new PipelineFeed(ctx.keys, engine.live, log, () => ({ max_connections: ctx.settings.websocket.max_pipeline_connections, max_connections_per_key: ctx.settings.websocket.max_connections_per_key }));
   }
   if (demoSeeded) await importExampleRules(ctx);
 

@@ -43,6 +43,7 @@ const ENV_KEYS: Array<{ env: string; role: string }> = [
   { env: "CAREFLOW_ADMIN_KEY", role: "admin" },
   { env: "CAREFLOW_CAREGIVER_KEY", role: "caregiver" },
   { env: "CAREFLOW_MCP_KEY", role: "mcp_readonly" },
+  { env: "CAREFLOW_WEBAPP_KEY", role: "webapp" },
 ];
 
 export function envApiKeys(env: NodeJS.ProcessEnv): ApiKeyEntry[] {

@@ -31,6 +31,7 @@ export function createDemoKeys(dataDir: string): DemoKeys {
       { key: apiKey("admin"), name: "demo admin", permissions: ["admin"] },
       { key: apiKey("caregiver"), name: "demo caregiver", permissions: ["caregiver"] },
       { key: apiKey("mcp"), name: "demo mcp", permissions: ["mcp_readonly"] },
+      { key: apiKey("webapp"), name: "demo web app", permissions: ["webapp"] },
     ],
     device_keys: [
       { key: deviceKey(), sensor_id: "kitchen_cam", device_type: "camera_device", permissions: ["device:camera"], name: "Kitchen camera" },

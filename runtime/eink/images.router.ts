@@ -15,21 +15,22 @@ import { sendPng } from "./send-png";
 import { currentImage, pollActiveImage } from "./serving.service";
 
 /**
- * The display a poll is for: a device key's own sensor. An API key has no display, so it
- * must name one with `?sensor_id=` (and is then served exactly as that display would be);
- * a device asking for another display's image is refused.
+ * Who is asking: the display itself (a device key, its own sensor), whose poll is a delivery,
+ * or someone peeking (an API key naming a display with `?sensor_id=`), who sees what the
+ * display would show and changes nothing, so a caregiver's look never makes the display's
+ * own next poll "unchanged". A device asking for another display's image is refused.
  */
-async function pollingSensor(ctx: AppContext, req: Request): Promise<string> {
+async function pollingSensor(ctx: AppContext, req: Request): Promise<{ sensorId: string; peek: boolean }> {
   const raw = req.query.sensor_id;
   const asked = typeof raw === "string" && raw !== "" ? raw : undefined;
   const principal = req.principal;
   if (principal?.kind === "device") {
     if (asked !== undefined && asked !== principal.sensor_id) throw new ForbiddenError(`This device key belongs to '${principal.sensor_id}', not '${asked}'`);
-    return principal.sensor_id;
+    return { sensorId: principal.sensor_id, peek: false };
   }
   if (asked === undefined) throw new ValidationError("sensor_id: an API key has no display of its own; poll with a device key or pass ?sensor_id=<display>");
   if (!(await ctx.db("sensors").where({ sensor_id: asked }).first("id"))) throw new ValidationError(`sensor_id: unknown sensor '${asked}'`);
-  return asked;
+  return { sensorId: asked, peek: true };
 }
 
 export function imagesRouter(ctx: AppContext): Router {
@@ -37,7 +38,8 @@ export function imagesRouter(ctx: AppContext): Router {
   r.get(
     "/image/active",
     route(async (req, res) => {
-      const result = await pollActiveImage(ctx, await pollingSensor(ctx, req));
+      const { sensorId, peek } = await pollingSensor(ctx, req);
+      const result = peek ? { kind: "image" as const, ...(await currentImage(ctx, sensorId)) } : await pollActiveImage(ctx, sensorId);
       if (result.kind === "unchanged") return undefined; // 204: the display keeps what it shows
       sendPng(res, result.png, { "X-Image-Hash": result.hash, "X-Image-Source": result.source });
     }),

@@ -15,13 +15,13 @@ import { isoNow } from "../core/clock";
 import { ConflictError, NotFoundError, ServiceUnavailableError } from "../core/errors";
 import { parseInput } from "../core/validation";
 import { applyOutcomeEffects } from "./interactive.effects";
-import { ACTIONS, CHANNELS, claimOutcome, expiredUnanswered, findPrompt, savePrompt, type Action, type Channel, type NewPrompt, type PromptRow } from "./prompts.store";
+import { ACTIONS, ANSWER_CHANNELS, claimOutcome, expiredUnanswered, findPrompt, savePrompt, type Action, type Channel, type NewPrompt, type PromptRow } from "./prompts.store";
 
 export const interactiveResponseSchema = z
   .object({
     execution_id: z.number().int().positive(),
     step_id: z.number().int().nonnegative(),
-    channel: z.enum(CHANNELS),
+    channel: z.enum(ANSWER_CHANNELS),
     action: z.enum(ACTIONS),
     raw_response: z.record(z.string(), z.unknown()).default({}),
   })

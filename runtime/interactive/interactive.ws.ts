@@ -15,7 +15,7 @@ export function registerInteractiveHandlers(ctx: AppContext): void {
   watchTimeouts(ctx);
   if (registered.has(ctx)) return;
   registered.add(ctx);
-  ctx.webapp.onMessage("interactive_response", async (frame: WebAppFrame, client: WebAppClient) => {
+  ctx.webapp.onMessage("interactive_response", { method: "POST", path: "/api/v1/interactive-responses" }, async (frame: WebAppFrame, client: WebAppClient) => {
     const { type: _type, ...body } = frame;
     const result = await respond(ctx, { channel: "pwa_popup_text", ...body }, client.principal.name);
     client.send({ type: "interactive_response_result", execution_id: body.execution_id, step_id: body.step_id, ...result });

@@ -3,6 +3,8 @@ import type { Knex } from "knex";
 import { toBool } from "../db/json-column";
 
 export const CHANNELS = ["pwa_popup_text", "pwa_realtime_ai", "timeout"] as const;
+/** Channels an answer may come from; "timeout" is the countdown's own, never a client's. */
+export const ANSWER_CHANNELS = ["pwa_popup_text", "pwa_realtime_ai"] as const;
 export const ACTIONS = ["escalate", "dismiss"] as const;
 export type Channel = (typeof CHANNELS)[number];
 export type Action = (typeof ACTIONS)[number];

@@ -1,7 +1,8 @@
 /**
  * `WS /ws/pipeline`: one JSON text frame per PipelineExecutionEvent. The API key is the
  * WebSocket subprotocol (`new WebSocket(url, [key])`), as browsers cannot set headers; any
- * key that may read `/api/v1/workflows` may listen. At most 50 listeners (close 1013).
+ * key that may read `/api/v1/workflows` may listen, within the `websocket` limits (in total and
+ * per key; a newcomer over a limit is closed with 1013, nobody else).
  * The feed subscribes to the engine's events only while at least one client is connected.
  */
 import type { IncomingMessage } from "node:http";
@@ -9,10 +10,10 @@ import type { Duplex } from "node:stream";
 import { WebSocketServer, type WebSocket } from "ws";
 import { isAllowed, type KeyStore } from "../auth/key-store";
 import type { Logger } from "../core/logger";
+import { ConnectionLimits, type ConnectionLimitSettings } from "./connection-limits";
 import type { LiveEvents, PipelineExecutionEvent } from "../pipeline/engine/live-events";
 
 export const PIPELINE_FEED_PATH = "/ws/pipeline";
-const MAX_CLIENTS = 50;
 
 export class PipelineFeed {
   private readonly wss = new WebSocketServer({
@@ -24,21 +25,28 @@ export class PipelineFeed {
   private readonly clients = new Set<WebSocket>();
   private unsubscribe?: () => void;
   private closed = false;
+  private readonly limits: ConnectionLimits;
 
   constructor(
     private readonly keys: KeyStore,
     private readonly live: LiveEvents,
     private readonly log: Logger,
-  ) {}
+    limits: () => ConnectionLimitSettings,
+  ) {
+    this.limits = new ConnectionLimits(limits);
+  }
 
   private broadcast(event: PipelineExecutionEvent): void {
     const frame = JSON.stringify(event);
     for (const client of this.clients) if (client.readyState === client.OPEN) client.send(frame);
   }
 
-  private join(ws: WebSocket): void {
+  private join(ws: WebSocket, release: () => void): void {
     this.clients.add(ws);
-    ws.once("close", () => this.leave(ws));
+    ws.once("close", () => {
+      release();
+      this.leave(ws);
+    });
     // The first client makes the engine build events; until then it builds none for us.
     if (!this.unsubscribe) this.unsubscribe = this.live.subscribe((e) => this.broadcast(e));
   }
@@ -65,17 +73,17 @@ export class PipelineFeed {
       .split(",")
       .map((s) => s.trim())
       .filter(Boolean);
-    if (!offered.some((k) => this.keyAllowed(k))) {
+    const key = offered.find((k) => this.keyAllowed(k));
+    const principal = key === undefined ? null : this.keys.resolve(key);
+    if (!principal) {
       socket.end(`HTTP/1.1 401 Unauthorized\r\ncontent-type: application/json\r\nconnection: close\r\n\r\n${JSON.stringify({ detail: "Send an API key as the WebSocket subprotocol" })}`);
       return true;
     }
     this.wss.handleUpgrade(req, socket, head, (ws: WebSocket) => {
       if (this.closed) return void ws.terminate();
-      if (this.clients.size >= MAX_CLIENTS) {
-        ws.close(1013, "too many live feed clients");
-        return;
-      }
-      this.join(ws);
+      const refused = this.limits.refusal(principal);
+      if (refused) return void ws.close(1013, refused);
+      this.join(ws, this.limits.admit(principal));
       this.log.debug({ clients: this.clients.size }, "live feed client connected");
     });
     return true;

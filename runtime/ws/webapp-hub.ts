@@ -2,17 +2,20 @@
  * `WS /ws`: the web app's socket. Clients receive popups, interactive prompts and alert
  * updates as JSON frames and may answer prompts. A client authenticates with a key as the
  * WebSocket subprotocol or the `api_key` query parameter; API keys of any role and
- * terminal or display device keys may connect.
+ * terminal or display device keys may connect and receive. A frame that acts (answers a
+ * prompt) needs the permission of its REST twin, checked here for every frame type, so a
+ * display key can watch prompts but not answer them. Connections are limited in total and
+ * per key (`websocket` settings); a newcomer over a limit is refused, nobody is evicted.
  */
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import { WebSocketServer, type WebSocket } from "ws";
-import type { KeyStore } from "../auth/key-store";
+import { isAllowed, type KeyStore } from "../auth/key-store";
 import type { Principal } from "../auth/principal";
 import type { Logger } from "../core/logger";
+import { ConnectionLimits, type ConnectionLimitSettings } from "./connection-limits";
 
 export const WEBAPP_PATH = "/ws";
-const MAX_CLIENTS = 200;
 
 export interface WebAppFrame {
   type: string;
@@ -26,17 +29,27 @@ export interface WebAppClient {
 
 type Handler = (message: WebAppFrame, client: WebAppClient) => void | Promise<void>;
 
+/** The REST route a frame type stands for: its caller needs the same permission. */
+export interface RestTwin {
+  method: "GET" | "POST" | "PUT" | "DELETE";
+  path: string;
+}
+
 const mayConnect = (p: Principal | null): p is Principal => p !== null && (p.kind === "api" || p.device_type === "terminal" || p.device_type === "display");
 
 export class WebAppHub {
   private readonly wss = new WebSocketServer({ noServer: true, handleProtocols: (protocols) => [...protocols].find((k) => mayConnect(this.keys().resolve(k))) ?? false });
   private readonly clients = new Map<WebSocket, WebAppClient>();
-  private readonly handlers = new Map<string, Handler>();
+  private readonly handlers = new Map<string, { handler: Handler; twin: RestTwin }>();
+  private readonly limits: ConnectionLimits;
 
   constructor(
     private readonly keys: () => KeyStore,
     private readonly log: Logger,
-  ) {}
+    limits: () => ConnectionLimitSettings,
+  ) {
+    this.limits = new ConnectionLimits(limits);
+  }
 
   /** Send a frame to every connected client; returns how many it was sent to. */
   broadcast(frame: WebAppFrame): number {
@@ -55,9 +68,12 @@ export class WebAppHub {
     return this.clients.size;
   }
 
-  /** Handle client frames of a type (`{"type": "interactive_response", ...}`). */
-  onMessage(type: string, handler: Handler): void {
-    this.handlers.set(type, handler);
+  /**
+   * Handle client frames of a type (`{"type": "interactive_response", ...}`), for callers
+   * allowed `twin` through REST; others get `{type: "error", status: 403, detail}`.
+   */
+  onMessage(type: string, twin: RestTwin, handler: Handler): void {
+    this.handlers.set(type, { handler, twin });
   }
 
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): boolean {
@@ -71,10 +87,15 @@ export class WebAppHub {
       return true;
     }
     this.wss.handleUpgrade(req, socket, head, (ws) => {
-      if (this.clients.size >= MAX_CLIENTS) return ws.close(1013, "too many clients");
+      const refused = this.limits.refusal(principal);
+      if (refused) return ws.close(1013, refused);
+      const release = this.limits.admit(principal);
       const client: WebAppClient = { principal, send: (frame) => ws.readyState === ws.OPEN && ws.send(JSON.stringify(frame)) };
       this.clients.set(ws, client);
-      ws.on("close", () => this.clients.delete(ws));
+      ws.on("close", () => {
+        this.clients.delete(ws);
+        release();
+      });
       ws.on("message", (data) => void this.receive(String(data), client));
     });
     return true;
@@ -87,10 +108,13 @@ export class WebAppHub {
     } catch {
       return client.send({ type: "error", detail: "frames are JSON objects with a type" });
     }
-    const handler = typeof frame?.type === "string" ? this.handlers.get(frame.type) : undefined;
-    if (!handler) return client.send({ type: "error", detail: `unknown frame type '${String(frame?.type)}'` });
+    const entry = typeof frame?.type === "string" ? this.handlers.get(frame.type) : undefined;
+    if (!entry) return client.send({ type: "error", detail: `unknown frame type '${String(frame?.type)}'` });
+    if (!isAllowed(client.principal, entry.twin.method, entry.twin.path)) {
+      return client.send({ type: "error", status: 403, detail: `This key may not send '${frame.type}' (it needs ${entry.twin.method} ${entry.twin.path})` });
+    }
     try {
-      await handler(frame, client);
+      await entry.handler(frame, client);
     } catch (err) {
       this.log.warn({ err, type: frame.type }, "web app frame failed");
       client.send({ type: "error", detail: err instanceof Error ? err.message : String(err) });

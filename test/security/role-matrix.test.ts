@@ -7,8 +7,8 @@ import assert from "node:assert/strict";
 import { KEYS, startTestApp, testAuthSettings, type TestApp } from "../support/test-app";
 import { appRoutes, concretePath, type RouteEntry } from "../support/route-table";
 
-type Caller = "none" | "wrong" | "admin" | "caregiver" | "mcp" | "camera" | "display" | "terminal";
-const CALLERS: readonly Caller[] = ["none", "wrong", "admin", "caregiver", "mcp", "camera", "display", "terminal"];
+type Caller = "none" | "wrong" | "admin" | "caregiver" | "mcp" | "webapp" | "camera" | "display" | "terminal";
+const CALLERS: readonly Caller[] = ["none", "wrong", "admin", "caregiver", "mcp", "webapp", "camera", "display", "terminal"];
 
 const seg = "[^/]+";
 const re = (method: string, path: string) => new RegExp(`^${method} ${path}$`);
@@ -18,6 +18,8 @@ const SPEC_GRANTS: Record<Exclude<Caller, "none" | "wrong">, readonly RegExp[]> 
   admin: [/^/],
   caregiver: [re("GET", "/api/v1/.+"), re("POST", `/api/v1/alerts/${seg}/action`)],
   mcp: [re("GET", "/api/v1/.+"), re("POST", `/api/v1/mcp/tools/${seg}`), re("POST", `/api/v1/rules/${seg}/execute`), re("(GET|POST|DELETE)", "/mcp")],
+  // The senior's web app answers prompts and nothing else (docs/decisions.md).
+  webapp: [re("POST", "/api/v1/interactive-responses")],
   camera: [re("POST", "/api/v1/device/camera")],
   display: [re("GET", "/api/v1/image/active")],
   // The terminal answers the prompts it shows (docs/decisions.md).

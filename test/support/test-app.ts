@@ -13,6 +13,7 @@ export const KEYS = {
   admin: "test-admin-key-0001",
   caregiver: "test-caregiver-key-01",
   mcp: "test-mcp-key-000001",
+  webapp: "test-webapp-key-0001",
   camera: "CAM00001",
   display: "DISP0001",
   terminal: "TERM0001",
@@ -23,6 +24,7 @@ export const testAuthSettings = (): NonNullable<SettingsInput["auth"]> => ({
     { key: KEYS.admin, name: "test admin", permissions: ["admin"] },
     { key: KEYS.caregiver, name: "test caregiver", permissions: ["caregiver"] },
     { key: KEYS.mcp, name: "test mcp", permissions: ["mcp_readonly"] },
+    { key: KEYS.webapp, name: "test web app", permissions: ["webapp"] },
   ],
   device_keys: [
     { key: KEYS.camera, sensor_id: "kitchen_cam", device_type: "camera_device", permissions: ["device:camera"] },

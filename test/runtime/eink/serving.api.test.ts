@@ -127,6 +127,18 @@ describe("e-ink serving: GET /image/active", () => {
     assert.ok([200, 204].includes(named.status), String(named.status));
   });
 
+  it("lets a caregiver or an agent peek at a display without taking its delivery", async () => {
+    await t.post("/api/v1/image/render", { text: "Pills at noon", sensor_ids: ["hall_display"] });
+    for (const key of [KEYS.caregiver, KEYS.mcp, KEYS.admin, KEYS.caregiver]) {
+      const peek = await poll(t, key, "?sensor_id=hall_display");
+      assert.equal(peek.status, 200, "a peek always shows the card");
+      assert.equal(peek.headers.get("x-image-source"), "active");
+    }
+    assert.equal((await poll(t)).status, 200, "the display's own poll still gets the new card");
+    assert.equal((await poll(t)).status, 204, "and only the display's own poll counts as served");
+    assert.equal((await poll(t, KEYS.caregiver, "?sensor_id=hall_display")).status, 200);
+  });
+
   it("refuses a device that asks for another display's image", async () => {
     const res = await t.get("/api/v1/image/active?sensor_id=bedside_terminal", KEYS.display);
     assert.equal(res.status, 403);

@@ -257,8 +257,8 @@ describe("interactive prompts and responses", function () {
   });
 
   it("a bad /ws answer frame gets an error frame naming the field", async () => {
-    popup.send({ type: "interactive_response", execution_id: 1, step_id: 1, action: "maybe" });
-    const err = await popup.next((f) => f.type === "error" && /action/.test(String(f.detail)), "error");
+    terminal.send({ type: "interactive_response", execution_id: 1, step_id: 1, action: "maybe" });
+    const err = await terminal.next((f) => f.type === "error" && /action/.test(String(f.detail)), "error");
     assert.match(err.detail, /action/);
   });
 });

@@ -1,0 +1,163 @@
+/**
+ * `/ws` and `/ws/pipeline` as an attacker would try them: every kind of caller connecting,
+ * every kind answering a prompt (the permission of the REST twin, `POST
+ * /api/v1/interactive-responses`), one key opening sockets in a loop (it may fill only its own
+ * share; nobody else is closed or kept out), and a client posing as the countdown.
+ */
+import assert from "node:assert/strict";
+import WebSocket from "ws";
+import { ManualClock } from "../../runtime/core/clock";
+import { KEYS, startTestApp, type TestApp } from "../support/test-app";
+
+type Frame = Record<string, any>;
+type Caller = keyof typeof KEYS | "none" | "wrong";
+
+interface Socket {
+  ws: WebSocket;
+  frames: Frame[];
+  closed: Promise<number>;
+}
+
+/** Opens a socket; resolves with it once open, or with the HTTP status it was refused with. */
+function open(url: string, key: string | null): Promise<Socket | number> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(url, key ? [key] : []);
+    const frames: Frame[] = [];
+    const closed = new Promise<number>((r) => ws.once("close", (code) => r(code)));
+    ws.on("message", (d) => frames.push(JSON.parse(String(d))));
+    ws.once("open", () => resolve({ ws, frames, closed }));
+    ws.once("unexpected-response", (_req, res) => resolve(res.statusCode ?? 0));
+    ws.once("error", reject);
+  });
+}
+
+async function waitFor<T>(what: string, probe: () => T | undefined | false, ms = 3000): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const v = probe();
+    if (v !== undefined && v !== false) return v;
+    if (Date.now() > until) throw new Error(`never happened: ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+/** Still open a little later (a 1013 close would have arrived by then). */
+async function stillOpen(s: Socket): Promise<boolean> {
+  const code = await Promise.race([s.closed, new Promise<null>((r) => setTimeout(() => r(null), 100))]);
+  return code === null && s.ws.readyState === WebSocket.OPEN;
+}
+
+describe("security: WebSocket access by role, and connection limits per key", function () {
+  this.timeout(60_000);
+  let t: TestApp;
+  const sockets: Socket[] = [];
+  const ws = () => t.baseUrl.replace("http", "ws") + "/ws";
+  const feed = () => t.baseUrl.replace("http", "ws") + "/ws/pipeline";
+  const keyOf = (c: Caller) => (c === "none" ? null : c === "wrong" ? "wrong-key-0123456789" : KEYS[c]);
+  const connect = async (url: string, c: Caller): Promise<Socket | number> => {
+    const s = await open(url, keyOf(c));
+    if (typeof s !== "number") sockets.push(s);
+    return s;
+  };
+
+  before(async () => {
+    t = await startTestApp({
+      nodeRed: true,
+      clock: new ManualClock(Date.parse("2026-11-24T08:00:00Z")),
+      settings: { websocket: { max_connections: 12, max_connections_per_key: 3, max_pipeline_connections: 6 } },
+    });
+  });
+  afterEach(async () => {
+    for (const s of sockets.splice(0)) s.ws.terminate();
+    await new Promise((r) => setTimeout(r, 50));
+  });
+  after(() => t.close());
+
+  it("lets API keys, the web app and the displays in, and nobody else", async () => {
+    const expected: Record<Caller, "open" | number> = { none: 401, wrong: 401, camera: 401, admin: "open", caregiver: "open", mcp: "open", webapp: "open", display: "open", terminal: "open" };
+    for (const [caller, want] of Object.entries(expected) as Array<[Caller, "open" | number]>) {
+      const got = await connect(ws(), caller);
+      assert.equal(typeof got === "number" ? got : "open", want, `${caller} on /ws`);
+    }
+  });
+
+  it("lets only callers that may answer through REST answer a prompt over /ws; the others leave it open and raise nothing", async () => {
+    const imported = await t.post("/api/v1/rules/import", {
+      schema_version: 1,
+      rule: { name: "Ask over ws", trigger_type: "manual" },
+      steps: [{ label: "ask", step_type: "interactive_prompt", schema_version: 1, config: {} }],
+    });
+    assert.equal(imported.status, 201, imported.text);
+    const callers: Caller[] = ["display", "caregiver", "mcp", "admin", "webapp", "terminal"];
+    const clients = new Map<Caller, Socket>();
+    for (const c of callers) clients.set(c, (await connect(ws(), c)) as Socket);
+    // More than three connections in total here: each key has its own share.
+
+    const expectations: Array<[Caller, boolean]> = [["display", false], ["caregiver", false], ["mcp", false], ["webapp", true], ["terminal", true], ["admin", true]];
+    for (const [caller, may] of expectations) {
+      const exec = (await t.post(`/api/v1/rules/${imported.body.rule_id}/execute`)).body.execution_id as number;
+      const me = clients.get(caller)!;
+      const prompt = await waitFor("prompt frame", () => me.frames.find((f) => f.type === "interactive_prompt" && f.execution_id === exec));
+      me.ws.send(JSON.stringify({ type: "interactive_response", execution_id: exec, step_id: prompt.step_id, action: "dismiss" }));
+      if (may) {
+        const result = await waitFor("result", () => me.frames.find((f) => f.type === "interactive_response_result" && f.execution_id === exec));
+        assert.equal(result.success, true, `${caller}: ${JSON.stringify(result)}`);
+      } else {
+        const err = await waitFor("refusal", () => me.frames.find((f) => f.type === "error" && f.status === 403));
+        assert.match(err.detail, /may not send 'interactive_response'.*POST \/api\/v1\/interactive-responses/);
+        me.frames.length = 0;
+        const run = (await t.get(`/api/v1/workflows/${exec}`)).body;
+        assert.equal(run.status, "waiting", `${caller}'s answer changed nothing`);
+        assert.equal((await t.post(`/api/v1/workflows/${exec}/cancel`)).status, 200);
+      }
+    }
+  });
+
+  it("one key opening sockets in a loop fills only its own share: nobody is closed, others still get in", async () => {
+    const caregiver = (await connect(ws(), "caregiver")) as Socket;
+    const displays: Socket[] = [];
+    let refused = 0;
+    for (let i = 0; i < 20; i++) {
+      const s = (await connect(ws(), "display")) as Socket;
+      if (await stillOpen(s)) displays.push(s);
+      else refused++;
+    }
+    assert.equal(displays.length, 3, "three per key");
+    assert.equal(refused, 17);
+    assert.ok(await stillOpen(caregiver), "the caregiver's connection is never closed to make room");
+    const webapp = (await connect(ws(), "webapp")) as Socket;
+    assert.ok(await stillOpen(webapp), "another key still gets in");
+    const late = (await connect(ws(), "display")) as Socket;
+    assert.equal(await late.closed, 1013, "the newcomer over the limit is refused with 1013");
+  });
+
+  it("the total limit refuses newcomers without closing anyone", async () => {
+    const open: Socket[] = [];
+    for (const c of ["admin", "caregiver", "mcp", "webapp"] as Caller[]) for (let i = 0; i < 3; i++) open.push((await connect(ws(), c)) as Socket);
+    for (const s of open) assert.ok(await stillOpen(s));
+    const over = (await connect(ws(), "terminal")) as Socket;
+    assert.equal(await over.closed, 1013);
+    for (const s of open) assert.ok(await stillOpen(s), "all twelve stay");
+  });
+
+  it("the live pipeline feed has the same per-key share", async () => {
+    const mine: Socket[] = [];
+    for (let i = 0; i < 5; i++) mine.push((await connect(feed(), "mcp")) as Socket);
+    const kept = [];
+    for (const s of mine) if (await stillOpen(s)) kept.push(s);
+    assert.equal(kept.length, 3);
+    const other = (await connect(feed(), "caregiver")) as Socket;
+    assert.ok(await stillOpen(other), "the caregiver still gets the feed");
+  });
+
+  it("no client can pose as the countdown: channel 'timeout' is refused (REST and /ws)", async () => {
+    const body = { execution_id: 1, step_id: 1, action: "dismiss", channel: "timeout" };
+    const res = await t.post("/api/v1/interactive-responses", body);
+    assert.equal(res.status, 422, res.text);
+    assert.match(res.body.detail, /channel/);
+    const s = (await connect(ws(), "webapp")) as Socket;
+    s.ws.send(JSON.stringify({ type: "interactive_response", ...body }));
+    const err = await waitFor("error", () => s.frames.find((f) => f.type === "error"));
+    assert.match(err.detail, /channel/);
+  });
+});
