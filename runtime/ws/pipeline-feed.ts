@@ -18,6 +18,8 @@ export const PIPELINE_FEED_PATH = "/ws/pipeline";
 export class PipelineFeed {
   private readonly wss = new WebSocketServer({
     noServer: true,
+    // Listeners send nothing; a frame is refused (1009) rather than buffered.
+    maxPayload: 4096,
     // Accept the protocol that is a valid key, so the browser keeps the connection.
     handleProtocols: (protocols) => [...protocols].find((p) => this.keyAllowed(p)) ?? false,
   });
@@ -43,6 +45,7 @@ export class PipelineFeed {
 
   private join(ws: WebSocket, release: () => void): void {
     this.clients.add(ws);
+    ws.on("error", (err) => this.log.debug({ err: err.message }, "live feed socket error"));
     ws.once("close", () => {
       release();
       this.leave(ws);

@@ -16,6 +16,8 @@ import type { Logger } from "../core/logger";
 import { ConnectionLimits, type ConnectionLimitSettings } from "./connection-limits";
 
 export const WEBAPP_PATH = "/ws";
+/** As JSON bodies: a bigger frame closes the connection (1009). Audio chunks are far smaller. */
+const MAX_FRAME_BYTES = 1 << 20;
 
 export interface WebAppFrame {
   type: string;
@@ -38,7 +40,7 @@ export interface RestTwin {
 const mayConnect = (p: Principal | null): p is Principal => p !== null && (p.kind === "api" || p.device_type === "terminal" || p.device_type === "display");
 
 export class WebAppHub {
-  private readonly wss = new WebSocketServer({ noServer: true, handleProtocols: (protocols) => [...protocols].find((k) => mayConnect(this.keys().resolve(k))) ?? false });
+  private readonly wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES, handleProtocols: (protocols) => [...protocols].find((k) => mayConnect(this.keys().resolve(k))) ?? false });
   private readonly clients = new Map<WebSocket, WebAppClient>();
   private readonly handlers = new Map<string, { handler: Handler; twin: RestTwin }>();
   private readonly limits: ConnectionLimits;
@@ -96,6 +98,8 @@ export class WebAppHub {
         this.clients.delete(ws);
         release();
       });
+      // A frame over the limit or a broken socket: ws closes it; without a listener it would throw.
+      ws.on("error", (err) => this.log.debug({ err: err.message, caller: principal.name }, "web app socket error"));
       ws.on("message", (data) => void this.receive(String(data), client));
     });
     return true;

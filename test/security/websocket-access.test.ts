@@ -150,6 +150,42 @@ describe("security: WebSocket access by role, and connection limits per key", fu
     assert.ok(await stillOpen(other), "the caregiver still gets the feed");
   });
 
+  it("answers 300 malformed frames each with an error frame and stays up", async () => {
+    const s = (await connect(ws(), "terminal")) as Socket;
+    let seed = 7;
+    const rnd = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % n);
+    const junk = [
+      () => "not json",
+      () => "[]",
+      () => "null",
+      () => JSON.stringify({ type: 42 }),
+      () => JSON.stringify({ type: "no_such_type" }),
+      () => JSON.stringify({ type: "interactive_response" }),
+      () => JSON.stringify({ type: "interactive_response", execution_id: "1", step_id: -1, action: "dismiss" }),
+      () => JSON.stringify({ type: "interactive_response", execution_id: 1e300, step_id: 1, action: "dismiss\u0000" }),
+      () => JSON.stringify({ type: "interactive_response", execution_id: 1, step_id: 1, action: "dismiss", raw_response: "x".repeat(rnd(5000)) }),
+      () => "{".repeat(rnd(3000)),
+    ];
+    const sent = 300;
+    for (let i = 0; i < sent; i++) s.ws.send(junk[rnd(junk.length)]());
+    await waitFor("an answer to every frame", () => s.frames.length >= sent, 10_000);
+    assert.ok(s.frames.every((f) => f.type === "error" && typeof f.detail === "string"), JSON.stringify(s.frames.find((f) => f.type !== "error")));
+    assert.ok(await stillOpen(s));
+    assert.equal((await t.get("/health")).status, 200);
+  });
+
+  it("closes a connection that sends a frame over 1 MB (1009) and nobody else's", async () => {
+    const other = (await connect(ws(), "admin")) as Socket;
+    const s = (await connect(ws(), "terminal")) as Socket;
+    s.ws.send(JSON.stringify({ type: "interactive_response", raw_response: { x: "y".repeat(2 << 20) } }));
+    assert.equal(await s.closed, 1009);
+    assert.ok(await stillOpen(other));
+    const listener = (await connect(feed(), "caregiver")) as Socket;
+    listener.ws.send("x".repeat(10_000));
+    assert.equal(await listener.closed, 1009, "the live feed takes no frames worth buffering");
+    assert.equal((await t.get("/health")).status, 200);
+  });
+
   it("no client can pose as the countdown: channel 'timeout' is refused (REST and /ws)", async () => {
     const body = { execution_id: 1, step_id: 1, action: "dismiss", channel: "timeout" };
     const res = await t.post("/api/v1/interactive-responses", body);
