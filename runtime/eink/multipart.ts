@@ -6,6 +6,7 @@
 import type { Request, Response } from "express";
 import multer from "multer";
 import { ValidationError } from "../core/errors";
+import { inputProblem } from "../http/json-body";
 import { MAX_UPLOAD_BYTES } from "./background";
 import type { TemplateUpload } from "./templates.service";
 
@@ -33,5 +34,8 @@ export async function readMultipart(req: Request, res: Response): Promise<Templa
     if (typeof value === "string") fields[k] = value;
     else throw new ValidationError(`${k}: must be a plain text field`);
   }
+  // The same edge check as JSON bodies: a NUL would reach PostgreSQL and the text renderer.
+  const problem = inputProblem(fields, "body");
+  if (problem) throw new ValidationError(problem);
   return { fields, image: req.file?.buffer };
 }

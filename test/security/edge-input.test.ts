@@ -62,6 +62,14 @@ describe("security: bodies, NUL characters, nesting and headers at the edge", fu
     assert.equal(nestedRes.body.detail, "body.regions.title: contains a NUL character");
   });
 
+  it("refuses a NUL character in a multipart text field (the e-ink preview form) with 422 naming it", async () => {
+    const form = new FormData();
+    form.append("title", "Good\u0000morning");
+    const res = await fetch(`${t.baseUrl}/api/v1/image/preview-form`, { method: "POST", headers: { "x-api-key": KEYS.admin }, body: form });
+    assert.equal(res.status, 422);
+    assert.deepEqual(await res.json(), { detail: "body.title: contains a NUL character" });
+  });
+
   it("refuses a NUL character in a query parameter with 422 naming it", async () => {
     const res = await t.get("/api/v1/sensors?sensor_type=cam%00era");
     assert.equal(res.status, 422);
