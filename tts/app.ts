@@ -6,7 +6,7 @@ import { EspeakEngine } from './engines/espeak/espeak-engine';
 import { EngineRegistry } from './engines/registry';
 import { RemoteEngine } from './engines/remote-engine';
 import { errorHandler } from './errors';
-import { requireApiKey } from './routes/auth';
+import { reachableFromNetwork, requireApiKey } from './routes/auth';
 import { healthRoutes } from './routes/health.routes';
 import { modelsRoutes } from './routes/models.routes';
 import { speechRoutes } from './routes/speech.routes';
@@ -18,6 +18,8 @@ import { espeakVoices } from './engines/espeak/espeak-voices';
 export interface TtsAppOptions {
   /** Where unexpected errors go; defaults to stderr. */
   logError?: (err: unknown) => void;
+  /** Where the one start-up warning goes (listening on the network without a key); defaults to stderr. */
+  logWarning?: (message: string) => void;
   now?: () => Date;
 }
 
@@ -34,6 +36,7 @@ export interface TtsApp {
  */
 export async function createTtsApp(config: TtsConfig, options: TtsAppOptions = {}): Promise<TtsApp> {
   const logError = options.logError ?? ((err: unknown) => console.error(err));
+  const logWarning = options.logWarning ?? ((message: string) => console.warn(message));
   const store = await VoiceStore.open(config.dataDir);
   const engines = new EngineRegistry(await startEngines(config, store), config.defaultModel, 'espeak');
   const speech = new SpeechService(engines, store);
@@ -42,7 +45,8 @@ export async function createTtsApp(config: TtsConfig, options: TtsAppOptions = {
   const app = express();
   app.disable('x-powered-by');
   app.use(healthRoutes(engines, store));
-  app.use(requireApiKey(config.apiKey));
+  // Asks the server where it actually listens, so the guard holds however `listen` was called.
+  app.use(requireApiKey(config.apiKey, () => server.address()));
   app.use(speechRoutes(speech));
   app.use(modelsRoutes(engines));
   app.use(
@@ -62,6 +66,16 @@ export async function createTtsApp(config: TtsConfig, options: TtsAppOptions = {
 
   // Nagle's algorithm would hold back the first small PCM chunk of a stream.
   const server = http.createServer({ noDelay: true }, app);
+  server.once('listening', () => {
+    const address = server.address();
+    if (config.apiKey || !reachableFromNetwork(address)) return;
+    const where = typeof address === 'object' && address ? `${address.address} port ${address.port}` : 'a network address';
+    logWarning(
+      `TTS_API_KEY is not set and the service listens on ${where}, reachable from the network: ` +
+        'speech and voice upload and delete are refused (403) until TTS_API_KEY is set; ' +
+        'TTS_HOST=127.0.0.1 listens on this machine only',
+    );
+  });
   return {
     server,
     engines,

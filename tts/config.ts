@@ -36,9 +36,13 @@ export interface RemoteBackendConfig {
 
 export interface TtsConfig {
   port: number;
+  /** Where to listen; `127.0.0.1` unless `TTS_HOST` says otherwise. */
   host: string;
   dataDir: string;
-  /** When set, every route but /health needs `Authorization: Bearer <key>` or `X-API-Key`. */
+  /**
+   * When set, every route but /health needs `Authorization: Bearer <key>` or `X-API-Key`. When
+   * not set and the service listens on a network address, only GET and HEAD are served.
+   */
   apiKey?: string;
   defaultModel: EngineId;
   /** Built-in voice used when a request names none (an eSpeak voice id). */
@@ -58,7 +62,8 @@ export function loadConfig(env: Env = process.env): TtsConfig {
   if (!isEngineId(defaultModel)) throw new ConfigError(`TTS_DEFAULT_MODEL: unknown engine '${defaultModel}'`);
   return {
     port: integer(env, 'TTS_PORT', 8090, 0, 65535),
-    host: env.TTS_HOST?.trim() || '0.0.0.0',
+    // This machine only unless the operator opens it up (TTS_HOST=0.0.0.0, with TTS_API_KEY).
+    host: env.TTS_HOST?.trim() || '127.0.0.1',
     dataDir: path.resolve(env.TTS_DATA_DIR?.trim() || './data/tts'),
     apiKey: env.TTS_API_KEY?.trim() || undefined,
     defaultModel,

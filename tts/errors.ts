@@ -43,6 +43,21 @@ export class UnauthorizedError extends TtsError {
   }
 }
 
+/**
+ * The service listens beyond this machine and `TTS_API_KEY` is not set: no key a client could
+ * send would help, so 403 (not 401), and the detail tells whoever reads it what the operator must do.
+ */
+export class KeyRequiredError extends TtsError {
+  constructor() {
+    super(
+      403,
+      'TTS_API_KEY must be set: this service listens on a network address without a key, so speech and ' +
+        'voice upload and delete are refused; set TTS_API_KEY (clients send it as Authorization: Bearer ' +
+        'or X-API-Key), or listen on this machine only (TTS_HOST=127.0.0.1, the default)',
+    );
+  }
+}
+
 /** A backend refused the request itself (4xx), which falling back would only hide. */
 export class BackendRejectedError extends TtsError {}
 

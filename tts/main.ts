@@ -6,12 +6,16 @@ import { loadConfig } from './config';
 async function main(): Promise<void> {
   const log = pino({ name: 'tts' });
   const config = loadConfig();
-  const tts = await createTtsApp(config, { logError: (err) => log.error({ err }, 'request failed') });
+  const tts = await createTtsApp(config, {
+    logError: (err) => log.error({ err }, 'request failed'),
+    logWarning: (message) => log.warn(message),
+  });
   tts.server.listen(config.port, config.host, () => {
     const address = tts.server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
+    const host = typeof address === 'object' && address ? address.address : config.host;
     log.info(
-      { port, engines: tts.engines.list().map((e) => e.id), default_engine: tts.engines.defaultEngine?.id },
+      { host, port, auth: config.apiKey ? 'key' : 'none', engines: tts.engines.list().map((e) => e.id), default_engine: tts.engines.defaultEngine?.id },
       'tts listening',
     );
   });

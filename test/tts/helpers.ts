@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { createTtsApp, type TtsApp } from '../../tts/app';
+import { createTtsApp, type TtsApp, type TtsAppOptions } from '../../tts/app';
 import { loadConfig } from '../../tts/config';
 
 export interface RunningTts {
@@ -15,13 +15,15 @@ export interface RunningTts {
 
 /**
  * Starts the service on port 0 with a fresh data folder. `env` takes the same variables as
- * `npm run tts`; one eSpeak worker keeps test start-up short.
+ * `npm run tts` (`TTS_HOST` too: the service listens where it says, 127.0.0.1 by default, and
+ * is called on 127.0.0.1); one eSpeak worker keeps test start-up short. Errors and warnings
+ * are dropped unless `options` takes them.
  */
-export async function startTts(env: Record<string, string> = {}, dataDir?: string): Promise<RunningTts> {
+export async function startTts(env: Record<string, string> = {}, dataDir?: string, options: TtsAppOptions = {}): Promise<RunningTts> {
   const dir = dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'tts-test-'));
   const config = loadConfig({ TTS_ESPEAK_WORKERS: '1', ...env, TTS_DATA_DIR: dir, TTS_PORT: '0' });
-  const app = await createTtsApp(config, { logError: () => undefined });
-  await new Promise<void>((resolve) => app.server.listen(0, '127.0.0.1', resolve));
+  const app = await createTtsApp(config, { logError: () => undefined, logWarning: () => undefined, ...options });
+  await new Promise<void>((resolve) => app.server.listen(0, config.host, resolve));
   const { port } = app.server.address() as AddressInfo;
   return {
     app,

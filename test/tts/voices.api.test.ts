@@ -84,6 +84,30 @@ describe('tts voices', function () {
     });
   }
 
+  const part = (name: string, value: string, filename?: string) =>
+    `--b0undary\r\nContent-Disposition: form-data; name="${name}"${filename ? `; filename="${filename}"` : ''}\r\n\r\n${value}\r\n`;
+  const multipart = { 'content-type': 'multipart/form-data; boundary=b0undary' };
+  const malformed: [string, Record<string, string>, string | undefined, RegExp][] = [
+    ['an empty multipart body', multipart, '', /^voice_id: required; the form has no fields: send voice_id and file/],
+    ['a form with only its closing boundary', multipart, '--b0undary--\r\n', /^voice_id: required; the form has no fields/],
+    ['a form cut off in its first part', multipart, part('voice_id', 'cut').slice(0, 50), /^voice_id: required; the form has no fields/],
+    ['a form cut off after a field', multipart, part('voice_id', 'cut') + '--b0undary\r\nContent-Disp', /^body: not a readable multipart form \(Unexpected end of form\)/],
+    ['a part header that never ends', multipart, `--b0undary\r\n${'X'.repeat(20000)}`, /^body: not a readable multipart form \(Malformed part header\)/],
+    ['multipart without a boundary', { 'content-type': 'multipart/form-data' }, part('voice_id', 'a'), /^body: not a readable multipart form \(Multipart: Boundary not found\)/],
+    ['a JSON body', { 'content-type': 'application/json' }, '{"voice_id":"json"}', /^body: send multipart\/form-data with the fields voice_id and file \(got 'application\/json'\)/],
+    ['a urlencoded body', { 'content-type': 'application/x-www-form-urlencoded' }, 'voice_id=form', /^body: send multipart\/form-data/],
+    ['no body and no Content-Type', {}, undefined, /^body: send multipart\/form-data with the fields voice_id and file \(got no Content-Type\)/],
+    ['a form without its file part', multipart, part('voice_id', 'nofile') + '--b0undary--\r\n', /^file: required/],
+    ['a file under another name', multipart, part('voice_id', 'other') + part('audio', 'RIFF', 'a.wav') + '--b0undary--\r\n', /^audio: Unexpected file field/],
+  ];
+  for (const [name, headers, body, pattern] of malformed) {
+    it(`rejects ${name} with 422 and a detail, not 500`, async function () {
+      const response = await fetch(`${tts.url}/api/v1/voices/upload`, { method: 'POST', headers, body });
+      assert.equal(response.status, 422);
+      assert.match(await detail(response), pattern);
+    });
+  }
+
   it('keeps uploaded voices across a restart', async function () {
     const again = await startTts({}, tts.dataDir);
     try {

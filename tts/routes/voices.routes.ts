@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import { Router, type RequestHandler } from 'express';
 import multer from 'multer';
 import type { EngineRegistry } from '../engines/registry';
 import { ConflictError, NotFoundError, ValidationError } from '../errors';
@@ -21,15 +21,15 @@ export interface VoiceRouteDeps {
 
 export function voicesRoutes(deps: VoiceRouteDeps): Router {
   const router = Router();
-  const upload = multer({ storage: multer.memoryStorage(), limits: { fileSize: MAX_UPLOAD_BYTES, files: 1 } });
 
   router.get('/api/v1/voices', (_req, res) => {
     const voices = listVoices(deps.engines, deps.store);
     res.json({ voices, total: voices.length });
   });
 
-  router.post('/api/v1/voices/upload', upload.single('file'), asyncRoute(async (req, res) => {
-    const fields = req.body as Record<string, unknown>;
+  router.post('/api/v1/voices/upload', uploadForm(), asyncRoute(async (req, res) => {
+    const fields = (req.body ?? {}) as Record<string, unknown>;
+    if (Object.keys(fields).length === 0 && !req.file) throw emptyForm();
     const voiceId = text(fields.voice_id);
     if (!voiceId) throw new ValidationError('voice_id', 'required');
     if (!VOICE_ID_PATTERN.test(voiceId)) {
@@ -66,6 +66,35 @@ export function voicesRoutes(deps: VoiceRouteDeps): Router {
   }));
 
   return router;
+}
+
+/**
+ * Reads the upload form: `multipart/form-data`, text fields and at most one file, `file`. Whatever
+ * else arrives is a 422 saying what is wrong (a file over 16 MB is 413), never a 500: another
+ * Content-Type, no boundary, an empty or cut-off body.
+ */
+function uploadForm(): RequestHandler {
+  const parse = multer({ storage: multer.memoryStorage(), limits: { fileSize: MAX_UPLOAD_BYTES, files: 1 } }).single('file');
+  return (req, res, next) => {
+    const type = req.get('content-type') ?? '';
+    if (!/^multipart\/form-data\s*(;|$)/i.test(type)) {
+      next(new ValidationError('body', `send multipart/form-data with the fields voice_id and file (got ${type ? `'${type.slice(0, 100)}'` : 'no Content-Type'})`));
+      return;
+    }
+    parse(req, res, (err: unknown) => {
+      // multer's own errors name their field; errors.ts maps them (413 for the size limit).
+      if (!err || err instanceof multer.MulterError) return next(err);
+      const message = err instanceof Error ? err.message : String(err);
+      const nothingRead = Object.keys(req.body ?? {}).length === 0 && !req.file;
+      if (message === 'Unexpected end of form' && nothingRead) return next(emptyForm());
+      next(new ValidationError('body', `not a readable multipart form (${message})`));
+    });
+  };
+}
+
+/** A body with no parts: empty, only the closing boundary, or cut off before the first part ended. */
+function emptyForm(): ValidationError {
+  return new ValidationError('voice_id', 'required; the form has no fields: send voice_id and file (a 10-30 s WAV) as multipart/form-data');
 }
 
 function text(value: unknown): string {
