@@ -7,7 +7,8 @@
 import type { RequestHandler } from "express";
 import type { AppContext } from "../../runtime/context";
 import type { PipelineEngine } from "../../runtime/pipeline/engine/engine";
-import { detailView, envelope, getRun, queryRuns } from "../../runtime/pipeline/runs/runs.service";
+import { detailView } from "../../runtime/pipeline/runs/run-detail";
+import { envelope, getRun, queryRuns, tryRuleOfTab } from "../../runtime/pipeline/runs/runs.service";
 import { RunsWatch } from "./watch";
 
 interface RedPluginApi {
@@ -38,6 +39,14 @@ export = function register(RED: RedPluginApi): void {
         getRun(c, id)
           .then((row) => res.json(detailView(row)))
           .catch((err: { status?: number; message?: string }) => (err.status === 404 ? res.status(404).json({ detail: err.message }) : next(err)));
+      });
+      // "Run now" from a rule's trigger node: a write, so the editor's write permission.
+      RED.httpAdmin.post("/careflow/tabs/:tab/run", RED.auth.needsPermission("flows.write"), (req, res) => {
+        const c = ctx();
+        if (!c) return void res.status(503).json({ detail: "careflow is not attached" });
+        tryRuleOfTab(c, req.params.tab, req.body)
+          .then((r) => res.status(201).json(r))
+          .catch((err: { status?: number; message?: string }) => res.status(err.status && err.status < 500 ? err.status : 500).json({ detail: err.message ?? "run failed to start" }));
       });
       const watching = new RunsWatch({ forward: (event) => RED.events.emit("comms", { topic: "careflow/pipeline", data: event }) });
       RED.httpAdmin.post("/careflow/runs/watch", read, (_req, res) => {

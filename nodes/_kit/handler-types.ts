@@ -59,6 +59,22 @@ export interface StepResult {
   warning?: string;
   /** Per-channel delivery receipts of a sending step, kept with its record. */
   receipts?: readonly DeliveryReceipt[];
+  /** What a person tracing the run wants to read: kept with the step's record. */
+  trace?: StepTrace;
+}
+
+/**
+ * A step's own account of what it did, for the run's timeline (the editor's runs view and
+ * `/workflows/{id}/detail`): the message it rendered, the prompt and images it sent to a
+ * model and the answer. Strings are cut to a readable length when recorded.
+ */
+export interface StepTrace {
+  message?: string;
+  prompt?: string;
+  /** Media paths (relative to the data dir) of the images sent. */
+  images?: readonly string[];
+  answer?: string;
+  model?: string;
 }
 
 /**

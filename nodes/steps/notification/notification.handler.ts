@@ -18,12 +18,15 @@ export const handler: StepHandler<Config, AppContext> = async (ctx, input, confi
     ctx.log.info({ execution_id: input.execution_id, step: input.step.label }, "notification suppressed by an earlier step; nothing sent");
     return { data: { notification_dispatched: false, notification_channels: {} } };
   }
-  const { receipts } = await sendNotification(ctx, input, config);
+  const { receipts, plan } = await sendNotification(ctx, input, config);
   const dispatched = receipts.some((r) => r.delivered);
   const warning = deliveryWarning(receipts);
+  // The trace shows one message: the channels' texts differ only by their own templates.
+  const message = [...new Set(Object.values(plan.messages))].join("\n—\n");
   return {
     receipts,
     ...(warning ? { warning } : {}),
+    trace: { message },
     data: {
       notification_dispatched: dispatched,
       notification_channels: deliveredByChannel(receipts),

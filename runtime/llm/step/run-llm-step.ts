@@ -5,6 +5,7 @@
  * A failure throws with the model and the server's status in the message: the engine marks
  * the step failed and stops the run, as the steps after it were written to use the answer.
  */
+import path from "node:path";
 import type { HandlerContext, StepInput, StepResult } from "../../../nodes/_kit/handler-types";
 import type { AppContext } from "../../context";
 import { chat } from "../clients";
@@ -39,7 +40,9 @@ export async function runLlmStep(ctx: HandlerContext<AppContext>, input: StepInp
   // A text answer may still be the JSON a legacy logic prompt asked for.
   const judged = config.response_format === "text" ? parseJsonAnswer(answer) : { ok: true as const, value };
   if (config.output_key === "logic_response" && judged.ok && saysNoNotification(judged.value)) data.notification_suppressed = true;
-  return { data };
+  // Images as the media store names them (relative to the data dir), not where this box keeps them.
+  const shown = images.map((i) => path.relative(ctx.services.dataDir, i.path).split(path.sep).join("/"));
+  return { data, trace: { model: `${entry.id} (${entry.model})`, prompt: text, images: shown, answer } };
 }
 
 async function imagesFor(ctx: HandlerContext<AppContext>, input: StepInput, config: LlmStepConfig, entry: ModelEntry): Promise<SelectedImage[]> {

@@ -30,7 +30,7 @@ import { runStep, type StepOutcome } from "./step-runner";
 import type { FireRequest, FireResult, RuleFirer, TriggerContext } from "./types";
 import { initialPipelineData } from "./pipeline-data";
 import { recoverRuns } from "./recovery";
-import { newRunState, reviveRun, stepRecord } from "./run-state";
+import { newRunState, readableTrace, reviveRun, stepRecord } from "./run-state";
 
 /** What the engine needs of the embedded Node-RED. */
 export interface EngineRed {
@@ -339,11 +339,12 @@ export class PipelineEngine implements RuleFirer {
     ports: string[],
     error?: string,
     status?: StepRecord["status"],
-    notice?: Pick<StepResult, "warning" | "receipts">,
+    notice?: Pick<StepResult, "warning" | "receipts" | "trace">,
   ): void {
     const rec = stepRecord(step, startedAt, elapsed, success, ports, error, status);
     if (notice?.warning) rec.warning = notice.warning;
     if (notice?.receipts) rec.receipts = notice.receipts.map((r) => ({ channel: r.channel, delivered: r.delivered, ...(r.detail ? { detail: r.detail } : {}) }));
+    if (notice?.trace) rec.trace = readableTrace(notice.trace);
     run.steps.push(rec);
     for (const p of ports) run.activated_ports.push(`${step.id}:${p}`);
     this.store.touch(run);

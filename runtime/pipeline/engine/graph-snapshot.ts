@@ -20,7 +20,8 @@ export interface GraphSnapshot {
   trigger: TriggerConfig;
   steps: SnapshotStep[];
   edges: EdgeView[];
-  contexts: Array<{ id: number; context_type: string; config: Record<string, unknown>; negate: boolean }>;
+  /** `node_id` is absent in snapshots taken before it was recorded. */
+  contexts: Array<{ id: number; node_id?: string; context_type: string; config: Record<string, unknown>; negate: boolean }>;
 }
 
 /**
@@ -58,7 +59,7 @@ function takeSnapshot(r: RuleNodes): GraphSnapshot {
     trigger,
     steps: stepViews(r).map((s) => ({ id: s.id, node_id: nodeOf.get(s.id)!, label: s.label, step_type: s.step_type, config: s.config_json, enabled: s.enabled, order: s.order })),
     edges: edgesOf(r),
-    contexts: contextViews(r).map((c) => ({ id: c.id, context_type: c.context_type, config: c.config, negate: c.negate })),
+    contexts: contextViews(r).map((c, i) => ({ id: c.id, node_id: r.contexts[i].node.id, context_type: c.context_type, config: c.config, negate: c.negate })),
   };
 }
 

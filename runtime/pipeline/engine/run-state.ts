@@ -1,5 +1,5 @@
 /** What the engine holds in memory for a run in progress; the row in the store is its durable copy. */
-import type { TriggerContext } from "../../../nodes/_kit/handler-types";
+import type { StepTrace, TriggerContext } from "../../../nodes/_kit/handler-types";
 import type { ExecutionRow } from "./execution-rows";
 import type { GraphSnapshot } from "./graph-snapshot";
 
@@ -19,6 +19,7 @@ export interface StepRecord {
   /** The step did its job but a person must look (see StepResult.warning). */
   warning?: string;
   receipts?: StepReceipt[];
+  trace?: StepTrace;
 }
 
 /** A channel's delivery receipt as a step record keeps it. */
@@ -142,4 +143,21 @@ export function stepRecord(
   };
   if (error) rec.error = error;
   return rec;
+}
+
+/** Longest text a trace keeps per field, and most images: the trace is read by a person. */
+const TRACE_TEXT_MAX = 2000;
+const TRACE_IMAGES_MAX = 10;
+
+/** A step's trace as its record keeps it: long texts cut with an ellipsis, empty fields dropped. */
+export function readableTrace(trace: StepTrace): StepTrace {
+  const cut = (s: string | undefined) => (s === undefined || s === "" ? undefined : s.length > TRACE_TEXT_MAX ? `${s.slice(0, TRACE_TEXT_MAX - 1)}…` : s);
+  const out: StepTrace = {
+    message: cut(trace.message),
+    prompt: cut(trace.prompt),
+    images: trace.images?.length ? trace.images.slice(0, TRACE_IMAGES_MAX) : undefined,
+    answer: cut(trace.answer),
+    model: cut(trace.model),
+  };
+  return Object.fromEntries(Object.entries(out).filter(([, v]) => v !== undefined)) as StepTrace;
 }

@@ -5,15 +5,16 @@
  * are written with it at every group commit, so their size is paid on every busy run.
  *
  *   [step_id, start offset ms, elapsed ms, status code, output ports, error | null,
- *    label?, type?, warning?, receipts?]   (label and type null when the snapshot has them)
+ *    label?, type?, warning?, receipts?, trace?]   (label and type null when the snapshot has them)
  *
  * Rows written before this format hold objects; those are read as they are.
  */
 import { isoAt } from "../../core/clock";
 import { stepById, type GraphSnapshot } from "./graph-snapshot";
+import type { StepTrace } from "../../../nodes/_kit/handler-types";
 import type { StepReceipt, StepRecord } from "./run-state";
 
-type Stored = [number, number, number, number, string[], string | null, (string | null)?, (string | null)?, (string | null)?, StepReceipt[]?];
+type Stored = [number, number, number, number, string[], string | null, (string | null)?, (string | null)?, (string | null)?, (StepReceipt[] | null)?, StepTrace?];
 
 const CODES: ReadonlyArray<[StepRecord["status"], boolean]> = [
   ["failed", false],
@@ -28,8 +29,10 @@ export function encodeStepRecords(records: readonly StepRecord[], graph: GraphSn
     const row: Stored = [r.step_id, Date.parse(r.started_at) - startedMs, r.elapsed_ms, codeOf(r), r.output_ports, r.error ?? null];
     const known = stepById(graph, r.step_id);
     const ownNames = !known || known.label !== r.label || known.step_type !== r.step_type;
-    if (ownNames || r.warning !== undefined || r.receipts) row.push(ownNames ? r.label : null, ownNames ? r.step_type : null);
-    if (r.warning !== undefined || r.receipts) row.push(r.warning ?? null, ...(r.receipts ? [r.receipts] : []));
+    // Trailing slots only as far as they are used: most steps stop at the error.
+    const tail: unknown[] = [ownNames ? r.label : null, ownNames ? r.step_type : null, r.warning ?? null, r.receipts ?? null, r.trace ?? null];
+    while (tail.length > 0 && tail[tail.length - 1] === null) tail.pop();
+    (row as unknown[]).push(...tail);
     return row;
   });
   return JSON.stringify(out);
@@ -39,7 +42,7 @@ export function decodeStepRecords(stored: readonly unknown[], graph: GraphSnapsh
   const startedMs = Date.parse(startedAt);
   return stored.map((item) => {
     if (!Array.isArray(item)) return item as StepRecord;
-    const [id, offset, elapsed, code, ports, error, label, type, warning, receipts] = item as Stored;
+    const [id, offset, elapsed, code, ports, error, label, type, warning, receipts, trace] = item as Stored;
     const known = stepById(graph, id);
     const [status, success] = CODES[code] ?? CODES[0];
     const rec: StepRecord = {
@@ -55,6 +58,7 @@ export function decodeStepRecords(stored: readonly unknown[], graph: GraphSnapsh
     if (error !== null && error !== undefined) rec.error = error;
     if (warning !== null && warning !== undefined) rec.warning = warning;
     if (receipts) rec.receipts = receipts;
+    if (trace) rec.trace = trace;
     return rec;
   });
 }

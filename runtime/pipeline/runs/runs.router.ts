@@ -5,7 +5,8 @@ import type { AppContext } from "../../context";
 import { intParam } from "../../http/params";
 import { parseQuery } from "../../http/query";
 import { reply, route } from "../../http/route";
-import { cancelRun, detailView, envelope, executeRule, getRun, queryRuns, rerunRun, workflowView } from "./runs.service";
+import { detailView } from "./run-detail";
+import { cancelRun, envelope, executeRule, getRun, queryRuns, rerunRun, workflowView } from "./runs.service";
 
 const STATUSES = ["running", "waiting", "completed", "failed", "cancelled"] as const;
 

@@ -1,15 +1,17 @@
 /**
- * Reading runs: executions as the spec's workflow resource, the detail view (snapshot,
- * timeline, ports, skipped steps, errors) and PipelineRunEnvelopes. Cancel and rerun go
- * to the engine.
+ * Reading runs: executions as the spec's workflow resource and PipelineRunEnvelopes (the
+ * detail view is in run-detail.ts). Cancel and rerun go to the engine.
  */
-import { stepSpecByType } from "../../rules/care-types";
 import type { AppContext } from "../../context";
 import { ConflictError, NotFoundError, ServiceUnavailableError } from "../../core/errors";
 import { parseRow, selectExecutions, whereStatus, type ExecutionRow } from "../engine/execution-rows";
 import type { ExecutionStatus } from "../engine/run-state";
 import type { PipelineEngine } from "../engine/engine";
-import { triggerContext } from "../engine/types";
+import { z } from "zod";
+import { parseInput } from "../../core/validation";
+import { ruleView } from "../../rules/rule-model";
+import { findRule } from "../../rules/rule-read";
+import { triggerContext, type TriggerContext } from "../engine/types";
 
 export interface RunFilters {
   rule_id?: number;
@@ -76,64 +78,6 @@ export const envelope = (r: ExecutionRow) => ({
   warnings: runWarnings(r),
 });
 
-export function detailView(r: ExecutionRow) {
-  const recorded = new Map(r.step_records.map((s) => [s.step_id, s]));
-  const timeline = r.graph.steps.map((st) => {
-    const rec = recorded.get(st.id);
-    return {
-      step_id: st.id,
-      label: st.label,
-      step_type: st.step_type,
-      category: stepSpecByType(st.step_type)?.category ?? "flow",
-      icon: stepSpecByType(st.step_type)?.palette.icon ?? null,
-      status: rec ? rec.status : ENDED.has(r.status) ? "skipped" : "pending",
-      started_at: rec?.started_at ?? null,
-      elapsed_seconds: rec ? rec.elapsed_ms / 1000 : null,
-      output_port: rec?.output_ports[0] ?? null,
-      outputs: rec ? outputsOf(st.step_type, r.pipeline_data) : {},
-      error: rec?.error ?? null,
-      warning: rec?.warning ?? null,
-      receipts: rec?.receipts ?? [],
-    };
-  });
-  return {
-    id: r.id,
-    rule_id: r.rule_id,
-    rule_name: r.rule_name,
-    status: r.status,
-    trigger_type: r.trigger_type,
-    trigger_summary: summary(r),
-    started_at: r.started_at,
-    completed_at: r.completed_at,
-    resume_at: r.resume_at,
-    graph: r.graph,
-    timeline,
-    activated_ports: r.activated_ports,
-    skipped_nodes: r.skipped_nodes,
-    outputs: r.pipeline_data,
-    errors: r.errors,
-    warnings: runWarnings(r),
-    can_cancel: r.status === "running" || r.status === "waiting",
-    can_rerun: true,
-  };
-}
-
-/** The pipeline_data keys a step type declares, as they stand in the run's data. */
-function outputsOf(stepType: string, data: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const o of stepSpecByType(stepType)?.outputs ?? []) {
-    const root = o.key.split(".")[0];
-    if (root in data) out[root] = data[root];
-  }
-  return out;
-}
-
-function summary(r: ExecutionRow): string {
-  const t = r.trigger_context;
-  const where = [t.sensor_id, t.room_name].filter(Boolean).join(" in ");
-  return `${r.trigger_type}${where ? ` from ${where}` : ""}`;
-}
-
 function engineOf(ctx: AppContext): PipelineEngine {
   if (!ctx.engine) throw new ServiceUnavailableError("The pipeline engine is not running (Node-RED is not embedded in this process)");
   return ctx.engine;
@@ -165,8 +109,38 @@ export async function rerunRun(ctx: AppContext, id: number): Promise<{ execution
 }
 
 /** A manual run is the caregiver's explicit choice: filters, cool-off and limits do not hold it. */
-export async function executeRule(ctx: AppContext, ruleId: number): Promise<{ execution_id: number }> {
-  const result = await engineOf(ctx).fire({ rule_id: ruleId, trigger: triggerContext({ trigger_type: "manual" }), skip_gates: true });
+export const executeRule = (ctx: AppContext, ruleId: number): Promise<{ execution_id: number }> => startRun(ctx, ruleId, triggerContext({ trigger_type: "manual" }));
+
+/**
+ * A sample trigger to try a rule with ("Run now" in the editor): what the rule's own kind of
+ * trigger would carry. Media paths are not taken: a sample must not point a model step at
+ * files of its choosing.
+ */
+export const sampleTriggerSchema = z
+  .object({
+    sensor_id: z.string().min(1).max(200).nullable().default(null),
+    room_name: z.string().min(1).max(200).nullable().default(null),
+    webhook_payload: z.record(z.string(), z.unknown()).nullable().default(null),
+    occupancy_duration_minutes: z.number().min(0).max(525_600).nullable().default(null),
+  })
+  .strict();
+
+/**
+ * Runs the rule of an editor tab now with a sample trigger of the rule's own trigger type,
+ * past its gates, as a manual execute does.
+ */
+export async function tryRuleOfTab(ctx: AppContext, tabId: string, sample: unknown): Promise<{ execution_id: number; rule_id: number }> {
+  const parsed = parseInput(sampleTriggerSchema, sample ?? {});
+  const { flows, index } = await ctx.flows.snapshot();
+  const row = index.rules.find((r) => r.tab_id === tabId);
+  if (!row) throw new NotFoundError("This tab has no deployed rule: deploy it first, then run it");
+  const rule = ruleView(findRule(flows, index, row.id), false);
+  const started = await startRun(ctx, row.id, triggerContext({ ...parsed, trigger_type: rule.trigger_type }));
+  return { ...started, rule_id: row.id };
+}
+
+async function startRun(ctx: AppContext, ruleId: number, trigger: TriggerContext): Promise<{ execution_id: number }> {
+  const result = await engineOf(ctx).fire({ rule_id: ruleId, trigger, skip_gates: true });
   if (result.execution_id === null) throw new ConflictError(`Rule ${ruleId} did not run: ${result.reason}`);
   // The caller will look the run up: answer once its row exists.
   await engineOf(ctx).store.whenWritten(result.execution_id).catch(() => undefined);

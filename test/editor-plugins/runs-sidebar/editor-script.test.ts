@@ -24,6 +24,7 @@ describe("runs sidebar editor script", () => {
         plugins: { registerPlugin: (_id: string, def: { onadd: () => void }) => (plugin = def) },
         sidebar: { addTab: () => undefined },
         comms: { subscribe: () => undefined },
+        events: { on: () => undefined },
       },
     };
     vm.createContext(context);

@@ -99,6 +99,15 @@ describe("scenario: a fall seen by a camera, an unanswered prompt, an escalating
       return r.status === "completed" ? r : undefined;
     });
     assert.deepEqual(run.pipeline_data.interactive_response.channel, "timeout");
+    // The run's trace: what the model was shown and said, and what the family was told.
+    const detail = (await t.get(`/api/v1/workflows/${run.id}/detail`)).body;
+    const model = detail.timeline.find((s: { step_type: string }) => s.step_type === "llm_call");
+    assert.deepEqual(model.trace.images, ["media/kitchen_cam/frame1.jpg"]);
+    assert.equal(model.trace.model, "vision (llava)");
+    assert.ok(model.trace.prompt.length > 0);
+    assert.match(model.trace.answer, /lying on the kitchen floor/);
+    const told = detail.timeline.find((s: { step_type: string }) => s.step_type === "notification");
+    assert.equal(told.trace.message, "Rose may have fallen in the kitchen: someone is lying on the kitchen floor");
     assert.equal(run.pipeline_data.interactive_response.action, "escalate");
     const alerts = (await t.get("/api/v1/alerts?resolved=false")).body;
     assert.equal(alerts.length, 1);
