@@ -1,6 +1,7 @@
 /** Person activities: one row per recorded activity (eating, medication, ...). */
 import type { AppContext } from "../context";
 import { fromJsonText } from "../db/json-column";
+import { storedSpellings } from "../db/name-match";
 
 export interface Activity {
   id: number;
@@ -27,7 +28,8 @@ export async function listActivities(ctx: AppContext, f: ActivityFilters): Promi
   const q = ctx.db("person_activities").select("*").orderBy("timestamp", "desc").orderBy("id", "desc").limit(f.limit).offset(f.offset);
   if (f.person_id !== undefined) q.where("person_id", f.person_id);
   if (f.activity_type !== undefined) q.where("activity_type", f.activity_type);
-  if (f.room_name !== undefined) q.whereRaw("lower(room_name) = ?", [f.room_name.toLowerCase()]);
+  // The room in any case or Unicode spelling ('küche' finds 'KÜCHE'), the same on both stores.
+  if (f.room_name !== undefined) q.whereIn("room_name", await storedSpellings(ctx.db, "person_activities", "room_name", f.room_name));
   if (f.since !== undefined) q.where("timestamp", ">=", f.since);
   const rows: Array<Omit<Activity, "metadata_json"> & { metadata_json: string }> = await q;
   return rows.map((r) => ({ ...r, confidence: Number(r.confidence), metadata_json: fromJsonText(r.metadata_json, {}) }));

@@ -9,6 +9,7 @@ import { isoNow } from "../core/clock";
 import { ConflictError, NotFoundError } from "../core/errors";
 import { parseInput } from "../core/validation";
 import { toBool } from "../db/json-column";
+import { storedSpellings } from "../db/name-match";
 
 export interface AlertAction {
   id: number;
@@ -59,7 +60,8 @@ const toAlert = (row: AlertRow, actions: AlertAction[]): Alert => ({
 export async function listAlerts(ctx: AppContext, f: AlertFilters): Promise<Alert[]> {
   const q = ctx.db<AlertRow>("alerts").select("*").orderBy("timestamp", "desc").orderBy("id", "desc").limit(f.limit).offset(f.offset);
   if (f.resolved !== undefined) q.where("resolved", f.resolved);
-  if (f.room_name !== undefined) q.whereRaw("lower(room_name) = ?", [f.room_name.toLowerCase()]);
+  // The room in any case or Unicode spelling ('küche' finds 'KÜCHE'), the same on both stores.
+  if (f.room_name !== undefined) q.whereIn("room_name", await storedSpellings(ctx.db, "alerts", "room_name", f.room_name));
   if (f.alert_type !== undefined) q.where("alert_type", f.alert_type);
   const rows = await q;
   const actions = rows.length

@@ -2,6 +2,7 @@
 import type { AppContext } from "../context";
 import { isoNow } from "../core/clock";
 import { toJsonText } from "../db/json-column";
+import { roomNameColumns } from "../rooms/rooms.service";
 
 const ROOMS = ["kitchen", "bedroom", "bathroom", "hallway", "living room"];
 
@@ -44,7 +45,7 @@ export async function seedDemoHousehold(ctx: AppContext): Promise<void> {
   await ctx.db.transaction(async (trx) => {
     const roomIds = new Map<string, number>();
     for (const name of ROOMS) {
-      const [row] = await trx("rooms").insert({ name, created_at: now, updated_at: now }).returning("id");
+      const [row] = await trx("rooms").insert({ ...roomNameColumns(name), created_at: now, updated_at: now }).returning("id");
       roomIds.set(name, typeof row === "object" ? row.id : row);
     }
     for (const s of SENSORS) {

@@ -5,6 +5,7 @@
  */
 import type { AppContext } from "../context";
 import { isoNow } from "../core/clock";
+import { nameKey } from "../core/name-key";
 import { DEFAULT_FONT_FILENAME } from "./fonts";
 import { saveImage } from "./image-store";
 import type { Region } from "./region";
@@ -36,6 +37,7 @@ export async function ensureDefaultTemplate(ctx: AppContext): Promise<void> {
   await ctx.db("eink_templates")
     .insert({
       name: DEFAULT_TEMPLATE_NAME,
+      name_key: nameKey(DEFAULT_TEMPLATE_NAME),
       description: "Built-in white card with title, body and footer",
       font_filename: DEFAULT_FONT_FILENAME,
       regions_json: regionsToText(DEFAULT_TEMPLATE_REGIONS),
@@ -46,7 +48,7 @@ export async function ensureDefaultTemplate(ctx: AppContext): Promise<void> {
       updated_at: now,
     })
     // Two instances starting on one PostgreSQL store: the second finds the name taken.
-    .onConflict("name")
+    .onConflict("name_key")
     .ignore();
   ctx.log.info("default e-ink template created");
 }

@@ -7,7 +7,9 @@ import type { Knex } from "knex";
 import type { AppContext } from "../context";
 import { isoNow } from "../core/clock";
 import { ConflictError, NotFoundError, ValidationError } from "../core/errors";
+import { nameKey } from "../core/name-key";
 import { parseInput } from "../core/validation";
+import { isUniqueViolation } from "../db/name-match";
 import { normalizeBackground } from "./background";
 import { pruneImage, readImage, saveImage } from "./image-store";
 import { defaultRegions, type Region } from "./region";
@@ -32,8 +34,9 @@ export async function getTemplate(ctx: AppContext, id: number): Promise<EinkTemp
   return toTemplate(row);
 }
 
+/** The template with this name in any case or Unicode spelling, by its key (migration 012). */
 export async function findTemplateByName(ctx: AppContext, name: string): Promise<EinkTemplate | undefined> {
-  const row: TemplateRow | undefined = await ctx.db("eink_templates").whereRaw("lower(name) = ?", [name.toLowerCase()]).first();
+  const row: TemplateRow | undefined = await ctx.db("eink_templates").where({ name_key: nameKey(name) }).first();
   return row ? toTemplate(row) : undefined;
 }
 
@@ -45,6 +48,12 @@ export async function getDefaultTemplate(ctx: AppContext): Promise<EinkTemplate 
 async function assertNameFree(ctx: AppContext, name: string, exceptId?: number): Promise<void> {
   const other = await findTemplateByName(ctx, name);
   if (other && other.id !== exceptId) throw new ConflictError(`A template named '${other.name}' already exists (id ${other.id})`);
+}
+
+/** A name taken by another writer between the check and the write: 409, as the check would. */
+async function nameTakenMeanwhile(ctx: AppContext, name: string, err: unknown, exceptId?: number): Promise<never> {
+  if (isUniqueViolation(err)) await assertNameFree(ctx, name, exceptId);
+  throw err;
 }
 
 let blank: Promise<Buffer> | undefined;
@@ -64,6 +73,7 @@ export async function createTemplate(ctx: AppContext, upload: TemplateUpload): P
     const [row] = await trx("eink_templates")
       .insert({
         name: form.name,
+        name_key: nameKey(form.name),
         description: form.description ?? "",
         font_filename: form.font_filename || null,
         regions_json: regionsToText(regions),
@@ -77,7 +87,7 @@ export async function createTemplate(ctx: AppContext, upload: TemplateUpload): P
     const newId: number = typeof row === "object" ? row.id : row;
     if (form.is_default) await clearOtherDefaults(trx, newId);
     return newId;
-  });
+  }).catch((err: unknown) => nameTakenMeanwhile(ctx, form.name, err));
   return getTemplate(ctx, id);
 }
 
@@ -92,7 +102,7 @@ export async function updateTemplate(ctx: AppContext, id: number, input: unknown
     await trx("eink_templates")
       .where({ id })
       .update({
-        ...(body.name !== undefined ? { name: body.name } : {}),
+        ...(body.name !== undefined ? { name: body.name, name_key: nameKey(body.name) } : {}),
         ...(body.description !== undefined ? { description: body.description } : {}),
         ...(body.font_filename !== undefined ? { font_filename: body.font_filename } : {}),
         ...(regions !== undefined ? { regions_json: regionsToText(regions) } : {}),
@@ -101,7 +111,7 @@ export async function updateTemplate(ctx: AppContext, id: number, input: unknown
         updated_at: isoNow(ctx.clock),
       });
     if (body.is_default) await clearOtherDefaults(trx, id);
-  });
+  }).catch((err: unknown) => nameTakenMeanwhile(ctx, body.name ?? "", err, id));
   return getTemplate(ctx, id);
 }
 

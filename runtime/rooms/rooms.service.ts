@@ -1,9 +1,15 @@
-/** Rooms: the physical spaces sensors and filters refer to. */
+/**
+ * Rooms: the physical spaces sensors and filters refer to. A room's name is unique by its
+ * key (`core/name-key.ts`), stored in `name_key` with a unique index (migration 012), so
+ * 'KÜCHE' and 'Küche' are one room name on SQLite and PostgreSQL alike.
+ */
 import { z } from "zod";
 import type { AppContext } from "../context";
 import { isoNow } from "../core/clock";
 import { ConflictError, NotFoundError } from "../core/errors";
+import { NAME_KEY_TOO_LONG, nameKey, nameKeyFits } from "../core/name-key";
 import { parseInput } from "../core/validation";
+import { isUniqueViolation } from "../db/name-match";
 
 export interface Room {
   id: number;
@@ -14,24 +20,32 @@ export interface Room {
   updated_at: string;
 }
 
-const name = z.string().trim().min(1, "must not be empty").max(100);
+const name = z.string().trim().min(1, "must not be empty").max(100).refine(nameKeyFits, NAME_KEY_TOO_LONG);
+
+/** What a room shows; `name_key` stays in the store. */
+const COLUMNS = ["id", "name", "ha_area_id", "floor", "created_at", "updated_at"] as const;
+
+/** The columns a room's name is stored in: the name as typed and its key. */
+export const roomNameColumns = (roomName: string): { name: string; name_key: string } => ({ name: roomName, name_key: nameKey(roomName) });
+
 export const roomCreateSchema = z
   .object({ name, ha_area_id: z.string().max(200).nullable().optional(), floor: z.string().max(100).nullable().optional() })
   .strict();
 export const roomUpdateSchema = roomCreateSchema.partial().strict();
 
 export async function listRooms(ctx: AppContext): Promise<Room[]> {
-  return ctx.db<Room>("rooms").select("*").orderBy("id");
+  return ctx.db<Room>("rooms").select(...COLUMNS).orderBy("id");
 }
 
 export async function getRoom(ctx: AppContext, id: number): Promise<Room> {
-  const room = await ctx.db<Room>("rooms").where({ id }).first();
+  const room = await ctx.db<Room>("rooms").where({ id }).first(...COLUMNS);
   if (!room) throw new NotFoundError(`Room ${id} not found`);
   return room;
 }
 
+/** The room with this name in any case or Unicode spelling ('küche' finds 'KÜCHE'). */
 export async function findRoomByName(ctx: AppContext, roomName: string): Promise<Room | undefined> {
-  return ctx.db<Room>("rooms").whereRaw("lower(name) = ?", [roomName.toLowerCase()]).first();
+  return ctx.db<Room>("rooms").where("name_key", nameKey(roomName)).first(...COLUMNS);
 }
 
 async function assertNameFree(ctx: AppContext, roomName: string, exceptId?: number): Promise<void> {
@@ -39,13 +53,20 @@ async function assertNameFree(ctx: AppContext, roomName: string, exceptId?: numb
   if (other && other.id !== exceptId) throw new ConflictError(`A room named '${other.name}' already exists (id ${other.id})`);
 }
 
+/** The unique index answers a writer that checked at the same moment as another: 409, as the check would. */
+async function nameTakenMeanwhile(ctx: AppContext, roomName: string, err: unknown, exceptId?: number): Promise<never> {
+  if (isUniqueViolation(err)) await assertNameFree(ctx, roomName, exceptId);
+  throw err;
+}
+
 export async function createRoom(ctx: AppContext, input: unknown): Promise<Room> {
   const body = parseInput(roomCreateSchema, input);
   await assertNameFree(ctx, body.name);
   const now = isoNow(ctx.clock);
   const [row] = await ctx.db("rooms")
-    .insert({ name: body.name, ha_area_id: body.ha_area_id ?? null, floor: body.floor ?? null, created_at: now, updated_at: now })
-    .returning("id");
+    .insert({ ...roomNameColumns(body.name), ha_area_id: body.ha_area_id ?? null, floor: body.floor ?? null, created_at: now, updated_at: now })
+    .returning("id")
+    .catch((err: unknown) => nameTakenMeanwhile(ctx, body.name, err));
   return getRoom(ctx, typeof row === "object" ? row.id : row);
 }
 
@@ -53,7 +74,11 @@ export async function updateRoom(ctx: AppContext, id: number, input: unknown): P
   const body = parseInput(roomUpdateSchema, input);
   await getRoom(ctx, id);
   if (body.name !== undefined) await assertNameFree(ctx, body.name, id);
-  await ctx.db("rooms").where({ id }).update({ ...body, updated_at: isoNow(ctx.clock) });
+  const { name: newName, ...rest } = body;
+  await ctx.db("rooms")
+    .where({ id })
+    .update({ ...rest, ...(newName !== undefined ? roomNameColumns(newName) : {}), updated_at: isoNow(ctx.clock) })
+    .catch((err: unknown) => nameTakenMeanwhile(ctx, newName ?? "", err, id));
   return getRoom(ctx, id);
 }
 

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import type { AppContext } from "../context";
 import { ConflictError, ValidationError } from "../core/errors";
+import { sameName } from "../core/name-key";
 import { suggest } from "../pipeline/suggest";
 import { maxDailyTriggers, TRIGGER_TYPES } from "../../nodes/trigger/trigger.spec";
 
@@ -42,6 +43,6 @@ export async function assertSensorExists(ctx: AppContext, sensorId: string | nul
 }
 
 export function assertNameFree(names: ReadonlyArray<{ id: number; name: string }>, name: string, exceptId?: number): void {
-  const other = names.find((r) => r.name.toLowerCase() === name.toLowerCase() && r.id !== exceptId);
+  const other = names.find((r) => sameName(r.name, name) && r.id !== exceptId);
   if (other) throw new ConflictError(`A rule named '${other.name}' already exists (id ${other.id})`);
 }

@@ -11,6 +11,7 @@ import { refStrings, type HouseholdRef, type JsonSchemaNode } from "../../nodes/
 import type { Settings } from "../../settings";
 import { triggerConfigSchema } from "../../nodes/trigger/trigger.spec";
 import { z } from "zod";
+import { nameKey } from "../core/name-key";
 import { describeIssue } from "../core/validation";
 import type { FlowNode } from "../nodered/flow-store";
 import { suggest } from "../pipeline/suggest";
@@ -85,7 +86,7 @@ const REF_NAMES: Record<HouseholdRef, string> = { sensor: "sensor", room: "room"
 function refProblems(schema: JsonSchemaNode, config: Record<string, unknown>, household: HouseholdNames, prefix: string): Array<Pick<TabProblem, "field" | "message" | "suggestion">> {
   return refStrings(schema, config).flatMap((r) => {
     const known = r.ref === "sensor" ? household.sensors : r.ref === "room" ? household.rooms : household.persons;
-    const value = r.ref === "room" ? r.value.trim().toLowerCase() : r.value;
+    const value = r.ref === "room" ? nameKey(r.value) : r.value;
     if (known.has(value)) return [];
     const hint = suggest(value, known);
     return [{ field: `${prefix}${r.field}`, message: `the household has no ${REF_NAMES[r.ref]} '${r.value}'`, ...(hint ? { suggestion: hint } : {}) }];

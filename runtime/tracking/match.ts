@@ -1,12 +1,11 @@
 /**
- * How tracking data is compared with what a caregiver typed. Names are compared here, in
- * JavaScript, rather than with SQL `lower()`: SQLite folds only ASCII and PostgreSQL follows
- * its locale, so "KÜCHE" would match "küche" on one store and not on the other.
+ * How tracking data is compared with what a caregiver typed. Names (rooms, activity types)
+ * are compared by their key (`core/name-key.ts`), in JavaScript, never with SQL `lower()`.
  */
+import { sameName } from "../core/name-key";
 
-/** Case-insensitive equality of two names, ignoring surrounding blanks. */
-export const sameText = (a: string | null | undefined, b: string | null | undefined): boolean =>
-  a !== null && a !== undefined && b !== null && b !== undefined && a.trim().toLowerCase() === b.trim().toLowerCase();
+/** Equality of two names in any case or Unicode spelling, ignoring surrounding blanks. */
+export const sameText = sameName;
 
 /** Is `value` at or above `min` on a scale listed lowest first? Unknown values are below everything. */
 export function atLeast<T extends string>(scale: readonly T[], value: string, min: T): boolean {

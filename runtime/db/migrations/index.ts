@@ -14,6 +14,7 @@ import * as m009 from "./009_notifications";
 import * as m008 from "./008_interactive";
 import * as m010 from "./010_compact_runs";
 import * as m011 from "./011_alert_idempotency";
+import * as m012 from "./012_name_keys";
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -32,6 +33,7 @@ const migrations: Record<string, Migration> = {
   "008_interactive": m008,
   "010_compact_runs": m010,
   "011_alert_idempotency": m011,
+  "012_name_keys": m012,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

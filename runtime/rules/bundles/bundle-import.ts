@@ -8,6 +8,7 @@ import { triggerConfigSchema } from "../../../nodes/trigger/trigger.spec";
 import type { AppContext } from "../../context";
 import { isoNow } from "../../core/clock";
 import { ConflictError, ValidationError } from "../../core/errors";
+import { sameName } from "../../core/name-key";
 import { describeIssue, parseInput } from "../../core/validation";
 import { packageInfo } from "../../ops/app-info";
 import { suggest } from "../../pipeline/suggest";
@@ -42,7 +43,7 @@ async function plan(ctx: AppContext, input: unknown): Promise<Plan> {
 
   const { flows, index } = await ctx.flows.snapshot();
   const rules = allRules(flows, index).map((r) => ({ id: r.row.id, name: String(r.tab.label ?? "") }));
-  const nameTaken = rules.some((r) => r.name.toLowerCase() === bundle.rule.name.toLowerCase());
+  const nameTaken = rules.some((r) => sameName(r.name, bundle.rule.name));
   if (nameTaken) report.errors.push(`a rule named '${bundle.rule.name}' already exists`);
 
   const sensorIds: string[] = (await ctx.db("sensors").select("sensor_id")).map((s: { sensor_id: string }) => s.sensor_id);
@@ -94,7 +95,7 @@ async function plan(ctx: AppContext, input: unknown): Promise<Plan> {
   for (const w of check.warnings) report.warnings.push(`step '${w.step_label}': ${w.message}${w.suggestion ? `; did you mean '${w.suggestion}'?` : ""}`);
 
   const dependencies = bundle.dependencies.flatMap((d) => {
-    const parent = rules.find((r) => r.name.toLowerCase() === d.parent_rule_name.toLowerCase());
+    const parent = rules.find((r) => sameName(r.name, d.parent_rule_name));
     if (!parent) {
       report.warnings.push(`dependency on '${d.parent_rule_name}' was skipped: no such rule here${suggestion(d.parent_rule_name, rules.map((r) => r.name))}`);
       return [];

@@ -104,6 +104,13 @@ describe("e-ink templates API", () => {
     assert.equal(res.status, 409);
   });
 
+  it("answers 409 for the same name in another case beyond ASCII, on SQLite as on PostgreSQL", async () => {
+    assert.equal((await postForm(t, "POST", "/api/v1/image/templates", { name: "KÜCHE" })).status, 201);
+    const res = await postForm(t, "POST", "/api/v1/image/templates", { name: "Küche" });
+    assert.equal(res.status, 409, res.text);
+    assert.match(res.body.detail, /A template named 'KÜCHE' already exists/);
+  });
+
   it("updates regions and metadata with JSON, validating like create", async () => {
     const created = await postForm(t, "POST", "/api/v1/image/templates", { name: "Editable" });
     const id = created.body.id;
