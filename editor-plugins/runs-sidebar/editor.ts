@@ -186,7 +186,11 @@ RED.plugins.registerPlugin("careflow-runs-sidebar", {
     RED.careflow = RED.careflow || {};
     RED.careflow.runNow = runNow;
 
-    RED.sidebar.addTab({ id: "careflow-runs", label: "Care runs", name: "Care runs", iconClass: "fa fa-heartbeat", content: root, enableOnEdit: true, pinned: true, onchange: refresh });
+    RED.sidebar.addTab({ id: "careflow-runs", label: "Care runs", name: "Care runs", iconClass: "fa fa-heartbeat", content: root, enableOnEdit: true, onchange: refresh });
+    // Its button goes right after "info": the tab bar hides buttons from its end when narrow.
+    var button = $("#red-ui-tab-careflow-runs-link-button");
+    var info = $("#red-ui-tab-info-link-button");
+    if (button.length && info.length) button.insertAfter(info).show();
     var pending = null;
     RED.comms.subscribe("careflow/pipeline", function () {
       if (pending) return;

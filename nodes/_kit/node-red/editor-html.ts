@@ -48,7 +48,7 @@ function registration(t: EditorType): string {
     outputLabels: ${json(t.outputLabels)},
     defaults: {
       name: { value: "" },
-      config: { value: ${json(t.defaults)}, validate: function (v) { return window.careflowForm.valid(v, ${schemaVar}); } },
+      config: { value: ${json(t.defaults)}, validate: function (v) { return window.careflowForm.valid(v, ${schemaVar}, this); } },
       config_version: { value: ${t.version} }${t.extraDefaults ? "," + Object.entries(t.extraDefaults).map(([k, v]) => `\n      ${k}: { value: ${json(v)} }`).join(",") : ""}
     },
     label: function () { return this.name || ${json(t.paletteLabel)}; },

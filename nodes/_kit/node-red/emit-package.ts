@@ -10,11 +10,13 @@ import { registry } from "../../registry.generated";
 import { renderEditorHtml } from "./editor-html";
 import { AUTOCOMPLETE_EDITOR_SCRIPT } from "../../../editor-plugins/template-autocomplete/editor";
 import { RUNS_SIDEBAR_SCRIPT } from "../../../editor-plugins/runs-sidebar/editor";
+import { FORM_CHECKS_SCRIPT } from "../../../editor-plugins/form-checks/editor";
 
 /** Each editor plugin: its runtime module (compiled) and its editor script. */
 const PLUGINS = [
   { id: "careflow-template-autocomplete", file: "template-autocomplete", module: "template-autocomplete/plugin.js", script: AUTOCOMPLETE_EDITOR_SCRIPT },
   { id: "careflow-runs-sidebar", file: "runs-sidebar", module: "runs-sidebar/plugin.js", script: RUNS_SIDEBAR_SCRIPT },
+  { id: "careflow-form-checks", file: "form-checks", module: "form-checks/plugin.js", script: FORM_CHECKS_SCRIPT },
 ];
 
 export const nodeRedPackageDir = (): string => path.resolve(__dirname, "../../../node-red");

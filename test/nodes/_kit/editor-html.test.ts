@@ -41,6 +41,7 @@ describe("editor plugin scripts", () => {
   it("compile", async () => {
     const { AUTOCOMPLETE_EDITOR_SCRIPT } = await import("../../../editor-plugins/template-autocomplete/editor");
     const { RUNS_SIDEBAR_SCRIPT } = await import("../../../editor-plugins/runs-sidebar/editor");
-    for (const code of [AUTOCOMPLETE_EDITOR_SCRIPT, RUNS_SIDEBAR_SCRIPT]) assert.doesNotThrow(() => new vm.Script(code));
+    const { FORM_CHECKS_SCRIPT } = await import("../../../editor-plugins/form-checks/editor");
+    for (const code of [AUTOCOMPLETE_EDITOR_SCRIPT, RUNS_SIDEBAR_SCRIPT, FORM_CHECKS_SCRIPT]) assert.doesNotThrow(() => new vm.Script(code));
   });
 });
