@@ -187,10 +187,17 @@ RED.plugins.registerPlugin("careflow-runs-sidebar", {
     RED.careflow.runNow = runNow;
 
     RED.sidebar.addTab({ id: "careflow-runs", label: "Care runs", name: "Care runs", iconClass: "fa fa-heartbeat", content: root, enableOnEdit: true, onchange: refresh });
-    // Its button goes right after "info": the tab bar hides buttons from its end when narrow.
-    var button = $("#red-ui-tab-careflow-runs-link-button");
-    var info = $("#red-ui-tab-info-link-button");
-    if (button.length && info.length) button.insertAfter(info).show();
+    // Its button goes right after "info" once the core tabs are in: the tab bar hides buttons
+    // from its end when narrow, and would otherwise put this one last, in the overflow.
+    function placeButton() {
+      var button = $("#red-ui-tab-careflow-runs-link-button");
+      var info = $("#red-ui-tab-info-link-button");
+      if (!button.length || !info.length || button.prev().is(info)) return;
+      button.insertAfter(info).show();
+      $(window).trigger("resize");
+    }
+    RED.events.on("flows:loaded", placeButton);
+    setTimeout(placeButton, 500);
     var pending = null;
     RED.comms.subscribe("careflow/pipeline", function () {
       if (pending) return;

@@ -36,7 +36,7 @@ window.careflowForm = (function () {
   function fillPicker(select, ref, value, optional) {
     select.empty();
     if (optional || value === undefined || value === null || value === "") $("<option></option>").val("").text(optional ? "(none)" : "choose…").appendTo(select);
-    loadHousehold().done(function (h) {
+    household.done(function (h) {
       var options = (h && h[ref + "s"]) || [];
       options.forEach(function (o) { $("<option></option>").val(o.value).text(o.label).appendTo(select); });
       var known = options.some(function (o) { return o.value === value; });
@@ -65,6 +65,7 @@ window.careflowForm = (function () {
   function prepare(node, schema, type) {
     var root = $("#careflow-form-" + type.replace(/[^a-z0-9_-]/gi, "_"));
     root.empty();
+    loadHousehold();
     var config = node.config || {};
     Object.keys(schema.properties || {}).forEach(function (key) {
       var p = schema.properties[key], v = variant(p), kind = kindOf(p), value = config[key];
@@ -125,7 +126,8 @@ window.careflowForm = (function () {
       window.careflowChecks.checkNode(node, draft.config, function (problems) { showProblems(root, problems); });
     }
     root.on("input change", "input, select, textarea", function () { clearTimeout(timer); timer = setTimeout(check, 400); });
-    check();
+    // The first check once the pickers have their options (their values are read from them).
+    household.always(check);
   }
   function showProblems(root, problems) {
     root.find(".careflow-field-problem").hide().text("");
@@ -133,7 +135,7 @@ window.careflowForm = (function () {
     problems.forEach(function (p) {
       var key = String(p.field || "").replace(/^config_json\./, "").replace(/^config\./, "").split(".")[0];
       var slot = root.find('[data-careflow-problem="' + key + '"]');
-      var line = p.message + (p.position !== undefined ? " (at character " + (p.position + 1) + ")" : "") + (p.suggestion ? "; did you mean '" + p.suggestion + "'?" : "");
+      var line = p.message + (p.position !== undefined && !/\bat \d+/.test(p.message) ? " (at character " + (p.position + 1) + ")" : "") + (p.suggestion ? "; did you mean '" + p.suggestion + "'?" : "");
       if (p.severity === "warning") line = "⚠ " + line;
       if (slot.length) slot.text(slot.text() ? slot.text() + " · " + line : line).show();
       else $("<div></div>").text(line).appendTo(general.show());
