@@ -36,7 +36,11 @@ export interface RespondResult {
   action: Action;
 }
 
-/** An answer can reach a run that has put its prompt out but not yet parked: retry that long. */
+/**
+ * An answer can reach a run that has put its prompt out but not yet parked: it waits for the
+ * engine's park signal. A run not in memory here (being claimed to resume) is asked again
+ * after a pause, up to about 10 s in all.
+ */
 const PARK_RETRY_MS = 20;
 const PARK_RETRIES = 500;
 
@@ -103,8 +107,7 @@ async function apply(ctx: AppContext, body: z.output<typeof interactiveResponseS
       const status = ((await ctx.db("workflow_executions").where({ id: body.execution_id }).first("status")) as { status: string }).status;
       if (status !== "running") throw new ConflictError(`Execution ${body.execution_id} is ${status}; its prompt at step ${body.step_id} can no longer be answered`);
       if (attempt >= PARK_RETRIES) throw new ConflictError(`Execution ${body.execution_id} is still busy with other steps; answer again in a moment`);
-      // The prompt is out but its run has not parked yet (or another branch is running): wait for the park.
-      await sleep(PARK_RETRY_MS);
+      if (!(await engine.whenParked(body.execution_id, body.step_id))) await sleep(PARK_RETRY_MS);
     }
   } finally {
     state.answering.delete(key);

@@ -31,6 +31,7 @@ import type { FireRequest, FireResult, RuleFirer, TriggerContext } from "./types
 import { initialPipelineData } from "./pipeline-data";
 import { recoverRuns } from "./recovery";
 import { newRunState, readableTrace, reviveRun, stepRecord } from "./run-state";
+import { ParkSignals } from "./park-signals";
 
 /** What the engine needs of the embedded Node-RED. */
 export interface EngineRed {
@@ -80,6 +81,7 @@ export class PipelineEngine implements RuleFirer {
   readonly live = new LiveEvents();
   readonly store: ExecutionStore;
   private readonly runs = new Map<number, RunState>();
+  private readonly parks = new ParkSignals();
   private readonly resumeTimers = new Map<number, () => void>();
   private gates: GateCheck | null = null;
   private readonly deadlines: RunDeadlines;
@@ -211,6 +213,7 @@ export class PipelineEngine implements RuleFirer {
     run.status = status;
     this.deadlines.clear(run.id);
     this.runs.delete(run.id);
+    this.parks.ended(run.id);
     // A failed write is logged by the store and retried; the run's end is announced either way.
     await this.store.save(run).catch(() => undefined);
     const type: PipelineEventType = status === "completed" ? "pipeline_completed" : status === "failed" ? "pipeline_failed" : "pipeline_cancelled";
@@ -322,6 +325,7 @@ export class PipelineEngine implements RuleFirer {
       const waiting: Waiting = { node_id: node.id, step_id: step.id, ports, resume_at: new Date(r.wait_until).toISOString(), ...(r.on_timeout_data ? { on_timeout_data: r.on_timeout_data } : {}) };
       run.waiting.push(waiting);
       this.record(run, step, startedAt, outcome.elapsed_ms, ok, [], r.error, "waiting");
+      this.parks.parked(run.id, step.id);
       // The branch counts as in flight until its parking is durable.
       return this.store.save(run).catch(() => undefined);
     }
@@ -486,6 +490,18 @@ export class PipelineEngine implements RuleFirer {
     const run = reviveRun(row, this.ctx.clock.now());
     Object.assign(run.pipeline_data, data);
     return (await this.continueFrom(run, [parked])) ? "resumed" : "not_waiting";
+  }
+
+  /**
+   * Resolves once the run parks a branch at this step (true), or at once when it already has;
+   * false when the run is not running here or ends first. For answers that arrive while the
+   * step that asks is still running.
+   */
+  whenParked(id: number, stepId: number, timeoutMs = 10_000): Promise<boolean> {
+    const live = this.runs.get(id);
+    if (!live || live.status !== "running") return Promise.resolve(false);
+    if (live.waiting.some((w) => w.step_id === stepId)) return Promise.resolve(true);
+    return this.parks.wait(id, stepId, timeoutMs);
   }
 
   private async continueFrom(run: RunState, due: Waiting[]): Promise<boolean> {
