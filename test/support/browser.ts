@@ -111,15 +111,15 @@ export interface Notification {
 
 /**
  * Clicks the real Deploy button (confirming Node-RED's own "deploy anyway?" dialog when it
- * asks) and returns the notification the deploy brings up.
+ * asks) and returns the notification with the deploy's outcome.
  */
 export async function deployAndReadNotification(page: Page): Promise<Notification> {
   // Notifications already up are not this deploy's.
   await page.evaluate(() => document.querySelectorAll(".red-ui-notification").forEach((n: any) => n.classList.add("careflow-seen")));
   await page.locator("#red-ui-header-button-deploy").click();
   const confirm = page.locator("#red-ui-deploy-dialog-confirm-deploy-deploy");
-  // The deploy's own notification is the one without buttons (Node-RED's questions have them).
-  const note = page.locator(".red-ui-notification:not(.careflow-seen):not(:has(button))").first();
+  // The deploy's own outcome (warnings the server pushes after it are read with waitForNotification).
+  const note = page.locator(".red-ui-notification:not(.careflow-seen)", { hasText: /^(Successfully deployed|Deploy failed)/ }).first();
   const settled = (p: Promise<void>, name: string) => p.then(() => name).catch(() => "timeout");
   const first = await Promise.race([settled(note.waitFor({ state: "visible", timeout: 15000 }), "note"), settled(confirm.waitFor({ state: "visible", timeout: 15000 }), "confirm")]);
   if (first === "confirm") await confirm.click();

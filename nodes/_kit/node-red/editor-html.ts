@@ -116,7 +116,8 @@ function helpText(nodesDir: string, spec: NodeSpec, available: boolean): string 
 /** What the palette calls a node: its display name, told apart from a step of the same name, marked when it cannot run. */
 export function paletteLabelOf(registry: NodeRegistry, spec: NodeSpec): string {
   const clash = spec.kind !== "step" && allSpecs(registry).some((o) => o.kind === "step" && o.displayName === spec.displayName);
-  const name = clash ? `${spec.displayName} ${spec.kind}` : spec.displayName;
+  // Node-RED's palette splits a label at hyphens and shows them spaced out ("E - ink"): a non-breaking hyphen stays.
+  const name = (clash ? `${spec.displayName} ${spec.kind}` : spec.displayName).replace(/-/g, "\u2011");
   return isAvailable(registry, spec) ? name : `${name} (not yet)`;
 }
 
@@ -158,7 +159,8 @@ function triggerType(): EditorType {
 export function renderEditorHtml(nodesDir: string, registry: NodeRegistry): string {
   const notYet = allSpecs(registry).filter((spec) => !isAvailable(registry, spec)).map((spec) => `.red-ui-palette-node[data-palette-type="${nodeRedType(spec)}"]`);
   // Types that cannot run yet look unfinished in the palette: faded, dashed, their label says "(not yet)".
-  const style = notYet.length ? `<style>${notYet.join(",\n")} { opacity: 0.55; border-style: dashed; }</style>` : "";
+  // Help: inline code wraps (Node-RED keeps it on one line, so a long example was cut off at the sidebar's edge).
+  const style = `<style>${notYet.length ? `${notYet.join(",\n")} { opacity: 0.55; border-style: dashed; }\n` : ""}.red-ui-help :not(pre) > code { white-space: normal; overflow-wrap: anywhere; }</style>`;
   const parts = [style, `<script type="text/javascript">${FORM_SCRIPT}</script>`, registration(triggerType())];
   for (const spec of allSpecs(registry)) parts.push(registration(editorType(nodesDir, registry, spec)));
   return parts.join("\n") + "\n";
