@@ -195,6 +195,19 @@ describe("browser: editing and deploying rules in the editor", function () {
     await ruleByName("Hall at night");
   });
 
+  it("shows a run and its steps in the Care runs sidebar", async () => {
+    const rule = await ruleByName("Greeting");
+    const run = await s.t.post(`/api/v1/rules/${rule.id}/execute`, {});
+    assert.ok(run.status < 300, run.text);
+    await page.evaluate(() => RED.sidebar.show("careflow-runs"));
+    const row = page.locator(".careflow-run", { hasText: "Greeting" }).first();
+    await row.waitFor({ state: "visible" });
+    await row.click();
+    const step = page.locator(".careflow-step", { hasText: "say hello (notification)" });
+    await step.waitFor({ state: "visible" });
+    await s.screenshot(page, "07-runs-sidebar");
+  });
+
   it("lets a caregiver read the rules but not deploy", async () => {
     const cg = await s.newEditorPage("caregiver", KEYS.caregiver);
     const tabs = await cg.locator("#red-ui-workspace-tabs .red-ui-tab-label").allInnerTexts();
