@@ -42,7 +42,8 @@ import { startTriggers } from "./pipeline/triggers/start-triggers";
 import { startEscalation } from "./notify/escalation";
 import { forwardAlertUpdates } from "./alerts/alert-updates";
 import { registerInteractiveHandlers } from "./interactive";
-import { nodeRedPackageDir } from "../nodes/_kit/node-red/emit-package";
+import { docsRouter } from "./ops/docs-pages";
+import { editorPageScriptFile, nodeRedPackageDir } from "../nodes/_kit/node-red/emit-package";
 
 export interface AppOptions {
   config: RunConfig;
@@ -134,6 +135,7 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
   app.disable("x-powered-by");
   app.use(requestTargetGuard);
   app.use(healthRouter(ctx, { startedAt, nodeRedState: () => (useNodeRed ? nodeRedHost.state : "disabled") }));
+  app.use(docsRouter());
   const throttle = new FailureThrottle(settings.auth.throttle, clock, (client, seconds) =>
     log.warn({ client, seconds }, "too many wrong keys or passwords: address blocked"),
   );
@@ -168,6 +170,7 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
       credentialSecret: await credentialSecret(ctx),
       userDir: path.join(config.dataDir, "node-red"),
       nodesDir: nodeRedPackageDir(),
+      pageScripts: [editorPageScriptFile()],
       logLevel: settings.app.log_level,
       services: {},
       saveFlows: async (flows) => {

@@ -18,6 +18,7 @@ import { adminAuthSettings, LOGIN_MESSAGE } from "./admin-auth";
 import { createStorageModule, type FlowNode } from "./flow-store";
 import { redLogging } from "./log-bridge";
 import { loadRed, type Red, type RedHooks } from "./red";
+import { PALETTE_ORDER } from "../../nodes/_kit/node-red/editor-html";
 
 export type NodeRedState = "stopped" | "starting" | "started" | "error" | "disabled";
 
@@ -33,6 +34,8 @@ export interface HostTarget {
   logLevel: string;
   /** Folder of our compiled node package (added by the node kit). */
   nodesDir?: string;
+  /** Scripts added to the editor's page, run before the login too. */
+  pageScripts?: string[];
   /** Services handed to our nodes through `RED.settings.careflow`. */
   services?: Record<string, unknown>;
   saveFlows: (flows: readonly FlowNode[]) => Promise<void>;
@@ -61,6 +64,14 @@ const EXCLUDED_CORE_NODES = [
 ];
 
 const FLOWS_STARTED_TIMEOUT_MS = 15000;
+
+/**
+ * The editor passes a notification's text through i18next as a message key: `:` splits off a
+ * namespace (the text before the first one was dropped), and `{{x}}` and `__x__` are
+ * interpolated. As character references in the text between tags they show as themselves.
+ */
+export const i18nProof = (html: string): string =>
+  html.replace(/(^|>)([^<]*)/g, (_m, open: string, text: string) => open + text.replace(/[:{}_]/g, (c) => `&#${c.charCodeAt(0)};`));
 
 class NodeRedHost {
   state: NodeRedState = "stopped";
@@ -119,7 +130,7 @@ class NodeRedHost {
       adminAuth: adminAuthSettings(() => host.current().keys),
       logging: redLogging(() => host.current().log.child({ component: "node-red" }), t.logLevel),
       editorTheme: {
-        page: { title: "careflow editor" },
+        page: { title: "careflow editor", scripts: (t.pageScripts ?? []).filter((f) => fs.existsSync(f)) },
         header: { title: "careflow" },
         login: { message: LOGIN_MESSAGE },
         projects: { enabled: false },
@@ -129,6 +140,7 @@ class NodeRedHost {
       externalModules: { autoInstall: false, palette: { allowInstall: false, allowUpload: false }, modules: { allowInstall: false } },
       functionExternalModules: false,
       telemetry: { enabled: false, updateNotification: false },
+      paletteCategories: PALETTE_ORDER,
       nodesExcludes: EXCLUDED_CORE_NODES,
       // Read by our nodes; a getter so a re-attached app's services are the ones seen.
       get careflow() {
@@ -183,7 +195,7 @@ class NodeRedHost {
 
   /** A notification in every open editor (Node-RED's `notification/<id>` comms topic; `html` is shown as is). */
   notifyEditors(id: string, html: string, type: "warning" | "error" | "success", timeoutMs = 20000): void {
-    this.red?.events.emit("comms", { topic: `notification/${id}`, data: { text: html, type, timeout: timeoutMs } });
+    this.red?.events.emit("comms", { topic: `notification/${id}`, data: { text: i18nProof(html), type, timeout: timeoutMs } });
   }
 
   /** Node-RED's message hooks, once it runs. */

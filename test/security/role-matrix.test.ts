@@ -26,8 +26,8 @@ const SPEC_GRANTS: Record<Exclude<Caller, "none" | "wrong">, readonly RegExp[]> 
   terminal: [re("POST", "/api/v1/device/terminal"), re("GET", "/api/v1/image/active"), re("POST", "/api/v1/interactive-responses")],
 };
 
-/** Routes that take no API key at all. */
-const OPEN = [re("GET", "/health")];
+/** Routes that take no API key at all: health, and the product docs the editor's help links to. */
+const OPEN = [re("GET", "/health"), re("GET", "/docs(/.*)?")];
 /** Authenticated by something other than an API key: the rule's webhook secret. */
 const SECRET_AUTH = [re("POST", `/api/v1/webhooks/:rule_id`)];
 

@@ -14,7 +14,15 @@ import { triggerConfigSchema } from "../../trigger/trigger.spec";
 
 const PALETTE_CATEGORY = { step: "care steps", filter: "care filters", channel: "care channels" } as const;
 
-const escapeHtml = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+/** The palette's sections, care first; generic Node-RED nodes stay below for tabs that are not rules. */
+export const PALETTE_ORDER = ["care steps", "care filters", "care channels", "subflows", "common", "function", "network", "sequence", "parser", "storage"];
+
+/**
+ * Help goes into a `<script type="text/markdown">` element, whose text Node-RED hands to its
+ * markdown renderer as is: HTML escapes would show literally (`&gt;`), so only a closing
+ * script tag is broken up.
+ */
+const scriptText = (s: string) => s.replace(/<\/(script)/gi, "<\\/$1");
 const json = (v: unknown) => JSON.stringify(v).replace(/</g, "\\u003c");
 const domId = (type: string) => type.replace(/[^a-z0-9_-]/gi, "_");
 
@@ -66,19 +74,51 @@ function registration(t: EditorType): string {
   <div id="careflow-form-${domId(t.type)}"></div>
 </script>
 <script type="text/markdown" data-help-name=${json(t.type)}>
-${escapeHtml(t.help)}
+${scriptText(t.help)}
 </script>`;
 }
 
+const FOLDER = { step: "steps", filter: "filters", channel: "channels" } as const;
+
+/** The docs the app serves at `/docs/<page>` (see runtime/ops/docs-pages.ts). */
+export const DOCS_ROOT = "/docs";
+
+/** Whether any field of a schema (nested too) is a template or an expression field. */
+function hasMarker(schema: unknown, marker: "template" | "expression"): boolean {
+  if (!schema || typeof schema !== "object") return false;
+  if ((schema as Record<string, unknown>)[marker] === true) return true;
+  return Object.values(schema as Record<string, unknown>).some((v) => hasMarker(v, marker));
+}
+
+/** Links from a node's help to the pages the app serves: its reference page and the languages its fields use. */
+function docLinks(spec: NodeSpec): string {
+  const schema = configJsonSchema(spec);
+  const links = [`[${spec.displayName} reference](${DOCS_ROOT}/nodes/${FOLDER[spec.kind]}/${spec.type})`];
+  if (hasMarker(schema, "expression") || spec.type === "condition") links.push(`[Conditions](${DOCS_ROOT}/conditions)`);
+  if (hasMarker(schema, "template")) links.push(`[Templates](${DOCS_ROOT}/conditions#templates)`);
+  if (spec.kind === "filter") links.push(`[Filters](${DOCS_ROOT}/filters)`);
+  if (spec.kind === "channel" || spec.type === "notification") links.push(`[Notifications](${DOCS_ROOT}/notifications)`);
+  if (spec.type === "interactive_prompt") links.push(`[Questions to the senior](${DOCS_ROOT}/interactive)`);
+  if (spec.type === "llm_call") links.push(`[Language models](${DOCS_ROOT}/llm)`);
+  return `**Docs:** ${links.join(" · ")}`;
+}
+
 function helpText(nodesDir: string, spec: NodeSpec, available: boolean): string {
-  const folder = { step: "steps", filter: "filters", channel: "channels" }[spec.kind];
-  const file = path.join(nodesDir, folder, spec.type, `${spec.type}.help.md`);
+  const file = path.join(nodesDir, FOLDER[spec.kind], spec.type, `${spec.type}.help.md`);
   const prose = fs.existsSync(file) ? fs.readFileSync(file, "utf8").trim() : spec.description;
   const notes = [
-    !available ? `> Not available yet: this node needs ${spec.pending ?? "a handler"}; a rule using it fails at this step.` : "",
+    !available ? `> **Not available yet:** this node needs ${spec.pending ?? "a handler"}. A rule using it cannot be deployed.` : "",
     spec.deprecated ? `> Deprecated: use \`${spec.deprecated.replacedBy}\`.` : "",
   ].filter(Boolean);
-  return [...notes, prose].join("\n\n");
+  return [...notes, prose, docLinks(spec)].join("\n\n");
+}
+
+/** What the palette calls a node: its display name, told apart from a step of the same name, marked when it cannot run. */
+export function paletteLabelOf(registry: NodeRegistry, spec: NodeSpec): string {
+  const clash = spec.kind !== "step" && allSpecs(registry).some((o) => o.kind === "step" && o.displayName === spec.displayName);
+  // Node-RED's palette splits a label at hyphens and shows them spaced out ("E - ink"): a non-breaking hyphen stays.
+  const name = (clash ? `${spec.displayName} ${spec.kind}` : spec.displayName).replace(/-/g, "\u2011");
+  return isAvailable(registry, spec) ? name : `${name} (not yet)`;
 }
 
 function editorType(nodesDir: string, registry: NodeRegistry, spec: NodeSpec): EditorType {
@@ -87,7 +127,7 @@ function editorType(nodesDir: string, registry: NodeRegistry, spec: NodeSpec): E
     category: PALETTE_CATEGORY[spec.kind],
     color: spec.palette.color,
     icon: spec.palette.icon,
-    paletteLabel: spec.type,
+    paletteLabel: paletteLabelOf(registry, spec),
     inputs: 1,
     outputLabels: spec.kind === "step" ? spec.outputPorts : spec.kind === "filter" ? ["pass"] : [],
     schema: configJsonSchema(spec),
@@ -106,18 +146,22 @@ function triggerType(): EditorType {
     category: "care steps",
     color: "#A6BBCF",
     icon: "inject.svg",
-    paletteLabel: "rule trigger",
+    paletteLabel: "Rule trigger",
     inputs: 0,
     outputLabels: ["fired"],
     schema,
     defaults: triggerConfigSchema.parse({}),
     version: 1,
-    help: "Starts the rule. Its settings are the rule's own: how it fires (`trigger_type`), the triggering sensor, the cron schedule, cool-off, daily limit and occupancy duration. The tab's name is the rule's name; disabling the tab disables the rule.",
+    help: `Starts the rule. Its settings are the rule's own: how it fires (\`trigger_type\`), the triggering sensor, the cron schedule, cool-off, daily limit and occupancy duration. The tab's name is the rule's name; disabling the tab disables the rule.\n\n**Docs:** [Triggers and gates](${DOCS_ROOT}/triggers) · [Filters](${DOCS_ROOT}/filters)`,
   };
 }
 
 export function renderEditorHtml(nodesDir: string, registry: NodeRegistry): string {
-  const parts = [`<script type="text/javascript">${FORM_SCRIPT}</script>`, registration(triggerType())];
+  const notYet = allSpecs(registry).filter((spec) => !isAvailable(registry, spec)).map((spec) => `.red-ui-palette-node[data-palette-type="${nodeRedType(spec)}"]`);
+  // Types that cannot run yet look unfinished in the palette: faded, dashed, their label says "(not yet)".
+  // Help: inline code wraps (Node-RED keeps it on one line, so a long example was cut off at the sidebar's edge).
+  const style = `<style>${notYet.length ? `${notYet.join(",\n")} { opacity: 0.55; border-style: dashed; }\n` : ""}.red-ui-help :not(pre) > code { white-space: normal; overflow-wrap: anywhere; }</style>`;
+  const parts = [style, `<script type="text/javascript">${FORM_SCRIPT}</script>`, registration(triggerType())];
   for (const spec of allSpecs(registry)) parts.push(registration(editorType(nodesDir, registry, spec)));
   return parts.join("\n") + "\n";
 }

@@ -3,7 +3,7 @@ import { defineChannel } from "../../_kit/define";
 
 export const spec = defineChannel({
   type: "announcement",
-  displayName: "Web app announcement",
+  displayName: "Announce in web app",
   description: "Speaks the message aloud in every open web app with the household's text-to-speech.",
   version: 1,
   config: z
