@@ -158,7 +158,7 @@ RED.plugins.registerPlugin("careflow-runs-sidebar", {
     function sampleFor(tabId) {
       var trigger = null;
       RED.nodes.eachNode(function (n) { if (n.z === tabId && n.type === "care-trigger") trigger = n; });
-      var t = trigger || {};
+      var t = (trigger && trigger.config) || {};
       var sample = { sensor_id: t.primary_sensor_id || null, room_name: null };
       if (t.trigger_type === "webhook") sample.webhook_payload = { example: "value" };
       if (t.trigger_type === "occupancy_duration") sample.occupancy_duration_minutes = (t.occupancy_config && t.occupancy_config.min_minutes) || 30;

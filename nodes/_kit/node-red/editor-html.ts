@@ -39,6 +39,8 @@ interface EditorType {
   version: number;
   help: string;
   extraDefaults?: Record<string, unknown>;
+  /** A button on the node on the canvas: browser code run with the node as `this`. */
+  button?: { enabled: string; onclick: string };
 }
 
 function registration(t: EditorType): string {
@@ -59,7 +61,10 @@ function registration(t: EditorType): string {
       config: { value: ${json(t.defaults)}, validate: function (v) { return window.careflowForm.valid(v, ${schemaVar}, this); } },
       config_version: { value: ${t.version} }${t.extraDefaults ? "," + Object.entries(t.extraDefaults).map(([k, v]) => `\n      ${k}: { value: ${json(v)} }`).join(",") : ""}
     },
-    label: function () { return this.name || ${json(t.paletteLabel)}; },
+    label: function () { return this.name || ${json(t.paletteLabel)}; },${
+      t.button ? `
+    button: { enabled: function () { ${t.button.enabled} }, onclick: function () { ${t.button.onclick} } },` : ""
+    }
     oneditprepare: function () { window.careflowForm.prepare(this, ${schemaVar}, ${json(t.type)}); },
     oneditsave: function () { window.careflowForm.save(this, ${schemaVar}, ${json(t.type)}); this.config_version = ${t.version}; }
   });
@@ -152,6 +157,11 @@ function triggerType(): EditorType {
     schema,
     defaults: triggerConfigSchema.parse({}),
     version: 1,
+    // "Run now" with a sample trigger (the runs sidebar's dialog); the deployed rule runs, so not while there are changes.
+    button: {
+      enabled: "return !RED.nodes.dirty() && !!(RED.careflow && RED.careflow.runNow);",
+      onclick: "RED.careflow.runNow(this.z);",
+    },
     help: `Starts the rule. Its settings are the rule's own: how it fires (\`trigger_type\`), the triggering sensor, the cron schedule, cool-off, daily limit and occupancy duration. The tab's name is the rule's name; disabling the tab disables the rule.\n\n**Docs:** [Triggers and gates](${DOCS_ROOT}/triggers) · [Filters](${DOCS_ROOT}/filters)`,
   };
 }
