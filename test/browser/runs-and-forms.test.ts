@@ -44,6 +44,12 @@ describe("browser: forms, run now and a run's path in the editor", function () {
   const edit = async (nodeId: string) => {
     await page.evaluate((id) => RED.editor.edit(RED.nodes.node(id)), nodeId);
     await page.locator("#node-dialog-ok").waitFor({ state: "visible" });
+    // The tray slides in from the right: done when its Done button is left of the sidebar.
+    await page.waitForFunction(() => {
+      const done = document.querySelector("#node-dialog-ok")?.getBoundingClientRect();
+      const sidebar = document.querySelector("#red-ui-sidebar")?.getBoundingClientRect();
+      return done && sidebar && done.right <= sidebar.left;
+    });
   };
   const cancel = async () => {
     await page.locator("#node-dialog-cancel").click();
@@ -76,6 +82,16 @@ describe("browser: forms, run now and a run's path in the editor", function () {
     const nulls = await page.locator("#dialog-form textarea, #dialog-form input[type=text]").evaluateAll((els: any[]) => els.filter((e) => e.value === "null").length);
     assert.equal(nulls, 0, "no field shows a literal null");
     await s.screenshot(page, "10-trigger-form");
+    await cancel();
+  });
+
+  it("offers a notification's channels as checkboxes", async () => {
+    await edit(ids["care-notification"]);
+    const boxes = page.locator('.careflow-choices[data-careflow-key="channels"] input[type=checkbox]');
+    await boxes.first().waitFor();
+    const values = await boxes.evaluateAll((els: any[]) => els.map((e) => e.value));
+    for (const c of ["pwa_popup_text", "chat_app", "eink", "webhook"]) assert.ok(values.includes(c), values.join(", "));
+    await s.screenshot(page, "14-notification-form");
     await cancel();
   });
 

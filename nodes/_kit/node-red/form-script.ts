@@ -82,10 +82,10 @@ window.careflowForm = (function () {
         input = $("<select></select>");
         fillPicker(input, v.ref, value, nullable(p));
       } else if (kind === "choices") {
-        input = $('<div class="careflow-choices" style="display:inline-block"></div>');
+        input = $('<div class="careflow-choices" style="display:inline-flex;flex-wrap:wrap;gap:2px 0;vertical-align:top"></div>');
         var chosen = Array.isArray(value) ? value : [];
         v.items.enum.forEach(function (e) {
-          var box = $('<label style="width:auto;margin-right:12px;font-weight:normal"></label>');
+          var box = $('<label style="width:auto;margin:0 12px 0 0;font-weight:normal;white-space:nowrap"></label>');
           $('<input type="checkbox" style="width:auto;margin:0 4px 0 0">').val(String(e)).prop("checked", chosen.indexOf(e) >= 0).appendTo(box);
           $("<span></span>").text(String(e).replace(/_/g, " ")).appendTo(box);
           box.appendTo(input);
@@ -104,7 +104,7 @@ window.careflowForm = (function () {
         input = $('<textarea rows="4" style="width:70%;font-family:monospace"></textarea>').val(value === undefined || value === null ? "" : JSON.stringify(value, null, 2));
       }
       input.attr("id", id(type, key)).attr("data-careflow-key", key);
-      if (kind !== "boolean" && kind !== "choices") input.css("width", "calc(100% - 170px)");
+      if (kind !== "boolean") input.css("width", "calc(100% - 170px)");
       if (v.template) input.addClass("careflow-template");
       if (v.expression) input.addClass("careflow-expression");
       input.appendTo(row);
