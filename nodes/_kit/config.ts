@@ -3,7 +3,7 @@
  * MCP, import, deploy) and migration from older versions.
  */
 import { z } from "zod";
-import { describeIssue } from "../../runtime/core/validation";
+import { describeIssue } from "./issues";
 import type { JsonSchemaNode } from "./fields";
 import type { NodeSpec } from "./types";
 

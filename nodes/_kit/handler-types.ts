@@ -1,9 +1,25 @@
 /**
- * What handlers receive and return. Handlers take a context (clock, logger, services) and
- * return a result; they never import Node-RED, so they are tested without a runtime.
+ * What handlers receive and return. Handlers take a context (clock, logger, the care
+ * services of `care-services.ts`) and return a result; they never import Node-RED or
+ * `runtime/`, so they are tested without a runtime, with a fake of the services.
  */
-import type { Clock } from "../../runtime/core/clock";
-import type { Logger } from "../../runtime/core/logger";
+import type { CareServices } from "./care-services";
+
+/** Time as a handler reads it; the runtime's clock (which can also set timers) is one. */
+export interface Clock {
+  /** Milliseconds since the epoch. */
+  now(): number;
+}
+
+export type LogFn = (fields: Record<string, unknown>, message?: string) => void;
+
+/** Structured logs: fields first, then the message (the runtime's pino logger is one). */
+export interface Logger {
+  debug: LogFn;
+  info: LogFn;
+  warn: LogFn;
+  error: LogFn;
+}
 
 /** The spec's trigger context. */
 export interface TriggerContext {
@@ -16,7 +32,7 @@ export interface TriggerContext {
   occupancy_duration_minutes: number | null;
 }
 
-export interface HandlerContext<Services = unknown> {
+export interface HandlerContext<Services = CareServices> {
   clock: Clock;
   log: Logger;
   services: Services;
@@ -82,7 +98,7 @@ export interface StepTrace {
  * directly, and the engine handles them without a turn of the event loop; anything that
  * waits on I/O returns a promise.
  */
-export type StepHandler<C, S = unknown> = (ctx: HandlerContext<S>, input: StepInput, config: C) => StepResult | Promise<StepResult>;
+export type StepHandler<C, S = CareServices> = (ctx: HandlerContext<S>, input: StepInput, config: C) => StepResult | Promise<StepResult>;
 
 export interface FilterInput {
   trigger: TriggerContext;
@@ -96,7 +112,7 @@ export interface FilterResult {
   reason?: string;
 }
 
-export type FilterHandler<C, S = unknown> = (ctx: HandlerContext<S>, input: FilterInput, config: C) => Promise<FilterResult>;
+export type FilterHandler<C, S = CareServices> = (ctx: HandlerContext<S>, input: FilterInput, config: C) => Promise<FilterResult>;
 
 export interface ChannelMessage {
   alert_level: string;
@@ -115,4 +131,4 @@ export interface DeliveryReceipt {
   detail?: string;
 }
 
-export type ChannelHandler<C, S = unknown> = (ctx: HandlerContext<S>, message: ChannelMessage, config: C) => Promise<DeliveryReceipt>;
+export type ChannelHandler<C, S = CareServices> = (ctx: HandlerContext<S>, message: ChannelMessage, config: C) => Promise<DeliveryReceipt>;

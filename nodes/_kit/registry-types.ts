@@ -4,9 +4,9 @@ import type { ChannelSpec, FilterSpec, NodeKind, NodeSpec, StepSpec } from "./ty
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- a registry holds handlers of every config type */
 export interface NodeRegistry {
-  steps: ReadonlyArray<{ spec: StepSpec; handler?: StepHandler<any, any> }>;
-  filters: ReadonlyArray<{ spec: FilterSpec; handler?: FilterHandler<any, any> }>;
-  channels: ReadonlyArray<{ spec: ChannelSpec; handler?: ChannelHandler<any, any> }>;
+  steps: ReadonlyArray<{ spec: StepSpec; handler?: StepHandler<any> }>;
+  filters: ReadonlyArray<{ spec: FilterSpec; handler?: FilterHandler<any> }>;
+  channels: ReadonlyArray<{ spec: ChannelSpec; handler?: ChannelHandler<any> }>;
 }
 
 export const allSpecs = (r: NodeRegistry): NodeSpec[] => [...r.steps, ...r.filters, ...r.channels].map((e) => e.spec);

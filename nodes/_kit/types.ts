@@ -3,6 +3,7 @@
  * `NodeSpec`) plus, when its behaviour exists, one handler. Handlers never import Node-RED.
  */
 import type { z } from "zod";
+import type { Settings } from "../../settings";
 
 export type NodeKind = "step" | "filter" | "channel";
 export type StepCategory = "perception" | "reasoning" | "action" | "flow";
@@ -52,8 +53,25 @@ export interface FilterSpec<S extends z.ZodObject = z.ZodObject> extends NodeSpe
   kind: "filter";
 }
 
+/** The `notifications` settings, which hold a channel's household-wide defaults (`notifications.webhook`, ...). */
+export type NotificationSettings = Settings["notifications"];
+
+/** A notification step's options for the channels (`eink_targets`, `webhook_url`, ...), by key. */
+export type ChannelOptions = Readonly<Record<string, unknown>>;
+
 export interface ChannelSpec<S extends z.ZodObject = z.ZodObject> extends NodeSpecBase<S> {
   kind: "channel";
+  /**
+   * Keys of the notification step's config this channel reads. They are kept with the
+   * send (and its alert), so an escalation re-send uses the same options.
+   */
+  stepOptions?: readonly string[];
+  /**
+   * The channel's config for one send, from the step's options and the settings; the
+   * spec's schema then fills defaults and refuses what is wrong. Without it the channel
+   * runs on its defaults.
+   */
+  configFrom?: (options: ChannelOptions, notifications: NotificationSettings) => Record<string, unknown>;
 }
 
 export type NodeSpec = StepSpec | FilterSpec | ChannelSpec;

@@ -1,17 +1,9 @@
 /** Turns zod failures into one 422 message that names the field and says what is wrong. */
 import { z } from "zod";
+import { describeIssue } from "../../nodes/_kit/issues";
 import { ValidationError } from "./errors";
 
-const pathText = (path: readonly PropertyKey[]): string =>
-  path.length === 0 ? "body" : path.map((p) => String(p)).join(".");
-
-export const describeIssue = (issue: z.core.$ZodIssue): string => {
-  if (issue.code === "unrecognized_keys") {
-    const where = issue.path.length ? `${pathText(issue.path)}.` : "";
-    return issue.keys.map((k) => `${where}${k}: unknown field`).join("; ");
-  }
-  return `${pathText(issue.path)}: ${issue.message}`;
-};
+export { describeIssue };
 
 export const describeZodError = (error: z.ZodError): string => error.issues.map(describeIssue).join("; ");
 

@@ -11,7 +11,9 @@
  */
 import type { AppContext } from "../context";
 import { fromJsonText, toBool } from "../db/json-column";
-import { deliveryWarning, dispatch, registeredChannel, serviceContext, type ChannelLookup } from "./dispatch";
+import { handlerContext } from "../care-services";
+import { registeredChannel } from "./channels";
+import { deliveryWarning, dispatch, type ChannelLookup } from "./dispatch";
 import { escalationPlan, levelPlan } from "./levels";
 import { parsePlan, type NotificationPlan } from "./plan";
 
@@ -149,7 +151,7 @@ class Escalator {
       .update({ escalation_count: count, next_escalation_at: nextAt });
     if (claimed !== 1) return;
 
-    const receipts = await dispatch(serviceContext(this.ctx, this.abort.signal), plan, {}, this.lookup, `alert:${id}:escalation:${count}`);
+    const receipts = await dispatch({ hctx: handlerContext(this.ctx, this.abort.signal), notifications: this.ctx.settings.notifications }, plan, {}, this.lookup, `alert:${id}:escalation:${count}`);
     const warning = deliveryWarning(receipts);
     // One warning per alert, not one per repetition: later ones are in the info line below.
     if (warning && !this.warned.has(id)) {

@@ -2,20 +2,18 @@
  * A notification step's send: which channels, what each says, the dispatch, and, for a
  * warning or an emergency, the alert record that carries its escalation.
  */
+import type { CareServices, NotificationRequest } from "../../nodes/_kit/care-services";
 import type { DeliveryReceipt, HandlerContext, StepInput } from "../../nodes/_kit/handler-types";
 import { createAlert, type Alert } from "../alerts/alerts.service";
 import type { AppContext } from "../context";
 import { toJsonText } from "../db/json-column";
-import { dispatch, type ChannelLookup, registeredChannel } from "./dispatch";
+import { dispatch, type Channels } from "./dispatch";
 import { escalationPlan, levelPlan, RAISES_ALERT } from "./levels";
-import { channelMessages, type TemplateConfig } from "./messages";
-import type { ChannelOptions, NotificationPlan } from "./plan";
+import { channelMessages } from "./messages";
+import type { NotificationPlan } from "./plan";
 
 /** The notification step's config as this layer reads it. */
-export interface NotificationConfig extends TemplateConfig, ChannelOptions {
-  alert_level: string;
-  channels?: string[];
-}
+export type NotificationConfig = NotificationRequest;
 
 export interface NotificationOutcome {
   plan: NotificationPlan;
@@ -30,16 +28,10 @@ const fallbackMessage = (level: string, label: string): string => `${level[0]?.t
 
 const imageUrlOf = (data: Record<string, unknown>): string | null => (typeof data.image_url === "string" && data.image_url !== "" ? data.image_url : null);
 
-export function buildPlan(ctx: AppContext, input: StepInput, config: NotificationConfig): NotificationPlan {
+export function buildPlan(ctx: AppContext, input: StepInput, config: NotificationConfig, optionKeys: readonly string[]): NotificationPlan {
   const level = levelPlan(ctx.settings, config.alert_level);
   const channels = [...new Set(config.channels ?? level.channels)];
-  const options: ChannelOptions = {
-    eink_targets: config.eink_targets,
-    eink_template_id: config.eink_template_id,
-    eink_expiry_minutes: config.eink_expiry_minutes,
-    webhook_url: config.webhook_url,
-    hub_media_player: config.hub_media_player,
-  };
+  const options = Object.fromEntries(optionKeys.map((k) => [k, config[k]]));
   return {
     alert_level: config.alert_level,
     channels,
@@ -47,7 +39,7 @@ export function buildPlan(ctx: AppContext, input: StepInput, config: Notificatio
     room_name: input.trigger.room_name,
     image_url: imageUrlOf(input.pipeline_data),
     execution_id: input.execution_id,
-    options: JSON.parse(JSON.stringify(options)) as ChannelOptions,
+    options: JSON.parse(JSON.stringify(options)) as NotificationPlan["options"],
     escalation: RAISES_ALERT.has(config.alert_level) ? escalationPlan(level) : null,
   };
 }
@@ -81,13 +73,14 @@ export async function raiseAlert(ctx: AppContext, input: StepInput, plan: Notifi
  * escalation tries again.
  */
 export async function sendNotification(
-  hctx: HandlerContext<AppContext>,
+  ctx: AppContext,
+  hctx: HandlerContext<CareServices>,
   input: StepInput,
   config: NotificationConfig,
-  lookup: ChannelLookup = registeredChannel,
+  channels: Channels,
 ): Promise<NotificationOutcome> {
-  const plan = buildPlan(hctx.services, input, config);
-  const alert = RAISES_ALERT.has(plan.alert_level) ? await raiseAlert(hctx.services, input, plan) : null;
-  const receipts = await dispatch(hctx, plan, input.pipeline_data, lookup, input.idempotency_key);
+  const plan = buildPlan(ctx, input, config, channels.optionKeys);
+  const alert = RAISES_ALERT.has(plan.alert_level) ? await raiseAlert(ctx, input, plan) : null;
+  const receipts = await dispatch({ hctx, notifications: ctx.settings.notifications }, plan, input.pipeline_data, channels.find, input.idempotency_key);
   return { plan, receipts, alert };
 }

@@ -3,13 +3,9 @@
  * stored on the alert (`alerts.notification_json`) so a re-send after a restart says the
  * same thing through the same channels.
  */
-export interface ChannelOptions {
-  eink_targets?: string[];
-  eink_template_id?: string | number;
-  eink_expiry_minutes?: number;
-  webhook_url?: string;
-  hub_media_player?: string;
-}
+import type { ChannelOptions } from "../../nodes/_kit/types";
+
+export type { ChannelOptions };
 
 export interface NotificationPlan {
   alert_level: string;
@@ -19,6 +15,7 @@ export interface NotificationPlan {
   room_name: string | null;
   image_url: string | null;
   execution_id: number | null;
+  /** The step's options for the channels (each channel spec's `stepOptions`). */
   options: ChannelOptions;
   /** Null when the level does not escalate. */
   escalation: { interval_minutes: number; repeat_count: number } | null;

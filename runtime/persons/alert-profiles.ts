@@ -1,16 +1,9 @@
 /** Dementia-signal kinds and severities, and the alert config a person may carry. */
 import { z } from "zod";
 
-export const SIGNAL_KINDS = [
-  "pacing",
-  "room_revisit_rate",
-  "bathroom_dwell_anomaly",
-  "sundowning_index",
-  "nighttime_movement",
-  "stillness_anomaly",
-  "absence",
-] as const;
-export const SIGNAL_SEVERITIES = ["info", "warning", "emergency"] as const;
+import { DEMENTIA_SIGNAL_KINDS as SIGNAL_KINDS, SIGNAL_SEVERITIES } from "../../nodes/filters/dementia_signal/dementia_signal.spec";
+
+export { SIGNAL_KINDS, SIGNAL_SEVERITIES };
 
 /** null means every kind at `info`. */
 export const ctsAlertConfigSchema = z

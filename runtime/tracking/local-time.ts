@@ -3,27 +3,11 @@
  * verification windows speak local time; the store speaks UTC. Intl carries the zone rules,
  * so daylight-saving changes need no table of our own.
  */
+import type { LocalDate, LocalParts, LocalTime } from "../../nodes/_kit/values";
 import { localParts as zoneParts, offsetAt, startOfLocalDay as zoneStartOfDay } from "../pipeline/system-object";
 
-export interface LocalDate {
-  year: number;
-  /** 1-12 */
-  month: number;
-  day: number;
-}
-
-export interface LocalTime {
-  hour: number;
-  minute: number;
-  second: number;
-}
-
-export interface LocalParts extends LocalDate, LocalTime {
-  /** 0 = Monday … 6 = Sunday, as the day_of_week filter counts. */
-  weekday: number;
-}
-
-export const WEEKDAY_NAMES = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"] as const;
+export type { LocalDate, LocalParts, LocalTime };
+export { hhmm, minutesOfDay, WEEKDAY_NAMES } from "../../nodes/_kit/values";
 
 const DAY_MS = 86_400_000;
 
@@ -61,12 +45,3 @@ export function addDays(date: LocalDate, days: number): LocalDate {
 
 /** The instant the household's current day began (local midnight). */
 export const startOfLocalDay = zoneStartOfDay;
-
-const pad = (n: number): string => String(n).padStart(2, "0");
-export const hhmm = (t: Pick<LocalTime, "hour" | "minute">): string => `${pad(t.hour)}:${pad(t.minute)}`;
-
-/** Minutes since local midnight of an `HH:MM` text. */
-export function minutesOfDay(text: string): number {
-  const [h, m] = text.split(":").map(Number);
-  return h * 60 + m;
-}

@@ -1,12 +1,12 @@
-/** A handler context and step input for handler tests, with a manual clock and a silent log. */
-import type { AppContext } from "../../runtime/context";
+/** A handler context and step input for handler tests, with a manual clock, a silent log and fake care services. */
+import type { HandlerContext, StepInput, TriggerContext } from "../../nodes/_kit/handler-types";
 import { ManualClock } from "../../runtime/core/clock";
 import { createLogger } from "../../runtime/core/logger";
-import type { HandlerContext, StepInput, TriggerContext } from "../../nodes/_kit/handler-types";
 import { triggerContext } from "../../runtime/pipeline/engine/types";
+import { fakeServices, type FakeOptions, type FakeParts } from "./fake-services";
 
-export function handlerContext(services: Partial<AppContext> = {}, clock = new ManualClock()): HandlerContext<AppContext> {
-  return { clock, log: createLogger("silent"), services: { clock, ...services } as AppContext, signal: new AbortController().signal };
+export function handlerContext(parts: FakeParts = {}, clock = new ManualClock(), opts: FakeOptions = {}): HandlerContext & { clock: ManualClock } {
+  return { clock, log: createLogger("silent"), services: fakeServices(parts, opts), signal: new AbortController().signal };
 }
 
 export const trigger = (over: Partial<TriggerContext> = {}): TriggerContext => triggerContext({ trigger_type: "manual", ...over });

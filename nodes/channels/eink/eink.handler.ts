@@ -1,7 +1,5 @@
 import type { z } from "zod";
-import type { AppContext } from "../../../runtime/context";
-import { renderToDevices } from "../../../runtime/eink/render.service";
-import type { RenderRequest } from "../../../runtime/eink/render-request";
+import type { EinkRenderRequest } from "../../_kit/care-services";
 import type { ChannelHandler } from "../../_kit/handler-types";
 import type { spec } from "./eink.spec";
 
@@ -11,7 +9,7 @@ type Config = z.output<typeof spec.config>;
 const MAX_TEXT = 5000;
 
 /** A template given as a number (or digits) is an id; any other text is a template name. */
-function templateRef(ref: Config["template_id"]): Pick<RenderRequest, "template_id" | "template"> {
+function templateRef(ref: Config["template_id"]): Pick<EinkRenderRequest, "template_id" | "template"> {
   if (ref === undefined) return {};
   if (typeof ref === "number") return { template_id: ref };
   return /^\d+$/.test(ref) ? { template_id: Number(ref) } : { template: ref };
@@ -23,9 +21,9 @@ function templateRef(ref: Config["template_id"]): Pick<RenderRequest, "template_
  * expires; the displays pick it up on their next poll. A render that is refused (unknown
  * display or template, no display at all) is not delivered, with the reason.
  */
-export const handler: ChannelHandler<Config, AppContext> = async (ctx, message, config) => {
+export const handler: ChannelHandler<Config> = async (ctx, message, config) => {
   try {
-    const receipt = await renderToDevices(ctx.services, {
+    const receipt = await ctx.services.eink.render({
       text: message.message.slice(0, MAX_TEXT),
       ...templateRef(config.template_id),
       ...(config.targets.length > 0 ? { sensor_ids: config.targets } : {}),

@@ -27,5 +27,11 @@ export const spec = defineChannel({
         .describe("Dither the rendered image for black-and-white panels; off keeps text crisp"),
     })
     .strict(),
+  stepOptions: ["eink_targets", "eink_template_id", "eink_expiry_minutes"],
+  configFrom: (options, notifications) => ({
+    targets: options.eink_targets ?? [],
+    template_id: options.eink_template_id,
+    expiry_minutes: options.eink_expiry_minutes ?? notifications.eink.default_expiry_minutes,
+  }),
   palette: { color: "#F3B567", icon: "font-awesome/fa-television" },
 });

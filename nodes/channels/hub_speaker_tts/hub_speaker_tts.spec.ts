@@ -17,6 +17,7 @@ export const spec = defineChannel({
       language: z.string().optional().describe("Language code, e.g. en or hi; empty = the hub's default"),
     })
     .strict(),
+  stepOptions: ["hub_media_player"],
   pending: "the hub client",
   palette: { color: "#F3B567", icon: "font-awesome/fa-volume-up" },
 });

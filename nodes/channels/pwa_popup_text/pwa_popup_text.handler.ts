@@ -1,5 +1,4 @@
 import type { z } from "zod";
-import type { AppContext } from "../../../runtime/context";
 import type { ChannelHandler } from "../../_kit/handler-types";
 import type { spec } from "./pwa_popup_text.spec";
 
@@ -11,7 +10,7 @@ type Config = z.output<typeof spec.config>;
  * nobody saw the popup, and saying otherwise would hide that from the run's trace and from
  * `notification_dispatched` (the alert and its escalation still stand).
  */
-export const handler: ChannelHandler<Config, AppContext> = async (ctx, message, config) => {
+export const handler: ChannelHandler<Config> = async (ctx, message, config) => {
   const frame = {
     type: message.alert_level,
     message: message.message,

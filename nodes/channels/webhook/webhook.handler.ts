@@ -1,5 +1,4 @@
 import type { z } from "zod";
-import type { AppContext } from "../../../runtime/context";
 import type { ChannelHandler, ChannelMessage } from "../../_kit/handler-types";
 import type { spec } from "./webhook.spec";
 
@@ -27,7 +26,7 @@ export function webhookBody(message: ChannelMessage): unknown {
  * repetition), so a receiver can drop a duplicate. A 2xx is delivered;
  * another status, a timeout or a refused connection is not, with the reason.
  */
-export const handler: ChannelHandler<Config, AppContext> = async (ctx, message, config) => {
+export const handler: ChannelHandler<Config> = async (ctx, message, config) => {
   if (!config.url) {
     return { channel: "webhook", delivered: false, detail: "no webhook URL: set the step's webhook_url or notifications.webhook.url" };
   }

@@ -13,5 +13,11 @@ export const spec = defineChannel({
       headers: z.record(z.string(), z.string()).default({}).describe("Extra headers, e.g. Authorization: Bearer <token>"),
     })
     .strict(),
+  stepOptions: ["webhook_url"],
+  configFrom: (options, notifications) => ({
+    url: options.webhook_url ?? notifications.webhook.url ?? undefined,
+    timeout_seconds: notifications.webhook.timeout_seconds,
+    headers: notifications.webhook.headers,
+  }),
   palette: { color: "#F3B567", icon: "white-globe.svg" },
 });

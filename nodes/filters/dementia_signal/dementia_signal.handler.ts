@@ -1,10 +1,8 @@
 import type { z } from "zod";
-import type { AppContext } from "../../../runtime/context";
-import { agoText, atLeast, isoAt } from "../../../runtime/tracking/match";
-import { loadAlertProfiles, profileAllows } from "../../../runtime/tracking/signal-profiles";
-import { findSignals, SIGNAL_SEVERITY_SCALE, type DementiaSignal } from "../../../runtime/tracking/signals.store";
+import type { CareServices, DementiaSignal } from "../../_kit/care-services";
 import type { FilterHandler, FilterResult, TriggerContext } from "../../_kit/handler-types";
-import type { spec } from "./dementia_signal.spec";
+import { agoText, atLeast, isoAt } from "../../_kit/values";
+import { SIGNAL_SEVERITIES, type spec } from "./dementia_signal.spec";
 
 type Config = z.output<typeof spec.config>;
 
@@ -17,24 +15,23 @@ const named = (s: DementiaSignal): string => `${s.severity} ${s.kind} signal of 
  * the same kind and person was acknowledged in the last `cooldown_minutes`: whoever answered
  * the last one is not asked again straight away.
  */
-export const handler: FilterHandler<Config, AppContext> = async (ctx, input, config) => {
-  const db = ctx.services.db;
+export const handler: FilterHandler<Config> = async (ctx, input, config) => {
+  const { signals } = ctx.services;
   const wanted =
     `${config.kinds.length > 0 ? `${config.kinds.join(" or ")} signal` : "signal of any kind"} at ${config.severity_min} or above` +
     (config.person_ids.length > 0 ? ` for ${config.person_ids.join(", ")}` : "");
 
   const open = (await candidates(ctx.services, input.trigger, config)).filter((s) =>
-    atLeast(SIGNAL_SEVERITY_SCALE, s.severity, config.severity_min),
+    atLeast(SIGNAL_SEVERITIES, s.severity, config.severity_min),
   );
   if (open.length === 0) return verdict(false, `no unacknowledged ${wanted}`);
 
-  const profiles = await loadAlertProfiles(db, open.map((s) => s.person_id));
-  const allowed = open.filter((s) => profileAllows(profiles.get(s.person_id), s.kind, s.severity));
+  const allowed = await signals.allowedByProfile(open);
   if (allowed.length === 0) return verdict(false, `the ${named(open[0])} is not enabled in ${open[0].person_id}'s alert profile`);
 
   if (config.cooldown_minutes <= 0) return verdict(true, `the ${named(allowed[0])} is unacknowledged`);
   const now = ctx.clock.now();
-  const acknowledged = await findSignals(db, {
+  const acknowledged = await signals.find({
     kinds: [...new Set(allowed.map((s) => s.kind))],
     person_ids: [...new Set(allowed.map((s) => s.person_id))],
     acknowledged_between: [isoAt(now - config.cooldown_minutes * 60_000), isoAt(now)],
@@ -52,12 +49,12 @@ export const handler: FilterHandler<Config, AppContext> = async (ctx, input, con
  * (trigger type dementia_signal, its `signal_id` in the payload) judges that signal only,
  * so an older open signal of another kind cannot let it through.
  */
-async function candidates(services: AppContext, trigger: TriggerContext, config: Config): Promise<DementiaSignal[]> {
+async function candidates(services: CareServices, trigger: TriggerContext, config: Config): Promise<DementiaSignal[]> {
   const scope = { kinds: config.kinds, person_ids: config.person_ids, unacknowledged: true };
   const signalId = trigger.trigger_type === "dementia_signal" ? trigger.webhook_payload?.signal_id : undefined;
   if (typeof signalId === "string" && signalId !== "") {
-    const known = await findSignals(services.db, { signal_id: signalId });
-    if (known.length > 0) return findSignals(services.db, { ...scope, signal_id: signalId });
+    const known = await services.signals.find({ signal_id: signalId });
+    if (known.length > 0) return services.signals.find({ ...scope, signal_id: signalId });
   }
-  return findSignals(services.db, scope);
+  return services.signals.find(scope);
 }

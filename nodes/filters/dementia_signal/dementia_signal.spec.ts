@@ -2,10 +2,18 @@ import { z } from "zod";
 import { householdRef } from "../../_kit/fields";
 import { defineFilter } from "../../_kit/define";
 
-import { SIGNAL_KINDS as DEMENTIA_SIGNAL_KINDS, SIGNAL_SEVERITIES } from "../../../runtime/persons/alert-profiles";
-
-// One vocabulary of kinds and severities, shared with persons' alert profiles.
-export { DEMENTIA_SIGNAL_KINDS, SIGNAL_SEVERITIES };
+/** One vocabulary of kinds, shared with persons' alert profiles (`runtime/persons/alert-profiles.ts`). */
+export const DEMENTIA_SIGNAL_KINDS = [
+  "pacing",
+  "room_revisit_rate",
+  "bathroom_dwell_anomaly",
+  "sundowning_index",
+  "nighttime_movement",
+  "stillness_anomaly",
+  "absence",
+] as const;
+/** Lowest first, as filters and presence_query rank them. */
+export const SIGNAL_SEVERITIES = ["info", "warning", "emergency"] as const;
 
 export const spec = defineFilter({
   type: "dementia_signal",

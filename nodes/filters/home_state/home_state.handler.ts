@@ -1,6 +1,5 @@
 import type { z } from "zod";
-import type { AppContext } from "../../../runtime/context";
-import { homeStates, resolvePresence, type PresenceStatus } from "../../../runtime/tracking/presence";
+import type { PresenceStatus } from "../../_kit/care-services";
 import type { FilterHandler } from "../../_kit/handler-types";
 import type { spec } from "./home_state.spec";
 
@@ -11,18 +10,18 @@ type Config = z.output<typeof spec.config>;
  * a room or at home, or asleep), asleep, away, or state_unknown (no location, or stale after
  * person_tracking.stale_timeout_minutes). When presence cannot be read, no state holds.
  */
-export const handler: FilterHandler<Config, AppContext> = async (ctx, _input, config) => {
+export const handler: FilterHandler<Config> = async (ctx, _input, config) => {
   const who = config.person_id.trim();
   if (!who) return { pass: false, reason: "home_state: no person_id is set" };
-  const { db, settings } = ctx.services;
+  const { presence } = ctx.services;
   let status: PresenceStatus;
   try {
-    status = (await resolvePresence(db, who, ctx.clock.now(), settings.person_tracking.stale_timeout_minutes)).status;
+    status = (await presence.resolve(who, ctx.clock.now())).status;
   } catch (err) {
     ctx.log.warn({ err, person_id: who }, "home_state filter: presence unavailable");
     return { pass: false, reason: `home_state: presence of ${who} is unavailable` };
   }
-  const states = homeStates(status);
+  const states = presence.homeStates(status);
   const pass = states[config.state];
   const current = (Object.keys(states) as Array<keyof typeof states>).filter((k) => states[k]).join(", ") || "none";
   return { pass, reason: `home_state: ${who} is ${current} (presence ${status})${pass ? "" : `, not ${config.state}`}` };

@@ -1,8 +1,6 @@
 import type { z } from "zod";
-import type { AppContext } from "../../../runtime/context";
-import { getPersonLocation } from "../../../runtime/tracking/locations.store";
-import { agoText, minutesAgo, sameText } from "../../../runtime/tracking/match";
 import type { FilterHandler, FilterResult } from "../../_kit/handler-types";
+import { agoText, minutesAgo } from "../../_kit/values";
 import type { spec } from "./person_presence.spec";
 
 type Config = z.output<typeof spec.config>;
@@ -14,10 +12,10 @@ const STALE_AFTER_MINUTES = 30;
  * home: a fresh location in a room; away: a stale location, or a fresh one that says the
  * person left; unknown: no location at all.
  */
-export const handler: FilterHandler<Config, AppContext> = async (ctx, _input, config) => {
+export const handler: FilterHandler<Config> = async (ctx, _input, config) => {
   const who = config.person_id.trim();
   if (!who) return { pass: false, reason: "person_presence: no person_id is set" };
-  const location = await getPersonLocation(ctx.services.db, who);
+  const location = await ctx.services.presence.location(who);
   const now = ctx.clock.now();
 
   let actual: "home" | "away" | "unknown";
@@ -39,6 +37,6 @@ export const handler: FilterHandler<Config, AppContext> = async (ctx, _input, co
   const verdict = (pass: boolean, why: string): FilterResult => ({ pass, reason: `person_presence: ${why}` });
   if (actual !== config.status) return verdict(false, `${where}, not ${config.status}`);
   const room = config.status === "home" ? config.room_name?.trim() : undefined;
-  if (room && !sameText(location?.room_name, room)) return verdict(false, `${where}, not in ${room}`);
+  if (room && !ctx.services.names.same(location?.room_name, room)) return verdict(false, `${where}, not in ${room}`);
   return verdict(true, where);
 };

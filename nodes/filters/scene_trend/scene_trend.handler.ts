@@ -1,9 +1,8 @@
 import type { z } from "zod";
-import type { AppContext } from "../../../runtime/context";
-import { atLeast, sameText } from "../../../runtime/tracking/match";
-import { listRoomTrends, type RoomTrend } from "../../../runtime/tracking/trends.store";
 import { TREND_SEVERITIES } from "../../steps/object_trend_analysis/object_trend_analysis.spec";
+import type { RoomTrend } from "../../_kit/care-services";
 import type { FilterHandler } from "../../_kit/handler-types";
+import { atLeast } from "../../_kit/values";
 import type { spec } from "./scene_trend.spec";
 
 type Config = z.output<typeof spec.config>;
@@ -13,11 +12,12 @@ type Config = z.output<typeof spec.config>;
  * is named by its semantic-memory id or, as caregivers tend to type it, its name; with no
  * rooms listed, the trigger's room is meant.
  */
-export const handler: FilterHandler<Config, AppContext> = async (ctx, input, config) => {
+export const handler: FilterHandler<Config> = async (ctx, input, config) => {
   const wanted = config.room_ids.length > 0 ? config.room_ids : input.trigger.room_name ? [input.trigger.room_name] : [];
   if (wanted.length === 0) return { pass: false, reason: "scene_trend: no room_ids are set and the event has no room" };
-  const trends = await listRoomTrends(ctx.services.db);
-  const isWanted = (t: RoomTrend): boolean => wanted.some((w) => t.room_id === w || sameText(t.room_name, w) || sameText(t.room_id, w));
+  const { names, tracking } = ctx.services;
+  const trends = await tracking.roomTrends();
+  const isWanted = (t: RoomTrend): boolean => wanted.some((w) => t.room_id === w || names.same(t.room_name, w) || names.same(t.room_id, w));
   const rooms = trends.filter(isWanted);
   const label = (t: RoomTrend): string => t.room_name ?? t.room_id;
   const hit = rooms.find((t) => atLeast(TREND_SEVERITIES, t.overall_severity, config.min_severity));

@@ -1,15 +1,15 @@
 import type { z } from "zod";
-import type { AppContext } from "../../../runtime/context";
-import { hhmm, localParts, minutesOfDay } from "../../../runtime/tracking/local-time";
 import type { FilterHandler } from "../../_kit/handler-types";
+import { hhmm, minutesOfDay } from "../../_kit/values";
 import type { spec } from "./time_range.spec";
 
 type Config = z.output<typeof spec.config>;
 
 /** Passes when the household's local time (to the minute) lies in the range, both ends included. */
-export const handler: FilterHandler<Config, AppContext> = async (ctx, _input, config) => {
-  const tz = ctx.services.settings.app.timezone;
-  const local = localParts(ctx.clock.now(), tz);
+export const handler: FilterHandler<Config> = async (ctx, _input, config) => {
+  const { time } = ctx.services;
+  const tz = time.zone();
+  const local = time.localParts(ctx.clock.now());
   const now = local.hour * 60 + local.minute;
   const start = minutesOfDay(config.start_time);
   const end = minutesOfDay(config.end_time);

@@ -1,10 +1,6 @@
 import type { z } from "zod";
-import type { AppContext } from "../../../runtime/context";
-import { resolvePath } from "../../../runtime/pipeline/conditions";
-import { renderTemplate } from "../../../runtime/pipeline/templates";
-import { recordActivity } from "../../../runtime/tracking/activities.store";
-import { blankToNull, isoAt } from "../../../runtime/tracking/match";
 import type { HandlerContext, StepHandler } from "../../_kit/handler-types";
+import { blankToNull, isoAt } from "../../_kit/values";
 import type { spec } from "./activity_detection.spec";
 
 type Config = z.output<typeof spec.config>;
@@ -17,18 +13,19 @@ const DEFAULT_CONFIDENCE = 0.8;
  * object, is logged and replaced by the default: the activity itself is the point, and losing
  * "grandma took her pills" over a typo would be worse than a default confidence.
  */
-export const handler: StepHandler<Config, AppContext> = async (ctx, input, config) => {
+export const handler: StepHandler<Config> = async (ctx, input, config) => {
   const data = input.pipeline_data;
-  const render = (t: string | undefined): string | null => blankToNull(t === undefined ? undefined : renderTemplate(t, data));
+  const { activities, conditions, templates } = ctx.services;
+  const render = (t: string | undefined): string | null => blankToNull(t === undefined ? undefined : templates.render(t, data));
   const activityType = render(config.activity_type);
   if (!activityType) return { success: false, error: "activity_type rendered empty; nothing recorded" };
 
   const metadata: Record<string, unknown> = { ...extraMetadata(ctx, config.metadata_extra, data) };
   if (config.capture_scene_description) {
-    const scene = resolvePath(data, config.scene_description_key);
+    const scene = conditions.resolvePath(data, config.scene_description_key);
     if (scene !== null && scene !== "") metadata.scene_description = scene;
   }
-  const activity = await recordActivity(ctx.services.db, {
+  const activity = await activities.record({
     timestamp: isoAt(ctx.clock.now()),
     activity_type: activityType,
     person_id: render(config.person_id),
@@ -41,17 +38,17 @@ export const handler: StepHandler<Config, AppContext> = async (ctx, input, confi
   return { data: { detected_activities: [activity], ...(config.trigger_cooloff ? { _cooloff_triggered: true } : {}) } };
 };
 
-function confidence(ctx: HandlerContext<AppContext>, value: number | string, data: Record<string, unknown>): number {
+function confidence(ctx: HandlerContext, value: number | string, data: Record<string, unknown>): number {
   if (typeof value === "number") return value;
-  const text = renderTemplate(value, data).trim();
+  const text = ctx.services.templates.render(value, data).trim();
   const n = Number(text);
   if (text !== "" && Number.isFinite(n) && n >= 0 && n <= 1) return n;
   ctx.log.warn({ confidence: text }, `activity_detection: confidence is not a number 0-1; recorded ${DEFAULT_CONFIDENCE}`);
   return DEFAULT_CONFIDENCE;
 }
 
-function extraMetadata(ctx: HandlerContext<AppContext>, template: string | undefined, data: Record<string, unknown>): Record<string, unknown> {
-  const text = template === undefined ? "" : renderTemplate(template, data).trim();
+function extraMetadata(ctx: HandlerContext, template: string | undefined, data: Record<string, unknown>): Record<string, unknown> {
+  const text = template === undefined ? "" : ctx.services.templates.render(template, data).trim();
   if (text === "") return {};
   try {
     const parsed: unknown = JSON.parse(text);

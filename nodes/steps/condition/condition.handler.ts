@@ -1,14 +1,12 @@
 import type { z } from "zod";
-import type { AppContext } from "../../../runtime/context";
-import { compileCondition } from "../../../runtime/pipeline/conditions";
 import type { StepHandler } from "../../_kit/handler-types";
 import type { spec } from "./condition.spec";
 
 type Config = z.output<typeof spec.config>;
 
 /** True or false port by the expression; an empty or broken expression is false (saving already refused a broken one). */
-export const handler: StepHandler<Config, AppContext> = (_ctx, input, config) => {
-  const compiled = compileCondition(config.expression);
+export const handler: StepHandler<Config> = (ctx, input, config) => {
+  const compiled = ctx.services.conditions.compile(config.expression);
   const result = compiled.ok ? compiled.evaluate(input.pipeline_data) : false;
   const branch = result ? "true" : "false";
   return {

@@ -1,22 +1,21 @@
 import type { z } from "zod";
-import type { AppContext } from "../../../runtime/context";
-import { homeStates, resolvePersonId, resolvePresence, type PresenceStatus } from "../../../runtime/tracking/presence";
+import type { PresenceStatus } from "../../_kit/care-services";
 import type { StepHandler } from "../../_kit/handler-types";
 import type { spec } from "./home_state.spec";
 
 type Config = z.output<typeof spec.config>;
 
 /** Four booleans from the person's presence; all four false when presence cannot be read. */
-export const handler: StepHandler<Config, AppContext> = async (ctx, input, config) => {
-  const { db, settings } = ctx.services;
-  const personId = resolvePersonId(config.person_id, input.pipeline_data);
+export const handler: StepHandler<Config> = async (ctx, input, config) => {
+  const { presence } = ctx.services;
+  const personId = presence.personIdFrom(config.person_id, input.pipeline_data);
   let status: PresenceStatus | null = null;
   try {
-    status = (await resolvePresence(db, personId, ctx.clock.now(), settings.person_tracking.stale_timeout_minutes)).status;
+    status = (await presence.resolve(personId, ctx.clock.now())).status;
   } catch (err) {
     ctx.log.warn({ err, person_id: personId }, "home_state: presence unavailable");
   }
-  const s = homeStates(status);
+  const s = presence.homeStates(status);
   const k = config.output_key;
   return {
     data: {

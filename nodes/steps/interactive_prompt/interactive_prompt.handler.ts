@@ -1,31 +1,28 @@
 import type { z } from "zod";
-import type { AppContext } from "../../../runtime/context";
-import { recordPrompt } from "../../../runtime/interactive/interactive.service";
-import { renderTemplate } from "../../../runtime/pipeline/templates";
 import type { StepHandler } from "../../_kit/handler-types";
 import { DEFAULT_POPUP_MESSAGE, type spec } from "./interactive_prompt.spec";
 
 type Config = z.output<typeof spec.config>;
 
 const filled = (s: string | undefined): s is string => s !== undefined && s.trim() !== "";
-const render = (text: string | undefined, data: Record<string, unknown>): string | undefined => (filled(text) ? renderTemplate(text, data).trim() : undefined);
 
 /**
  * Puts the question to every web-app client and parks the run for `countdown_seconds`.
  * The prompt is recorded before it is broadcast, so an answer always finds it; answers
- * resume the run through runtime/interactive, and the countdown running out merges
+ * resume the run through the interactive service, and the countdown running out merges
  * `on_timeout_data` (channel `timeout`, action `timeout_action`).
  */
-export const handler: StepHandler<Config, AppContext> = async (ctx, input, config) => {
+export const handler: StepHandler<Config> = async (ctx, input, config) => {
   const data = input.pipeline_data;
-  const voicePrompt = render(config.voice_prompt_template, data);
-  const voiceInstruction = render(config.voice_instruction, data);
+  const render = (text: string | undefined): string | undefined => (filled(text) ? ctx.services.templates.render(text, data).trim() : undefined);
+  const voicePrompt = render(config.voice_prompt_template);
+  const voiceInstruction = render(config.voice_instruction);
   // A popup message that renders to nothing still asks; only a voice-only prompt has none.
-  const message = filled(config.popup_message_template) ? render(config.popup_message_template, data) || DEFAULT_POPUP_MESSAGE : "";
+  const message = filled(config.popup_message_template) ? render(config.popup_message_template) || DEFAULT_POPUP_MESSAGE : "";
   const now = ctx.clock.now();
   const waitUntil = now + config.countdown_seconds * 1000;
   const expiresAt = new Date(waitUntil).toISOString();
-  await recordPrompt(ctx.services, {
+  await ctx.services.prompts.record({
     execution_id: input.execution_id,
     step_id: input.step.id,
     rule_id: input.rule_id,

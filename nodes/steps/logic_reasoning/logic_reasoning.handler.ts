@@ -1,10 +1,8 @@
 import type { z } from "zod";
-import type { AppContext } from "../../../runtime/context";
-import { runLlmStep } from "../../../runtime/llm/step/run-llm-step";
 import type { StepHandler } from "../../_kit/handler-types";
 import type { spec } from "./logic_reasoning.spec";
 
 type Config = z.output<typeof spec.config>;
 
 /** Legacy type: runs exactly as llm_call (its config is llm_call's with its own default output_key). */
-export const handler: StepHandler<Config, AppContext> = (ctx, input, config) => runLlmStep(ctx, input, config);
+export const handler: StepHandler<Config> = (ctx, input, config) => ctx.services.models.runStep(input, config, ctx.signal);

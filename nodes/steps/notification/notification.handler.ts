@@ -1,8 +1,6 @@
 import type { z } from "zod";
-import type { AppContext } from "../../../runtime/context";
-import { deliveredByChannel, deliveryWarning } from "../../../runtime/notify/dispatch";
-import { sendNotification } from "../../../runtime/notify/notify.service";
 import type { StepHandler } from "../../_kit/handler-types";
+import { deliveredByChannel, deliveryWarning } from "../../_kit/receipts";
 import type { spec } from "./notification.spec";
 
 type Config = z.output<typeof spec.config>;
@@ -13,16 +11,16 @@ type Config = z.output<typeof spec.config>;
  * no notification is needed (`notification_suppressed`), nothing is sent, no alert is
  * raised and the run is not marked for cool-off: nothing happened.
  */
-export const handler: StepHandler<Config, AppContext> = async (ctx, input, config) => {
+export const handler: StepHandler<Config> = async (ctx, input, config) => {
   if (input.pipeline_data.notification_suppressed === true) {
     ctx.log.info({ execution_id: input.execution_id, step: input.step.label }, "notification suppressed by an earlier step; nothing sent");
     return { data: { notification_dispatched: false, notification_channels: {} } };
   }
-  const { receipts, plan } = await sendNotification(ctx, input, config);
+  const { receipts, messages } = await ctx.services.notify.send(input, config, ctx.signal);
   const dispatched = receipts.some((r) => r.delivered);
   const warning = deliveryWarning(receipts);
   // The trace shows one message: the channels' texts differ only by their own templates.
-  const message = [...new Set(Object.values(plan.messages))].join("\n—\n");
+  const message = [...new Set(Object.values(messages))].join("\n—\n");
   return {
     receipts,
     ...(warning ? { warning } : {}),

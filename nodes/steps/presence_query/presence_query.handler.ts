@@ -1,42 +1,41 @@
 import type { z } from "zod";
-import type { AppContext } from "../../../runtime/context";
-import { atLeast, isoAt } from "../../../runtime/tracking/match";
-import { homeStates, resolvePersonId, resolvePresence, unknownPresence, type Presence } from "../../../runtime/tracking/presence";
-import { findSignals, SIGNAL_SEVERITY_SCALE, type DementiaSignal } from "../../../runtime/tracking/signals.store";
+import type { DementiaSignal, Presence } from "../../_kit/care-services";
 import type { StepHandler } from "../../_kit/handler-types";
+import { atLeast, isoAt } from "../../_kit/values";
+import { SIGNAL_SEVERITIES } from "../../filters/dementia_signal/dementia_signal.spec";
 import type { spec } from "./presence_query.spec";
 
 type Config = z.output<typeof spec.config>;
 
 /**
- * Where the person is (see runtime/tracking/presence.ts) and their dementia signals created
+ * Where the person is (the presence service: runtime/tracking/presence.ts) and their dementia signals created
  * in the last signal_window_minutes, newest first. Signals are reported also when the
  * location is unknown or stale: an `absence` signal matters most exactly then. When the
  * store cannot be read the status is unknown and the run goes on.
  */
-export const handler: StepHandler<Config, AppContext> = async (ctx, input, config) => {
-  const { db, settings } = ctx.services;
+export const handler: StepHandler<Config> = async (ctx, input, config) => {
+  const { presence: people, signals: signalStore } = ctx.services;
   const now = ctx.clock.now();
-  const personId = resolvePersonId(config.person_id, input.pipeline_data);
+  const personId = people.personIdFrom(config.person_id, input.pipeline_data);
   let presence: Presence;
   let signals: DementiaSignal[] = [];
   try {
-    presence = await resolvePresence(db, personId, now, settings.person_tracking.stale_timeout_minutes);
+    presence = await people.resolve(personId, now);
     if (personId) {
       signals = (
-        await findSignals(db, {
+        await signalStore.find({
           person_ids: [personId],
           kinds: config.signal_kind ? [config.signal_kind] : [],
           created_between: [isoAt(now - config.signal_window_minutes * 60_000), isoAt(now)],
         })
-      ).filter((s) => atLeast(SIGNAL_SEVERITY_SCALE, s.severity, config.signal_severity_min));
+      ).filter((s) => atLeast(SIGNAL_SEVERITIES, s.severity, config.signal_severity_min));
     }
   } catch (err) {
     ctx.log.warn({ err, person_id: personId }, "presence_query: presence unavailable");
-    presence = unknownPresence(personId);
+    presence = people.unknown(personId);
   }
   const k = config.output_key;
-  const flags = homeStates(presence.status);
+  const flags = people.homeStates(presence.status);
   return {
     data: {
       [`${k}_status`]: presence.status,

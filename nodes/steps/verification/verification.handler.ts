@@ -1,11 +1,7 @@
 import type { z } from "zod";
-import type { AppContext } from "../../../runtime/context";
-import { renderTemplate } from "../../../runtime/pipeline/templates";
-import { listActivitiesBetween } from "../../../runtime/tracking/activities.store";
-import { anchorDailyWindow, timeOfDay } from "../../../runtime/tracking/daily-window";
-import { startOfLocalDay } from "../../../runtime/tracking/local-time";
-import { blankToNull, isoAt, sameText } from "../../../runtime/tracking/match";
+import type { CareServices } from "../../_kit/care-services";
 import type { StepHandler } from "../../_kit/handler-types";
+import { blankToNull, isoAt } from "../../_kit/values";
 import type { spec } from "./verification.spec";
 
 type Config = z.output<typeof spec.config>;
@@ -35,7 +31,7 @@ interface ConditionOutcome {
  * wait step and resumes with the steps after this one, which send the reminder. The result
  * is not re-checked on resume; a flow that wants that places a second verification after.
  */
-export const handler: StepHandler<Config, AppContext> = async (ctx, input, config) => {
+export const handler: StepHandler<Config> = async (ctx, input, config) => {
   const now = ctx.clock.now();
   const outcomes: ConditionOutcome[] = [];
   for (const c of config.conditions) outcomes.push(await check(ctx.services, c, input.pipeline_data, now));
@@ -54,14 +50,14 @@ export const handler: StepHandler<Config, AppContext> = async (ctx, input, confi
   return renotify && config.re_notify_delay_minutes > 0 ? { data: { verification }, wait_until: renotifyAt } : { data: { verification } };
 };
 
-async function check(services: AppContext, c: Condition, data: Record<string, unknown>, now: number): Promise<ConditionOutcome> {
-  const person = blankToNull(c.person_id === undefined ? undefined : renderTemplate(c.person_id, data));
-  const room = blankToNull(c.room_name === undefined ? undefined : renderTemplate(c.room_name, data));
-  const { from, to } = window(c, now, services.settings.app.timezone);
-  const records =
-    from > to ? [] : await listActivitiesBetween(services.db, { since: isoAt(from), until: isoAt(to), person_id: person });
+async function check(services: CareServices, c: Condition, data: Record<string, unknown>, now: number): Promise<ConditionOutcome> {
+  const { activities, names, templates } = services;
+  const person = blankToNull(c.person_id === undefined ? undefined : templates.render(c.person_id, data));
+  const room = blankToNull(c.room_name === undefined ? undefined : templates.render(c.room_name, data));
+  const { from, to } = window(services, c, now);
+  const records = from > to ? [] : await activities.between({ since: isoAt(from), until: isoAt(to), person_id: person });
   const found = records.filter(
-    (r) => sameText(r.activity_type, c.activity_type) && (room === null || sameText(r.room_name, room)) && r.confidence >= c.min_confidence,
+    (r) => names.same(r.activity_type, c.activity_type) && (room === null || names.same(r.room_name, room)) && r.confidence >= c.min_confidence,
   );
   return {
     activity_type: c.activity_type,
@@ -81,15 +77,15 @@ async function check(services: AppContext, c: Condition, data: Record<string, un
  * The span a condition looks at: the last within_minutes, the daily window, both (their
  * overlap), or neither: today since local midnight, so "did she eat" means today, not ever.
  */
-function window(c: Condition, now: number, tz: string): { from: number; to: number } {
+function window({ time }: CareServices, c: Condition, now: number): { from: number; to: number } {
   let from = c.within_minutes !== undefined ? now - c.within_minutes * 60_000 : null;
   let to = now;
-  const start = c.window_start ? timeOfDay(c.window_start) : null;
-  const end = c.window_end ? timeOfDay(c.window_end) : null;
+  const start = c.window_start ? time.timeOfDay(c.window_start) : null;
+  const end = c.window_end ? time.timeOfDay(c.window_end) : null;
   if (start && end) {
-    const daily = anchorDailyWindow(start, end, now, tz);
+    const daily = time.dailyWindow(start, end, now);
     from = from === null ? daily.from : Math.max(from, daily.from);
     to = Math.min(to, daily.to);
   }
-  return { from: from ?? startOfLocalDay(now, tz), to };
+  return { from: from ?? time.startOfLocalDay(now), to };
 }

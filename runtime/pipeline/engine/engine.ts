@@ -27,6 +27,8 @@ import { graphSummary, snapshotRule, stepOfNode, type SnapshotStep } from "./gra
 import { LiveEvents, runEvent, type PipelineEventType } from "./live-events";
 import type { RunState, StepRecord, Waiting } from "./run-state";
 import { runStep, type StepOutcome } from "./step-runner";
+import type { CareServices } from "../../../nodes/_kit/care-services";
+import { careServices } from "../../care-services";
 import type { FireRequest, FireResult, RuleFirer, TriggerContext } from "./types";
 import { initialPipelineData } from "./pipeline-data";
 import { recoverRuns } from "./recovery";
@@ -55,7 +57,7 @@ const PREFETCH_MS = 500;
 
 type StepEntry = { spec: StepSpec; handler?: unknown };
 const entries = new Map<StepSpec, StepEntry>((registry.steps as readonly StepEntry[]).map((e) => [e.spec, e]));
-const handlerOf = (spec: StepSpec) => entries.get(spec)?.handler as StepHandler<Record<string, unknown>, AppContext> | undefined;
+const handlerOf = (spec: StepSpec) => entries.get(spec)?.handler as StepHandler<Record<string, unknown>> | undefined;
 type Careflow = { execution_id: number };
 const runOf = (msg: Record<string, unknown> | undefined): number | undefined => (msg?._careflow as Careflow | undefined)?.execution_id;
 
@@ -85,11 +87,14 @@ export class PipelineEngine implements RuleFirer {
   private readonly resumeTimers = new Map<number, () => void>();
   private gates: GateCheck | null = null;
   private readonly deadlines: RunDeadlines;
+  /** What step handlers are given: the app's care services, built once. */
+  private readonly services: CareServices;
 
   constructor(
     private readonly ctx: AppContext,
     private readonly red: EngineRed,
   ) {
+    this.services = careServices(ctx);
     this.deadlines = new RunDeadlines(ctx.clock, (id) => this.runTimedOut(id));
     this.store = new ExecutionStore(ctx.db, executionWriter(ctx.db, ctx.dialect), () => isoNow(ctx.clock), (err, runs) => ctx.log.error({ err, runs }, "writing runs to the store failed"));
   }
@@ -297,7 +302,7 @@ export class PipelineEngine implements RuleFirer {
       rule_id: run.rule_id,
       idempotency_key: `${run.id}:${step.id}:${activation}`,
     };
-    const outcome = runStep(this.ctx, handler, input, step.config, this.ctx.settings.pipeline.step_timeout_seconds * 1000, () => runSignal(run));
+    const outcome = runStep(this.ctx, this.services, handler, input, step.config, this.ctx.settings.pipeline.step_timeout_seconds * 1000, () => runSignal(run));
     if (outcome instanceof Promise) return outcome.then((o) => this.afterStep(run, node, spec, step, startedAt, o, msg, send));
     return this.afterStep(run, node, spec, step, startedAt, outcome, msg, send);
   }

@@ -3,6 +3,7 @@
  * a failed step (the run goes on); a handler that throws is reported as thrown (the run
  * fails).
  */
+import type { CareServices } from "../../../nodes/_kit/care-services";
 import type { HandlerContext, StepHandler, StepInput, StepResult } from "../../../nodes/_kit/handler-types";
 import type { Clock } from "../../core/clock";
 import type { Logger } from "../../core/logger";
@@ -18,14 +19,14 @@ export type StepOutcome =
  * and stops the handler for either reason: its own timeout, or the run ending (cancel, run
  * timeout).
  */
-class StepContext implements HandlerContext<AppContext> {
+class StepContext implements HandlerContext {
   private controller: AbortController | undefined;
   private combined: AbortSignal | undefined;
 
   constructor(
     readonly clock: Clock,
     readonly log: Logger,
-    readonly services: AppContext,
+    readonly services: CareServices,
     private readonly runSignal: (() => AbortSignal) | undefined,
   ) {}
 
@@ -50,7 +51,8 @@ const isPromise = <T>(v: T | Promise<T>): v is Promise<T> => typeof (v as { then
  */
 export function runStep<C>(
   ctx: AppContext,
-  handler: StepHandler<C, AppContext>,
+  services: CareServices,
+  handler: StepHandler<C>,
   input: StepInput,
   config: C,
   timeoutMs: number,
@@ -58,7 +60,7 @@ export function runStep<C>(
 ): StepOutcome | Promise<StepOutcome> {
   const t0 = performance.now();
   const startedAt = ctx.clock.now();
-  const hctx = new StepContext(ctx.clock, ctx.log, ctx, runSignal);
+  const hctx = new StepContext(ctx.clock, ctx.log, services, runSignal);
   let returned: StepResult | Promise<StepResult>;
   try {
     returned = handler(hctx, input, config);

@@ -9,6 +9,7 @@ import type { FilterHandler, FilterResult, HandlerContext, TriggerContext } from
 import { unavailableReason } from "../../../nodes/_kit/registry-types";
 import type { FilterSpec } from "../../../nodes/_kit/types";
 import { registry } from "../../../nodes/registry.generated";
+import { careServices } from "../../care-services";
 import type { AppContext } from "../../context";
 import type { ContextView } from "../../rules/rule-model";
 import type { GateResult } from "../engine/types";
@@ -17,7 +18,7 @@ import type { GateRule } from "./gate-rule";
 /* eslint-disable @typescript-eslint/no-explicit-any -- filter handlers take every config type */
 export interface FilterEntry {
   spec?: FilterSpec;
-  handler?: FilterHandler<any, any>;
+  handler?: FilterHandler<any>;
 }
 
 /** Where the gate finds a filter type's handler; tests pass fakes. */
@@ -32,7 +33,7 @@ type Verdict = { pass: true } | { pass: false; reason: string };
 
 const label = (c: ContextView): string => `context ${c.context_type}${c.negate ? " (negated)" : ""}`;
 
-async function runHandler(ctx: AppContext, handler: FilterHandler<any, any>, c: ContextView, ruleId: number, trigger: TriggerContext, config: unknown): Promise<FilterResult> {
+async function runHandler(ctx: AppContext, handler: FilterHandler<any>, c: ContextView, ruleId: number, trigger: TriggerContext, config: unknown): Promise<FilterResult> {
   const abort = new AbortController();
   let cancelTimer = (): void => undefined;
   const timeout = new Promise<never>((_, reject) => {
@@ -41,7 +42,7 @@ async function runHandler(ctx: AppContext, handler: FilterHandler<any, any>, c: 
       reject(new Error(`no answer within ${FILTER_TIMEOUT_MS / 1000} s`));
     });
   });
-  const hctx: HandlerContext<AppContext> = { clock: ctx.clock, log: ctx.log.child({ rule_id: ruleId, context_id: c.id, context_type: c.context_type }), services: ctx, signal: abort.signal };
+  const hctx: HandlerContext = { clock: ctx.clock, log: ctx.log.child({ rule_id: ruleId, context_id: c.id, context_type: c.context_type }), services: careServices(ctx), signal: abort.signal };
   try {
     return await Promise.race([handler(hctx, { trigger, rule_id: ruleId, negate: c.negate }, config), timeout]);
   } finally {

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { handler } from "../../../nodes/channels/pwa_popup_text/pwa_popup_text.handler";
 import { spec } from "../../../nodes/channels/pwa_popup_text/pwa_popup_text.spec";
 import type { ChannelMessage } from "../../../nodes/_kit/handler-types";
-import type { WebAppFrame, WebAppHub } from "../../../runtime/ws/webapp-hub";
+import type { WebAppFrame } from "../../../nodes/_kit/care-services";
 import { handlerContext } from "../handler-context";
 
 const message = (over: Partial<ChannelMessage> = {}): ChannelMessage => ({
@@ -18,8 +18,7 @@ const message = (over: Partial<ChannelMessage> = {}): ChannelMessage => ({
 
 function hubWith(clients: number) {
   const frames: WebAppFrame[] = [];
-  const webapp = { broadcast: (f: WebAppFrame) => (frames.push(f), clients) } as unknown as WebAppHub;
-  return { frames, ctx: handlerContext({ webapp }) };
+  return { frames, ctx: handlerContext({ webapp: { broadcast: (f) => (frames.push(f), clients) } }) };
 }
 
 describe("pwa_popup_text channel handler", () => {

@@ -4,7 +4,9 @@ import { spec as popupSpec } from "../../../nodes/channels/pwa_popup_text/pwa_po
 import { spec as chatSpec } from "../../../nodes/channels/chat_app/chat_app.spec";
 import { spec as webhookSpec } from "../../../nodes/channels/webhook/webhook.spec";
 import { buildSettings } from "../../../runtime/config/load-settings";
-import { channelConfig, deliveredByChannel, dispatch, type ChannelLookup } from "../../../runtime/notify/dispatch";
+import { spec as einkSpec } from "../../../nodes/channels/eink/eink.spec";
+import { registeredChannel } from "../../../runtime/notify/channels";
+import { channelConfig, deliveredByChannel, dispatch, type ChannelLookup, type ChannelSend } from "../../../runtime/notify/dispatch";
 import { levelPlan } from "../../../runtime/notify/levels";
 import { baseMessage, channelMessage } from "../../../runtime/notify/messages";
 import type { NotificationPlan } from "../../../runtime/notify/plan";
@@ -22,7 +24,7 @@ const plan = (channels: string[]): NotificationPlan => ({
 });
 
 describe("notification channel layer", () => {
-  const ctx = () => handlerContext({ settings: buildSettings({}) });
+  const ctx = (): ChannelSend => ({ hctx: handlerContext(), notifications: buildSettings({}).notifications });
 
   it("collects a receipt per channel: delivered, unbuilt (with what it needs), thrown, unknown", async () => {
     const ok: ChannelHandler<unknown> = async (_c, m) => ({ channel: "x", delivered: true, detail: m.message });
@@ -42,7 +44,7 @@ describe("notification channel layer", () => {
   });
 
   it("through the registry: the channels without a handler say they cannot deliver yet", async () => {
-    const receipts = await dispatch(ctx(), plan(["chat_app", "hub_speaker_tts", "pwa_realtime_ai", "tts", "announcement"]));
+    const receipts = await dispatch(ctx(), plan(["chat_app", "hub_speaker_tts", "pwa_realtime_ai", "tts", "announcement"]), {}, registeredChannel);
     for (const r of receipts) {
       assert.equal(r.delivered, false);
       assert.match(r.detail ?? "", new RegExp(`^channel ${r.channel} cannot deliver yet: it needs `));
@@ -56,11 +58,12 @@ describe("notification channel layer", () => {
     assert.deepEqual(levelPlan(s, "emergency"), { channels: ["webhook"], escalation_minutes: 1, repeat_count: 5 });
   });
 
-  it("channel configs come from the step's options over the settings", () => {
-    const s = buildSettings({ notifications: { webhook: { url: "http://h/x", timeout_seconds: 3, headers: { Authorization: "Bearer t" } }, eink: { default_expiry_minutes: 12 } } });
-    assert.deepEqual(channelConfig("webhook", {}, s), { url: "http://h/x", timeout_seconds: 3, headers: { Authorization: "Bearer t" } });
-    assert.equal(channelConfig("webhook", { webhook_url: "http://other/y" }, s).url, "http://other/y");
-    assert.deepEqual(channelConfig("eink", { eink_targets: ["d1"], eink_template_id: 4 }, s), { targets: ["d1"], template_id: 4, expiry_minutes: 12 });
+  it("channel configs come from the step's options over the settings, as each channel's spec says", () => {
+    const s = buildSettings({ notifications: { webhook: { url: "http://h/x", timeout_seconds: 3, headers: { Authorization: "Bearer t" } }, eink: { default_expiry_minutes: 12 } } }).notifications;
+    assert.deepEqual(channelConfig(webhookSpec, {}, s), { url: "http://h/x", timeout_seconds: 3, headers: { Authorization: "Bearer t" } });
+    assert.equal(channelConfig(webhookSpec, { webhook_url: "http://other/y" }, s).url, "http://other/y");
+    assert.deepEqual(channelConfig(einkSpec, { eink_targets: ["d1"], eink_template_id: 4 }, s), { targets: ["d1"], template_id: 4, expiry_minutes: 12 });
+    assert.deepEqual(channelConfig(popupSpec, { webhook_url: "http://other/y" }, s), {}, "a channel without options runs on its defaults");
   });
 
   it("messages: channel template, then message_template, then the base message", () => {

@@ -5,6 +5,7 @@
  */
 import type { SettingsInput } from "../../../settings";
 import type { HandlerContext, StepInput } from "../../../nodes/_kit/handler-types";
+import { careServices } from "../../../runtime/care-services";
 import type { AppContext } from "../../../runtime/context";
 import { buildSettings } from "../../../runtime/config/load-settings";
 import { ManualClock } from "../../../runtime/core/clock";
@@ -27,7 +28,8 @@ export interface NotifyEnv {
   ctx: AppContext;
   clock: ManualClock;
   hub: FakeHub;
-  hctx(signal?: AbortSignal): HandlerContext<AppContext>;
+  /** A handler context on the real care services of `ctx`. */
+  hctx(signal?: AbortSignal): HandlerContext;
   close(): Promise<void>;
 }
 
@@ -56,7 +58,7 @@ export async function notifyEnv(settings: SettingsInput = {}, clock = new Manual
     ctx,
     clock,
     hub,
-    hctx: (signal = new AbortController().signal) => ({ clock, log, services: ctx, signal }),
+    hctx: (signal = new AbortController().signal) => ({ clock, log, services: careServices(ctx), signal }),
     close: async () => {
       await store.close();
       await fresh.drop();

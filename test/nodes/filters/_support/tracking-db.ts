@@ -9,12 +9,14 @@ import type { z } from "zod";
 import { checkConfig } from "../../../../nodes/_kit/config";
 import type { HandlerContext } from "../../../../nodes/_kit/handler-types";
 import type { NodeSpec } from "../../../../nodes/_kit/types";
+import { careServices } from "../../../../runtime/care-services";
 import type { AppContext } from "../../../../runtime/context";
 import { buildSettings } from "../../../../runtime/config/load-settings";
 import { ManualClock } from "../../../../runtime/core/clock";
 import { createLogger } from "../../../../runtime/core/logger";
 import { openStore } from "../../../../runtime/db/store";
 import { freshDatabase } from "../../../support/test-db";
+import { handlerContext } from "../../handler-context";
 
 export const MIN = 60_000;
 export const iso = (ms: number): string => new Date(ms).toISOString();
@@ -30,7 +32,7 @@ export interface ContextOptions {
 export interface TrackingDb {
   db: Knex;
   /** A handler context on this store; the clock defaults to 2026-11-22T10:00:00Z. */
-  ctx(opts?: ContextOptions): HandlerContext<AppContext> & { clock: ManualClock };
+  ctx(opts?: ContextOptions): HandlerContext & { clock: ManualClock };
   seed: ReturnType<typeof seeders>;
 }
 
@@ -48,8 +50,8 @@ export function useTrackingDb(): TrackingDb {
     state.seed = seeders(store.db);
     state.ctx = (opts = {}) => {
       const clock = opts.clock ?? new ManualClock(Date.parse("2026-11-22T10:00:00Z"));
-      // Only what tracking handlers read; the rest of the app is not started.
-      const services: Partial<AppContext> = {
+      // The real care services over this store: they read only the store, the clock and the settings.
+      const app: Partial<AppContext> = {
         db: store.db,
         dialect: store.dialect,
         clock,
@@ -60,7 +62,7 @@ export function useTrackingDb(): TrackingDb {
           person_tracking: { ...settings.person_tracking, stale_timeout_minutes: opts.staleTimeoutMinutes ?? 30 },
         },
       };
-      return { clock, log, services: services as AppContext, signal: new AbortController().signal };
+      return { clock, log, services: careServices(app as AppContext), signal: new AbortController().signal };
     };
     close = async () => {
       await store.close();
@@ -148,10 +150,6 @@ function seeders(db: Knex) {
 }
 
 /** A context without a store, for filters that read only the trigger and the clock. */
-export function clockCtx(atIso: string, timezone = "UTC"): HandlerContext<AppContext> & { clock: ManualClock } {
-  const clock = new ManualClock(Date.parse(atIso));
-  const settings = buildSettings({ app: { timezone } });
-  const log = createLogger("silent");
-  const services: Partial<AppContext> = { clock, log, settings };
-  return { clock, log, services: services as AppContext, signal: new AbortController().signal };
+export function clockCtx(atIso: string, timezone = "UTC"): HandlerContext & { clock: ManualClock } {
+  return handlerContext({}, new ManualClock(Date.parse(atIso)), { timezone });
 }

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { withParts } from "../../fake-services";
 import { handler } from "../../../../nodes/filters/home_state/home_state.handler";
 import { spec } from "../../../../nodes/filters/home_state/home_state.spec";
 import { trigger } from "../../handler-context";
@@ -42,7 +43,7 @@ describe("home_state filter handler", () => {
 
   it("holds when presence cannot be read", async () => {
     const ctx = t.ctx();
-    const broken = { ...ctx, services: { ...ctx.services, db: (() => { throw new Error("store down"); }) as unknown as typeof ctx.services.db } };
+    const broken = { ...ctx, services: withParts(ctx.services, { presence: { resolve: async () => { throw new Error("store down"); } } }) };
     const r = await handler(broken, { trigger: trigger(), rule_id: 1, negate: false }, configOf(spec, { person_id: "rose", state: "state_unknown" }));
     assert.deepEqual(r, { pass: false, reason: "home_state: presence of rose is unavailable" });
   });

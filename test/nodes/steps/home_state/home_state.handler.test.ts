@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { withParts } from "../../fake-services";
 import { handler } from "../../../../nodes/steps/home_state/home_state.handler";
 import { spec } from "../../../../nodes/steps/home_state/home_state.spec";
 import { stepInput } from "../../handler-context";
@@ -38,7 +39,7 @@ describe("home_state step handler", () => {
 
   it("answers all four false when presence cannot be read", async () => {
     const ctx = t.ctx();
-    const broken = { ...ctx, services: { ...ctx.services, db: (() => { throw new Error("store down"); }) as unknown as typeof ctx.services.db } };
+    const broken = { ...ctx, services: withParts(ctx.services, { presence: { resolve: async () => { throw new Error("store down"); } } }) };
     const r = await handler(broken, stepInput({}, "home_state"), configOf(spec, { person_id: "rose" }));
     assert.deepEqual(r.data, flags(false, false, false, false));
   });

@@ -2,9 +2,9 @@ import assert from "node:assert/strict";
 import type { Knex } from "knex";
 import { handler } from "../../../../nodes/steps/interactive_prompt/interactive_prompt.handler";
 import { spec } from "../../../../nodes/steps/interactive_prompt/interactive_prompt.spec";
-import type { AppContext } from "../../../../runtime/context";
 import { ManualClock } from "../../../../runtime/core/clock";
 import { openStore } from "../../../../runtime/db/store";
+import { savePrompt } from "../../../../runtime/interactive/prompts.store";
 import type { WebAppFrame } from "../../../../runtime/ws/webapp-hub";
 import { freshDatabase } from "../../../support/test-db";
 import { configOf } from "../../filters/_support/tracking-db";
@@ -34,8 +34,10 @@ describe("interactive_prompt step handler", () => {
   });
 
   const run = (config: Record<string, unknown>, data: Record<string, unknown> = {}) => {
-    const webapp = { broadcast: (f: WebAppFrame) => (frames.push(f), 1) } as unknown as AppContext["webapp"];
-    const ctx = handlerContext({ db, webapp }, new ManualClock(NOW));
+    const ctx = handlerContext(
+      { prompts: { record: (prompt) => savePrompt(db, prompt) }, webapp: { broadcast: (f) => (frames.push(f), 1) } },
+      new ManualClock(NOW),
+    );
     return handler(ctx, { ...stepInput(data, "interactive_prompt"), execution_id: 7, rule_id: 3, step: { id: 42, label: "ask", step_type: "interactive_prompt" } }, configOf(spec, config));
   };
 

@@ -6,6 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Knex } from "knex";
 import type { HandlerContext, StepInput } from "../../../../nodes/_kit/handler-types";
+import { careServices } from "../../../../runtime/care-services";
 import type { AppContext } from "../../../../runtime/context";
 import { buildSettings } from "../../../../runtime/config/load-settings";
 import { ManualClock } from "../../../../runtime/core/clock";
@@ -29,7 +30,7 @@ export interface LlmKit {
   openai: ScriptedServer;
   ollama: ScriptedServer;
   /** A handler context whose registry holds the kit's models (plus `extra`). */
-  ctx(o?: { extra?: ModelInput[]; signal?: AbortSignal; timezone?: string }): HandlerContext<AppContext>;
+  ctx(o?: { extra?: ModelInput[]; signal?: AbortSignal; timezone?: string }): HandlerContext;
   /** Writes a JPEG-looking file whose bytes end in `label`, at a path relative to dataDir. */
   image(rel: string, label?: string): string;
   /** A camera_media row (and its file) `minutesAgo` before NOW. */
@@ -68,8 +69,9 @@ export function useLlmKit(): LlmKit {
       ctx: (o: { extra?: ModelInput[]; signal?: AbortSignal; timezone?: string } = {}) => {
         const clock = new ManualClock(NOW);
         const settings = buildSettings({ app: { timezone: o.timezone ?? "UTC" }, llm: { models: [...models(), ...(o.extra ?? [])] } });
-        const services: Partial<AppContext> = { db: store.db, dialect: store.dialect, clock, log, settings, dataDir: fresh.dataDir };
-        return { clock, log, services: services as AppContext, signal: o.signal ?? new AbortController().signal };
+        // The real care services over this store: the models service reads the store, the data dir, the clock and the settings.
+        const app: Partial<AppContext> = { db: store.db, dialect: store.dialect, clock, log, settings, dataDir: fresh.dataDir };
+        return { clock, log, services: careServices(app as AppContext), signal: o.signal ?? new AbortController().signal };
       },
       image: (rel: string, label = rel) => {
         const full = path.join(fresh.dataDir, rel);

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { withParts } from "../../fake-services";
 import { handler } from "../../../../nodes/steps/presence_query/presence_query.handler";
 import { spec } from "../../../../nodes/steps/presence_query/presence_query.spec";
 import { stepInput } from "../../handler-context";
@@ -159,7 +160,7 @@ describe("presence_query step handler", () => {
 
   it("answers unknown when the store cannot be read", async () => {
     const ctx = t.ctx();
-    const broken = { ...ctx, services: { ...ctx.services, db: (() => { throw new Error("store down"); }) as unknown as typeof ctx.services.db } };
+    const broken = { ...ctx, services: withParts(ctx.services, { presence: { resolve: async () => { throw new Error("store down"); } } }) };
     const r = await handler(broken, stepInput({}, "presence_query"), configOf(spec, { person_id: "rose" }));
     assert.equal(r.data?.presence_status, "unknown");
     assert.deepEqual(r.data?.presence_signals, []);

@@ -4,14 +4,15 @@ import type { AppContext } from "../../../../runtime/context";
 import { ManualClock } from "../../../../runtime/core/clock";
 import { createLogger } from "../../../../runtime/core/logger";
 import { runStep } from "../../../../runtime/pipeline/engine/step-runner";
+import { fakeServices } from "../../../nodes/fake-services";
 import { stepInput } from "../../../nodes/handler-context";
 
 describe("step runner", () => {
   const ctxWith = (clock: ManualClock) => ({ clock, log: createLogger("silent") }) as unknown as AppContext;
 
   it("returns the handler's result with its elapsed time", async () => {
-    const handler: StepHandler<unknown, AppContext> = async () => ({ data: { a: 1 } });
-    const out = await runStep(ctxWith(new ManualClock()), handler, stepInput({}), {}, 60_000);
+    const handler: StepHandler<unknown> = async () => ({ data: { a: 1 } });
+    const out = await runStep(ctxWith(new ManualClock()), fakeServices(), handler, stepInput({}), {}, 60_000);
     assert.equal(out.kind, "result");
     if (out.kind === "result") assert.deepEqual(out.result.data, { a: 1 });
   });
@@ -19,11 +20,11 @@ describe("step runner", () => {
   it("times a hanging step out at the step timeout and aborts its signal", async () => {
     const clock = new ManualClock();
     let signal: AbortSignal | undefined;
-    const handler: StepHandler<unknown, AppContext> = (hctx) => {
+    const handler: StepHandler<unknown> = (hctx) => {
       signal = hctx.signal;
       return new Promise(() => undefined);
     };
-    const pending = runStep(ctxWith(clock), handler, stepInput({}), {}, 60_000);
+    const pending = runStep(ctxWith(clock), fakeServices(), handler, stepInput({}), {}, 60_000);
     clock.advance(59_000);
     await new Promise((r) => setImmediate(r));
     assert.equal(signal?.aborted, false);
@@ -35,10 +36,10 @@ describe("step runner", () => {
   });
 
   it("reports a handler that throws", async () => {
-    const handler: StepHandler<unknown, AppContext> = async () => {
+    const handler: StepHandler<unknown> = async () => {
       throw new Error("model server said 500");
     };
-    const out = await runStep(ctxWith(new ManualClock()), handler, stepInput({}), {}, 60_000);
+    const out = await runStep(ctxWith(new ManualClock()), fakeServices(), handler, stepInput({}), {}, 60_000);
     assert.equal(out.kind, "threw");
     if (out.kind === "threw") assert.equal(out.error, "model server said 500");
   });

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import type { FilterHandler, FilterInput, HandlerContext } from "../../../../nodes/_kit/handler-types";
 import { registry } from "../../../../nodes/registry.generated";
+import { careServices } from "../../../../runtime/care-services";
 import type { ManualClock } from "../../../../runtime/core/clock";
 import { triggerContext } from "../../../../runtime/pipeline/engine/types";
 import { FILTER_TIMEOUT_MS, filtersGate, registryFilterLookup, type FilterLookup } from "../../../../runtime/pipeline/gates/filters.gate";
@@ -51,11 +52,11 @@ describe("gates: context filters", () => {
     assert.deepEqual(await gate([]), { pass: true });
   });
 
-  it("calls the handler with a context built from ctx and the trigger, rule id and negate", async () => {
+  it("calls the handler with the app's care services, its clock, and the trigger, rule id and negate", async () => {
     assert.deepEqual(await gate([context("room", { pass: true })]), { pass: true });
     assert.equal(calls.length, 1);
     const [call] = calls;
-    assert.equal(call.ctx.services, t.app.ctx);
+    assert.equal(call.ctx.services, careServices(t.app.ctx), "the app's one CareServices, not a copy");
     assert.equal(call.ctx.clock, t.app.ctx.clock);
     assert.equal(call.ctx.signal.aborted, false);
     assert.deepEqual(call.input, { trigger, rule_id: 7, negate: false });

@@ -1,0 +1,266 @@
+/**
+ * The services a handler may use, one small interface per capability. `runtime/` implements
+ * them in one place (`runtime/care-services.ts`) by delegating to its own services;
+ * handler tests pass a fake (`test/nodes/fake-services.ts`). Handlers import this file and
+ * the rest of `nodes/_kit/`, never `runtime/` or Node-RED, so the node folders stand under
+ * the app rather than between its layers.
+ *
+ * Only what a handler uses today is here. A new capability is a new sub-interface here and
+ * its implementation next to the others in `runtime/care-services.ts`.
+ */
+import type { DeliveryReceipt, StepInput, StepResult } from "./handler-types";
+import type { LocalParts, LocalTime } from "./values";
+
+type Data = Readonly<Record<string, unknown>>;
+
+/** Names a person types (rooms, activity types) compared by the store's one name key. */
+export interface NameServices {
+  /** Same name in any case or Unicode spelling, blanks around ignored; a missing name matches nothing. */
+  same(a: string | null | undefined, b: string | null | undefined): boolean;
+}
+
+/** The household's wall clock (`app.timezone`); instants are epoch milliseconds from `ctx.clock`. */
+export interface TimeServices {
+  /** The IANA zone the household lives in. */
+  zone(): string;
+  localParts(epochMs: number): LocalParts;
+  /** The instant the local day of `epochMs` began. */
+  startOfLocalDay(epochMs: number): number;
+  /** The wall-clock time in an ISO-8601 date-time or `HH:MM[:SS]`; null when there is none. */
+  timeOfDay(text: string): LocalTime | null;
+  /** A daily window placed on today's local calendar (one spanning midnight is the latest night). */
+  dailyWindow(start: LocalTime, end: LocalTime, nowMs: number): { from: number; to: number };
+}
+
+/** `{{path}}` templates over pipeline_data. */
+export interface TemplateServices {
+  render(template: string, data: Data): string;
+}
+
+export type CompiledExpression = { readonly ok: true; evaluate(data: Data): boolean } | { readonly ok: false };
+
+/** The condition language. */
+export interface ConditionServices {
+  /** Compiled once and cached; a syntax error is `{ok: false}`. */
+  compile(expression: string): CompiledExpression;
+  /** The value at a dotted path (`a.b.0.c`) of pipeline_data; null when absent. */
+  resolvePath(data: Data, path: string): unknown;
+}
+
+export type PresenceStatus = "present_room" | "present_home" | "asleep" | "away" | "stale" | "unknown";
+export type HomeState = "at_home" | "asleep" | "away" | "state_unknown";
+
+export interface PersonLocation {
+  person_id: string;
+  /** Both null: the person was last seen leaving the home. */
+  room_id: string | null;
+  room_name: string | null;
+  source: string;
+  confidence: number;
+  updated_at: string;
+}
+
+export interface Presence {
+  status: PresenceStatus;
+  person_id: string | null;
+  room_id: string | null;
+  room_name: string | null;
+  dwell_minutes: number | null;
+  confidence: number;
+  providers: string[];
+  timestamp: string | null;
+  location: PersonLocation | null;
+}
+
+/** Where a person is. */
+export interface PresenceServices {
+  /** The presence chain, stale after `person_tracking.stale_timeout_minutes`. */
+  resolve(personId: string | null, nowMs: number): Promise<Presence>;
+  /** The answer when nothing is known (also when the store cannot be read). */
+  unknown(personId: string | null): Presence;
+  /** The configured person, else the first detected one, else `person_id` in pipeline_data. */
+  personIdFrom(configured: string | undefined, data: Data): string | null;
+  homeStates(status: PresenceStatus | null): Record<HomeState, boolean>;
+  /** The stored location as the tracking sources last set it, fresh or not. */
+  location(personId: string): Promise<PersonLocation | null>;
+}
+
+export interface Activity {
+  id: number;
+  timestamp: string;
+  activity_type: string;
+  person_id: string | null;
+  room_name: string | null;
+  confidence: number;
+  metadata_json: Record<string, unknown>;
+  rule_id: number | null;
+  execution_id: number | null;
+}
+
+/** The activity log. */
+export interface ActivityServices {
+  record(activity: Omit<Activity, "id">): Promise<Activity>;
+  /** Newest first, `since <= timestamp <= until`; a null person means everyone. */
+  between(q: { since: string; until: string; person_id?: string | null }): Promise<Activity[]>;
+}
+
+export interface DementiaSignal {
+  id: number;
+  signal_id: string;
+  person_id: string;
+  kind: string;
+  severity: string;
+  details: Record<string, unknown>;
+  started_at: string | null;
+  acknowledged_at: string | null;
+  created_at: string;
+}
+
+/** Every field narrows; an absent or empty list does not. Ranges include both ends. */
+export interface SignalQuery {
+  signal_id?: string;
+  kinds?: readonly string[];
+  person_ids?: readonly string[];
+  unacknowledged?: boolean;
+  acknowledged_between?: readonly [string, string];
+  created_between?: readonly [string, string];
+}
+
+/** Dementia signals from continuous tracking, and the people's alert profiles. */
+export interface SignalServices {
+  find(q: SignalQuery): Promise<DementiaSignal[]>;
+  /** The signals their person's alert profile lets alert (kind enabled, severity high enough; no profile lets all). */
+  allowedByProfile(signals: readonly DementiaSignal[]): Promise<DementiaSignal[]>;
+}
+
+export interface RoomTransition {
+  id: number;
+  person_id: string;
+  person_name: string | null;
+  sensor_id: string | null;
+  direction_raw: string | null;
+  semantic: string | null;
+  from_room_id: string | null;
+  from_room_name: string | null;
+  to_room_id: string | null;
+  to_room_name: string | null;
+  confidence: number;
+  timestamp: string;
+}
+
+export interface RoomTrend {
+  room_id: string;
+  room_name: string | null;
+  overall_severity: string;
+  clutter_score: number | null;
+  trend_direction: string | null;
+  updated_at: string;
+}
+
+/** Movement between rooms and the rooms' object trends. */
+export interface TrackingServices {
+  /** Newest first. */
+  transitions(q: { person_id: string; since: string; until: string }): Promise<RoomTransition[]>;
+  roomTrends(): Promise<RoomTrend[]>;
+}
+
+/** The notification step's config as the notify service reads it: level, channels, templates, channel options. */
+export type NotificationRequest = Data & { alert_level: string; channels?: string[]; message_template?: string };
+
+export interface NotificationSent {
+  /** One per channel, in the send's channel order. */
+  receipts: DeliveryReceipt[];
+  /** What each channel said. */
+  messages: Record<string, string>;
+}
+
+/** Sends a notification through its channels and raises the alert a warning or an emergency carries. */
+export interface NotifyServices {
+  send(input: StepInput, config: NotificationRequest, signal: AbortSignal): Promise<NotificationSent>;
+}
+
+export interface NewPrompt {
+  execution_id: number;
+  step_id: number;
+  rule_id: number;
+  message: string;
+  output_key: string;
+  timeout_action: "escalate" | "dismiss";
+  auto_escalate: boolean;
+  expires_at: string;
+  created_at: string;
+}
+
+/** Interactive prompts awaiting an answer. */
+export interface PromptServices {
+  /** Recorded before it is broadcast, so any answer finds it. */
+  record(prompt: NewPrompt): Promise<void>;
+}
+
+export interface WebAppFrame {
+  type: string;
+  [k: string]: unknown;
+}
+
+/** The web app's socket (`/ws`). */
+export interface WebAppServices {
+  /** How many clients were sent the frame. */
+  broadcast(frame: WebAppFrame): number;
+}
+
+/** The llm_call config (and the legacy model steps', which share it). */
+export interface ModelStepConfig {
+  model_id: string;
+  output_key: string;
+  hallucination_marker?: string;
+  prompt: string;
+  special_instructions?: string;
+  include_context: string[];
+  response_format: "text" | "json_schema" | "json_free";
+  response_schema?: string;
+  response_json_schema?: string;
+  image_source: "none" | "trigger" | "additional" | "both";
+  max_images: number;
+  additional_sensor_ids: string[];
+  additional_room_names: string[];
+  images_per_sensor: number;
+  sort_by_sensor_then_time: boolean;
+  image_time_filter?: { since_minutes?: number; time_start?: string; time_end?: string };
+}
+
+/** The registry's language models. */
+export interface ModelServices {
+  /** Prompt and images built, the model asked (retrying on the marker), the answer parsed; throws on failure. */
+  runStep(input: StepInput, config: ModelStepConfig, signal: AbortSignal): Promise<StepResult>;
+}
+
+export interface EinkRenderRequest {
+  text?: string;
+  template_id?: number;
+  template?: string;
+  sensor_ids?: string[];
+  expires_in_minutes?: number;
+  color_mode?: "rgb" | "bw_dither";
+}
+
+/** The e-ink displays. */
+export interface EinkServices {
+  /** Renders and makes the card the displays' active image; throws when refused (unknown display or template). */
+  render(request: EinkRenderRequest): Promise<{ sensor_ids: string[]; expires_at: string }>;
+}
+
+export interface CareServices {
+  names: NameServices;
+  time: TimeServices;
+  templates: TemplateServices;
+  conditions: ConditionServices;
+  presence: PresenceServices;
+  activities: ActivityServices;
+  signals: SignalServices;
+  tracking: TrackingServices;
+  notify: NotifyServices;
+  prompts: PromptServices;
+  webapp: WebAppServices;
+  models: ModelServices;
+  eink: EinkServices;
+}
