@@ -73,7 +73,7 @@ async function main(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "careflow-bench-engine-"));
   let app = await open(dataDir);
   const ctx = () => app.ctx;
-  const engine = () => app.ctx.engine!;
+  const engine = () => app.engine!;
 
   // 1. throughput
   const plain = await plainRate();

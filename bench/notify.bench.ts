@@ -71,7 +71,7 @@ async function main(): Promise<void> {
   const latencies: number[] = [];
   for (let i = 0; i < RUNS; i++) {
     arrivals = [];
-    await app.ctx.engine!.startRun(rule, triggerContext({ trigger_type: "manual" }), null, null);
+    await app.engine!.startRun(rule, triggerContext({ trigger_type: "manual" }), null, null);
     const until = Date.now() + 2000;
     while (arrivals.length < CLIENTS && Date.now() < until) await new Promise((r) => setImmediate(r));
     if (arrivals.length === CLIENTS) latencies.push(Math.max(...arrivals) - stepStarted);

@@ -57,6 +57,8 @@ export interface AppOptions {
 
 export interface CareflowApp {
   ctx: AppContext;
+  /** The engine itself (benchmarks and tests reach its internals; services see `ctx.engine`). */
+  engine?: PipelineEngine;
   server: http.Server;
   /** True when this start seeded the demo household. */
   demoSeeded: boolean;
@@ -196,6 +198,7 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
 
   return {
     ctx,
+    engine: ctx.engine instanceof PipelineEngine ? ctx.engine : undefined,
     server,
     demoSeeded,
     listen: (port = 0, host?: string) =>

@@ -10,8 +10,7 @@ import type { EventBus } from "./core/event-bus";
 import type { Logger } from "./core/logger";
 import type { Dialect } from "./db/store";
 import type { FlowWriter } from "./rules/flow-writer";
-import type { RuleFirer } from "./pipeline/engine/types";
-import type { PipelineEngine } from "./pipeline/engine/engine";
+import type { RuleFirer, RunEngine } from "./pipeline/engine/types";
 import type { WebAppHub } from "./ws/webapp-hub";
 
 export interface AppContext {
@@ -28,7 +27,7 @@ export interface AppContext {
   /** The web app's socket (`/ws`): popups, prompts and alert updates go out here. */
   webapp: WebAppHub;
   /** Runs rules; present when Node-RED is embedded. */
-  engine?: PipelineEngine;
+  engine?: RunEngine;
   /** Fires rules through the gates; the engine sets it when it starts (webhooks call it). */
   firer?: RuleFirer;
 }

@@ -29,7 +29,7 @@ import type { RunState, StepRecord, Waiting } from "./run-state";
 import { runStep, type StepOutcome } from "./step-runner";
 import type { CareServices } from "../../../nodes/_kit/care-services";
 import { careServices } from "../../care-services";
-import type { FireRequest, FireResult, RuleFirer, TriggerContext } from "./types";
+import type { FireRequest, FireResult, RunEngine, TriggerContext } from "./types";
 import { initialPipelineData } from "./pipeline-data";
 import { recoverRuns } from "./recovery";
 import { newRunState, readableTrace, reviveRun, stepRecord } from "./run-state";
@@ -79,7 +79,7 @@ function runSignal(run: RunState): AbortSignal {
   return run.abort.signal;
 }
 
-export class PipelineEngine implements RuleFirer {
+export class PipelineEngine implements RunEngine {
   readonly live = new LiveEvents();
   readonly store: ExecutionStore;
   private readonly runs = new Map<number, RunState>();

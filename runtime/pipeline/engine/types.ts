@@ -4,6 +4,8 @@
  * cool-off, daily limit) and, when they pass, starts an execution.
  */
 import type { TriggerContext } from "../../../nodes/_kit/handler-types";
+import type { ExecutionRow } from "./execution-rows";
+import type { LiveEvents } from "./live-events";
 
 export type { TriggerContext };
 
@@ -20,6 +22,26 @@ export type FireResult = { execution_id: number } | { execution_id: null; reason
 
 export interface RuleFirer {
   fire(req: FireRequest): Promise<FireResult>;
+}
+
+/**
+ * What services may ask of the running engine: the app's context holds it as this, so the
+ * context does not depend on the engine's class (nor the engine's imports on the context).
+ */
+export interface RunEngine extends RuleFirer {
+  readonly live: Pick<LiveEvents, "subscribe" | "wants">;
+  readonly store: {
+    flushQueued(): Promise<void>;
+    whenWritten(id: number): Promise<void>;
+    whenRulesWritten(ruleIds: readonly number[]): Promise<void>;
+    get(id: number): Promise<ExecutionRow | undefined>;
+  };
+  answer(id: number, stepId: number, data: Record<string, unknown>): Promise<"resumed" | "already_answered" | "not_waiting">;
+  whenParked(id: number, stepId: number, timeoutMs?: number): Promise<boolean>;
+  cancel(id: number): Promise<boolean>;
+  rerun(id: number): Promise<number>;
+  drainInFlight(maxMs?: number): Promise<void>;
+  stop(): Promise<void>;
 }
 
 /** A trigger context with the spec's defaults for what the caller does not know. */

@@ -6,12 +6,11 @@ import type { AppContext } from "../../context";
 import { ConflictError, NotFoundError, ServiceUnavailableError } from "../../core/errors";
 import { parseRow, selectExecutions, whereStatus, type ExecutionRow } from "../engine/execution-rows";
 import type { ExecutionStatus } from "../engine/run-state";
-import type { PipelineEngine } from "../engine/engine";
 import { z } from "zod";
 import { parseInput } from "../../core/validation";
 import { ruleView } from "../../rules/rule-model";
 import { findRule } from "../../rules/rule-read";
-import { triggerContext, type TriggerContext } from "../engine/types";
+import { triggerContext, type RunEngine, type TriggerContext } from "../engine/types";
 
 export interface RunFilters {
   rule_id?: number;
@@ -78,7 +77,7 @@ export const envelope = (r: ExecutionRow) => ({
   warnings: runWarnings(r),
 });
 
-function engineOf(ctx: AppContext): PipelineEngine {
+function engineOf(ctx: AppContext): RunEngine {
   if (!ctx.engine) throw new ServiceUnavailableError("The pipeline engine is not running (Node-RED is not embedded in this process)");
   return ctx.engine;
 }

@@ -45,13 +45,13 @@ describe("runs written by group commit", function () {
     const graph = snapshotRule(findRule(flows, index, id));
     const started = new Date().toISOString();
     // A run the engine has handed an id but not written yet (its group commit waits 20 ms).
-    const run = t.app.ctx.engine!.store.create(newRunState(graph, triggerContext({ trigger_type: "manual" }), {}, started, Date.now(), null));
+    const run = t.app.engine!.store.create(newRunState(graph, triggerContext({ trigger_type: "manual" }), {}, started, Date.now(), null));
     const one = await t.get(`/api/v1/workflows/${run.id}`);
     assert.equal(one.status, 200, one.text);
     assert.equal(one.body.status, "running");
-    const another = t.app.ctx.engine!.store.create(newRunState(graph, triggerContext({ trigger_type: "manual" }), {}, started, Date.now(), null));
+    const another = t.app.engine!.store.create(newRunState(graph, triggerContext({ trigger_type: "manual" }), {}, started, Date.now(), null));
     assert.ok((await t.get(`/api/v1/workflows?rule_id=${id}`)).body.some((r: { id: number }) => r.id === another.id));
-    const third = t.app.ctx.engine!.store.create(newRunState(graph, triggerContext({ trigger_type: "manual" }), {}, started, Date.now(), null));
+    const third = t.app.engine!.store.create(newRunState(graph, triggerContext({ trigger_type: "manual" }), {}, started, Date.now(), null));
     assert.ok((await t.get("/api/v1/events?rule_name=Queued")).body.some((l: { execution_id: number }) => l.execution_id === third.id));
   });
 
