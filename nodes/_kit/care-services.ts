@@ -8,7 +8,7 @@
  * Only what a handler uses today is here. A new capability is a new sub-interface here and
  * its implementation next to the others in `runtime/care-services.ts`.
  */
-import type { DeliveryReceipt, StepInput, StepResult } from "./handler-types";
+import type { DeliveryReceipt, StepInput, StepResult } from "./step-data";
 import type { LocalParts, LocalTime } from "./values";
 
 type Data = Readonly<Record<string, unknown>>;
