@@ -9,16 +9,16 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { createApp, type CareflowApp } from "../runtime/app";
-import { buildSettings } from "../runtime/config/load-settings";
-import { createLogger } from "../runtime/core/logger";
-import { nodeRedHost } from "../runtime/nodered/host";
-import type { FlowNode } from "../runtime/nodered/flow-store";
-import { triggerContext } from "../runtime/pipeline/engine/types";
-import { parseRow, selectExecutions, whereStatus } from "../runtime/pipeline/engine/execution-rows";
-import type { ExecutionStatus } from "../runtime/pipeline/engine/run-state";
-import { findRule } from "../runtime/rules/rule-read";
-import { commitImport } from "../runtime/rules/bundles/bundle-import";
+import { createApp, type CareflowApp } from "../runtime/app/app";
+import { buildSettings } from "../runtime/platform/config/load-settings";
+import { createLogger } from "../runtime/platform/core/logger";
+import { nodeRedHost } from "../runtime/platform/nodered/host";
+import type { FlowNode } from "../runtime/platform/nodered/flow-store";
+import { triggerContext } from "../runtime/care/pipeline/engine/types";
+import { parseRow, selectExecutions, whereStatus } from "../runtime/care/pipeline/engine/execution-rows";
+import type { ExecutionStatus } from "../runtime/care/pipeline/engine/run-state";
+import { findRule } from "../runtime/care/rules/rule-read";
+import { commitImport } from "../runtime/care/rules/bundles/bundle-import";
 import { nowMs, percentile, report } from "./support";
 
 const RUNS = Number(process.env.BENCH_ENGINE_RUNS ?? 10000);

@@ -3,7 +3,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { nowMs } from "./support";
 
-const MAIN = path.resolve(__dirname, "../runtime/main.js");
+const MAIN = path.resolve(__dirname, "../runtime/app/main.js");
 export const BENCH_ADMIN_KEY = "bench-admin-key-0001";
 
 export interface Started {

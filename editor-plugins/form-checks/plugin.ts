@@ -6,8 +6,8 @@
  * the caregiver types and marks its node before deploy.
  */
 import type { RequestHandler } from "express";
-import type { AppContext } from "../../runtime/context";
-import { checkTabDraft, cronPreview, householdChoices } from "../../runtime/rules/editor-checks";
+import type { AppContext } from "../../runtime/app/context";
+import { checkTabDraft, cronPreview, householdChoices } from "../../runtime/care/rules/editor-checks";
 
 interface RedPluginApi {
   plugins: { registerPlugin(id: string, def: { type: string; onadd?: () => void }): void };

@@ -5,10 +5,10 @@
  * only while an editor is watching: the sidebar posts `/careflow/runs/watch` every 20 s.
  */
 import type { RequestHandler } from "express";
-import type { AppContext } from "../../runtime/context";
-import type { PipelineEngine } from "../../runtime/pipeline/engine/engine";
-import { detailView } from "../../runtime/pipeline/runs/run-detail";
-import { envelope, getRun, queryRuns, tryRuleOfTab } from "../../runtime/pipeline/runs/runs.service";
+import type { AppContext } from "../../runtime/app/context";
+import type { PipelineEngine } from "../../runtime/care/pipeline/engine/engine";
+import { detailView } from "../../runtime/care/pipeline/runs/run-detail";
+import { envelope, getRun, queryRuns, tryRuleOfTab } from "../../runtime/care/pipeline/runs/runs.service";
 import { RunsWatch } from "./watch";
 
 interface RedPluginApi {

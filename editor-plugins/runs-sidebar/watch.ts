@@ -3,8 +3,8 @@
  * the sidebar listens to the engine from the first watch until `ttlMs` after the last, so
  * an engine nobody is looking at builds no events for the editor.
  */
-import { systemClock, type Clock } from "../../runtime/core/clock";
-import type { LiveEvents, PipelineExecutionEvent } from "../../runtime/pipeline/engine/live-events";
+import { systemClock, type Clock } from "../../runtime/platform/core/clock";
+import type { LiveEvents, PipelineExecutionEvent } from "../../runtime/care/pipeline/engine/live-events";
 
 /** Three missed 20 s watches: the editor page is gone (or asleep). */
 export const WATCH_TTL_MS = 60_000;

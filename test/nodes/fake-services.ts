@@ -6,12 +6,12 @@
  * test gives it. A test that needs the real store uses `careServices()` over it instead.
  */
 import type { CareServices } from "../../nodes/_kit/care-services";
-import { sameName } from "../../runtime/core/name-key";
-import { compileCondition, resolvePath } from "../../runtime/pipeline/conditions";
-import { renderTemplate } from "../../runtime/pipeline/templates";
-import { anchorDailyWindow, timeOfDay } from "../../runtime/tracking/daily-window";
-import { localParts, startOfLocalDay } from "../../runtime/tracking/local-time";
-import { homeStates, resolvePersonId, unknownPresence } from "../../runtime/tracking/presence";
+import { sameName } from "../../runtime/platform/core/name-key";
+import { compileCondition, resolvePath } from "../../runtime/care/pipeline/conditions";
+import { renderTemplate } from "../../runtime/care/pipeline/templates";
+import { anchorDailyWindow, timeOfDay } from "../../runtime/household/tracking/daily-window";
+import { localParts, startOfLocalDay } from "../../runtime/household/tracking/local-time";
+import { homeStates, resolvePersonId, unknownPresence } from "../../runtime/household/tracking/presence";
 
 /** Any method of any capability may be given; the rest keep their defaults. */
 export type FakeParts = { [K in keyof CareServices]?: Partial<CareServices[K]> };

@@ -1,8 +1,8 @@
 /** A handler context and step input for handler tests, with a manual clock, a silent log and fake care services. */
 import type { HandlerContext, StepInput, TriggerContext } from "../../nodes/_kit/handler-types";
-import { ManualClock } from "../../runtime/core/clock";
-import { createLogger } from "../../runtime/core/logger";
-import { triggerContext } from "../../runtime/pipeline/engine/types";
+import { ManualClock } from "../../runtime/platform/core/clock";
+import { createLogger } from "../../runtime/platform/core/logger";
+import { triggerContext } from "../../runtime/care/pipeline/engine/types";
 import { fakeServices, type FakeOptions, type FakeParts } from "./fake-services";
 
 export function handlerContext(parts: FakeParts = {}, clock = new ManualClock(), opts: FakeOptions = {}): HandlerContext & { clock: ManualClock } {

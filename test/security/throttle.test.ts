@@ -3,7 +3,7 @@
  * another address (the admin's own) keeps working, and nothing answers 500.
  */
 import assert from "node:assert/strict";
-import { ManualClock } from "../../runtime/core/clock";
+import { ManualClock } from "../../runtime/platform/core/clock";
 import { KEYS, startTestApp, testAuthSettings, type TestApp } from "../support/test-app";
 import { rawRequest, type RawResponse } from "../support/raw-http";
 

@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import WebSocket from "ws";
-import { ManualClock } from "../../runtime/core/clock";
+import { ManualClock } from "../../runtime/platform/core/clock";
 import { KEYS, startTestApp, type TestApp } from "../support/test-app";
 
 type Frame = Record<string, any>;

@@ -1,7 +1,7 @@
 /** A logger whose JSON lines are kept in memory, to assert on what the service logged. */
 import { Writable } from "node:stream";
 import pino from "pino";
-import type { Logger } from "../../runtime/core/logger";
+import type { Logger } from "../../runtime/platform/core/logger";
 
 export interface CapturedLog {
   log: Logger;

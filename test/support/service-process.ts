@@ -2,7 +2,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 
-export const MAIN = path.resolve(__dirname, "../../runtime/main.js");
+export const MAIN = path.resolve(__dirname, "../../runtime/app/main.js");
 
 export interface ServiceProcess {
   child: ChildProcess;

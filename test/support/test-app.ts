@@ -3,10 +3,10 @@
  * over real HTTP.
  */
 import type { SettingsInput } from "../../settings";
-import { createApp, type CareflowApp } from "../../runtime/app";
-import { buildSettings } from "../../runtime/config/load-settings";
-import type { Clock } from "../../runtime/core/clock";
-import { createLogger, type Logger } from "../../runtime/core/logger";
+import { createApp, type CareflowApp } from "../../runtime/app/app";
+import { buildSettings } from "../../runtime/platform/config/load-settings";
+import type { Clock } from "../../runtime/platform/core/clock";
+import { createLogger, type Logger } from "../../runtime/platform/core/logger";
 import { freshDatabase } from "./test-db";
 
 export const KEYS = {

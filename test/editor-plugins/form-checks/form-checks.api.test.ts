@@ -6,7 +6,7 @@
  * with a detail.
  */
 import assert from "node:assert/strict";
-import { ManualClock } from "../../../runtime/core/clock";
+import { ManualClock } from "../../../runtime/platform/core/clock";
 import { KEYS, startTestApp, type TestApp } from "../../support/test-app";
 
 type Json = Record<string, any>;

@@ -5,7 +5,7 @@
  * node to show).
  */
 import assert from "node:assert/strict";
-import { stepSpecByType } from "../../../runtime/rules/care-types";
+import { stepSpecByType } from "../../../runtime/care/rules/care-types";
 import { KEYS, startTestApp, type TestApp } from "../../support/test-app";
 
 type Json = Record<string, any>;

@@ -2,10 +2,10 @@ import assert from "node:assert/strict";
 import { handler } from "../../../nodes/channels/eink/eink.handler";
 import { spec } from "../../../nodes/channels/eink/eink.spec";
 import type { ChannelMessage } from "../../../nodes/_kit/handler-types";
-import { ensureDefaultTemplate } from "../../../runtime/eink/default-template";
-import { getDeviceState } from "../../../runtime/eink/device-states.store";
-import { createSensor } from "../../../runtime/sensors/sensors.service";
-import { MIN, notifyEnv, T0, type NotifyEnv } from "../../runtime/notify/notify-support";
+import { ensureDefaultTemplate } from "../../../runtime/care/eink/default-template";
+import { getDeviceState } from "../../../runtime/care/eink/device-states.store";
+import { createSensor } from "../../../runtime/household/sensors/sensors.service";
+import { MIN, notifyEnv, T0, type NotifyEnv } from "../../runtime/care/notify/notify-support";
 
 const message = (text = "Time for your tablets"): ChannelMessage => ({
   alert_level: "reminder",

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { createAlert } from "../../../runtime/alerts/alerts.service";
+import { createAlert } from "../../../runtime/household/alerts/alerts.service";
 import { KEYS, startTestApp, type TestApp } from "../../support/test-app";
 
 describe("alerts", () => {

@@ -1,6 +1,6 @@
 /** `/persons/enrolled` and `/persons/locations` are routes of their own, never taken for a person's id. */
 import assert from "node:assert/strict";
-import { ManualClock } from "../../../runtime/core/clock";
+import { ManualClock } from "../../../runtime/platform/core/clock";
 import { startTestApp, type TestApp } from "../../support/test-app";
 
 describe("persons: fixed routes beside /persons/{id}", () => {

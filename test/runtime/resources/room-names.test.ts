@@ -4,8 +4,8 @@
  * alerts all compare the same key (`runtime/core/name-key.ts`), never SQL `lower()`.
  */
 import assert from "node:assert/strict";
-import { createAlert } from "../../../runtime/alerts/alerts.service";
-import { findRoomByName } from "../../../runtime/rooms/rooms.service";
+import { createAlert } from "../../../runtime/household/alerts/alerts.service";
+import { findRoomByName } from "../../../runtime/household/rooms/rooms.service";
 import { startTestApp, type TestApp } from "../../support/test-app";
 
 const q = encodeURIComponent;

@@ -8,7 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 import sharp from "sharp";
 import WebSocket from "ws";
-import { ManualClock } from "../../../runtime/core/clock";
+import { ManualClock } from "../../../runtime/platform/core/clock";
 import { startFakeOpenAiChatServer, type ScriptedServer } from "../../fakes/openai-chat-server";
 import { KEYS, startTestApp, type TestApp } from "../../support/test-app";
 

@@ -9,12 +9,12 @@ import type { z } from "zod";
 import { checkConfig } from "../../../../nodes/_kit/config";
 import type { HandlerContext } from "../../../../nodes/_kit/handler-types";
 import type { NodeSpec } from "../../../../nodes/_kit/types";
-import { careServices } from "../../../../runtime/care-services";
-import type { AppContext } from "../../../../runtime/context";
-import { buildSettings } from "../../../../runtime/config/load-settings";
-import { ManualClock } from "../../../../runtime/core/clock";
-import { createLogger } from "../../../../runtime/core/logger";
-import { openStore } from "../../../../runtime/db/store";
+import { careServices } from "../../../../runtime/care/care-services";
+import type { AppContext } from "../../../../runtime/app/context";
+import { buildSettings } from "../../../../runtime/platform/config/load-settings";
+import { ManualClock } from "../../../../runtime/platform/core/clock";
+import { createLogger } from "../../../../runtime/platform/core/logger";
+import { openStore } from "../../../../runtime/platform/db/store";
 import { freshDatabase } from "../../../support/test-db";
 import { handlerContext } from "../../handler-context";
 

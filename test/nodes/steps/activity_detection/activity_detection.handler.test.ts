@@ -4,7 +4,7 @@ import { spec as personActivitySpec } from "../../../../nodes/filters/person_act
 import { handler } from "../../../../nodes/steps/activity_detection/activity_detection.handler";
 import { spec } from "../../../../nodes/steps/activity_detection/activity_detection.spec";
 import type { StepInput } from "../../../../nodes/_kit/handler-types";
-import { fromJsonText } from "../../../../runtime/db/json-column";
+import { fromJsonText } from "../../../../runtime/platform/db/json-column";
 import { trigger } from "../../handler-context";
 import { configOf, MIN, useTrackingDb } from "../../filters/_support/tracking-db";
 

@@ -3,11 +3,11 @@ import { checkConfig } from "../../../../nodes/_kit/config";
 import { handler } from "../../../../nodes/steps/notification/notification.handler";
 import { spec } from "../../../../nodes/steps/notification/notification.spec";
 import type { z } from "zod";
-import { listAlerts } from "../../../../runtime/alerts/alerts.service";
-import { fromJsonText } from "../../../../runtime/db/json-column";
-import type { NotificationPlan } from "../../../../runtime/notify/plan";
+import { listAlerts } from "../../../../runtime/household/alerts/alerts.service";
+import { fromJsonText } from "../../../../runtime/platform/db/json-column";
+import type { NotificationPlan } from "../../../../runtime/care/notify/plan";
 import { startWebhookReceiver, type WebhookReceiver } from "../../../fakes/webhook-receiver";
-import { MIN, notificationInput, notifyEnv, T0, type NotifyEnv } from "../../../runtime/notify/notify-support";
+import { MIN, notificationInput, notifyEnv, T0, type NotifyEnv } from "../../../runtime/care/notify/notify-support";
 
 type Config = z.output<typeof spec.config>;
 const configOf = (raw: Record<string, unknown>): Config => {

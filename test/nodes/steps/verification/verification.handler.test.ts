@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { handler } from "../../../../nodes/steps/verification/verification.handler";
 import { spec } from "../../../../nodes/steps/verification/verification.spec";
-import { ManualClock } from "../../../../runtime/core/clock";
+import { ManualClock } from "../../../../runtime/platform/core/clock";
 import { stepInput } from "../../handler-context";
 import { configOf, MIN, useTrackingDb, type TrackingDb } from "../../filters/_support/tracking-db";
 

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { ManualClock } from "../../../../runtime/core/clock";
+import { ManualClock } from "../../../../runtime/platform/core/clock";
 import { checkConfig } from "../../../../nodes/_kit/config";
 import { handler } from "../../../../nodes/steps/wait/wait.handler";
 import { spec } from "../../../../nodes/steps/wait/wait.spec";

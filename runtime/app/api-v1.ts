@@ -1,0 +1,60 @@
+/**
+ * `/api/v1`: authentication and authorization first, then the JSON body (per-route size
+ * limit, no NUL, bounded depth) and the query check, then the resource routers. An
+ * unauthenticated caller learns nothing but 401, and its body is never read (except on the
+ * routes a device posts to with its key in the body).
+ */
+import { Router } from "express";
+import { authenticate } from "../platform/auth/authenticate";
+import type { FailureThrottle } from "../platform/auth/failure-throttle";
+import type { AppContext } from "./context";
+import { activitiesRouter } from "../household/activities/activities.router";
+import { alertsRouter } from "../household/alerts/alerts.router";
+import { einkRouter } from "../care/eink/eink.router";
+import { eventLogsRouter } from "../care/events/event-logs.router";
+import { adminConfigRouter } from "./ops/ops.router";
+import { personsRouter } from "../household/persons/persons.router";
+import { roomsRouter } from "../household/rooms/rooms.router";
+import { rulesRouter } from "../care/rules/rules.router";
+import { bundlesRouter } from "../care/rules/bundles/bundles.router";
+import { catalogRouter } from "../care/pipeline/catalog/catalog.router";
+import { llmRouter } from "../care/llm/llm.router";
+import { runsRouter } from "../care/pipeline/runs/runs.router";
+import { sensorsRouter } from "../household/sensors/sensors.router";
+import { webhookTriggerRouter, webhooksRouter } from "../care/pipeline/triggers/webhooks.router";
+import { interactiveRouter } from "../care/interactive/interactive.router";
+import { notFoundHandler } from "../platform/http/error-handler";
+import { jsonBody, queryGuard } from "../platform/http/json-body";
+
+/** Routers of later capabilities join here; each is `(ctx) => Router`. */
+export type RouterFactory = (ctx: AppContext) => Router;
+
+export const V1_ROUTERS: readonly RouterFactory[] = [
+  roomsRouter,
+  sensorsRouter,
+  personsRouter,
+  alertsRouter,
+  activitiesRouter,
+  eventLogsRouter,
+  adminConfigRouter,
+  bundlesRouter,
+  rulesRouter,
+  catalogRouter,
+  llmRouter,
+  runsRouter,
+  einkRouter,
+  webhooksRouter,
+  interactiveRouter,
+];
+
+export function apiV1(ctx: AppContext, throttle: FailureThrottle, extra: readonly RouterFactory[] = []): Router {
+  const r = Router();
+  // An e-ink display may only be able to send its key in an Authorization header.
+  r.get("/image/active", authenticate(ctx.keys, throttle, "bare-or-bearer"), queryGuard);
+  // A webhook call is authenticated by its rule's X-Webhook-Secret, not an API key.
+  r.use(webhookTriggerRouter(ctx));
+  r.use(authenticate(ctx.keys, throttle), jsonBody(), queryGuard);
+  for (const make of [...V1_ROUTERS, ...extra]) r.use(make(ctx));
+  r.use(notFoundHandler);
+  return r;
+}

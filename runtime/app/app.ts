@@ -1,0 +1,225 @@
+/**
+ * The app factory: builds the whole service (store, keys, routers, embedded Node-RED)
+ * without listening, so `main.ts` listens on PORT and tests on port 0.
+ */
+import { randomBytes } from "node:crypto";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import express from "express";
+import type { Settings } from "../../settings";
+import { KeyStore } from "../platform/auth/key-store";
+import type { RunConfig } from "../platform/config/load-settings";
+import type { AppContext } from "./context";
+import { systemClock, isoNow, type Clock } from "../platform/core/clock";
+import { EventBus } from "../platform/core/event-bus";
+import { createLogger, type Logger } from "../platform/core/logger";
+import { kvGet, kvSet } from "../platform/db/kv";
+import { openStore } from "../platform/db/store";
+import { createDemoKeys, readDemoKeys } from "./demo/demo-keys";
+import { isStoreEmpty, seedDemoHousehold } from "./demo/demo-household";
+import { importExampleRules } from "./demo/example-rules";
+import { upsertDeviceSensors } from "../household/devices/device-sensors";
+import { ensureDefaultTemplate } from "../care/eink/default-template";
+import { apiV1 } from "./api-v1";
+import { requestTargetGuard } from "../platform/http/request-target";
+import { answerClientErrors } from "../platform/http/client-errors";
+import { FailureThrottle } from "../platform/auth/failure-throttle";
+import { editorLogin } from "../platform/nodered/admin-auth";
+import { loginThrottle } from "../platform/nodered/login-throttle";
+import { errorHandler, notFoundHandler } from "../platform/http/error-handler";
+import { EDITOR_ROOT, nodeRedHost, type HostTarget } from "../platform/nodered/host";
+import { healthRouter } from "./ops/ops.router";
+import { FlowWriter, directFlowSource, saveFlowsWithIndex, type DeployChecker } from "../care/rules/flow-writer";
+import { checkDeploy } from "../care/rules/flow-validation";
+import { readHouseholdNames } from "../care/rules/household-names";
+import { deployWarningsHtml, readableDeployErrors } from "../care/rules/deploy-messages";
+import { PipelineEngine } from "../care/pipeline/engine/engine";
+import { PipelineFeed } from "../care/pipeline/live-feed";
+import { WebAppHub } from "../platform/ws/webapp-hub";
+import { ruleGates } from "../care/pipeline/gates/check-gates";
+import { startTriggers } from "../care/pipeline/triggers/start-triggers";
+import { startEscalation } from "../care/notify/escalation";
+import { forwardAlertUpdates } from "../household/alerts/alert-updates";
+import { registerInteractiveHandlers } from "../care/interactive";
+import { docsRouter } from "./ops/docs-pages";
+import { editorPageScriptFile, nodeRedPackageDir } from "../../nodes/_kit/node-red/emit-package";
+
+export interface AppOptions {
+  config: RunConfig;
+  clock?: Clock;
+  log?: Logger;
+  /** Embed Node-RED (default true). */
+  nodeRed?: boolean;
+  /** Seed the demo household and its keys when the store is empty (default false). */
+  demo?: boolean;
+}
+
+export interface CareflowApp {
+  ctx: AppContext;
+  /** The engine itself (benchmarks and tests reach its internals; services see `ctx.engine`). */
+  engine?: PipelineEngine;
+  server: http.Server;
+  /** True when this start seeded the demo household. */
+  demoSeeded: boolean;
+  listen(port?: number, host?: string): Promise<number>;
+  close(): Promise<void>;
+}
+
+async function credentialSecret(ctx: AppContext): Promise<string> {
+  const configured = ctx.settings.node_red.credential_secret;
+  if (configured) return configured;
+  const stored = await kvGet(ctx.db, "node-red:credential-secret");
+  if (stored) return stored;
+  // Generated once and kept in the store, never Node-RED's default key beside the flows.
+  const secret = randomBytes(32).toString("hex");
+  await kvSet(ctx.db, "node-red:credential-secret", secret, isoNow(ctx.clock));
+  return secret;
+}
+
+/** Adds the demo keys (made now if this is a first start) to the settings' key lists. */
+async function addDemoKeys(settings: Settings, dataDir: string, empty: boolean): Promise<boolean> {
+  const keys = readDemoKeys(dataDir) ?? (empty ? createDemoKeys(dataDir) : undefined);
+  if (!keys) return false;
+  const known = new Set([...settings.auth.api_keys, ...settings.auth.device_keys].map((k) => k.key));
+  const taken = new Set(settings.auth.device_keys.map((d) => d.sensor_id));
+  settings.auth.api_keys.push(...keys.api_keys.filter((k) => !known.has(k.key)));
+  settings.auth.device_keys.push(...keys.device_keys.filter((k) => !known.has(k.key) && !taken.has(k.sensor_id)));
+  return true;
+}
+
+export async function createApp(opts: AppOptions): Promise<CareflowApp> {
+  const { config } = opts;
+  const settings = structuredClone(config.settings);
+  const log = opts.log ?? createLogger(settings.app.log_level);
+  const clock = opts.clock ?? systemClock;
+  const store = await openStore(config.databaseUrl, config.dataDir);
+  // The one rule validator, with the household and settings of this app (ctx is complete by the first deploy).
+  const deployCheck: DeployChecker = async (flows, previous) => checkDeploy(flows, previous, await readHouseholdNames(ctx), ctx.settings);
+  const ctx: AppContext = {
+    db: store.db,
+    dialect: store.dialect,
+    clock,
+    log,
+    settings,
+    keys: new KeyStore([], []),
+    // The hub reads the key store at each connection: demo keys are added just below.
+    webapp: new WebAppHub(() => ctx.keys, log, () => ctx.settings.websocket),
+    bus: new EventBus(),
+    dataDir: config.dataDir,
+    flows: new FlowWriter(
+      store.db,
+      opts.nodeRed !== false
+        ? { read: () => nodeRedHost.getFlows(), deploy: (flows, rev) => nodeRedHost.setFlows(flows, rev) }
+        : directFlowSource(store.db, () => isoNow(clock), (flows, previous) => deployCheck(flows, previous)),
+      (flows, previous) => deployCheck(flows, previous),
+    ),
+  };
+
+  let demoSeeded = false;
+  if (opts.demo) {
+    const empty = await isStoreEmpty(ctx);
+    await addDemoKeys(settings, config.dataDir, empty);
+    if (empty) {
+      await seedDemoHousehold(ctx);
+      demoSeeded = true;
+    }
+  }
+  ctx.keys = new KeyStore(settings.auth.api_keys, settings.auth.device_keys);
+  await upsertDeviceSensors(ctx, settings.auth.device_keys);
+  await ensureDefaultTemplate(ctx);
+
+  const escalation = startEscalation(ctx);
+  const stopAlertUpdates = forwardAlertUpdates(ctx);
+  const startedAt = Date.now();
+  const useNodeRed = opts.nodeRed !== false;
+  const app = express();
+  app.disable("x-powered-by");
+  app.use(requestTargetGuard);
+  app.use(healthRouter(ctx, { startedAt, nodeRedState: () => (useNodeRed ? nodeRedHost.state : "disabled") }));
+  app.use(docsRouter());
+  const throttle = new FailureThrottle(settings.auth.throttle, clock, (client, seconds) =>
+    log.warn({ client, seconds }, "too many wrong keys or passwords: address blocked"),
+  );
+  app.use("/api/v1", apiV1(ctx, throttle));
+  if (useNodeRed) {
+    app.post(`${EDITOR_ROOT}/auth/token`, ...loginThrottle(throttle, (user, password) => editorLogin(ctx.keys, user, password) !== null));
+    app.post(`${EDITOR_ROOT}/flows`, readableDeployErrors);
+    app.use(EDITOR_ROOT, nodeRedHost.admin);
+    app.use(nodeRedHost.httpNode);
+  }
+  app.use(notFoundHandler);
+  app.use(errorHandler(log));
+
+  const server = http.createServer(app);
+  answerClientErrors(server, log);
+  let feed: PipelineFeed | undefined;
+  let triggers: { stop(): void | Promise<void> } | undefined;
+  server.on("upgrade", (req, socket, head) => {
+    if (feed?.handleUpgrade(req, socket, head)) return;
+    if (ctx.webapp.handleUpgrade(req, socket, head)) return;
+    if (useNodeRed && nodeRedHost.handleUpgrade(req, socket, head)) return;
+    socket.destroy();
+  });
+
+  let target: HostTarget | undefined;
+  if (useNodeRed) {
+    target = {
+      db: ctx.db,
+      keys: ctx.keys,
+      log,
+      now: () => isoNow(clock),
+      credentialSecret: await credentialSecret(ctx),
+      userDir: path.join(config.dataDir, "node-red"),
+      nodesDir: nodeRedPackageDir(),
+      pageScripts: [editorPageScriptFile()],
+      logLevel: settings.app.log_level,
+      services: {},
+      saveFlows: async (flows) => {
+        await ctx.engine?.drainInFlight();
+        const report = await saveFlowsWithIndex(ctx.db, flows, isoNow(clock), deployCheck);
+        if (report.warnings.length) nodeRedHost.notifyEditors("careflow-deploy", deployWarningsHtml(report.warnings), "warning");
+      },
+      // Triggers re-read the rules once the runtime runs the new flows, not when they are saved.
+      onFlowsStarted: () => ctx.bus.publish("rules.changed", {}),
+    };
+    const engine = new PipelineEngine(ctx, nodeRedHost);
+    target.services = { ctx, engine };
+    await nodeRedHost.attach(target);
+    await engine.start();
+    engine.setGates(ruleGates(ctx));
+    ctx.engine = engine;
+    ctx.firer = engine;
+    registerInteractiveHandlers(ctx);
+    triggers = startTriggers(ctx, engine);
+    feed = new PipelineFeed(ctx.keys, engine.live, log, () => ({ max_connections: ctx.settings.websocket.max_pipeline_connections, max_connections_per_key: ctx.settings.websocket.max_connections_per_key }));
+  }
+  if (demoSeeded) await importExampleRules(ctx);
+
+  return {
+    ctx,
+    engine: ctx.engine instanceof PipelineEngine ? ctx.engine : undefined,
+    server,
+    demoSeeded,
+    listen: (port = 0, host?: string) =>
+      new Promise<number>((resolve, reject) => {
+        server.once("error", reject);
+        server.listen(port, host, () => resolve((server.address() as AddressInfo).port));
+      }),
+    close: async () => {
+      await triggers?.stop();
+      await escalation.stop();
+      stopAlertUpdates();
+      ctx.webapp.close();
+      feed?.close();
+      await ctx.engine?.stop();
+      if (target) nodeRedHost.detach(target);
+      await new Promise<void>((resolve) => {
+        if (!server.listening) return resolve();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      await store.close();
+    },
+  };
+}

@@ -1,0 +1,84 @@
+/** `npm start`: read the run contract, build the app, listen, and stop cleanly on SIGTERM. */
+import { createApp } from "./app";
+import { SettingsError, loadRunConfig } from "../platform/config/load-settings";
+import { createLogger } from "../platform/core/logger";
+import { demoKeysFile } from "./demo/demo-keys";
+import { EDITOR_ROOT, nodeRedHost } from "../platform/nodered/host";
+import type { Settings } from "../../settings";
+
+function printDemoBanner(port: number, settings: Settings, dataDir: string): void {
+  const base = `http://localhost:${port}`;
+  const admin = settings.auth.api_keys.find((k) => k.name === "demo admin");
+  const lines = [
+    "",
+    "careflow is serving a demo household.",
+    `  Editor:     ${base}${EDITOR_ROOT}  (user: admin, password: an admin key)`,
+    `  API:        curl -H "X-API-Key: ${admin?.key ?? "<admin key>"}" ${base}/api/v1/rooms`,
+    "  Demo keys:",
+    ...settings.auth.api_keys.filter((k) => k.name.startsWith("demo ")).map((k) => `    ${k.permissions.join(",").padEnd(13)} ${k.key}`),
+    ...settings.auth.device_keys
+      .filter((d) => d.name)
+      .map((d) => `    ${d.device_type.padEnd(13)} ${d.key}  (sensor ${d.sensor_id})`),
+    `  They are kept in ${demoKeysFile(dataDir)}.`,
+    "",
+  ];
+  process.stdout.write(lines.join("\n") + "\n");
+}
+
+/** Without the demo and without an admin key nobody could log in or write a rule: say how to fix it. */
+function printNoAdminHelp(): void {
+  process.stderr.write(
+    [
+      "",
+      "careflow: no admin key is configured, so nobody can open the editor or change a rule.",
+      "  Create one and start again, for example:",
+      "    CAREFLOW_ADMIN_KEY=$(node -e 'console.log(require(\"crypto\").randomBytes(24).toString(\"base64url\"))') npm start",
+      "  or add {\"key\": \"...\", \"name\": \"ops\", \"permissions\": [\"admin\"]} to auth.api_keys in the settings file",
+      "  named by CAREFLOW_SETTINGS (CAREFLOW_DEMO=1, the default, also creates demo keys on an empty data dir).",
+      "",
+    ].join("\n") + "\n",
+  );
+}
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadRunConfig(process.env);
+  } catch (err) {
+    if (err instanceof SettingsError) {
+      process.stderr.write(`careflow: ${err.message}\n`);
+      process.exit(2);
+    }
+    throw err;
+  }
+  const log = createLogger(config.settings.app.log_level);
+  const demo = process.env.CAREFLOW_DEMO !== "0";
+  const app = await createApp({ config, log, demo });
+  const port = await app.listen(config.port);
+  log.info({ port, database: app.ctx.dialect, data_dir: config.dataDir, timezone: config.settings.app.timezone }, "careflow listening");
+  if (app.demoSeeded) printDemoBanner(port, app.ctx.settings, config.dataDir);
+  if (!app.ctx.settings.auth.api_keys.some((k) => k.permissions.includes("admin"))) printNoAdminHelp();
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, "shutting down");
+    const force = setTimeout(() => process.exit(1), 10000);
+    force.unref();
+    try {
+      await app.close();
+      await nodeRedHost.shutdown();
+    } catch (err) {
+      log.error({ err }, "error during shutdown");
+    }
+    process.exit(0);
+  };
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+  process.on("SIGINT", () => void stop("SIGINT"));
+}
+
+main().catch((err) => {
+  process.stderr.write(`careflow: failed to start: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,93 @@
+/**
+ * The one implementation of the care services handlers use (`nodes/_kit/care-services.ts`):
+ * each method delegates to the runtime service that owns the capability, so a handler and
+ * the REST API reach the same code. Built once per app (`careServices(ctx)` returns the same
+ * object for the same context) and given to handlers by the engine, the filter gate and the
+ * channel layer.
+ */
+import type { CareServices } from "../../nodes/_kit/care-services";
+import type { HandlerContext } from "../../nodes/_kit/handler-types";
+import type { CareContext } from "./context";
+import { sameName } from "../platform/core/name-key";
+import { renderToDevices } from "./eink/render.service";
+import { recordPrompt } from "./interactive/interactive.service";
+import { runLlmStep } from "./llm/step/run-llm-step";
+import { registeredChannels } from "./notify/channels";
+import { sendNotification } from "./notify/notify.service";
+import { compileCondition, resolvePath } from "./pipeline/conditions";
+import { renderTemplate } from "./pipeline/templates";
+import { listActivitiesBetween, recordActivity } from "../household/tracking/activities.store";
+import { anchorDailyWindow, timeOfDay } from "../household/tracking/daily-window";
+import { localParts, startOfLocalDay } from "../household/tracking/local-time";
+import { getPersonLocation } from "../household/tracking/locations.store";
+import { homeStates, resolvePersonId, resolvePresence, unknownPresence } from "../household/tracking/presence";
+import { loadAlertProfiles, profileAllows } from "../household/tracking/signal-profiles";
+import { findSignals } from "../household/tracking/signals.store";
+import { listTransitions } from "../household/tracking/transitions.store";
+import { listRoomTrends } from "../household/tracking/trends.store";
+
+const built = new WeakMap<CareContext, CareServices>();
+
+/** The app's care services; settings are read at each call, so a changed setting applies at once. */
+export function careServices(ctx: CareContext): CareServices {
+  let services = built.get(ctx);
+  if (!services) {
+    services = build(ctx);
+    built.set(ctx, services);
+  }
+  return services;
+}
+
+function build(ctx: CareContext): CareServices {
+  const zone = (): string => ctx.settings.app.timezone;
+  const services: CareServices = {
+    names: { same: sameName },
+    time: {
+      zone,
+      localParts: (epochMs) => localParts(epochMs, zone()),
+      startOfLocalDay: (epochMs) => startOfLocalDay(epochMs, zone()),
+      timeOfDay,
+      dailyWindow: (start, end, nowMs) => anchorDailyWindow(start, end, nowMs, zone()),
+    },
+    templates: { render: renderTemplate },
+    conditions: { compile: compileCondition, resolvePath },
+    presence: {
+      resolve: (personId, nowMs) => resolvePresence(ctx.db, personId, nowMs, ctx.settings.person_tracking.stale_timeout_minutes),
+      unknown: unknownPresence,
+      personIdFrom: resolvePersonId,
+      homeStates,
+      location: (personId) => getPersonLocation(ctx.db, personId),
+    },
+    activities: {
+      record: (activity) => recordActivity(ctx.db, activity),
+      between: (q) => listActivitiesBetween(ctx.db, q),
+    },
+    signals: {
+      find: (q) => findSignals(ctx.db, q),
+      allowedByProfile: async (signals) => {
+        const profiles = await loadAlertProfiles(ctx.db, signals.map((s) => s.person_id));
+        return signals.filter((s) => profileAllows(profiles.get(s.person_id), s.kind, s.severity));
+      },
+    },
+    tracking: {
+      transitions: (q) => listTransitions(ctx.db, q),
+      roomTrends: () => listRoomTrends(ctx.db),
+    },
+    notify: {
+      send: async (input, config, signal) => {
+        const { plan, receipts } = await sendNotification(ctx, handlerContext(ctx, signal), input, config, registeredChannels);
+        return { receipts, messages: plan.messages };
+      },
+    },
+    prompts: { record: (prompt) => recordPrompt(ctx, prompt) },
+    webapp: { broadcast: (frame) => ctx.webapp.broadcast(frame) },
+    models: { runStep: (input, config, signal) => runLlmStep(ctx, input, config, signal) },
+    eink: { render: (request) => renderToDevices(ctx, request) },
+  };
+  return services;
+}
+
+/** A handler context outside a step (an escalation's re-send, a send of the notify service). */
+export function handlerContext(ctx: CareContext, signal: AbortSignal = new AbortController().signal): HandlerContext {
+  return { clock: ctx.clock, log: ctx.log, services: careServices(ctx), signal };
+}

@@ -1,0 +1,13 @@
+/** What care services receive: the platform's context, the flows, and the engine once it runs. */
+import type { PlatformContext } from "../platform/context";
+import type { FlowWriter } from "./rules/flow-writer";
+import type { RuleFirer, RunEngine } from "./pipeline/engine/types";
+
+export interface CareContext extends PlatformContext {
+  /** Reads and writes the flows; rules, steps, edges and contexts live there. */
+  flows: FlowWriter;
+  /** Runs rules; present when Node-RED is embedded. */
+  engine?: RunEngine;
+  /** Fires rules through the gates; the engine sets it when it starts (webhooks call it). */
+  firer?: RuleFirer;
+}

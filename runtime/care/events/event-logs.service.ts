@@ -1,0 +1,37 @@
+/** Event logs: one per rule firing, finalised completed / ignored / failed. */
+import type { CareContext } from "../context";
+import { fromJsonText } from "../../platform/db/json-column";
+
+export const EVENT_LOG_STATUSES = ["processing", "completed", "ignored", "failed"] as const;
+
+export interface EventLog {
+  id: number;
+  timestamp: string;
+  rule_id: number | null;
+  rule_name: string | null;
+  room_name: string | null;
+  sensor_id: string | null;
+  status: string;
+  trigger_type: string | null;
+  execution_id: number | null;
+  pipeline_data: Record<string, unknown>;
+  details: string | null;
+}
+
+export interface EventLogFilters {
+  rule_name?: string;
+  status?: string;
+  limit: number;
+  offset: number;
+}
+
+export async function listEventLogs(ctx: CareContext, f: EventLogFilters): Promise<EventLog[]> {
+  // Event logs are written with their runs, by group commit: show what is queued too.
+  await ctx.engine?.store.flushQueued();
+  // Newest first: a log's id is its run's, handed out as runs start.
+  const q = ctx.db("event_logs").select("*").orderBy("id", "desc").limit(f.limit).offset(f.offset);
+  if (f.rule_name !== undefined) q.where("rule_name", f.rule_name);
+  if (f.status !== undefined) q.where("status", f.status);
+  const rows: Array<Omit<EventLog, "pipeline_data"> & { pipeline_data_json: string }> = await q;
+  return rows.map(({ pipeline_data_json, ...r }) => ({ ...r, pipeline_data: fromJsonText(pipeline_data_json, {}) }));
+}

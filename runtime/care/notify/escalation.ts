@@ -1,0 +1,182 @@
+/**
+ * Escalation: a warning or emergency alert is sent again, the same message through the same
+ * channels, every `interval_minutes` up to `repeat_count` times, until someone acknowledges
+ * it (dismiss or assist, from `POST /alerts/{id}/action`, a prompt's dismiss, ...).
+ *
+ * The schedule lives in the alerts table (`next_escalation_at`, `escalation_count`), the
+ * message in `notification_json`; timers are only a cache of it. On start every open alert
+ * with a `next_escalation_at` is re-armed on the household clock, so a restart loses
+ * nothing, and a re-send is claimed by a conditional update before it goes out, so two
+ * timers (or two processes) never send the same repetition twice.
+ */
+import type { CareContext } from "../context";
+import { fromJsonText, toBool } from "../../platform/db/json-column";
+import { handlerContext } from "../care-services";
+import { registeredChannel } from "./channels";
+import { deliveryWarning, dispatch, type ChannelLookup } from "./dispatch";
+import { escalationPlan, levelPlan } from "./levels";
+import { parsePlan, type NotificationPlan } from "./plan";
+
+export interface EscalationHandle {
+  /** Cancels the timers and waits for re-sends in progress (they are aborted). */
+  stop(): Promise<void>;
+  /** Resolves when no re-send or re-arming is in progress (tests wait on this after moving the clock). */
+  settled(): Promise<void>;
+}
+
+export interface EscalationOptions {
+  lookup?: ChannelLookup;
+}
+
+interface AlertRow {
+  id: number;
+  level: string;
+  description: string;
+  room_name: string | null;
+  image_url: string | null;
+  execution_id: number | null;
+  resolved: unknown;
+  assistance_needed: unknown;
+  escalation_count: number;
+  next_escalation_at: string | null;
+  notification_json: string | null;
+}
+
+const running = new WeakMap<CareContext, EscalationHandle>();
+
+/** Starts escalation for the app; a second call for the same app returns the running one. */
+export function startEscalation(ctx: CareContext, opts: EscalationOptions = {}): EscalationHandle {
+  const existing = running.get(ctx);
+  if (existing) return existing;
+  const escalator = new Escalator(ctx, opts.lookup ?? registeredChannel);
+  const handle: EscalationHandle = {
+    stop: async () => {
+      if (running.get(ctx) === handle) running.delete(ctx);
+      await escalator.stop();
+    },
+    settled: () => escalator.settled(),
+  };
+  running.set(ctx, handle);
+  escalator.start();
+  return handle;
+}
+
+class Escalator {
+  private readonly timers = new Map<number, () => void>();
+  private readonly warned = new Set<number>();
+  private readonly inflight = new Set<Promise<void>>();
+  private readonly abort = new AbortController();
+  private unsubscribe: Array<() => void> = [];
+  private stopped = false;
+
+  constructor(
+    private readonly ctx: CareContext,
+    private readonly lookup: ChannelLookup,
+  ) {}
+
+  start(): void {
+    this.unsubscribe = [
+      this.ctx.bus.subscribe("alert.created", ({ alert_id }) => this.track(this.armFromStore(alert_id))),
+      this.ctx.bus.subscribe("alert.acknowledged", ({ alert_id, action }) => this.track(this.acknowledged(alert_id, action))),
+    ];
+    this.track(this.rearmAll());
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.unsubscribe.forEach((off) => off());
+    this.timers.forEach((cancel) => cancel());
+    this.timers.clear();
+    this.abort.abort(new Error("escalation stopped"));
+    await this.settled();
+  }
+
+  async settled(): Promise<void> {
+    while (this.inflight.size > 0) await Promise.allSettled([...this.inflight]);
+  }
+
+  private track(work: Promise<void>): void {
+    const p = work.catch((err: unknown) => this.ctx.log.error({ err }, "escalation failed"));
+    this.inflight.add(p);
+    void p.finally(() => this.inflight.delete(p));
+  }
+
+  private async rearmAll(): Promise<void> {
+    const rows = await this.ctx.db<AlertRow>("alerts").where("resolved", false).whereNotNull("next_escalation_at").select("id", "next_escalation_at");
+    for (const row of rows) if (row.next_escalation_at) this.arm(row.id, row.next_escalation_at);
+    if (rows.length > 0) this.ctx.log.info({ alerts: rows.length }, "escalation re-armed for open alerts");
+  }
+
+  private async armFromStore(id: number): Promise<void> {
+    const row = await this.ctx.db<AlertRow>("alerts").where({ id }).first("id", "resolved", "next_escalation_at");
+    if (row?.next_escalation_at && !toBool(row.resolved)) this.arm(id, row.next_escalation_at);
+  }
+
+  private arm(id: number, atIso: string): void {
+    if (this.stopped) return;
+    this.timers.get(id)?.();
+    const cancel = this.ctx.clock.at(Date.parse(atIso), () => {
+      this.timers.delete(id);
+      this.track(this.fire(id));
+    });
+    this.timers.set(id, cancel);
+  }
+
+  /** Dismiss resolves the alert (and clears its schedule); assist means someone is on it: no more re-sends either. */
+  private async acknowledged(id: number, action: "dismiss" | "assist"): Promise<void> {
+    this.timers.get(id)?.();
+    this.timers.delete(id);
+    await this.ctx.db("alerts").where({ id }).whereNotNull("next_escalation_at").update({ next_escalation_at: null });
+    this.ctx.log.info({ alert_id: id, action }, "alert acknowledged; escalation stopped");
+  }
+
+  private async fire(id: number): Promise<void> {
+    if (this.stopped) return;
+    const row = await this.ctx.db<AlertRow>("alerts").where({ id }).first();
+    if (!row || !row.next_escalation_at || toBool(row.resolved) || toBool(row.assistance_needed)) return;
+    const now = this.ctx.clock.now();
+    if (now < Date.parse(row.next_escalation_at)) return this.arm(id, row.next_escalation_at);
+
+    const plan = parsePlan(fromJsonText(row.notification_json, null)) ?? this.planFromAlert(row);
+    const esc = plan.escalation;
+    const count = row.escalation_count + 1;
+    if (!esc || count > esc.repeat_count) {
+      await this.ctx.db("alerts").where({ id, next_escalation_at: row.next_escalation_at }).update({ next_escalation_at: null });
+      return;
+    }
+    // After an outage the next repetition counts from now: a burst of overdue re-sends helps no one.
+    const nextAt = count < esc.repeat_count ? new Date(now + esc.interval_minutes * 60_000).toISOString() : null;
+    const claimed = await this.ctx.db("alerts")
+      .where({ id, escalation_count: row.escalation_count, next_escalation_at: row.next_escalation_at, resolved: false })
+      .update({ escalation_count: count, next_escalation_at: nextAt });
+    if (claimed !== 1) return;
+
+    const receipts = await dispatch({ hctx: handlerContext(this.ctx, this.abort.signal), notifications: this.ctx.settings.notifications }, plan, {}, this.lookup, `alert:${id}:escalation:${count}`);
+    const warning = deliveryWarning(receipts);
+    // One warning per alert, not one per repetition: later ones are in the info line below.
+    if (warning && !this.warned.has(id)) {
+      this.warned.add(id);
+      this.ctx.log.warn({ alert_id: id, escalation: count, warning }, "escalation of an open alert reached nobody");
+    }
+    this.ctx.log.info(
+      { alert_id: id, escalation: count, of: esc.repeat_count, delivered: receipts.filter((r) => r.delivered).map((r) => r.channel), next_escalation_at: nextAt },
+      "alert escalated: notification sent again",
+    );
+    if (nextAt) this.arm(id, nextAt);
+  }
+
+  /** An alert raised without a stored notification (older rows, other raisers): its description through its level's channels. */
+  private planFromAlert(row: AlertRow): NotificationPlan {
+    const level = levelPlan(this.ctx.settings, row.level);
+    return {
+      alert_level: row.level,
+      channels: level.channels,
+      messages: Object.fromEntries(level.channels.map((c) => [c, row.description])),
+      room_name: row.room_name,
+      image_url: row.image_url,
+      execution_id: row.execution_id,
+      options: {},
+      escalation: escalationPlan(level),
+    };
+  }
+}

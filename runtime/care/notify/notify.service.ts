@@ -1,0 +1,86 @@
+/**
+ * A notification step's send: which channels, what each says, the dispatch, and, for a
+ * warning or an emergency, the alert record that carries its escalation.
+ */
+import type { CareServices, NotificationRequest } from "../../../nodes/_kit/care-services";
+import type { DeliveryReceipt, HandlerContext, StepInput } from "../../../nodes/_kit/handler-types";
+import { createAlert, type Alert } from "../../household/alerts/alerts.service";
+import type { CareContext } from "../context";
+import { toJsonText } from "../../platform/db/json-column";
+import { dispatch, type Channels } from "./dispatch";
+import { escalationPlan, levelPlan, RAISES_ALERT } from "./levels";
+import { channelMessages } from "./messages";
+import type { NotificationPlan } from "./plan";
+
+/** The notification step's config as this layer reads it. */
+export type NotificationConfig = NotificationRequest;
+
+export interface NotificationOutcome {
+  plan: NotificationPlan;
+  receipts: DeliveryReceipt[];
+  alert: Alert | null;
+}
+
+const ALERT_TYPE_MAX = 100;
+
+/** What to say when nothing renders: the level and the step's label, never a blank popup. */
+const fallbackMessage = (level: string, label: string): string => `${level[0]?.toUpperCase() ?? ""}${level.slice(1)}: ${label}`;
+
+const imageUrlOf = (data: Record<string, unknown>): string | null => (typeof data.image_url === "string" && data.image_url !== "" ? data.image_url : null);
+
+export function buildPlan(ctx: CareContext, input: StepInput, config: NotificationConfig, optionKeys: readonly string[]): NotificationPlan {
+  const level = levelPlan(ctx.settings, config.alert_level);
+  const channels = [...new Set(config.channels ?? level.channels)];
+  const options = Object.fromEntries(optionKeys.map((k) => [k, config[k]]));
+  return {
+    alert_level: config.alert_level,
+    channels,
+    messages: channelMessages(channels, config, input.pipeline_data, fallbackMessage(config.alert_level, input.step.label)),
+    room_name: input.trigger.room_name,
+    image_url: imageUrlOf(input.pipeline_data),
+    execution_id: input.execution_id,
+    options: JSON.parse(JSON.stringify(options)) as NotificationPlan["options"],
+    escalation: RAISES_ALERT.has(config.alert_level) ? escalationPlan(level) : null,
+  };
+}
+
+/** The alert's description: the message a person reads first (the popup's, else any channel's). */
+const alertDescription = (plan: NotificationPlan): string =>
+  plan.messages.pwa_popup_text ?? Object.values(plan.messages)[0] ?? fallbackMessage(plan.alert_level, "notification");
+
+export async function raiseAlert(ctx: CareContext, input: StepInput, plan: NotificationPlan): Promise<Alert> {
+  const nextAt = plan.escalation ? new Date(ctx.clock.now() + plan.escalation.interval_minutes * 60_000).toISOString() : null;
+  const alert = await createAlert(ctx, {
+    alert_type: input.step.label.slice(0, ALERT_TYPE_MAX) || "notification",
+    level: plan.alert_level,
+    description: alertDescription(plan),
+    room_name: plan.room_name,
+    sensor_id: input.trigger.sensor_id,
+    rule_id: input.rule_id,
+    execution_id: input.execution_id,
+    image_url: plan.image_url,
+    next_escalation_at: nextAt,
+    idempotency_key: input.idempotency_key,
+  });
+  await ctx.db("alerts").where({ id: alert.id }).update({ notification_json: toJsonText(plan) });
+  return alert;
+}
+
+/**
+ * Raises the alert (warning, emergency), then sends. The alert is recorded first and
+ * whatever the receipts say: a warning that reached no one, or whose send was cut short by
+ * the step timeout, is exactly the one a caregiver must find in the list, and its
+ * escalation tries again.
+ */
+export async function sendNotification(
+  ctx: CareContext,
+  hctx: HandlerContext<CareServices>,
+  input: StepInput,
+  config: NotificationConfig,
+  channels: Channels,
+): Promise<NotificationOutcome> {
+  const plan = buildPlan(ctx, input, config, channels.optionKeys);
+  const alert = RAISES_ALERT.has(plan.alert_level) ? await raiseAlert(ctx, input, plan) : null;
+  const receipts = await dispatch({ hctx, notifications: ctx.settings.notifications }, plan, input.pipeline_data, channels.find, input.idempotency_key);
+  return { plan, receipts, alert };
+}

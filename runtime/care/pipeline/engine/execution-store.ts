@@ -1,0 +1,313 @@
+/**
+ * Executions in the store, written by group commit. A run's changes are queued and written
+ * with everything else that is queued, in one transaction:
+ * - a new run, or progress, within WRITE_DELAY_MS; a run that ends sooner is written once,
+ *   already ended (most runs of pure flow steps are);
+ * - a run that parks or ends on the next tick, and its caller waits until it is durable;
+ * - a run someone asks about (`whenWritten`) on the next tick.
+ */
+import type { Knex } from "knex";
+import { fromJsonText, toJsonText } from "../../../platform/db/json-column";
+import { earliestResume, parseRow, runWrite, selectExecutions, type ExecutionRow, type RunWrite, type SqlValue } from "./execution-rows";
+import { SnapshotIds } from "./snapshot-ids";
+import type { GraphSnapshot } from "./graph-snapshot";
+import type { RunState, Waiting } from "./run-state";
+import type { ExecutionWriter } from "./writers/execution-writer";
+
+export const WRITE_DELAY_MS = 20;
+const MAX_ATTEMPTS = 3;
+
+interface Queued {
+  run: RunState;
+  /** When it was first queued since its last write (monotonic ms). */
+  since: number;
+  /** Written on the next tick rather than after the delay. */
+  urgent: boolean;
+}
+
+interface Waiter {
+  resolve(): void;
+  reject(err: unknown): void;
+}
+
+/**
+ * One process writes executions (the engine), so their ids are handed out here and rows are
+ * written in batches, instead of a round trip per run.
+ */
+export class ExecutionStore {
+  private readonly queue = new Map<number, Queued>();
+  private readonly waiters = new Map<number, Waiter[]>();
+  /** Runs whose rows are not in the store yet. */
+  private readonly unwritten = new Set<number>();
+  /** Runs in the batch being written now, with their rules. */
+  private readonly writing = new Map<number, number>();
+  /** Failed writes per run, so that a run the store refuses is not retried forever. */
+  private readonly failures = new Map<number, number>();
+  private flushing: Promise<void> | null = null;
+  private tickArmed = false;
+  private timer: NodeJS.Timeout | undefined;
+  private timerDue = Infinity;
+  private nextId = 1;
+  private readonly snapshots: SnapshotIds;
+
+  constructor(
+    private readonly db: Knex,
+    private readonly write: ExecutionWriter,
+    private readonly now: () => string,
+    private readonly onError: (err: unknown, runs: number[]) => void,
+  ) {
+    this.snapshots = new SnapshotIds(now);
+  }
+
+  async init(): Promise<void> {
+    const [{ m: maxRun }] = await this.db("workflow_executions").max({ m: "id" });
+    this.nextId = Number(maxRun ?? 0) + 1;
+    await this.snapshots.init(this.db);
+  }
+
+  /** Give a new run its id and queue its row (written within the delay, or when it parks or ends). */
+  create(s: Omit<RunState, "id">): RunState {
+    // The engine hands over a fresh object: giving it its id in place saves a copy per run.
+    const run = s as RunState;
+    run.id = this.nextId++;
+    this.unwritten.add(run.id);
+    this.enqueue(run, false);
+    return run;
+  }
+
+  /** Queue a run's progress: a run lost in a crash fails on restart anyway. */
+  touch(s: RunState): void {
+    this.enqueue(s, false);
+  }
+
+  /** Write a run on the next tick and resolve once it is durable (a run parks or ends). */
+  save(s: RunState): Promise<void> {
+    this.enqueue(s, true);
+    return this.waitFor(s.id);
+  }
+
+  /** Resolves once the run's queued state is in the store (at once when nothing is queued). */
+  whenWritten(id: number): Promise<void> {
+    const q = this.queue.get(id);
+    if (!q) return this.writing.has(id) ? this.waitFor(id) : Promise.resolve();
+    q.urgent = true;
+    this.armTick();
+    return this.waitFor(id);
+  }
+
+  /** Resolves once every queued run of these rules is in the store (gates read their event logs). */
+  whenRulesWritten(ruleIds: readonly number[]): Promise<void> {
+    const ids: number[] = [];
+    for (const [id, q] of this.queue) if (ruleIds.includes(q.run.rule_id)) ids.push(id);
+    for (const [id, ruleId] of this.writing) if (ruleIds.includes(ruleId) && !this.queue.has(id)) ids.push(id);
+    return ids.length ? Promise.all(ids.map((id) => this.whenWritten(id))).then(() => undefined) : Promise.resolve();
+  }
+
+  /**
+   * Resolves once everything queued so far is in the store (or its write failed, which the
+   * store logs). Runs queued later do not hold it up, so a read under load still answers.
+   */
+  flushQueued(): Promise<void> {
+    const ids = [...this.queue.keys(), ...this.writing.keys()];
+    return Promise.all(ids.map((id) => this.whenWritten(id).catch(() => undefined))).then(() => undefined);
+  }
+
+  /** Write until nothing is queued (the engine is stopping, no run starts any more). */
+  async drain(): Promise<void> {
+    while (this.flushing || this.queue.size) {
+      for (const q of this.queue.values()) q.urgent = true;
+      this.kick();
+      await this.flushing?.catch(() => undefined);
+    }
+  }
+
+  async get(id: number): Promise<ExecutionRow | undefined> {
+    await this.whenWritten(id).catch(() => undefined);
+    const row = await selectExecutions(this.db).where("we.id", id).first();
+    return row ? parseRow(row) : undefined;
+  }
+
+  /** Parked runs as they stand, to be held until they are due (see the engine's armResume). */
+  async readParked(ids: readonly number[]): Promise<ExecutionRow[]> {
+    const rows: Array<Record<string, unknown>> = await selectExecutions(this.db).whereIn("we.id", ids).where("we.status", "waiting");
+    // Runs of one rule version share a snapshot: parse it once.
+    const graphs = new Map<unknown, GraphSnapshot>();
+    return rows.map((raw) => {
+      let graph = graphs.get(raw.graph);
+      if (!graph) graphs.set(raw.graph, (graph = fromJsonText(raw.graph as string, {} as GraphSnapshot)));
+      return parseRow(raw, { graph });
+    });
+  }
+
+  /**
+   * Claim many parked runs at once (those whose timers fell due together): each run only if
+   * it is still parked and due by `dueBy` (a run answered and parked again meanwhile waits for
+   * its new time). The claim writes, in the same statement, the branches that stay parked
+   * (`remaining`) and their deadline: a claimed branch is no longer parked in the store, so a
+   * stop right after the claim can never resume it a second time. Returns the ids claimed.
+   */
+  async claimDue(claims: readonly ResumeClaim[], dueBy: string): Promise<number[]> {
+    const now = this.now();
+    const claimed: number[] = [];
+    const plain = claims.filter((c) => c.remaining.length === 0).map((c) => c.id);
+    if (plain.length) {
+      const rows: Array<{ id: number | string }> = await this.db("workflow_executions")
+        .whereIn("id", plain)
+        .where({ status: "waiting" })
+        .where("resume_at", "<=", dueBy)
+        .update({ status: "running", resume_at: null, waiting: null, updated_at: now })
+        .returning("id");
+      claimed.push(...rows.map((r) => Number(r.id)));
+    }
+    // A run with another branch still parked (rare): its own deadline and list.
+    for (const c of claims.filter((c) => c.remaining.length > 0)) {
+      const n = await this.db("workflow_executions")
+        .where({ id: c.id, status: "waiting" })
+        .where("resume_at", "<=", dueBy)
+        .update({ status: "running", ...parkedColumns(c.remaining), updated_at: now });
+      if (Number(n) === 1) claimed.push(c.id);
+    }
+    return claimed;
+  }
+
+  /** Claim a parked run for resumption (an answer, a cancel); exactly one claimer wins, and the claimed branch leaves the store's parked list. */
+  async claimResume(id: number, remaining: readonly Waiting[]): Promise<boolean> {
+    const n = await this.db("workflow_executions")
+      .where({ id, status: "waiting" })
+      .update({ status: "running", ...parkedColumns(remaining), updated_at: this.now() });
+    return Number(n) === 1;
+  }
+
+  // ---- group commit ------------------------------------------------------------------------
+
+  private enqueue(run: RunState, urgent: boolean): void {
+    const q = this.queue.get(run.id);
+    if (q) {
+      q.run = run;
+      q.urgent ||= urgent;
+    } else this.queue.set(run.id, { run, since: performance.now(), urgent });
+    if (urgent) this.armTick();
+    else this.armTimer((q?.since ?? performance.now()) + WRITE_DELAY_MS);
+  }
+
+  private waitFor(id: number): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const list = this.waiters.get(id);
+      if (list) list.push({ resolve, reject });
+      else this.waiters.set(id, [{ resolve, reject }]);
+    });
+  }
+
+  private armTick(): void {
+    if (this.tickArmed) return;
+    this.tickArmed = true;
+    setImmediate(() => {
+      this.tickArmed = false;
+      this.kick();
+    });
+  }
+
+  private armTimer(dueAt: number): void {
+    if (this.timer && this.timerDue <= dueAt) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timerDue = dueAt;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.timerDue = Infinity;
+      this.kick();
+    }, Math.max(0, dueAt - performance.now()));
+    this.timer.unref?.();
+  }
+
+  /** Start a flush unless one is under way (it looks again when it is done). */
+  private kick(): void {
+    // flush() clears `flushing` when it ends, so it must start after the assignment.
+    if (!this.flushing) this.flushing = Promise.resolve().then(() => this.flush());
+  }
+
+  private async flush(): Promise<void> {
+    try {
+      const t = performance.now();
+      const batch: RunWrite[] = [];
+      const snapshots: SqlValue[][] = [];
+      const runs: RunState[] = [];
+      const stamp = this.now();
+      for (const [id, q] of this.queue) {
+        if (!q.urgent && q.since + WRITE_DELAY_MS > t) continue;
+        this.queue.delete(id);
+        let snapshotId: number | null = null;
+        if (this.unwritten.has(id)) {
+          const ref = this.snapshots.refOf(q.run.graph);
+          if (ref.row && !snapshots.includes(ref.row)) snapshots.push(ref.row);
+          snapshotId = ref.id;
+        }
+        batch.push(runWrite(q.run, snapshotId, stamp));
+        runs.push(q.run);
+      }
+      if (batch.length) await this.writeBatch(batch, snapshots, runs);
+    } finally {
+      this.flushing = null;
+      // What was held back, or queued while writing, gets its tick or its timer.
+      let nextDue = Infinity;
+      for (const q of this.queue.values()) {
+        if (q.urgent) this.armTick();
+        else nextDue = Math.min(nextDue, q.since + WRITE_DELAY_MS);
+      }
+      if (nextDue !== Infinity) this.armTimer(nextDue);
+    }
+  }
+
+  private async writeBatch(batch: RunWrite[], snapshots: SqlValue[][], runs: RunState[]): Promise<void> {
+    const ids = runs.map((r) => r.id);
+    runs.forEach((r) => this.writing.set(r.id, r.rule_id));
+    try {
+      await this.write({ snapshots, runs: batch });
+    } catch (err) {
+      this.onError(err, ids);
+      ids.forEach((id) => this.writing.delete(id));
+      for (const run of runs) {
+        const failures = (this.failures.get(run.id) ?? 0) + 1;
+        // Retried with the next batch (the run is still in memory), up to MAX_ATTEMPTS.
+        if (failures < MAX_ATTEMPTS && !this.queue.has(run.id)) {
+          this.failures.set(run.id, failures);
+          this.enqueue(run, false);
+        } else this.failures.delete(run.id);
+        this.settleWaiters(run.id, err);
+      }
+      return;
+    }
+    this.snapshots.written(snapshots.map((row) => Number(row[0])));
+    for (const id of ids) {
+      this.writing.delete(id);
+      this.failures.delete(id);
+      this.unwritten.delete(id);
+      this.settleWaiters(id);
+    }
+  }
+
+  private settleWaiters(id: number, err?: unknown): void {
+    if (this.queue.has(id) && err === undefined) {
+      // Queued again while its batch was being written: its waiters want the newer state.
+      if (this.waiters.has(id)) {
+        this.queue.get(id)!.urgent = true;
+        this.armTick();
+      }
+      return;
+    }
+    const list = this.waiters.get(id);
+    if (!list) return;
+    this.waiters.delete(id);
+    for (const w of list) err === undefined ? w.resolve() : w.reject(err);
+  }
+}
+
+/** A run to claim, and the branches of it that stay parked after the claim. */
+export interface ResumeClaim {
+  id: number;
+  remaining: readonly Waiting[];
+}
+
+const parkedColumns = (remaining: readonly Waiting[]): { resume_at: string | null; waiting: string | null } => ({
+  resume_at: remaining.length ? earliestResume(remaining) : null,
+  waiting: remaining.length ? toJsonText(remaining) : null,
+});

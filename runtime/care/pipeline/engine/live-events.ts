@@ -1,0 +1,118 @@
+/**
+ * Live run events (`PipelineExecutionEvent`): every status transition and step boundary,
+ * numbered in order, for `/ws/pipeline` and anyone else who listens, to the types they ask for.
+ */
+import { isoAt } from "../../../platform/core/clock";
+
+export type PipelineEventType =
+  | "pipeline_started"
+  | "step_started"
+  | "step_completed"
+  | "pipeline_waiting"
+  | "pipeline_resumed"
+  | "pipeline_completed"
+  | "pipeline_failed"
+  | "pipeline_cancelled";
+
+export interface PipelineExecutionEvent {
+  type: "pipeline_event";
+  event_type: PipelineEventType;
+  execution_id: number;
+  rule_id: number;
+  rule_name: string;
+  status: string;
+  previous_status: string | null;
+  step_id: number | null;
+  step_label: string | null;
+  elapsed_ms: number;
+  sequence: number;
+  at: string;
+  [extra: string]: unknown;
+}
+
+/** The event of a run's transition or step boundary, at `nowMs`. */
+export function runEvent(
+  run: { id: number; rule_id: number; rule_name: string; status: string; started_at: string },
+  event_type: PipelineEventType,
+  previous: string | null,
+  extra: Record<string, unknown>,
+  nowMs: number,
+  startedMs: number = Date.parse(run.started_at),
+): Omit<PipelineExecutionEvent, "type" | "sequence"> {
+  const event: Omit<PipelineExecutionEvent, "type" | "sequence"> = {
+    event_type,
+    execution_id: run.id,
+    rule_id: run.rule_id,
+    rule_name: run.rule_name,
+    status: run.status,
+    previous_status: previous,
+    step_id: (extra.step_id as number | undefined) ?? null,
+    step_label: (extra.step_label as string | undefined) ?? null,
+    elapsed_ms: nowMs - startedMs,
+    at: isoAt(nowMs),
+  };
+  return Object.assign(event, extra);
+}
+
+export type LiveListener = (e: PipelineExecutionEvent) => void;
+
+interface Subscription {
+  listener: LiveListener;
+  /** null: every type. */
+  types: ReadonlySet<PipelineEventType> | null;
+}
+
+/**
+ * Interest-based fan-out: each subscriber names the event types it wants (or all), and
+ * `wants(type)` tells the engine in O(1) whether building an event of that type is worth it.
+ */
+export class LiveEvents {
+  // Replaced, never mutated, on (un)subscribe: an emit walks the list it started with.
+  private subs: readonly Subscription[] = [];
+  private allTypes = 0;
+  private readonly perType = new Map<PipelineEventType, number>();
+  private sequence = 0;
+
+  /** Does at least one subscriber get events of this type? Callers skip building the rest. */
+  wants(type: PipelineEventType): boolean {
+    return this.allTypes > 0 || (this.perType.get(type) ?? 0) > 0;
+  }
+
+  /** Delivers to the subscribers of the event's type; numbers only delivered events. */
+  emit(event: Omit<PipelineExecutionEvent, "type" | "sequence">): void {
+    const e = event as PipelineExecutionEvent;
+    if (!this.wants(e.event_type)) return;
+    e.type = "pipeline_event";
+    e.sequence = ++this.sequence;
+    for (const s of this.subs) if (s.types === null || s.types.has(e.event_type)) s.listener(e);
+  }
+
+  /**
+   * Listen to the given event types, or to all of them without `types`. Returns the
+   * unsubscribe function (calling it again does nothing).
+   */
+  subscribe(listener: LiveListener, types?: readonly PipelineEventType[]): () => void {
+    const sub: Subscription = { listener, types: types ? new Set(types) : null };
+    this.subs = [...this.subs, sub];
+    this.count(sub, 1);
+    let active = true;
+    return () => {
+      if (!active) return;
+      active = false;
+      this.subs = this.subs.filter((s) => s !== sub);
+      this.count(sub, -1);
+    };
+  }
+
+  private count(sub: Subscription, delta: 1 | -1): void {
+    if (sub.types === null) {
+      this.allTypes += delta;
+      return;
+    }
+    for (const t of sub.types) {
+      const n = (this.perType.get(t) ?? 0) + delta;
+      if (n > 0) this.perType.set(t, n);
+      else this.perType.delete(t);
+    }
+  }
+}

@@ -1,0 +1,48 @@
+/**
+ * sensor_event rules: on every `sensor.event` on the bus, fire each enabled sensor_event
+ * rule whose primary sensor is the event's sensor. A rule without a primary sensor fires
+ * for every sensor event and lets its context filters (a room filter, typically) decide.
+ * The rules are read from the flows on each event, so a rule change is seen at once.
+ */
+import type { CareContext } from "../../context";
+import type { BusTopics } from "../../../platform/core/event-bus";
+import { triggerContext, type RuleFirer } from "../engine/types";
+import { fireLogged, Inflight, rulesWithTrigger, type Trigger } from "./trigger-kit";
+
+export class SensorEventTrigger implements Trigger {
+  private unsubscribe: (() => void) | null = null;
+  private readonly inflight: Inflight;
+
+  constructor(
+    private readonly ctx: CareContext,
+    private readonly firer: RuleFirer,
+  ) {
+    this.inflight = new Inflight((err) => ctx.log.error({ err }, "sensor_event trigger failed"));
+  }
+
+  start(): void {
+    if (this.unsubscribe) return;
+    this.unsubscribe = this.ctx.bus.subscribe("sensor.event", (e) => this.inflight.track(this.onEvent(e)));
+  }
+
+  stop(): void {
+    this.unsubscribe?.();
+    this.unsubscribe = null;
+  }
+
+  idle(): Promise<void> {
+    return this.inflight.idle();
+  }
+
+  private async onEvent(e: BusTopics["sensor.event"]): Promise<void> {
+    const rules = (await rulesWithTrigger(this.ctx, "sensor_event")).filter((r) => r.primary_sensor_id === null || r.primary_sensor_id === e.sensor_id);
+    const trigger = triggerContext({
+      trigger_type: "sensor_event",
+      sensor_id: e.sensor_id,
+      room_name: e.room_name,
+      media_paths: e.media_paths ?? [],
+      media_type: e.media_type ?? null,
+    });
+    await Promise.all(rules.map((r) => fireLogged(this.ctx, this.firer, { rule_id: r.id, trigger: { ...trigger, media_paths: [...trigger.media_paths] } })));
+  }
+}

@@ -1,0 +1,87 @@
+/**
+ * The one way REST changes flows: read the current flows, let a change edit a draft,
+ * validate, deploy, all serialized so two REST writes never interleave. With Node-RED
+ * embedded the deploy goes through its runtime (so the change is live at once, and an
+ * editor deploy in between is caught by the revision check and retried); without it the
+ * draft is written straight to the store. Both end in `saveFlowsWithIndex`.
+ */
+import type { Knex } from "knex";
+import { ConflictError, ValidationError } from "../../platform/core/errors";
+import { readFlows, writeFlows, type FlowNode } from "../../platform/nodered/flow-store";
+import { FlowDraft } from "./flow-draft";
+import { DeployRejected, refusalDetail, type DeployReport } from "./flow-validation";
+import { syncRuleIndex } from "./index-sync";
+import type { RuleIndex } from "./rule-model";
+
+export interface FlowSource {
+  read(): Promise<{ flows: FlowNode[]; rev?: string }>;
+  deploy(flows: readonly FlowNode[], rev?: string): Promise<void>;
+}
+
+/** The deploy check (`checkDeploy` with the household and settings at hand): new flows against the stored ones. */
+export type DeployChecker = (flows: readonly FlowNode[], previous: readonly FlowNode[]) => Promise<DeployReport>;
+
+/** Validation, flow rows and id index in one transaction: what every deploy persists. */
+export async function saveFlowsWithIndex(db: Knex, flows: readonly FlowNode[], now: string, check: DeployChecker): Promise<DeployReport> {
+  const report = await check(flows, await readFlows(db));
+  if (report.refused.length) throw new DeployRejected(report.refused);
+  await db.transaction(async (trx) => {
+    await writeFlows(trx, flows);
+    await syncRuleIndex(trx, flows, now);
+  });
+  return report;
+}
+
+export const directFlowSource = (db: Knex, now: () => string, check: DeployChecker): FlowSource => ({
+  read: async () => ({ flows: await readFlows(db) }),
+  deploy: async (flows) => void (await saveFlowsWithIndex(db, flows, now(), check)),
+});
+
+export async function readIndex(db: Knex): Promise<RuleIndex> {
+  const [rules, steps, contexts] = await Promise.all([db("rules").select("*"), db("rule_steps").select("*"), db("rule_contexts").select("*")]);
+  return { rules, steps, contexts };
+}
+
+const isVersionMismatch = (err: unknown): boolean => (err as { code?: string } | null)?.code === "version_mismatch";
+
+export class FlowWriter {
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly db: Knex,
+    private readonly source: FlowSource,
+    private readonly check: DeployChecker,
+  ) {}
+
+  /** Current flows and index, for reads. */
+  async snapshot(): Promise<{ flows: FlowNode[]; index: RuleIndex }> {
+    const [{ flows }, index] = await Promise.all([this.source.read(), readIndex(this.db)]);
+    return { flows, index };
+  }
+
+  /** Run `edit` on a draft of the current flows and deploy the result; returns edit's value. */
+  change<T>(edit: (draft: FlowDraft, index: RuleIndex) => T | Promise<T>): Promise<T> {
+    const run = this.queue.then(() => this.attempt(edit, 3));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async attempt<T>(edit: (draft: FlowDraft, index: RuleIndex) => T | Promise<T>, triesLeft: number): Promise<T> {
+    const [{ flows, rev }, index] = await Promise.all([this.source.read(), readIndex(this.db)]);
+    const draft = new FlowDraft(flows);
+    const result = await edit(draft, index);
+    const { refused } = await this.check(draft.nodes, flows);
+    if (refused.length) throw new ValidationError(refusalDetail(refused));
+    try {
+      await this.source.deploy(draft.nodes, rev);
+    } catch (err) {
+      if (isVersionMismatch(err)) {
+        if (triesLeft > 1) return this.attempt(edit, triesLeft - 1);
+        throw new ConflictError("The flows kept changing while this change was applied; try again");
+      }
+      if (err instanceof DeployRejected) throw new ValidationError(refusalDetail(err.problems));
+      throw err;
+    }
+    return result;
+  }
+}

@@ -1,0 +1,48 @@
+/** The REST body of a rule, and checks that need the store (sensors exist, names are free). */
+import { z } from "zod";
+import type { CareContext } from "../context";
+import { ConflictError, ValidationError } from "../../platform/core/errors";
+import { sameName } from "../../platform/core/name-key";
+import { suggest } from "../pipeline/suggest";
+import { maxDailyTriggers, TRIGGER_TYPES } from "../../../nodes/trigger/trigger.spec";
+
+const triggerFields = {
+  trigger_type: z.enum(TRIGGER_TYPES),
+  primary_sensor_id: z.string().min(1).nullable(),
+  schedule_cron: z.string().nullable(),
+  cool_off_minutes: z.number().int().min(0),
+  max_daily_triggers: maxDailyTriggers,
+  occupancy_config: z.object({ min_minutes: z.number().positive() }).strict().nullable(),
+  max_concurrent_executions: z.number().int().min(1).max(20),
+  execution_timeout_minutes: z.number().positive().max(1440),
+};
+
+export const TRIGGER_KEYS = Object.keys(triggerFields) as Array<keyof typeof triggerFields>;
+
+const ruleFields = {
+  name: z.string().trim().min(1, "must not be empty").max(200),
+  description: z.string().max(4000),
+  enabled: z.boolean(),
+  ...triggerFields,
+  // Accepted so a GET result can be sent back; the secret itself is only set by generate-secret.
+  webhook_config: z.unknown(),
+};
+
+export const ruleUpdateSchema = z.object(ruleFields).partial().strict();
+export const ruleCreateSchema = ruleUpdateSchema.required({ name: true, trigger_type: true });
+
+export type RuleInput = z.infer<typeof ruleUpdateSchema>;
+
+export async function assertSensorExists(ctx: CareContext, sensorId: string | null | undefined, field = "primary_sensor_id"): Promise<void> {
+  if (!sensorId) return;
+  const found = await ctx.db("sensors").where({ sensor_id: sensorId }).first();
+  if (found) return;
+  const all: Array<{ sensor_id: string }> = await ctx.db("sensors").select("sensor_id");
+  const hint = suggest(sensorId, all.map((s) => s.sensor_id));
+  throw new ValidationError(`${field}: sensor '${sensorId}' does not exist${hint ? `; did you mean '${hint}'?` : ""}`);
+}
+
+export function assertNameFree(names: ReadonlyArray<{ id: number; name: string }>, name: string, exceptId?: number): void {
+  const other = names.find((r) => sameName(r.name, name) && r.id !== exceptId);
+  if (other) throw new ConflictError(`A rule named '${other.name}' already exists (id ${other.id})`);
+}

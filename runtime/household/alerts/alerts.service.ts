@@ -1,0 +1,154 @@
+/**
+ * Alerts: raised by warning and emergency notifications, acknowledged by a caregiver.
+ * `dismiss` resolves an alert; `assist` marks that help is needed and escalates it.
+ * Every action is recorded with who took it.
+ */
+import { z } from "zod";
+import type { PlatformContext } from "../../platform/context";
+import { isoNow } from "../../platform/core/clock";
+import { ConflictError, NotFoundError } from "../../platform/core/errors";
+import { parseInput } from "../../platform/core/validation";
+import { toBool } from "../../platform/db/json-column";
+import { storedSpellings } from "../../platform/db/name-match";
+
+export interface AlertAction {
+  id: number;
+  action: "dismiss" | "assist";
+  actor: string;
+  note: string | null;
+  created_at: string;
+}
+
+export interface Alert {
+  id: number;
+  timestamp: string;
+  alert_type: string;
+  level: string;
+  description: string;
+  room_name: string | null;
+  sensor_id: string | null;
+  rule_id: number | null;
+  execution_id: number | null;
+  image_url: string | null;
+  resolved: boolean;
+  resolved_at: string | null;
+  resolved_by: string | null;
+  assistance_needed: boolean;
+  assisted_at: string | null;
+  escalation_count: number;
+  next_escalation_at: string | null;
+  actions: AlertAction[];
+}
+
+type AlertRow = Omit<Alert, "resolved" | "assistance_needed" | "actions"> & { resolved: unknown; assistance_needed: unknown };
+
+export interface AlertFilters {
+  resolved?: boolean;
+  room_name?: string;
+  alert_type?: string;
+  limit: number;
+  offset: number;
+}
+
+const toAlert = (row: AlertRow, actions: AlertAction[]): Alert => ({
+  ...row,
+  resolved: toBool(row.resolved),
+  assistance_needed: toBool(row.assistance_needed),
+  actions,
+});
+
+export async function listAlerts(ctx: PlatformContext, f: AlertFilters): Promise<Alert[]> {
+  const q = ctx.db<AlertRow>("alerts").select("*").orderBy("timestamp", "desc").orderBy("id", "desc").limit(f.limit).offset(f.offset);
+  if (f.resolved !== undefined) q.where("resolved", f.resolved);
+  // The room in any case or Unicode spelling ('küche' finds 'KÜCHE'), the same on both stores.
+  if (f.room_name !== undefined) q.whereIn("room_name", await storedSpellings(ctx.db, "alerts", "room_name", f.room_name));
+  if (f.alert_type !== undefined) q.where("alert_type", f.alert_type);
+  const rows = await q;
+  const actions = rows.length
+    ? await ctx.db<AlertAction & { alert_id: number }>("alert_actions").whereIn("alert_id", rows.map((r) => r.id)).orderBy("id")
+    : [];
+  return rows.map((row) => toAlert(row, actions.filter((a) => a.alert_id === row.id).map(stripAlertId)));
+}
+
+const stripAlertId = ({ alert_id: _alertId, ...a }: AlertAction & { alert_id: number }): AlertAction => a;
+
+export async function getAlert(ctx: PlatformContext, id: number): Promise<Alert> {
+  const row = await ctx.db<AlertRow>("alerts").where({ id }).first();
+  if (!row) throw new NotFoundError(`Alert ${id} not found`);
+  const actions = await ctx.db<AlertAction & { alert_id: number }>("alert_actions").where({ alert_id: id }).orderBy("id");
+  return toAlert(row, actions.map(stripAlertId));
+}
+
+export interface NewAlert {
+  alert_type: string;
+  level: string;
+  description: string;
+  room_name?: string | null;
+  sensor_id?: string | null;
+  rule_id?: number | null;
+  execution_id?: number | null;
+  image_url?: string | null;
+  next_escalation_at?: string | null;
+  /** Raising again with the same key returns the alert already raised (see migration 011). */
+  idempotency_key?: string | null;
+}
+
+async function alertByKey(ctx: PlatformContext, key: string | null | undefined): Promise<Alert | undefined> {
+  if (!key) return undefined;
+  const row: { id: number } | undefined = await ctx.db("alerts").where({ idempotency_key: key }).first("id");
+  return row ? getAlert(ctx, row.id) : undefined;
+}
+
+export async function createAlert(ctx: PlatformContext, a: NewAlert): Promise<Alert> {
+  const existing = await alertByKey(ctx, a.idempotency_key);
+  if (existing) return existing;
+  let raced: Alert | undefined;
+  const [row] = await ctx.db("alerts")
+    .insert({
+      timestamp: isoNow(ctx.clock),
+      alert_type: a.alert_type,
+      level: a.level,
+      description: a.description,
+      room_name: a.room_name ?? null,
+      sensor_id: a.sensor_id ?? null,
+      rule_id: a.rule_id ?? null,
+      execution_id: a.execution_id ?? null,
+      image_url: a.image_url ?? null,
+      next_escalation_at: a.next_escalation_at ?? null,
+      idempotency_key: a.idempotency_key ?? null,
+    })
+    .returning("id")
+    .catch(async (err: unknown) => {
+      // Raised at the same moment by another attempt of the same step: that one stands.
+      raced = await alertByKey(ctx, a.idempotency_key);
+      if (raced) return [{ id: raced.id }];
+      throw err;
+    });
+  if (raced) return raced;
+  const id = typeof row === "object" ? row.id : row;
+  ctx.bus.publish("alert.created", { alert_id: id, level: a.level });
+  return getAlert(ctx, id);
+}
+
+export const alertActionSchema = z
+  .object({ action: z.enum(["dismiss", "assist"]), note: z.string().max(2000).optional() })
+  .strict();
+
+export async function actOnAlert(ctx: PlatformContext, id: number, input: unknown, actor: string): Promise<Alert> {
+  const body = parseInput(alertActionSchema, input);
+  const alert = await getAlert(ctx, id);
+  if (alert.resolved) {
+    throw new ConflictError(`Alert ${id} is already resolved${alert.resolved_by ? ` by ${alert.resolved_by}` : ""} at ${alert.resolved_at}`);
+  }
+  const now = isoNow(ctx.clock);
+  await ctx.db.transaction(async (trx) => {
+    if (body.action === "dismiss") {
+      await trx("alerts").where({ id }).update({ resolved: true, resolved_at: now, resolved_by: actor, next_escalation_at: null });
+    } else {
+      await trx("alerts").where({ id }).update({ assistance_needed: true, assisted_at: now });
+    }
+    await trx("alert_actions").insert({ alert_id: id, action: body.action, actor, note: body.note ?? null, created_at: now });
+  });
+  ctx.bus.publish("alert.acknowledged", { alert_id: id, action: body.action, actor });
+  return getAlert(ctx, id);
+}

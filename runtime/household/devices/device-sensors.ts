@@ -1,0 +1,34 @@
+/**
+ * Every device key names a sensor; at startup that sensor is created if missing, with the
+ * type its device implies (a camera device → `camera`, a display or terminal → `eink`).
+ * An existing sensor keeps its name, room and config; only its type follows the device.
+ */
+import type { DeviceKeyEntry } from "../../../settings";
+import { sensorTypeForDevice } from "../../platform/auth/roles";
+import type { PlatformContext } from "../../platform/context";
+import { isoNow } from "../../platform/core/clock";
+
+export async function upsertDeviceSensors(ctx: PlatformContext, devices: readonly DeviceKeyEntry[]): Promise<void> {
+  for (const d of devices) {
+    const sensorType = sensorTypeForDevice(d.device_type);
+    const now = isoNow(ctx.clock);
+    const existing = await ctx.db("sensors").where({ sensor_id: d.sensor_id }).first();
+    if (!existing) {
+      await ctx.db("sensors").insert({
+        sensor_id: d.sensor_id,
+        name: d.name ?? d.sensor_id,
+        sensor_type: sensorType,
+        room_id: null,
+        source: "device_key",
+        enabled: true,
+        config_json: "{}",
+        created_at: now,
+        updated_at: now,
+      });
+      ctx.log.info({ sensor_id: d.sensor_id, sensor_type: sensorType }, "sensor created for device key");
+    } else if (existing.sensor_type !== sensorType) {
+      await ctx.db("sensors").where({ sensor_id: d.sensor_id }).update({ sensor_type: sensorType, updated_at: now });
+      ctx.log.info({ sensor_id: d.sensor_id, sensor_type: sensorType }, "sensor type follows its device key");
+    }
+  }
+}

@@ -1,0 +1,141 @@
+/** Household members: registration, enrollment status, alert profile, removal with their data. */
+import { z } from "zod";
+import type { PlatformContext } from "../../platform/context";
+import { isoNow } from "../../platform/core/clock";
+import { ConflictError, NotFoundError } from "../../platform/core/errors";
+import { parseInput } from "../../platform/core/validation";
+import { fromJsonText, toBool, toJsonText } from "../../platform/db/json-column";
+import { ctsAlertConfigSchema, type CtsAlertConfig } from "./alert-profiles";
+
+export interface Person {
+  person_id: string;
+  display_name: string;
+  notes: string | null;
+  enrollment_status: "enrolled" | "not_enrolled";
+  enrolled: boolean;
+  embedding_count: number;
+  enrolled_at: string | null;
+  cts_alert_config: CtsAlertConfig;
+  created_at: string;
+  updated_at: string;
+}
+
+interface PersonRow {
+  person_id: string;
+  display_name: string;
+  notes: string | null;
+  enrolled: number | boolean;
+  embedding_count: number;
+  enrolled_at: string | null;
+  cts_alert_config: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Names of the fixed routes beside `/persons/{id}`: no person may be called that. */
+export const RESERVED_PERSON_IDS: readonly string[] = ["enrolled", "locations"];
+
+// person_id becomes part of hub entity ids (input_text.cc_{person_id}_location).
+const personId = z
+  .string()
+  .regex(/^[a-z0-9_]{1,64}$/, "use 1-64 lowercase letters, digits or underscores")
+  .refine((id) => !RESERVED_PERSON_IDS.includes(id), { message: "is a reserved word (a route name); choose another" });
+
+const fields = {
+  display_name: z.string().trim().min(1, "must not be empty").max(200),
+  notes: z.string().max(2000).nullable(),
+  cts_alert_config: ctsAlertConfigSchema,
+};
+
+export const personCreateSchema = z
+  .object({
+    person_id: personId.optional(),
+    display_name: fields.display_name,
+    notes: fields.notes.optional(),
+    cts_alert_config: fields.cts_alert_config.optional(),
+  })
+  .strict();
+export const personUpdateSchema = z.object(fields).partial().strict();
+
+const toPerson = (row: PersonRow): Person => {
+  const enrolled = toBool(row.enrolled);
+  return {
+    person_id: row.person_id,
+    display_name: row.display_name,
+    notes: row.notes,
+    enrollment_status: enrolled ? "enrolled" : "not_enrolled",
+    enrolled,
+    embedding_count: Number(row.embedding_count),
+    enrolled_at: row.enrolled_at,
+    cts_alert_config: fromJsonText<CtsAlertConfig>(row.cts_alert_config, null),
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+};
+
+/** "Grandma Rose" → "grandma_rose". */
+export const slugify = (name: string): string =>
+  name
+    .normalize("NFKD")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "_")
+    .replace(/^_+|_+$/g, "")
+    .slice(0, 64) || "person";
+
+export async function listPersons(ctx: PlatformContext): Promise<Person[]> {
+  return (await ctx.db<PersonRow>("persons").select("*").orderBy("person_id")).map(toPerson);
+}
+
+export async function getPerson(ctx: PlatformContext, id: string): Promise<Person> {
+  const row = await ctx.db<PersonRow>("persons").where({ person_id: id }).first();
+  if (!row) throw new NotFoundError(`Person ${id} not found`);
+  return toPerson(row);
+}
+
+export async function createPerson(ctx: PlatformContext, input: unknown): Promise<Person> {
+  const body = parseInput(personCreateSchema, input);
+  const derived = slugify(body.display_name);
+  const id = body.person_id ?? (RESERVED_PERSON_IDS.includes(derived) ? `${derived}_person` : derived);
+  if (await ctx.db("persons").where({ person_id: id }).first()) throw new ConflictError(`A person with person_id '${id}' already exists`);
+  const now = isoNow(ctx.clock);
+  await ctx.db("persons").insert({
+    person_id: id,
+    display_name: body.display_name,
+    notes: body.notes ?? null,
+    cts_alert_config: body.cts_alert_config ? toJsonText(body.cts_alert_config) : null,
+    created_at: now,
+    updated_at: now,
+  });
+  return getPerson(ctx, id);
+}
+
+export async function updatePerson(ctx: PlatformContext, id: string, input: unknown): Promise<Person> {
+  const body = parseInput(personUpdateSchema, input);
+  await getPerson(ctx, id);
+  const { cts_alert_config, ...rest } = body;
+  const patch: Record<string, unknown> = { ...rest, updated_at: isoNow(ctx.clock) };
+  if (cts_alert_config !== undefined) patch.cts_alert_config = cts_alert_config === null ? null : toJsonText(cts_alert_config);
+  await ctx.db("persons").where({ person_id: id }).update(patch);
+  return getPerson(ctx, id);
+}
+
+/**
+ * Tables holding a person's own data, removed with the person in one transaction.
+ * Later capabilities (locations, sightings, enrollment) add theirs here.
+ */
+export const PERSON_DATA_TABLES: readonly string[] = ["person_activities", "person_locations", "person_location_history", "room_transitions", "dementia_signals"];
+
+export async function deletePerson(ctx: PlatformContext, id: string): Promise<void> {
+  await getPerson(ctx, id);
+  await ctx.db.transaction(async (trx) => {
+    for (const table of PERSON_DATA_TABLES) {
+      if (await trx.schema.hasTable(table)) await trx(table).where({ person_id: id }).delete();
+    }
+    await trx("persons").where({ person_id: id }).delete();
+  });
+}
+
+/** `GET /persons/enrolled`: the members whose faces are enrolled, with their embedding counts. */
+export async function listEnrolled(ctx: PlatformContext): Promise<Array<Pick<Person, "person_id" | "display_name" | "embedding_count" | "enrolled_at">>> {
+  return (await listPersons(ctx)).filter((p) => p.enrolled).map(({ person_id, display_name, embedding_count, enrolled_at }) => ({ person_id, display_name, embedding_count, enrolled_at }));
+}

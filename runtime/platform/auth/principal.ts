@@ -1,0 +1,22 @@
+/** Who is calling: resolved from a key, attached to the request, read by handlers. */
+import type { RoleName } from "../../../settings";
+
+interface PrincipalBase {
+  name: string;
+  /** fnmatch patterns over `METHOD /path` this caller may use. */
+  patterns: readonly string[];
+}
+
+export interface ApiPrincipal extends PrincipalBase {
+  kind: "api";
+  roles: readonly RoleName[];
+  isAdmin: boolean;
+}
+
+export interface DevicePrincipal extends PrincipalBase {
+  kind: "device";
+  sensor_id: string;
+  device_type: string;
+}
+
+export type Principal = ApiPrincipal | DevicePrincipal;

@@ -1,0 +1,40 @@
+/**
+ * What each role and device permission grants, as fnmatch patterns over `METHOD /path`.
+ * The role table is the spec's Authentication section, verbatim.
+ */
+import type { RoleName } from "../../../settings";
+
+export const ROLE_PATTERNS: Record<RoleName, readonly string[]> = {
+  admin: ["*"],
+  caregiver: ["GET /api/v1/*", "POST /api/v1/alerts/*/action"],
+  mcp_readonly: ["GET /api/v1/*", "POST /api/v1/mcp/tools/*", "POST /api/v1/rules/*/execute", "POST /mcp", "GET /mcp", "DELETE /mcp"],
+  // The senior's web app (not in the spec's table): it shows popups and prompts on /ws and
+  // answers the prompts, nothing else; it never needs the admin key.
+  webapp: ["POST /api/v1/interactive-responses"],
+};
+
+/** Named device permissions; anything else in a device's list is taken as a pattern itself. */
+export const DEVICE_PERMISSION_PATTERNS: Record<string, readonly string[]> = {
+  "device:camera": ["POST /api/v1/device/camera"],
+  // The senior's terminal answers the prompts it shows.
+  "device:terminal": ["POST /api/v1/device/terminal", "POST /api/v1/interactive-responses"],
+  "image:read": ["GET /api/v1/image/active"],
+};
+
+/** Permissions a device key has when its entry lists none, by device type. */
+export const DEFAULT_DEVICE_PERMISSIONS: Record<string, readonly string[]> = {
+  camera_device: ["device:camera"],
+  terminal: ["device:terminal", "image:read"],
+  display: ["image:read"],
+};
+
+export const isRoleName = (p: string): p is RoleName => Object.prototype.hasOwnProperty.call(ROLE_PATTERNS, p);
+
+/** Expand a key's permission list (role names or raw patterns) into patterns. */
+export function expandPermissions(permissions: readonly string[]): string[] {
+  return permissions.flatMap((p) => (isRoleName(p) ? ROLE_PATTERNS[p] : DEVICE_PERMISSION_PATTERNS[p] ?? [p]));
+}
+
+/** Sensor type a device key's sensor gets when it is upserted at startup. */
+export const sensorTypeForDevice = (deviceType: string): "camera" | "eink" =>
+  deviceType === "camera_device" ? "camera" : "eink";

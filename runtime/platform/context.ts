@@ -1,0 +1,26 @@
+/**
+ * What every platform and household service receives: the store, the clock, the logger, the
+ * settings, the keys, the event bus, the data dir and the web app's socket. Care services get
+ * more (runtime/care/context.ts); the app builds both at once (runtime/app/context.ts).
+ */
+import type { Knex } from "knex";
+import type { Settings } from "../../settings";
+import type { KeyStore } from "./auth/key-store";
+import type { Clock } from "./core/clock";
+import type { EventBus } from "./core/event-bus";
+import type { Logger } from "./core/logger";
+import type { Dialect } from "./db/store";
+import type { WebAppHub } from "./ws/webapp-hub";
+
+export interface PlatformContext {
+  db: Knex;
+  dialect: Dialect;
+  clock: Clock;
+  log: Logger;
+  settings: Settings;
+  keys: KeyStore;
+  bus: EventBus;
+  dataDir: string;
+  /** The web app's socket (`/ws`): popups, prompts and alert updates go out here. */
+  webapp: WebAppHub;
+}

@@ -1,0 +1,236 @@
+/**
+ * The embedded Node-RED runtime. Node-RED keeps module-level state and cannot be started
+ * again in a process after it stops, so one host per process owns it and the app that is
+ * current *attaches* to it: the storage module, the admin login and the logger all read
+ * the attached target at each call. A second app in the same process (tests) re-attaches,
+ * and the runtime reloads its flows from the new store.
+ */
+import { EventEmitter } from "node:events";
+import fs from "node:fs";
+import path from "node:path";
+import type { IncomingMessage } from "node:http";
+import type { Duplex } from "node:stream";
+import type { NextFunction, Request, RequestHandler, Response } from "express";
+import type { Knex } from "knex";
+import type { KeyStore } from "../auth/key-store";
+import type { Logger } from "../core/logger";
+import { adminAuthSettings, LOGIN_MESSAGE } from "./admin-auth";
+import { createStorageModule, type FlowNode } from "./flow-store";
+import { redLogging } from "./log-bridge";
+import { loadRed, type Red, type RedHooks } from "./red";
+import { PALETTE_ORDER } from "../../../nodes/_kit/node-red/editor-html";
+
+export type NodeRedState = "stopped" | "starting" | "started" | "error" | "disabled";
+
+export const EDITOR_ROOT = "/editor";
+
+export interface HostTarget {
+  db: Knex;
+  keys: KeyStore;
+  log: Logger;
+  now: () => string;
+  credentialSecret: string;
+  userDir: string;
+  logLevel: string;
+  /** Folder of our compiled node package (added by the node kit). */
+  nodesDir?: string;
+  /** Scripts added to the editor's page, run before the login too. */
+  pageScripts?: string[];
+  /** Services handed to our nodes through `RED.settings.careflow`. */
+  services?: Record<string, unknown>;
+  saveFlows: (flows: readonly FlowNode[]) => Promise<void>;
+  /** After every (re)start of the flows, once the runtime holds the new ones. */
+  onFlowsStarted?: () => void;
+}
+
+// Core nodes a care appliance should not offer: shell, file system, raw sockets and
+// brokers (the hub and tracking streams have their own typed clients).
+const EXCLUDED_CORE_NODES = [
+  "90-exec.js",
+  "10-file.js",
+  "23-watch.js",
+  "31-tcpin.js",
+  "32-udp.js",
+  "10-mqtt.js",
+  "22-websocket.js",
+  "06-httpproxy.js",
+  "05-tls.js",
+  "70-CSV.js",
+  "70-HTML.js",
+  "70-XML.js",
+  "70-YAML.js",
+  "18-sort.js",
+  "19-batch.js",
+];
+
+const FLOWS_STARTED_TIMEOUT_MS = 15000;
+
+/**
+ * The editor passes a notification's text through i18next as a message key: `:` splits off a
+ * namespace (the text before the first one was dropped), and `{{x}}` and `__x__` are
+ * interpolated. As character references in the text between tags they show as themselves.
+ */
+export const i18nProof = (html: string): string =>
+  html.replace(/(^|>)([^<]*)/g, (_m, open: string, text: string) => open + text.replace(/[:{}_]/g, (c) => `&#${c.charCodeAt(0)};`));
+
+class NodeRedHost {
+  state: NodeRedState = "stopped";
+  private red?: Red;
+  private target?: HostTarget;
+  private starting?: Promise<void>;
+  /** Node-RED listens for WebSocket upgrades here; the app forwards editor upgrades. */
+  private readonly upgrades = new EventEmitter();
+
+  private current(): HostTarget {
+    if (!this.target) throw new Error("Node-RED host has no attached app");
+    return this.target;
+  }
+
+  async attach(target: HostTarget): Promise<void> {
+    this.target = target;
+    if (!this.red) {
+      this.starting = this.boot();
+      return this.starting;
+    }
+    await this.starting;
+    this.state = "starting";
+    await this.whenFlowsStarted(() => this.red!.runtime.flows.setFlows({ deploymentType: "reload" }));
+  }
+
+  detach(target: HostTarget): void {
+    if (this.target === target) this.state = this.red ? "stopped" : this.state;
+  }
+
+  private async boot(): Promise<void> {
+    const t = this.current();
+    this.state = "starting";
+    fs.mkdirSync(t.userDir, { recursive: true });
+    // Node-RED reads the user dir's package.json for installed palette modules.
+    const pkg = path.join(t.userDir, "package.json");
+    if (!fs.existsSync(pkg)) fs.writeFileSync(pkg, JSON.stringify({ name: "careflow-node-red-user", private: true }) + "\n");
+    const red = loadRed();
+    red.init(this.upgrades, this.settings(t));
+    this.red = red;
+    red.events.on("flows:started", () => this.target?.onFlowsStarted?.());
+    await this.whenFlowsStarted(() => red.start());
+  }
+
+  private settings(t: HostTarget): Record<string, unknown> {
+    const host = this;
+    return {
+      httpAdminRoot: EDITOR_ROOT,
+      httpNodeRoot: "/",
+      userDir: t.userDir,
+      ...(t.nodesDir && fs.existsSync(t.nodesDir) ? { nodesDir: t.nodesDir } : {}),
+      storageModule: createStorageModule(() => {
+        const c = host.current();
+        return { db: c.db, now: c.now, saveFlows: c.saveFlows };
+      }),
+      credentialSecret: t.credentialSecret,
+      adminAuth: adminAuthSettings(() => host.current().keys),
+      logging: redLogging(() => host.current().log.child({ component: "node-red" }), t.logLevel),
+      editorTheme: {
+        page: { title: "careflow editor", scripts: (t.pageScripts ?? []).filter((f) => fs.existsSync(f)) },
+        header: { title: "careflow" },
+        login: { message: LOGIN_MESSAGE },
+        projects: { enabled: false },
+        tours: false,
+        palette: { catalogues: [] },
+      },
+      externalModules: { autoInstall: false, palette: { allowInstall: false, allowUpload: false }, modules: { allowInstall: false } },
+      functionExternalModules: false,
+      telemetry: { enabled: false, updateNotification: false },
+      paletteCategories: PALETTE_ORDER,
+      nodesExcludes: EXCLUDED_CORE_NODES,
+      // Read by our nodes; a getter so a re-attached app's services are the ones seen.
+      get careflow() {
+        return host.target?.services ?? {};
+      },
+    };
+  }
+
+  /** Run `action` and resolve once Node-RED reports the flows started (or failed to). */
+  private whenFlowsStarted(action: () => Promise<unknown>): Promise<void> {
+    const red = this.red!;
+    const before = this.state;
+    return new Promise<void>((resolve, reject) => {
+      const finish = (state: NodeRedState, err?: Error) => {
+        clearTimeout(timer);
+        red.events.off("flows:started", onStarted);
+        red.events.off("runtime-event", onRuntimeEvent);
+        this.state = state;
+        if (err) reject(err);
+        else resolve();
+      };
+      const onStarted = () => finish("started");
+      const onRuntimeEvent = (e: { id?: string; payload?: { error?: string; type?: string } }) => {
+        if (e.id === "runtime-state" && e.payload?.error) {
+          this.current().log.error({ component: "node-red", error: e.payload.error }, "Node-RED could not start the flows");
+          finish("error");
+        }
+      };
+      const timer = setTimeout(() => {
+        this.current().log.error({ component: "node-red" }, "Node-RED flows did not start in time");
+        finish("error");
+      }, FLOWS_STARTED_TIMEOUT_MS);
+      red.events.on("flows:started", onStarted);
+      red.events.on("runtime-event", onRuntimeEvent);
+      // A refused action (a stale revision, a rejected deploy) leaves the running flows as they were.
+      action().catch((err: Error) => finish(before === "starting" ? "error" : before, err));
+    });
+  }
+
+  readonly admin: RequestHandler = (req: Request, res: Response, next: NextFunction) =>
+    this.red ? this.red.httpAdmin(req, res, next) : next();
+
+  readonly httpNode: RequestHandler = (req: Request, res: Response, next: NextFunction) =>
+    this.red ? this.red.httpNode(req, res, next) : next();
+
+  /** Hand an editor WebSocket upgrade to Node-RED; false when the path is not the editor's. */
+  handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): boolean {
+    if (!this.red || !(req.url ?? "").startsWith(`${EDITOR_ROOT}/`)) return false;
+    this.upgrades.emit("upgrade", req, socket, head);
+    return true;
+  }
+
+  /** A notification in every open editor (Node-RED's `notification/<id>` comms topic; `html` is shown as is). */
+  notifyEditors(id: string, html: string, type: "warning" | "error" | "success", timeoutMs = 20000): void {
+    this.red?.events.emit("comms", { topic: `notification/${id}`, data: { text: i18nProof(html), type, timeout: timeoutMs } });
+  }
+
+  /** Node-RED's message hooks, once it runs. */
+  hooks(): RedHooks | undefined {
+    return this.red?.hooks;
+  }
+
+  /** The live instance of a node, as the running flows hold it now. */
+  getNode<T>(id: string): T | undefined {
+    return (this.red?.nodes.getNode(id) as T | null) ?? undefined;
+  }
+
+  /** The running flows and their revision, as Node-RED holds them. */
+  async getFlows(): Promise<{ flows: FlowNode[]; rev: string }> {
+    if (!this.red) throw new Error("Node-RED is not running");
+    const r = await this.red.runtime.flows.getFlows({});
+    return { flows: r.flows as FlowNode[], rev: r.rev };
+  }
+
+  /**
+   * Deploy changed flows (Node-RED saves them through our storage module) and resolve once
+   * they run. A stale `rev` is refused by Node-RED with a version mismatch.
+   */
+  async setFlows(flows: readonly FlowNode[], rev?: string): Promise<void> {
+    if (!this.red) throw new Error("Node-RED is not running");
+    const red = this.red;
+    await this.whenFlowsStarted(() => red.runtime.flows.setFlows({ flows: { flows: [...flows], ...(rev ? { rev } : {}) }, deploymentType: "flows" }));
+  }
+
+  async shutdown(): Promise<void> {
+    if (this.red && this.state !== "stopped") {
+      await this.red.stop();
+      this.state = "stopped";
+    }
+  }
+}
+
+export const nodeRedHost = new NodeRedHost();

@@ -1,0 +1,77 @@
+import assert from "node:assert/strict";
+import type { ChannelHandler } from "../../../../nodes/_kit/handler-types";
+import { spec as popupSpec } from "../../../../nodes/channels/pwa_popup_text/pwa_popup_text.spec";
+import { spec as chatSpec } from "../../../../nodes/channels/chat_app/chat_app.spec";
+import { spec as webhookSpec } from "../../../../nodes/channels/webhook/webhook.spec";
+import { buildSettings } from "../../../../runtime/platform/config/load-settings";
+import { spec as einkSpec } from "../../../../nodes/channels/eink/eink.spec";
+import { registeredChannel } from "../../../../runtime/care/notify/channels";
+import { channelConfig, deliveredByChannel, dispatch, type ChannelLookup, type ChannelSend } from "../../../../runtime/care/notify/dispatch";
+import { levelPlan } from "../../../../runtime/care/notify/levels";
+import { baseMessage, channelMessage } from "../../../../runtime/care/notify/messages";
+import type { NotificationPlan } from "../../../../runtime/care/notify/plan";
+import { handlerContext } from "../../../nodes/handler-context";
+
+const plan = (channels: string[]): NotificationPlan => ({
+  alert_level: "warning",
+  channels,
+  messages: Object.fromEntries(channels.map((c) => [c, `for ${c}`])),
+  room_name: "Hall",
+  image_url: null,
+  execution_id: 1,
+  options: {},
+  escalation: null,
+});
+
+describe("notification channel layer", () => {
+  const ctx = (): ChannelSend => ({ hctx: handlerContext(), notifications: buildSettings({}).notifications });
+
+  it("collects a receipt per channel: delivered, unbuilt (with what it needs), thrown, unknown", async () => {
+    const ok: ChannelHandler<unknown> = async (_c, m) => ({ channel: "x", delivered: true, detail: m.message });
+    const boom: ChannelHandler<unknown> = async () => {
+      throw new Error("socket closed");
+    };
+    const lookup: ChannelLookup = (type) =>
+      type === "pwa_popup_text" ? { spec: popupSpec, handler: ok } : type === "webhook" ? { spec: webhookSpec, handler: boom } : type === "chat_app" ? { spec: chatSpec } : undefined;
+    const receipts = await dispatch(ctx(), plan(["pwa_popup_text", "chat_app", "webhook", "pager"]), {}, lookup);
+    assert.deepEqual(receipts, [
+      { channel: "pwa_popup_text", delivered: true, detail: "for pwa_popup_text" },
+      { channel: "chat_app", delivered: false, detail: `channel chat_app cannot deliver yet: it needs ${chatSpec.pending}` },
+      { channel: "webhook", delivered: false, detail: "channel webhook failed: socket closed" },
+      { channel: "pager", delivered: false, detail: "unknown channel 'pager'" },
+    ]);
+    assert.deepEqual(deliveredByChannel(receipts), { pwa_popup_text: true, chat_app: false, webhook: false, pager: false });
+  });
+
+  it("through the registry: the channels without a handler say they cannot deliver yet", async () => {
+    const receipts = await dispatch(ctx(), plan(["chat_app", "hub_speaker_tts", "pwa_realtime_ai", "tts", "announcement"]), {}, registeredChannel);
+    for (const r of receipts) {
+      assert.equal(r.delivered, false);
+      assert.match(r.detail ?? "", new RegExp(`^channel ${r.channel} cannot deliver yet: it needs `));
+    }
+  });
+
+  it("levels: settings replace a level, the spec's table otherwise", () => {
+    assert.deepEqual(levelPlan(buildSettings({}), "emergency"), { channels: ["pwa_popup_text", "chat_app", "eink", "hub_speaker_tts"], escalation_minutes: 5, repeat_count: 3 });
+    assert.deepEqual(levelPlan(buildSettings({}), "info"), { channels: ["pwa_popup_text"], escalation_minutes: null, repeat_count: 0 });
+    const s = buildSettings({ notifications: { levels: { emergency: { channels: ["webhook"], escalation_minutes: 1, repeat_count: 5 } } } });
+    assert.deepEqual(levelPlan(s, "emergency"), { channels: ["webhook"], escalation_minutes: 1, repeat_count: 5 });
+  });
+
+  it("channel configs come from the step's options over the settings, as each channel's spec says", () => {
+    const s = buildSettings({ notifications: { webhook: { url: "http://h/x", timeout_seconds: 3, headers: { Authorization: "Bearer t" } }, eink: { default_expiry_minutes: 12 } } }).notifications;
+    assert.deepEqual(channelConfig(webhookSpec, {}, s), { url: "http://h/x", timeout_seconds: 3, headers: { Authorization: "Bearer t" } });
+    assert.equal(channelConfig(webhookSpec, { webhook_url: "http://other/y" }, s).url, "http://other/y");
+    assert.deepEqual(channelConfig(einkSpec, { eink_targets: ["d1"], eink_template_id: 4 }, s), { targets: ["d1"], template_id: 4, expiry_minutes: 12 });
+    assert.deepEqual(channelConfig(popupSpec, { webhook_url: "http://other/y" }, s), {}, "a channel without options runs on its defaults");
+  });
+
+  it("messages: channel template, then message_template, then the base message", () => {
+    const data = { translation: "", logic_response: { user_notification: "Check the stove" }, who: "Rose" };
+    assert.equal(baseMessage(data), "Check the stove");
+    assert.equal(channelMessage("eink", { eink_template: "{{who}}: stove", message_template: "m" }, data, "f"), "Rose: stove");
+    assert.equal(channelMessage("webhook", { eink_template: "e", message_template: "{{who}}!" }, data, "f"), "Rose!");
+    assert.equal(channelMessage("webhook", { message_template: "{{nothing}}" }, data, "f"), "Check the stove", "a template rendering empty falls through");
+    assert.equal(channelMessage("webhook", {}, {}, "fallback"), "fallback");
+  });
+});

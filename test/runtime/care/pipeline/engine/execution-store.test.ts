@@ -1,0 +1,162 @@
+/**
+ * The group commit of runs: what is written when, who waits for what, and what happens when
+ * the store refuses a write. A recording writer stands in for the database here; the engine
+ * and API tests run the real writers on SQLite and PostgreSQL.
+ */
+import assert from "node:assert/strict";
+import type { Knex } from "knex";
+import type { RunWrite, WriteBatch } from "../../../../../runtime/care/pipeline/engine/execution-rows";
+import { ExecutionStore, WRITE_DELAY_MS } from "../../../../../runtime/care/pipeline/engine/execution-store";
+import { newRunState, type RunState } from "../../../../../runtime/care/pipeline/engine/run-state";
+import type { GraphSnapshot } from "../../../../../runtime/care/pipeline/engine/graph-snapshot";
+import { triggerContext } from "../../../../../runtime/care/pipeline/engine/types";
+
+const graph: GraphSnapshot = {
+  rule_id: 1,
+  rule_name: "Check",
+  tab_id: "t1",
+  trigger_node_id: "n0",
+  trigger: { trigger_type: "manual", execution_timeout_minutes: 60 } as GraphSnapshot["trigger"],
+  steps: [{ id: 1, node_id: "n1", label: "c", step_type: "condition", config: { expression: "true" }, enabled: true, order: 1 }],
+  edges: [],
+  contexts: [],
+};
+
+const newRun = (ruleId = 1): Omit<RunState, "id"> => ({
+  ...newRunState(graph, triggerContext({ trigger_type: "manual" }), {}, "2026-06-01T08:00:00.000Z", 0, null),
+  rule_id: ruleId,
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe("execution store (group commit)", () => {
+  let batches: RunWrite[][];
+  let snapshotRows: unknown[][];
+  let failNext: number;
+  let errors: number[][];
+  let store: ExecutionStore;
+
+  beforeEach(() => {
+    batches = [];
+    snapshotRows = [];
+    failNext = 0;
+    errors = [];
+    const writer = async (batch: WriteBatch) => {
+      if (failNext > 0) {
+        failNext--;
+        throw new Error("disk full");
+      }
+      batches.push([...batch.runs]);
+      snapshotRows.push(...batch.snapshots);
+    };
+    store = new ExecutionStore({} as Knex, writer, () => "2026-06-01T08:00:01.000Z", (_err, runs) => errors.push(runs));
+  });
+
+  const written = () => batches.flat();
+  const statusOf = (w: RunWrite) => w.mutable[0];
+  const logStatusOf = (w: RunWrite) => w.mutable[1];
+
+  it("writes a run that ends within the delay once, already ended", async () => {
+    const run = store.create(newRun());
+    run.status = "completed";
+    await store.save(run);
+    assert.equal(written().length, 1);
+    assert.ok(written()[0].fixed, "inserted, not updated");
+    assert.equal(statusOf(written()[0]), "completed");
+    assert.equal(logStatusOf(written()[0]), "ignored");
+  });
+
+  it("writes a run still running after the delay, then its end as an update", async () => {
+    const run = store.create(newRun());
+    await sleep(WRITE_DELAY_MS * 3);
+    assert.equal(written().length, 1);
+    assert.equal(statusOf(written()[0]), "running");
+    assert.equal(logStatusOf(written()[0]), "processing");
+    run.status = "completed";
+    run.pipeline_data._cooloff_triggered = true;
+    await store.save(run);
+    assert.equal(written().length, 2);
+    assert.equal(written()[1].fixed, undefined, "the second write updates the row");
+    assert.equal(statusOf(written()[1]), "completed");
+    assert.equal(logStatusOf(written()[1]), "completed");
+  });
+
+  it("writes a run someone waits for at once, without the delay", async () => {
+    const run = store.create(newRun());
+    const t0 = performance.now();
+    await store.whenWritten(run.id);
+    assert.ok(performance.now() - t0 < WRITE_DELAY_MS, "written on the next tick");
+    assert.equal(written().length, 1);
+    await store.whenWritten(run.id);
+    assert.equal(written().length, 1, "nothing queued: nothing written again");
+  });
+
+  it("waits only for the queued runs of the rules asked about", async () => {
+    store.create(newRun(1));
+    store.create(newRun(2));
+    await store.whenRulesWritten([2]);
+    assert.deepEqual(
+      written().map((w) => w.fixed?.[1]),
+      [2],
+    );
+    await store.flushQueued();
+    assert.equal(written().length, 2);
+  });
+
+  it("answers a read once what was queued before it is written, not held up by runs queued later", async () => {
+    const before = store.create(newRun());
+    const read = store.flushQueued();
+    const later = store.create(newRun());
+    await read;
+    assert.deepEqual(
+      written().map((w) => w.id),
+      [before.id],
+    );
+    await store.whenWritten(later.id);
+    assert.deepEqual(
+      written().map((w) => w.id),
+      [before.id, later.id],
+    );
+  });
+
+  it("tells the waiters of a failed write, logs it and retries the run with the next batch", async () => {
+    failNext = 1;
+    const run = store.create(newRun());
+    run.status = "completed";
+    await assert.rejects(store.save(run), /disk full/);
+    assert.deepEqual(errors, [[run.id]]);
+    await sleep(WRITE_DELAY_MS * 3);
+    assert.equal(written().length, 1);
+    assert.ok(written()[0].fixed, "still an insert: the first one never happened");
+    assert.equal(statusOf(written()[0]), "completed");
+  });
+
+  it("gives up on a run the store keeps refusing, saying so each time", async () => {
+    failNext = 100;
+    const run = store.create(newRun());
+    run.status = "completed";
+    await assert.rejects(store.save(run));
+    await sleep(WRITE_DELAY_MS * 8);
+    assert.equal(errors.length, 3);
+    failNext = 0;
+    await store.flushQueued();
+    assert.equal(written().length, 0);
+  });
+
+  it("hands out run ids in order", () => {
+    const a = store.create(newRun());
+    const b = store.create(newRun());
+    assert.deepEqual([a.id, b.id], [1, 2]);
+  });
+
+  it("writes a rule version's graph snapshot once, with the first run that uses it", async () => {
+    store.create(newRun());
+    store.create(newRun());
+    await store.flushQueued();
+    store.create(newRun());
+    await store.flushQueued();
+    assert.equal(snapshotRows.length, 1);
+    const ids = written().map((w) => w.fixed?.[5]);
+    assert.deepEqual(ids, [snapshotRows[0][0], snapshotRows[0][0], snapshotRows[0][0]]);
+  });
+});

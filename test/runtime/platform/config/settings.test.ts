@@ -1,0 +1,93 @@
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { SettingsError, buildSettings, loadRunConfig } from "../../../../runtime/platform/config/load-settings";
+
+const tmpFile = (name: string, text: string): string => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "careflow-settings-"));
+  const file = path.join(dir, name);
+  fs.writeFileSync(file, text);
+  return file;
+};
+
+describe("settings", () => {
+  it("fills every default from settings.ts", () => {
+    const s = buildSettings({});
+    assert.equal(s.app.timezone, "UTC");
+    assert.equal(s.image.refresh_window_minutes, 60);
+    assert.equal(s.notifications.webhook.timeout_seconds, 10);
+    assert.equal(s.notifications.eink.default_expiry_minutes, 30);
+    assert.equal(s.pipeline.step_timeout_seconds, 60);
+  });
+
+  it("merges the example of the run contract over the defaults", () => {
+    const s = buildSettings({
+      app: { timezone: "Europe/Berlin" },
+      auth: {
+        api_keys: [{ key: "k1234567", name: "ops", permissions: ["admin"] }],
+        device_keys: [{ key: "CAM00001", sensor_id: "kitchen_cam", device_type: "camera_device", permissions: ["device:camera"] }],
+      },
+      cameras: { kitchen_cam: { rotate: 90 } },
+    });
+    assert.equal(s.app.timezone, "Europe/Berlin");
+    assert.equal(s.app.log_level, "info", "siblings keep their defaults");
+    assert.equal(s.cameras.kitchen_cam.rotate, 90);
+    assert.equal(s.auth.device_keys[0].sensor_id, "kitchen_cam");
+  });
+
+  const bad: Array<[string, unknown, RegExp]> = [
+    ["an unknown top-level key", { apps: {} }, /apps: unknown field/],
+    ["an unknown nested key", { app: { timezone: "UTC", colour: 1 } }, /app\.colour: unknown field/],
+    ["a bad timezone", { app: { timezone: "Mars/Olympus" } }, /app\.timezone: not an IANA time zone name/],
+    ["a malformed device key", { auth: { device_keys: [{ key: "cam1", sensor_id: "c", device_type: "camera_device" }] } }, /auth\.device_keys\.0\.key/],
+    ["an unknown device type", { auth: { device_keys: [{ key: "CAM00001", sensor_id: "c", device_type: "toaster" }] } }, /auth\.device_keys\.0\.device_type/],
+    ["a bad rotation", { cameras: { c1: { rotate: 45 } } }, /cameras\.c1\.rotate/],
+    ["a model without api_type", { llm: { models: [{ id: "m", base_url: "http://h:1/v1", model: "x", capabilities: ["text"] }] } }, /llm\.models\.0\.api_type/],
+    ["a negative refresh window", { image: { refresh_window_minutes: -1 } }, /image\.refresh_window_minutes/],
+  ];
+  for (const [what, raw, message] of bad) {
+    it(`refuses ${what}, naming the key`, () => {
+      assert.throws(() => buildSettings(raw), (err: Error) => err instanceof SettingsError && message.test(err.message));
+    });
+  }
+
+  it("refuses the same key value twice", () => {
+    assert.throws(
+      () => buildSettings({ auth: { api_keys: [{ key: "same-key-1", name: "a", permissions: ["admin"] }, { key: "same-key-1", name: "b", permissions: ["caregiver"] }] } }),
+      /used twice/,
+    );
+  });
+
+  it("reads a YAML settings file and adds the three role keys from the environment", () => {
+    const file = tmpFile("settings.yaml", "app:\n  timezone: Asia/Kolkata\nimage:\n  refresh_window_minutes: 0\n");
+    const config = loadRunConfig({
+      CAREFLOW_SETTINGS: file,
+      CAREFLOW_ADMIN_KEY: "env-admin-key-1",
+      CAREFLOW_CAREGIVER_KEY: "env-care-key-1",
+      CAREFLOW_MCP_KEY: "env-mcp-key-01",
+      PORT: "9123",
+      CAREFLOW_DATA_DIR: "/tmp/cf-data",
+    });
+    assert.equal(config.settings.app.timezone, "Asia/Kolkata");
+    assert.equal(config.settings.image.refresh_window_minutes, 0);
+    assert.equal(config.port, 9123);
+    assert.equal(config.dataDir, "/tmp/cf-data");
+    assert.deepEqual(
+      config.settings.auth.api_keys.map((k) => k.permissions[0]),
+      ["admin", "caregiver", "mcp_readonly"],
+    );
+  });
+
+  it("reads a JSON settings file and names a file that does not parse", () => {
+    const good = tmpFile("s.json", JSON.stringify({ app: { name: "rose-home" } }));
+    assert.equal(loadRunConfig({ CAREFLOW_SETTINGS: good }).settings.app.name, "rose-home");
+    const broken = tmpFile("s.json", "{ not json");
+    assert.throws(() => loadRunConfig({ CAREFLOW_SETTINGS: broken }), /CAREFLOW_SETTINGS: .*does not parse/);
+    assert.throws(() => loadRunConfig({ CAREFLOW_SETTINGS: "/nonexistent/careflow.yaml" }), /CAREFLOW_SETTINGS: cannot read/);
+  });
+
+  it("refuses a PORT that is not a port", () => {
+    assert.throws(() => loadRunConfig({ PORT: "eighty" }), /PORT/);
+  });
+});

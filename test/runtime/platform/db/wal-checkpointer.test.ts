@@ -1,0 +1,56 @@
+/**
+ * The WAL checkpointer: while the service writes, a thread copies the log into the database
+ * file, so the service's own connection never has to (its threshold is only a safety net).
+ */
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { startWalCheckpointer } from "../../../../runtime/platform/db/wal-checkpointer";
+
+describe("WAL checkpointer (SQLite)", () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "careflow-wal-"));
+  });
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it("copies committed writes into the database file in the background", async () => {
+    const file = path.join(dir, "c.db");
+    const db = new Database(file);
+    db.pragma("journal_mode = WAL");
+    db.pragma("wal_autocheckpoint = 0");
+    db.exec("create table t (v text)");
+    const insert = db.prepare("insert into t values (?)");
+    db.transaction(() => {
+      for (let i = 0; i < 2000; i++) insert.run("x".repeat(500));
+    })();
+    const before = fs.statSync(file).size;
+    const checkpointer = startWalCheckpointer(file, { intervalMs: 20, startAtBytes: 100_000 });
+    try {
+      // The file grows as the checkpoint copies pages: wait for all of them (a loaded machine is slow).
+      for (let i = 0; i < 500 && fs.statSync(file).size <= before + 500_000; i++) await new Promise((r) => setTimeout(r, 20));
+      assert.ok(fs.statSync(file).size > before + 500_000, "the rows reached the database file");
+      // The service writes on while checkpoints run.
+      insert.run("after");
+      assert.equal((db.prepare("select count(*) as n from t").get() as { n: number }).n, 2001);
+    } finally {
+      await checkpointer.stop();
+      db.close();
+    }
+  });
+
+  it("starts no thread while the log is small, and stops when asked, even twice", async () => {
+    const file = path.join(dir, "d.db");
+    const db = new Database(file);
+    db.pragma("journal_mode = WAL");
+    db.exec("create table t (v text); insert into t values ('one row')");
+    const checkpointer = startWalCheckpointer(file, { intervalMs: 20, startAtBytes: 1_000_000 });
+    await new Promise((r) => setTimeout(r, 100));
+    assert.equal(checkpointer.started, false);
+    await checkpointer.stop();
+    await checkpointer.stop();
+    db.close();
+  });
+});
