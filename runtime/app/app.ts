@@ -14,6 +14,7 @@ import type { AppContext } from "./context";
 import { systemClock, isoNow, type Clock } from "../platform/core/clock";
 import { EventBus } from "../platform/core/event-bus";
 import { createLogger, type Logger } from "../platform/core/logger";
+import { Lifecycle } from "../platform/core/lifecycle";
 import { kvGet, kvSet } from "../platform/db/kv";
 import { openStore } from "../platform/db/store";
 import { createDemoKeys, readDemoKeys } from "./demo/demo-keys";
@@ -41,7 +42,7 @@ import { ruleGates } from "../care/pipeline/gates/check-gates";
 import { startTriggers } from "../care/pipeline/triggers/start-triggers";
 import { startEscalation } from "../care/notify/escalation";
 import { forwardAlertUpdates } from "../household/alerts/alert-updates";
-import { registerInteractiveHandlers } from "../care/interactive";
+import { registerInteractiveHandlers, watchPromptTimeouts } from "../care/interactive";
 import { docsRouter } from "./ops/docs-pages";
 import { editorPageScriptFile, nodeRedPackageDir } from "../../nodes/_kit/node-red/emit-package";
 
@@ -77,73 +78,85 @@ async function credentialSecret(ctx: AppContext): Promise<string> {
   return secret;
 }
 
-/** Adds the demo keys (made now if this is a first start) to the settings' key lists. */
-async function addDemoKeys(settings: Settings, dataDir: string, empty: boolean): Promise<boolean> {
+/** The settings with the demo keys (made now on a first start) added to the key lists. */
+function withDemoKeys(settings: Settings, dataDir: string, empty: boolean): Settings {
   const keys = readDemoKeys(dataDir) ?? (empty ? createDemoKeys(dataDir) : undefined);
-  if (!keys) return false;
+  if (!keys) return settings;
   const known = new Set([...settings.auth.api_keys, ...settings.auth.device_keys].map((k) => k.key));
   const taken = new Set(settings.auth.device_keys.map((d) => d.sensor_id));
-  settings.auth.api_keys.push(...keys.api_keys.filter((k) => !known.has(k.key)));
-  settings.auth.device_keys.push(...keys.device_keys.filter((k) => !known.has(k.key) && !taken.has(k.sensor_id)));
-  return true;
+  return {
+    ...settings,
+    auth: {
+      ...settings.auth,
+      api_keys: [...settings.auth.api_keys, ...keys.api_keys.filter((k) => !known.has(k.key))],
+      device_keys: [...settings.auth.device_keys, ...keys.device_keys.filter((k) => !known.has(k.key) && !taken.has(k.sensor_id))],
+    },
+  };
 }
 
 export async function createApp(opts: AppOptions): Promise<CareflowApp> {
   const { config } = opts;
-  const settings = structuredClone(config.settings);
-  const log = opts.log ?? createLogger(settings.app.log_level);
   const clock = opts.clock ?? systemClock;
+  const log = opts.log ?? createLogger(config.settings.app.log_level);
+  const useNodeRed = opts.nodeRed !== false;
+  const lifecycle = new Lifecycle(log);
   const store = await openStore(config.databaseUrl, config.dataDir);
-  // The one rule validator, with the household and settings of this app (ctx is complete by the first deploy).
-  const deployCheck: DeployChecker = async (flows, previous) => checkDeploy(flows, previous, await readHouseholdNames(ctx), ctx.settings);
+  lifecycle.add("store", () => store.close());
+
+  // Settings and keys are final before anything uses them: the demo's keys are added here.
+  const empty = opts.demo ? await isStoreEmpty(store.db) : false;
+  const settings = opts.demo ? withDemoKeys(structuredClone(config.settings), config.dataDir, empty) : structuredClone(config.settings);
+  const keys = new KeyStore(settings.auth.api_keys, settings.auth.device_keys);
+
+  // The one rule validator, with the household and settings of this app.
+  const deployCheck: DeployChecker = async (flows, previous) => checkDeploy(flows, previous, await readHouseholdNames(ctx), settings);
+  // The engine needs Node-RED, which needs the context: the context reads it when asked.
+  let engine: PipelineEngine | undefined;
   const ctx: AppContext = {
     db: store.db,
     dialect: store.dialect,
     clock,
     log,
     settings,
-    keys: new KeyStore([], []),
-    // The hub reads the key store at each connection: demo keys are added just below.
-    webapp: new WebAppHub(() => ctx.keys, log, () => ctx.settings.websocket),
+    keys,
+    webapp: new WebAppHub(() => keys, log, () => settings.websocket),
     bus: new EventBus(),
     dataDir: config.dataDir,
     flows: new FlowWriter(
       store.db,
-      opts.nodeRed !== false
+      useNodeRed
         ? { read: () => nodeRedHost.getFlows(), deploy: (flows, rev) => nodeRedHost.setFlows(flows, rev) }
         : directFlowSource(store.db, () => isoNow(clock), (flows, previous) => deployCheck(flows, previous)),
       (flows, previous) => deployCheck(flows, previous),
     ),
+    get engine() {
+      return engine;
+    },
+    get firer() {
+      return engine;
+    },
   };
+  lifecycle.add("web app socket", () => ctx.webapp.close());
 
-  let demoSeeded = false;
-  if (opts.demo) {
-    const empty = await isStoreEmpty(ctx);
-    await addDemoKeys(settings, config.dataDir, empty);
-    if (empty) {
-      await seedDemoHousehold(ctx);
-      demoSeeded = true;
-    }
-  }
-  ctx.keys = new KeyStore(settings.auth.api_keys, settings.auth.device_keys);
+  if (empty) await seedDemoHousehold(ctx);
   await upsertDeviceSensors(ctx, settings.auth.device_keys);
   await ensureDefaultTemplate(ctx);
 
   const escalation = startEscalation(ctx);
-  const stopAlertUpdates = forwardAlertUpdates(ctx);
-  const startedAt = Date.now();
-  const useNodeRed = opts.nodeRed !== false;
+  lifecycle.add("escalation", () => escalation.stop());
+  lifecycle.add("alert updates", forwardAlertUpdates(ctx));
+
   const app = express();
   app.disable("x-powered-by");
   app.use(requestTargetGuard);
-  app.use(healthRouter(ctx, { startedAt, nodeRedState: () => (useNodeRed ? nodeRedHost.state : "disabled") }));
+  app.use(healthRouter(ctx, { startedAt: Date.now(), nodeRedState: () => (useNodeRed ? nodeRedHost.state : "disabled") }));
   app.use(docsRouter());
   const throttle = new FailureThrottle(settings.auth.throttle, clock, (client, seconds) =>
     log.warn({ client, seconds }, "too many wrong keys or passwords: address blocked"),
   );
   app.use("/api/v1", apiV1(ctx, throttle));
   if (useNodeRed) {
-    app.post(`${EDITOR_ROOT}/auth/token`, ...loginThrottle(throttle, (user, password) => editorLogin(ctx.keys, user, password) !== null));
+    app.post(`${EDITOR_ROOT}/auth/token`, ...loginThrottle(throttle, (user, password) => editorLogin(keys, user, password) !== null));
     app.post(`${EDITOR_ROOT}/flows`, readableDeployErrors);
     app.use(EDITOR_ROOT, nodeRedHost.admin);
     app.use(nodeRedHost.httpNode);
@@ -154,7 +167,6 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
   const server = http.createServer(app);
   answerClientErrors(server, log);
   let feed: PipelineFeed | undefined;
-  let triggers: { stop(): void | Promise<void> } | undefined;
   server.on("upgrade", (req, socket, head) => {
     if (feed?.handleUpgrade(req, socket, head)) return;
     if (ctx.webapp.handleUpgrade(req, socket, head)) return;
@@ -162,11 +174,10 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
     socket.destroy();
   });
 
-  let target: HostTarget | undefined;
   if (useNodeRed) {
-    target = {
+    const target: HostTarget = {
       db: ctx.db,
-      keys: ctx.keys,
+      keys,
       log,
       now: () => isoNow(clock),
       credentialSecret: await credentialSecret(ctx),
@@ -176,50 +187,51 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
       logLevel: settings.app.log_level,
       services: {},
       saveFlows: async (flows) => {
-        await ctx.engine?.drainInFlight();
+        await engine?.drainInFlight();
         const report = await saveFlowsWithIndex(ctx.db, flows, isoNow(clock), deployCheck);
         if (report.warnings.length) nodeRedHost.notifyEditors("careflow-deploy", deployWarningsHtml(report.warnings), "warning");
       },
       // Triggers re-read the rules once the runtime runs the new flows, not when they are saved.
       onFlowsStarted: () => ctx.bus.publish("rules.changed", {}),
     };
-    const engine = new PipelineEngine(ctx, nodeRedHost);
-    target.services = { ctx, engine };
+    const pipeline = new PipelineEngine(ctx, nodeRedHost);
+    target.services = { ctx, engine: pipeline };
     await nodeRedHost.attach(target);
-    await engine.start();
-    engine.setGates(ruleGates(ctx));
-    ctx.engine = engine;
-    ctx.firer = engine;
+    lifecycle.add("node-red", () => nodeRedHost.detach(target));
+    await pipeline.start();
+    pipeline.setGates(ruleGates(ctx));
+    engine = pipeline;
+    lifecycle.add("engine", () => pipeline.stop());
     registerInteractiveHandlers(ctx);
-    triggers = startTriggers(ctx, engine);
-    feed = new PipelineFeed(ctx.keys, engine.live, log, () => ({ max_connections: ctx.settings.websocket.max_pipeline_connections, max_connections_per_key: ctx.settings.websocket.max_connections_per_key }));
+    lifecycle.add("prompt timeouts", watchPromptTimeouts(ctx, pipeline));
+    const triggers = startTriggers(ctx, pipeline);
+    lifecycle.add("triggers", () => triggers.stop());
+    const liveFeed = new PipelineFeed(keys, pipeline.live, log, () => ({ max_connections: settings.websocket.max_pipeline_connections, max_connections_per_key: settings.websocket.max_connections_per_key }));
+    feed = liveFeed;
+    lifecycle.add("live feed", () => liveFeed.close());
   }
-  if (demoSeeded) await importExampleRules(ctx);
+  if (empty) await importExampleRules(ctx);
+  // The server closes first: no new requests reach parts that are stopping.
+  lifecycle.add("http server", () => closeServer(server));
 
   return {
     ctx,
-    engine: ctx.engine instanceof PipelineEngine ? ctx.engine : undefined,
+    engine,
     server,
-    demoSeeded,
+    demoSeeded: empty,
     listen: (port = 0, host?: string) =>
       new Promise<number>((resolve, reject) => {
         server.once("error", reject);
         server.listen(port, host, () => resolve((server.address() as AddressInfo).port));
       }),
-    close: async () => {
-      await triggers?.stop();
-      await escalation.stop();
-      stopAlertUpdates();
-      ctx.webapp.close();
-      feed?.close();
-      await ctx.engine?.stop();
-      if (target) nodeRedHost.detach(target);
-      await new Promise<void>((resolve) => {
-        if (!server.listening) return resolve();
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
-      await store.close();
-    },
+    close: () => lifecycle.stop(),
   };
+}
+
+function closeServer(server: http.Server): Promise<void> {
+  return new Promise<void>((resolve) => {
+    if (!server.listening) return resolve();
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
 }

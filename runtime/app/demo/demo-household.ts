@@ -1,4 +1,5 @@
 /** The demo household seeded on first start when the store is empty. */
+import type { Knex } from "knex";
 import type { AppContext } from "../context";
 import { isoNow } from "../../platform/core/clock";
 import { toJsonText } from "../../platform/db/json-column";
@@ -34,9 +35,9 @@ const SENSORS: DemoSensor[] = [
   { sensor_id: "bedside_terminal", name: "Bedside terminal", sensor_type: "eink", room: "bedroom", source: "device_key" },
 ];
 
-export async function isStoreEmpty(ctx: AppContext): Promise<boolean> {
-  const rooms = await ctx.db("rooms").count<{ n: number | string }[]>({ n: "*" });
-  const persons = await ctx.db("persons").count<{ n: number | string }[]>({ n: "*" });
+export async function isStoreEmpty(db: Knex): Promise<boolean> {
+  const rooms = await db("rooms").count<{ n: number | string }[]>({ n: "*" });
+  const persons = await db("persons").count<{ n: number | string }[]>({ n: "*" });
   return Number(rooms[0].n) === 0 && Number(persons[0].n) === 0;
 }
 

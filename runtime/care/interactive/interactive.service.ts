@@ -11,6 +11,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { z } from "zod";
 import type { CareContext } from "../context";
+import type { RunEngine } from "../pipeline/engine/types";
 import { isoNow } from "../../platform/core/clock";
 import { ConflictError, NotFoundError, ServiceUnavailableError } from "../../platform/core/errors";
 import { parseInput } from "../../platform/core/validation";
@@ -49,25 +50,22 @@ interface State {
   queues: Map<string, Promise<unknown>>;
   /** Prompts an answer is being applied to: the timeout watch leaves them alone. */
   answering: Set<string>;
-  watching: boolean;
 }
 const states = new WeakMap<CareContext, State>();
 const stateOf = (ctx: CareContext): State => {
   let s = states.get(ctx);
-  if (!s) states.set(ctx, (s = { queues: new Map(), answering: new Set(), watching: false }));
+  if (!s) states.set(ctx, (s = { queues: new Map(), answering: new Set() }));
   return s;
 };
 const keyOf = (executionId: number, stepId: number) => `${executionId}:${stepId}`;
 
 /** Called by the step before it broadcasts, so any answer finds the prompt. */
 export async function recordPrompt(ctx: CareContext, prompt: NewPrompt): Promise<void> {
-  watchTimeouts(ctx);
   await savePrompt(ctx.db, prompt);
 }
 
 export async function respond(ctx: CareContext, input: unknown, actor = "senior"): Promise<RespondResult> {
   const body = parseInput(interactiveResponseSchema, input);
-  watchTimeouts(ctx);
   const run = await ctx.db("workflow_executions").where({ id: body.execution_id }).first("id");
   if (!run) throw new NotFoundError(`Execution ${body.execution_id} not found`);
   if (!(await findPrompt(ctx.db, body.execution_id, body.step_id))) {
@@ -129,14 +127,11 @@ async function closeByTimeout(ctx: CareContext, prompt: PromptRow): Promise<Prom
 /**
  * The engine resumes a run whose countdown ran out by itself (merging the step's
  * on_timeout_data); on each resume, record the timeout outcome of that run's expired,
- * unanswered prompts. Needs the engine: a no-op until it exists, and once per app after.
+ * unanswered prompts. Started by the app once the engine runs; returns how to stop.
  */
-export function watchTimeouts(ctx: CareContext): void {
-  const state = stateOf(ctx);
-  if (state.watching || !ctx.engine) return;
-  state.watching = true;
+export function watchPromptTimeouts(ctx: CareContext, engine: Pick<RunEngine, "live">): () => void {
   // Resumes only: the engine builds no other events for this watch.
-  ctx.engine.live.subscribe((e) => {
+  return engine.live.subscribe((e) => {
     // Only a prompt's own wait can have left an expired prompt behind.
     const resumed = (e.resumed_steps ?? []) as Array<{ step_type: string | null }>;
     if (!resumed.some((s) => s.step_type === "interactive_prompt" || s.step_type === null)) return;

@@ -6,13 +6,12 @@
  */
 import type { CareContext } from "../context";
 import type { WebAppClient, WebAppFrame } from "../../platform/ws/webapp-hub";
-import { respond, watchTimeouts } from "./interactive.service";
+import { respond } from "./interactive.service";
 
 const registered = new WeakSet<CareContext>();
 
-/** Once per app: the `/ws` answer frame, and the timeout watch when the engine is there already. */
+/** Once per app: the `/ws` answer frame. */
 export function registerInteractiveHandlers(ctx: CareContext): void {
-  watchTimeouts(ctx);
   if (registered.has(ctx)) return;
   registered.add(ctx);
   ctx.webapp.onMessage("interactive_response", { method: "POST", path: "/api/v1/interactive-responses" }, async (frame: WebAppFrame, client: WebAppClient) => {

@@ -18,10 +18,13 @@ describe("webhooks: POST /webhooks/{rule_id} and generate-secret", () => {
     });
   const generate = async (ruleId: number, key: string | null = KEYS.admin) => t.request("POST", `/api/v1/webhooks/${ruleId}/generate-secret`, { key });
 
+  // The app's context is built once (its firer is the engine's); this suite puts a fake in its place.
+  const useFirer = (f: FakeFirer | undefined) => Object.defineProperty(t.app.ctx, "firer", { value: f, configurable: true, writable: true });
+
   before(async () => {
     t = await startTestApp();
     firer = new FakeFirer();
-    t.app.ctx.firer = firer;
+    useFirer(firer);
     const room = (await t.post("/api/v1/rooms", { name: "Hall" })).body.id;
     await t.post("/api/v1/sensors", { sensor_id: "hall_pir", sensor_type: "presence", room_id: room });
     hook = (await t.post("/api/v1/rules", { name: "Doorbell", trigger_type: "webhook", primary_sensor_id: "hall_pir" })).body.id;
@@ -33,7 +36,7 @@ describe("webhooks: POST /webhooks/{rule_id} and generate-secret", () => {
   beforeEach(() => {
     firer.calls.length = 0;
     firer.answer = () => ({ execution_id: 41 });
-    t.app.ctx.firer = firer;
+    useFirer(firer);
   });
 
   it("generate-secret answers a new secret (admin only) and the rule shows it was set", async () => {
@@ -138,7 +141,7 @@ describe("webhooks: POST /webhooks/{rule_id} and generate-secret", () => {
   });
 
   it("answers 503 while no engine is running", async () => {
-    t.app.ctx.firer = undefined;
+    useFirer(undefined);
     const res = await call(hook, { secret });
     assert.equal(res.status, 503);
     assert.equal(res.body.detail, "The rules engine is not running");
