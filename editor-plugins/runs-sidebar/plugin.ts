@@ -25,7 +25,7 @@ export = function register(RED: RedPluginApi): void {
     onadd: () => {
       const ctx = () => RED.settings.careflow?.ctx;
       const read = RED.auth.needsPermission("flows.read");
-      RED.httpAdmin.get("/careflow/runs", read, (req, res, next) => {
+      RED.httpAdmin.get("/careflow/runs", read, (_req, res, next) => {
         const c = ctx();
         if (!c) return void res.status(503).json({ detail: "careflow is not attached" });
         queryRuns(c, { limit: 30 })

@@ -8,13 +8,6 @@ import { z } from "zod";
 
 export type HouseholdRef = "sensor" | "room" | "person";
 
-export interface FieldMarkers {
-  template?: boolean;
-  expression?: boolean;
-  multiline?: boolean;
-  ref?: HouseholdRef;
-}
-
 /** A string that may contain `{{path}}` placeholders. */
 export const template = (description: string, opts: { multiline?: boolean } = {}) =>
   z.string().meta({ description, template: true, ...(opts.multiline ? { multiline: true } : {}) });

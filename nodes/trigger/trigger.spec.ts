@@ -7,7 +7,6 @@ import { z } from "zod";
 import { householdRef } from "../_kit/fields";
 
 export const TRIGGER_TYPES = ["sensor_event", "cron", "manual", "webhook", "occupancy_duration", "chat_app", "cts_window", "dementia_signal"] as const;
-export type TriggerType = (typeof TRIGGER_TYPES)[number];
 
 /** Why a cron expression does not parse, or null when it does. */
 export function cronProblem(expression: string): string | null {

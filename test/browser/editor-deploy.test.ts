@@ -8,7 +8,7 @@ import type { Page } from "playwright-core";
 import { deployAndReadNotification, startEditorSession, waitForNotification, type EditorSession } from "../support/browser";
 import { KEYS } from "../support/test-app";
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
+ 
 declare const RED: any;
 declare const document: any;
 declare const window: any;

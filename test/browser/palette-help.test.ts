@@ -14,7 +14,7 @@ import { sourceNodesDir } from "../../nodes/_kit/generate-registry";
 import { startEditorSession, type EditorSession } from "../support/browser";
 import { KEYS } from "../support/test-app";
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
+ 
 declare const RED: any;
 declare const document: any;
 declare const getComputedStyle: any;

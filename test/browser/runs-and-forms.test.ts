@@ -11,7 +11,7 @@ import type { Page } from "playwright-core";
 import { SCREENSHOT_DIR, startEditorSession, type EditorSession } from "../support/browser";
 import { KEYS } from "../support/test-app";
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
+ 
 declare const RED: any;
 declare const document: any;
 

@@ -13,7 +13,7 @@ import { chromium, type Browser, type Locator, type Page } from "playwright-core
 import { startTestApp, type TestApp, type TestAppOptions } from "./test-app";
 
 /* Browser globals inside page.evaluate callbacks (the test build has no DOM lib). */
-/* eslint-disable @typescript-eslint/no-explicit-any */
+ 
 declare const RED: any;
 declare const document: any;
 

@@ -81,8 +81,6 @@ export const llmCallConfig = (defaultOutputKey: string) =>
       }
     });
 
-export type LlmCallConfig = z.output<ReturnType<typeof llmCallConfig>>;
-
 /** What llm_call and the legacy types write, for a given default output_key. */
 export const llmCallOutputs = (defaultOutputKey: string) =>
   [

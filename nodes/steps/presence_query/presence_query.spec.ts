@@ -3,8 +3,6 @@ import { householdRef } from "../../_kit/fields";
 import { defineStep } from "../../_kit/define";
 import { DEMENTIA_SIGNAL_KINDS, SIGNAL_SEVERITIES } from "../../filters/dementia_signal/dementia_signal.spec";
 
-export const PRESENCE_STATUSES = ["present_room", "present_home", "asleep", "away", "stale", "unknown"] as const;
-
 export const spec = defineStep({
   type: "presence_query",
   displayName: "Presence query",

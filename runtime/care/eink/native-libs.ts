@@ -10,7 +10,7 @@ type SharpLib = typeof import("sharp").default;
 let canvas: CanvasLib | undefined;
 let sharp: SharpLib | undefined;
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
+ 
 export const canvasLib = (): CanvasLib => (canvas ??= require("@napi-rs/canvas") as CanvasLib);
-// eslint-disable-next-line @typescript-eslint/no-require-imports
+ 
 export const sharpLib = (): SharpLib => (sharp ??= require("sharp") as SharpLib);

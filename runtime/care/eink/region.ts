@@ -6,7 +6,6 @@ import { z } from "zod";
 import { EINK_HEIGHT, EINK_WIDTH } from "./canvas-size";
 
 export const ALIGNS = ["left", "center", "right"] as const;
-export type Align = (typeof ALIGNS)[number];
 
 // CSS-style hex colours only: every display firmware and the renderer agree on them.
 const color = z.string().regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, "must be a hex colour like #000000 or #fff");

@@ -119,7 +119,6 @@ export async function createSensor(ctx: PlatformContext, input: unknown, default
     created_at: now,
     updated_at: now,
   });
-  ctx.bus.publish("sensor.changed", { sensor_id: body.sensor_id, action: "created" });
   return getSensor(ctx, body.sensor_id);
 }
 
@@ -131,12 +130,10 @@ export async function updateSensor(ctx: PlatformContext, ref: string, input: unk
   await ctx.db("sensors")
     .where({ id: sensor.id })
     .update({ ...rest, ...(config_json !== undefined ? { config_json: toJsonText(config_json) } : {}), updated_at: isoNow(ctx.clock) });
-  ctx.bus.publish("sensor.changed", { sensor_id: sensor.sensor_id, action: "updated" });
   return getSensor(ctx, sensor.id);
 }
 
 export async function deleteSensor(ctx: PlatformContext, ref: string): Promise<void> {
   const sensor = await getSensor(ctx, ref);
   await ctx.db("sensors").where({ id: sensor.id }).delete();
-  ctx.bus.publish("sensor.changed", { sensor_id: sensor.sensor_id, action: "deleted" });
 }

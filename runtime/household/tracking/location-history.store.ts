@@ -29,14 +29,3 @@ export async function latestLocationChange(db: Knex, personId: string): Promise<
     .first();
   return row ? toChange(row) : null;
 }
-
-/** Changes at or after `since`, newest first. */
-export async function listLocationHistory(db: Knex, personId: string, since: string, limit = 200): Promise<LocationChange[]> {
-  const rows: ChangeRow[] = await db<ChangeRow>("person_location_history")
-    .where({ person_id: personId })
-    .where("timestamp", ">=", since)
-    .orderBy("timestamp", "desc")
-    .orderBy("id", "desc")
-    .limit(limit);
-  return rows.map(toChange);
-}

@@ -1,9 +1,6 @@
 /** Room-level object-trend state (clutter, severity) as semantic memory last reported it. */
 import type { Knex } from "knex";
 
-/** Lowest first, as the object_trend_analysis step and the scene_trend filter rank them. */
-export const TREND_SEVERITY_SCALE = ["ok", "info", "warning", "critical"] as const;
-
 export interface RoomTrend {
   room_id: string;
   room_name: string | null;

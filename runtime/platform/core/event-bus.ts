@@ -12,9 +12,8 @@ export interface BusTopics {
   "presence.changed": { sensor_id: string; occupied: boolean; at: number };
   "alert.created": { alert_id: number; level: string };
   "alert.acknowledged": { alert_id: number; action: "dismiss" | "assist"; actor: string };
-  "sensor.changed": { sensor_id: string; action: "created" | "updated" | "deleted" };
   /** The rules changed (REST, editor deploy, import): triggers re-read them. */
-  "rules.changed": {};
+  "rules.changed": Record<string, never>;
 }
 
 export type Topic = keyof BusTopics;

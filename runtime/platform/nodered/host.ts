@@ -116,19 +116,21 @@ class NodeRedHost {
   }
 
   private settings(t: HostTarget): Record<string, unknown> {
-    const host = this;
+    // Arrow functions keep this host: the settings object's own getter below has another `this`.
+    const current = () => this.current();
+    const services = () => this.target?.services ?? {};
     return {
       httpAdminRoot: EDITOR_ROOT,
       httpNodeRoot: "/",
       userDir: t.userDir,
       ...(t.nodesDir && fs.existsSync(t.nodesDir) ? { nodesDir: t.nodesDir } : {}),
       storageModule: createStorageModule(() => {
-        const c = host.current();
+        const c = current();
         return { db: c.db, now: c.now, saveFlows: c.saveFlows };
       }),
       credentialSecret: t.credentialSecret,
-      adminAuth: adminAuthSettings(() => host.current().keys),
-      logging: redLogging(() => host.current().log.child({ component: "node-red" }), t.logLevel),
+      adminAuth: adminAuthSettings(() => current().keys),
+      logging: redLogging(() => current().log.child({ component: "node-red" }), t.logLevel),
       editorTheme: {
         page: { title: "careflow editor", scripts: (t.pageScripts ?? []).filter((f) => fs.existsSync(f)) },
         header: { title: "careflow" },
@@ -144,7 +146,7 @@ class NodeRedHost {
       nodesExcludes: EXCLUDED_CORE_NODES,
       // Read by our nodes; a getter so a re-attached app's services are the ones seen.
       get careflow() {
-        return host.target?.services ?? {};
+        return services();
       },
     };
   }

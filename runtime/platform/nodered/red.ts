@@ -41,5 +41,5 @@ export interface Red {
   version(): string;
 }
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
+ 
 export const loadRed = (): Red => require("node-red") as Red;

@@ -297,7 +297,10 @@ export class ExecutionStore {
     const list = this.waiters.get(id);
     if (!list) return;
     this.waiters.delete(id);
-    for (const w of list) err === undefined ? w.resolve() : w.reject(err);
+    for (const w of list) {
+      if (err === undefined) w.resolve();
+      else w.reject(err);
+    }
   }
 }
 

@@ -69,7 +69,6 @@ export const bundleSchema = z
   .strict();
 
 export type RuleBundle = z.output<typeof bundleSchema>;
-export type RuleBundleInput = z.input<typeof bundleSchema>;
 
 export interface ImportStepReport {
   label: string;
