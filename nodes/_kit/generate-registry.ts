@@ -1,6 +1,6 @@
 /**
  * Generates `nodes/registry.generated.ts` from the node folders: `nodes/steps/<type>/`,
- * `nodes/filters/<type>/`, `nodes/channels/<type>/`, each with `<type>.spec.ts` exporting
+ * `nodes/filters/<type>/`, `nodes/channels/<type>/`, each with `<type>.node.ts` exporting
  * `spec` and, when its behaviour exists, `<type>.handler.ts` exporting `handler`.
  * This is the only list of node types. `npm run generate` rewrites it; a test fails when
  * the committed copy is stale.
@@ -29,7 +29,7 @@ function scan(nodesDir: string): Found[] {
     const dir = path.join(nodesDir, folder);
     if (!fs.existsSync(dir)) continue;
     for (const type of fs.readdirSync(dir).sort()) {
-      if (!fs.existsSync(path.join(dir, type, `${type}.spec.ts`))) continue;
+      if (!fs.existsSync(path.join(dir, type, `${type}.node.ts`))) continue;
       found.push({ kind, folder, type, hasHandler: fs.existsSync(path.join(dir, type, `${type}.handler.ts`)) });
     }
   }
@@ -46,7 +46,7 @@ export function renderRegistry(nodesDir: string): string {
     'import type { NodeRegistry } from "./_kit/registry-types";',
   ];
   for (const f of found) {
-    lines.push(`import { spec as ${ident(f)} } from "./${f.folder}/${f.type}/${f.type}.spec";`);
+    lines.push(`import { spec as ${ident(f)} } from "./${f.folder}/${f.type}/${f.type}.node";`);
     if (f.hasHandler) lines.push(`import { handler as ${ident(f)}_handler } from "./${f.folder}/${f.type}/${f.type}.handler";`);
   }
   lines.push("", "export const registry: NodeRegistry = {");

@@ -10,7 +10,7 @@ import { TRIGGER_NODE_TYPE, nodeRedType, type NodeSpec } from "../types";
 import type { NodeRegistry } from "../registry-types";
 import { FORM_SCRIPT } from "./form-script";
 import { z } from "zod";
-import { triggerConfigSchema } from "../../trigger/trigger.spec";
+import { triggerConfigSchema } from "../../trigger/trigger.node";
 
 const PALETTE_CATEGORY = { step: "care steps", filter: "care filters", channel: "care channels" } as const;
 

@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import type { EinkRenderRequest } from "../../_kit/care-services";
 import type { ChannelHandler } from "../../_kit/handler-types";
-import type { spec } from "./eink.spec";
+import type { spec } from "./eink.node";
 
 type Config = z.output<typeof spec.config>;
 

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import type { ChannelHandler } from "../../_kit/handler-types";
-import type { spec } from "./pwa_popup_text.spec";
+import type { spec } from "./pwa_popup_text.node";
 
 type Config = z.output<typeof spec.config>;
 

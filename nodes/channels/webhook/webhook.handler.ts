@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import type { ChannelHandler, ChannelMessage } from "../../_kit/handler-types";
-import type { spec } from "./webhook.spec";
+import type { spec } from "./webhook.node";
 
 type Config = z.output<typeof spec.config>;
 

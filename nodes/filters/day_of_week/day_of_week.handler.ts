@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import type { FilterHandler } from "../../_kit/handler-types";
 import { WEEKDAY_NAMES } from "../../_kit/values";
-import type { spec } from "./day_of_week.spec";
+import type { spec } from "./day_of_week.node";
 
 type Config = z.output<typeof spec.config>;
 

@@ -2,7 +2,7 @@ import type { z } from "zod";
 import type { CareServices, DementiaSignal } from "../../_kit/care-services";
 import type { FilterHandler, FilterResult, TriggerContext } from "../../_kit/handler-types";
 import { agoText, atLeast, isoAt } from "../../_kit/values";
-import { SIGNAL_SEVERITIES, type spec } from "./dementia_signal.spec";
+import { SIGNAL_SEVERITIES, type spec } from "./dementia_signal.node";
 
 type Config = z.output<typeof spec.config>;
 

@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import type { FilterHandler } from "../../_kit/handler-types";
 import { agoText, isoAt } from "../../_kit/values";
-import type { spec } from "./person_activity.spec";
+import type { spec } from "./person_activity.node";
 
 type Config = z.output<typeof spec.config>;
 

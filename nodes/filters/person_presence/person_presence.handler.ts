@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import type { FilterHandler, FilterResult } from "../../_kit/handler-types";
 import { agoText, minutesAgo } from "../../_kit/values";
-import type { spec } from "./person_presence.spec";
+import type { spec } from "./person_presence.node";
 
 type Config = z.output<typeof spec.config>;
 

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import type { FilterHandler } from "../../_kit/handler-types";
-import type { spec } from "./room.spec";
+import type { spec } from "./room.node";
 
 type Config = z.output<typeof spec.config>;
 

@@ -2,7 +2,7 @@ import type { z } from "zod";
 import type { RoomTransition } from "../../_kit/care-services";
 import type { FilterHandler } from "../../_kit/handler-types";
 import { agoText, blankToNull, isoAt } from "../../_kit/values";
-import type { spec } from "./room_transition.spec";
+import type { spec } from "./room_transition.node";
 
 type Config = z.output<typeof spec.config>;
 

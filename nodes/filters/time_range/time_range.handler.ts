@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import type { FilterHandler } from "../../_kit/handler-types";
 import { hhmm, minutesOfDay } from "../../_kit/values";
-import type { spec } from "./time_range.spec";
+import type { spec } from "./time_range.node";
 
 type Config = z.output<typeof spec.config>;
 

@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import type { HandlerContext, StepHandler } from "../../_kit/handler-types";
 import { blankToNull, isoAt } from "../../_kit/values";
-import type { spec } from "./activity_detection.spec";
+import type { spec } from "./activity_detection.node";
 
 type Config = z.output<typeof spec.config>;
 

@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import type { PresenceStatus } from "../../_kit/care-services";
 import type { StepHandler } from "../../_kit/handler-types";
-import type { spec } from "./home_state.spec";
+import type { spec } from "./home_state.node";
 
 type Config = z.output<typeof spec.config>;
 

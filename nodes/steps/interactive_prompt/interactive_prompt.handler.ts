@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import type { StepHandler } from "../../_kit/handler-types";
-import { DEFAULT_POPUP_MESSAGE, type spec } from "./interactive_prompt.spec";
+import { DEFAULT_POPUP_MESSAGE, type spec } from "./interactive_prompt.node";
 
 type Config = z.output<typeof spec.config>;
 

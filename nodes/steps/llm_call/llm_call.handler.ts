@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import type { StepHandler } from "../../_kit/handler-types";
-import type { spec } from "./llm_call.spec";
+import type { spec } from "./llm_call.node";
 
 type Config = z.output<typeof spec.config>;
 

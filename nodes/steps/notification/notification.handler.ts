@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import type { StepHandler } from "../../_kit/handler-types";
 import { deliveredByChannel, deliveryWarning } from "../../_kit/receipts";
-import type { spec } from "./notification.spec";
+import type { spec } from "./notification.node";
 
 type Config = z.output<typeof spec.config>;
 

@@ -2,8 +2,8 @@ import type { z } from "zod";
 import type { DementiaSignal, Presence } from "../../_kit/care-services";
 import type { StepHandler } from "../../_kit/handler-types";
 import { atLeast, isoAt } from "../../_kit/values";
-import { SIGNAL_SEVERITIES } from "../../filters/dementia_signal/dementia_signal.spec";
-import type { spec } from "./presence_query.spec";
+import { SIGNAL_SEVERITIES } from "../../filters/dementia_signal/dementia_signal.node";
+import type { spec } from "./presence_query.node";
 
 type Config = z.output<typeof spec.config>;
 

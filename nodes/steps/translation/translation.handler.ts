@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import type { StepHandler } from "../../_kit/handler-types";
-import type { spec } from "./translation.spec";
+import type { spec } from "./translation.node";
 
 type Config = z.output<typeof spec.config>;
 

@@ -2,7 +2,7 @@ import type { z } from "zod";
 import type { CareServices } from "../../_kit/care-services";
 import type { StepHandler } from "../../_kit/handler-types";
 import { blankToNull, isoAt } from "../../_kit/values";
-import type { spec } from "./verification.spec";
+import type { spec } from "./verification.node";
 
 type Config = z.output<typeof spec.config>;
 type Condition = Config["conditions"][number];

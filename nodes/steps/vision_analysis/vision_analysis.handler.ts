@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import type { StepHandler } from "../../_kit/handler-types";
-import type { spec } from "./vision_analysis.spec";
+import type { spec } from "./vision_analysis.node";
 
 type Config = z.output<typeof spec.config>;
 

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import type { StepHandler } from "../../_kit/handler-types";
-import type { spec } from "./wait.spec";
+import type { spec } from "./wait.node";
 
 type Config = z.output<typeof spec.config>;
 

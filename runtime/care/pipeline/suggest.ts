@@ -51,3 +51,6 @@ export function suggest(name: string, candidates: Iterable<string>): string | un
   }
   return best;
 }
+
+/** The words a message adds for a suggestion: "; did you mean 'x'?", or nothing. */
+export const didYouMean = (hint: string | null | undefined): string => (hint ? `; did you mean '${hint}'?` : "");

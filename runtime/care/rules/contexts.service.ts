@@ -4,7 +4,7 @@ import type { FilterSpec } from "../../../nodes/_kit/types";
 import type { CareContext } from "../context";
 import { NotFoundError, ValidationError } from "../../platform/core/errors";
 import { parseInput } from "../../platform/core/validation";
-import { suggest } from "../pipeline/suggest";
+import { suggest, didYouMean } from "../pipeline/suggest";
 import { filterSpecByType, filterSpecs } from "./care-types";
 import { newNodeId } from "./flow-draft";
 import { filterNode } from "./node-builders";
@@ -18,7 +18,7 @@ export function filterSpecFor(type: string, field = "context_type"): FilterSpec 
   const spec = filterSpecByType(type);
   if (spec) return spec;
   const hint = suggest(type, filterSpecs().map((s) => s.type));
-  throw new ValidationError(`${field}: unknown context type '${type}'${hint ? `; did you mean '${hint}'?` : ""}`);
+  throw new ValidationError(`${field}: unknown context type '${type}'${didYouMean(hint)}`);
 }
 
 export async function listContexts(ctx: CareContext, ruleId: number): Promise<ContextView[]> {

@@ -6,7 +6,7 @@
  */
 import cronstrue from "cronstrue";
 import { z } from "zod";
-import { cronProblem } from "../../../nodes/trigger/trigger.spec";
+import { cronProblem } from "../../../nodes/trigger/trigger.node";
 import type { CareContext } from "../context";
 import { ValidationError } from "../../platform/core/errors";
 import { parseInput } from "../../platform/core/validation";

@@ -3,8 +3,8 @@ import { z } from "zod";
 import type { CareContext } from "../context";
 import { ConflictError, ValidationError } from "../../platform/core/errors";
 import { sameName } from "../../platform/core/name-key";
-import { suggest } from "../pipeline/suggest";
-import { maxDailyTriggers, TRIGGER_TYPES } from "../../../nodes/trigger/trigger.spec";
+import { suggest, didYouMean } from "../pipeline/suggest";
+import { maxDailyTriggers, TRIGGER_TYPES } from "../../../nodes/trigger/trigger.node";
 
 const triggerFields = {
   trigger_type: z.enum(TRIGGER_TYPES),
@@ -39,7 +39,7 @@ export async function assertSensorExists(ctx: CareContext, sensorId: string | nu
   if (found) return;
   const all: Array<{ sensor_id: string }> = await ctx.db("sensors").select("sensor_id");
   const hint = suggest(sensorId, all.map((s) => s.sensor_id));
-  throw new ValidationError(`${field}: sensor '${sensorId}' does not exist${hint ? `; did you mean '${hint}'?` : ""}`);
+  throw new ValidationError(`${field}: sensor '${sensorId}' does not exist${didYouMean(hint)}`);
 }
 
 export function assertNameFree(names: ReadonlyArray<{ id: number; name: string }>, name: string, exceptId?: number): void {

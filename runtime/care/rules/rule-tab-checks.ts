@@ -9,12 +9,12 @@ import { checkConfig } from "../../../nodes/_kit/config";
 import { configJsonSchema } from "../../../nodes/_kit/config";
 import { refStrings, type HouseholdRef, type JsonSchemaNode } from "../../../nodes/_kit/fields";
 import type { Settings } from "../../../settings";
-import { triggerConfigSchema } from "../../../nodes/trigger/trigger.spec";
+import { triggerConfigSchema } from "../../../nodes/trigger/trigger.node";
 import { z } from "zod";
 import { nameKey } from "../../platform/core/name-key";
 import { describeIssue } from "../../platform/core/validation";
 import type { FlowNode } from "../../platform/nodered/flow-store";
-import { suggest } from "../pipeline/suggest";
+import { suggest, didYouMean } from "../pipeline/suggest";
 import { filterSpecOfNode, isTriggerNode, specOfNode, stepSpecOfNode } from "./care-types";
 import { nodeConfig, nodeWires } from "./rule-model";
 import { validateRuleDraft, type Problem, type RuleDraft } from "./rule-validation";
@@ -165,5 +165,5 @@ export function describeProblem(p: TabProblem): string {
   const field = p.field.replace(/^config_json\./, "");
   const said = p.message.startsWith(`${field}:`) ? p.message : `${field}: ${p.message}`;
   const at = p.position !== undefined ? ` (at character ${p.position + 1})` : "";
-  return `${p.where}, ${said}${at}${p.suggestion ? `; did you mean '${p.suggestion}'?` : ""}`;
+  return `${p.where}, ${said}${at}${didYouMean(p.suggestion)}`;
 }

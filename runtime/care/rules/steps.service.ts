@@ -8,7 +8,7 @@ import type { CareContext } from "../context";
 import { ValidationError } from "../../platform/core/errors";
 import { parseInput } from "../../platform/core/validation";
 import type { FlowNode } from "../../platform/nodered/flow-store";
-import { suggest } from "../pipeline/suggest";
+import { suggest, didYouMean } from "../pipeline/suggest";
 import { stepSpecByType, stepSpecs } from "./care-types";
 import { newNodeId, type FlowDraft } from "./flow-draft";
 import { stepNode, stepSlot } from "./node-builders";
@@ -36,7 +36,7 @@ export function specForType(type: string, field = "step_type"): StepSpec {
   const spec = stepSpecByType(type);
   if (spec) return spec;
   const hint = suggest(type, stepSpecs().map((s) => s.type));
-  throw new ValidationError(`${field}: unknown step type '${type}'${hint ? `; did you mean '${hint}'?` : ""}`);
+  throw new ValidationError(`${field}: unknown step type '${type}'${didYouMean(hint)}`);
 }
 
 function assertLabelFree(r: RuleNodes, label: string, exceptNode?: string): void {

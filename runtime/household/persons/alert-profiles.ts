@@ -1,7 +1,7 @@
 /** Dementia-signal kinds and severities, and the alert config a person may carry. */
 import { z } from "zod";
 
-import { DEMENTIA_SIGNAL_KINDS as SIGNAL_KINDS, SIGNAL_SEVERITIES } from "../../../nodes/filters/dementia_signal/dementia_signal.spec";
+import { DEMENTIA_SIGNAL_KINDS as SIGNAL_KINDS, SIGNAL_SEVERITIES } from "../../../nodes/filters/dementia_signal/dementia_signal.node";
 
 export { SIGNAL_KINDS, SIGNAL_SEVERITIES };
 

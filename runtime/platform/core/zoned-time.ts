@@ -14,7 +14,12 @@ export interface WallTime {
   second: number;
 }
 
-export interface LocalParts extends WallTime {
+/**
+ * An instant's wall time in a zone, with its weekday counted from Sunday (0), as JavaScript
+ * and cron count. The day_of_week filter and node handlers count from Monday: their
+ * `ZonedParts` (nodes/_kit/values.ts) come from household/tracking/local-time.
+ */
+export interface ZonedParts extends WallTime {
   weekday: number;
 }
 
@@ -43,7 +48,7 @@ function formatterFor(timeZone: string): Intl.DateTimeFormat {
 }
 
 /** The wall-clock reading of an instant in a zone (to the second). */
-export function localParts(ms: number, timeZone: string): LocalParts {
+export function localParts(ms: number, timeZone: string): ZonedParts {
   const parts: Record<string, string> = {};
   for (const p of formatterFor(timeZone).formatToParts(new Date(ms))) parts[p.type] = p.value;
   return {

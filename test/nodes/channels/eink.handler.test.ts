@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { handler } from "../../../nodes/channels/eink/eink.handler";
-import { spec } from "../../../nodes/channels/eink/eink.spec";
+import { spec } from "../../../nodes/channels/eink/eink.node";
 import type { ChannelMessage } from "../../../nodes/_kit/handler-types";
 import { ensureDefaultTemplate } from "../../../runtime/care/eink/default-template";
 import { getDeviceState } from "../../../runtime/care/eink/device-states.store";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { handler } from "../../../nodes/channels/pwa_popup_text/pwa_popup_text.handler";
-import { spec } from "../../../nodes/channels/pwa_popup_text/pwa_popup_text.spec";
+import { spec } from "../../../nodes/channels/pwa_popup_text/pwa_popup_text.node";
 import type { ChannelMessage } from "../../../nodes/_kit/handler-types";
 import type { WebAppFrame } from "../../../nodes/_kit/care-services";
 import { handlerContext } from "../handler-context";

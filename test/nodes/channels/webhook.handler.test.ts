@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { handler, webhookBody } from "../../../nodes/channels/webhook/webhook.handler";
-import { spec } from "../../../nodes/channels/webhook/webhook.spec";
+import { spec } from "../../../nodes/channels/webhook/webhook.node";
 import type { ChannelMessage } from "../../../nodes/_kit/handler-types";
 import { startWebhookReceiver, type WebhookReceiver } from "../../fakes/webhook-receiver";
 import { handlerContext } from "../handler-context";

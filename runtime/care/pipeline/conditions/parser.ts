@@ -2,7 +2,7 @@
  * Recursive-descent parser for the condition language; the grammar (EBNF) is in
  * docs/conditions.md. Precedence is Python's: or < and < not < comparison < pipe < unary minus.
  */
-import { suggest } from "../suggest";
+import { suggest, didYouMean } from "../suggest";
 import type { CompareOp, ExprNode, PathReference } from "./ast";
 import { ConditionSyntaxError } from "./errors";
 import { functionNames, lookupFunction, type FunctionSpec } from "./functions";
@@ -219,7 +219,7 @@ class Parser {
     const fn = lookupFunction(name);
     if (fn) return fn;
     const near = suggest(name, functionNames());
-    return this.fail(`unknown function '${name}'${near ? `; did you mean '${near}'?` : ""}`, at);
+    return this.fail(`unknown function '${name}'${didYouMean(near)}`, at);
   }
 
   /**

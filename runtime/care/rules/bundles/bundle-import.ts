@@ -4,14 +4,14 @@
  * dependencies, or nothing: a failure after the deploy removes the new rule again.
  */
 import { checkConfig } from "../../../../nodes/_kit/config";
-import { triggerConfigSchema } from "../../../../nodes/trigger/trigger.spec";
+import { triggerConfigSchema } from "../../../../nodes/trigger/trigger.node";
 import type { CareContext } from "../../context";
 import { isoNow } from "../../../platform/core/clock";
 import { ConflictError, ValidationError } from "../../../platform/core/errors";
 import { sameName } from "../../../platform/core/name-key";
 import { describeIssue, parseInput } from "../../../platform/core/validation";
 import { packageInfo } from "../../../platform/config/app-info";
-import { suggest } from "../../pipeline/suggest";
+import { suggest, didYouMean } from "../../pipeline/suggest";
 import { filterSpecByType, stepSpecByType } from "../care-types";
 import { newNodeId } from "../flow-draft";
 import { filterNode, stepNode, stepSlot, tabNode, triggerNode } from "../node-builders";
@@ -31,10 +31,7 @@ interface Plan {
   nameTaken: boolean;
 }
 
-const suggestion = (name: string, candidates: Iterable<string>) => {
-  const s = suggest(name, candidates);
-  return s ? `; did you mean '${s}'?` : "";
-};
+const suggestion = (name: string, candidates: Iterable<string>) => didYouMean(suggest(name, candidates));
 
 async function plan(ctx: CareContext, input: unknown): Promise<Plan> {
   const bundle = parseInput(bundleSchema, input, "bundle");
@@ -89,10 +86,10 @@ async function plan(ctx: CareContext, input: unknown): Promise<Plan> {
     const step = report.steps.find((s) => s.label === p.step_label);
     if (step && step.status !== "error") Object.assign(step, { status: "error", description: p.message });
     if (!step || !p.field.startsWith("config_json") || step.description === p.message) {
-      report.errors.push(`${p.step_label ? `step '${p.step_label}': ` : ""}${p.field}: ${p.message}${p.suggestion ? `; did you mean '${p.suggestion}'?` : ""}`);
+      report.errors.push(`${p.step_label ? `step '${p.step_label}': ` : ""}${p.field}: ${p.message}${didYouMean(p.suggestion)}`);
     }
   }
-  for (const w of check.warnings) report.warnings.push(`step '${w.step_label}': ${w.message}${w.suggestion ? `; did you mean '${w.suggestion}'?` : ""}`);
+  for (const w of check.warnings) report.warnings.push(`step '${w.step_label}': ${w.message}${didYouMean(w.suggestion)}`);
 
   const dependencies = bundle.dependencies.flatMap((d) => {
     const parent = rules.find((r) => sameName(r.name, d.parent_rule_name));

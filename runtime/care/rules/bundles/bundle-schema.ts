@@ -3,7 +3,7 @@
  * external things it needs listed by name, so it can move between households.
  */
 import { z } from "zod";
-import { maxDailyTriggers, TRIGGER_TYPES } from "../../../../nodes/trigger/trigger.spec";
+import { maxDailyTriggers, TRIGGER_TYPES } from "../../../../nodes/trigger/trigger.node";
 
 export const BUNDLE_SCHEMA_VERSION = 1;
 

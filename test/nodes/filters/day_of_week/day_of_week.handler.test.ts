@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { handler } from "../../../../nodes/filters/day_of_week/day_of_week.handler";
-import { spec } from "../../../../nodes/filters/day_of_week/day_of_week.spec";
+import { spec } from "../../../../nodes/filters/day_of_week/day_of_week.node";
 import { trigger } from "../../handler-context";
 import { clockCtx, configOf } from "../_support/tracking-db";
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { handler } from "../../../../nodes/filters/dementia_signal/dementia_signal.handler";
-import { spec } from "../../../../nodes/filters/dementia_signal/dementia_signal.spec";
+import { spec } from "../../../../nodes/filters/dementia_signal/dementia_signal.node";
 import type { TriggerContext } from "../../../../nodes/_kit/handler-types";
 import { trigger } from "../../handler-context";
 import { configOf, MIN, useTrackingDb, type TrackingDb } from "../_support/tracking-db";

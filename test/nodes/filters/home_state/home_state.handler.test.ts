@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { withParts } from "../../fake-services";
 import { handler } from "../../../../nodes/filters/home_state/home_state.handler";
-import { spec } from "../../../../nodes/filters/home_state/home_state.spec";
+import { spec } from "../../../../nodes/filters/home_state/home_state.node";
 import { trigger } from "../../handler-context";
 import { configOf, MIN, useTrackingDb, type TrackingDb } from "../_support/tracking-db";
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { handler } from "../../../../nodes/filters/person_activity/person_activity.handler";
-import { spec } from "../../../../nodes/filters/person_activity/person_activity.spec";
+import { spec } from "../../../../nodes/filters/person_activity/person_activity.node";
 import { trigger } from "../../handler-context";
 import { configOf, MIN, useTrackingDb, type TrackingDb } from "../_support/tracking-db";
 

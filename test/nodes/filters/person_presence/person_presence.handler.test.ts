@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { handler } from "../../../../nodes/filters/person_presence/person_presence.handler";
-import { spec } from "../../../../nodes/filters/person_presence/person_presence.spec";
+import { spec } from "../../../../nodes/filters/person_presence/person_presence.node";
 import { trigger } from "../../handler-context";
 import { configOf, MIN, useTrackingDb, type TrackingDb } from "../_support/tracking-db";
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { handler } from "../../../../nodes/filters/room/room.handler";
-import { spec } from "../../../../nodes/filters/room/room.spec";
+import { spec } from "../../../../nodes/filters/room/room.node";
 import { trigger } from "../../handler-context";
 import { clockCtx, configOf } from "../_support/tracking-db";
 

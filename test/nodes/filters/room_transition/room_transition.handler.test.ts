@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { handler } from "../../../../nodes/filters/room_transition/room_transition.handler";
-import { spec } from "../../../../nodes/filters/room_transition/room_transition.spec";
+import { spec } from "../../../../nodes/filters/room_transition/room_transition.node";
 import { trigger } from "../../handler-context";
 import { configOf, MIN, useTrackingDb } from "../_support/tracking-db";
 

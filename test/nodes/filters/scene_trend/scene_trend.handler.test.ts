@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { handler } from "../../../../nodes/filters/scene_trend/scene_trend.handler";
-import { spec } from "../../../../nodes/filters/scene_trend/scene_trend.spec";
+import { spec } from "../../../../nodes/filters/scene_trend/scene_trend.node";
 import { trigger } from "../../handler-context";
 import { configOf, MIN, useTrackingDb } from "../_support/tracking-db";
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { handler } from "../../../../nodes/filters/time_range/time_range.handler";
-import { spec } from "../../../../nodes/filters/time_range/time_range.spec";
+import { spec } from "../../../../nodes/filters/time_range/time_range.node";
 import { trigger } from "../../handler-context";
 import { clockCtx, configOf } from "../_support/tracking-db";
 

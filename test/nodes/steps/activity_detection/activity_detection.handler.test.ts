@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { handler as personActivity } from "../../../../nodes/filters/person_activity/person_activity.handler";
-import { spec as personActivitySpec } from "../../../../nodes/filters/person_activity/person_activity.spec";
+import { spec as personActivitySpec } from "../../../../nodes/filters/person_activity/person_activity.node";
 import { handler } from "../../../../nodes/steps/activity_detection/activity_detection.handler";
-import { spec } from "../../../../nodes/steps/activity_detection/activity_detection.spec";
+import { spec } from "../../../../nodes/steps/activity_detection/activity_detection.node";
 import type { StepInput } from "../../../../nodes/_kit/handler-types";
 import { fromJsonText } from "../../../../runtime/platform/db/json-column";
 import { trigger } from "../../handler-context";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { checkConfig } from "../../../../nodes/_kit/config";
 import { handler } from "../../../../nodes/steps/condition/condition.handler";
-import { spec } from "../../../../nodes/steps/condition/condition.spec";
+import { spec } from "../../../../nodes/steps/condition/condition.node";
 import { handlerContext, stepInput } from "../../handler-context";
 
 const config = (c: Record<string, unknown>) => {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { withParts } from "../../fake-services";
 import { handler } from "../../../../nodes/steps/home_state/home_state.handler";
-import { spec } from "../../../../nodes/steps/home_state/home_state.spec";
+import { spec } from "../../../../nodes/steps/home_state/home_state.node";
 import { stepInput } from "../../handler-context";
 import { configOf, MIN, useTrackingDb, type TrackingDb } from "../../filters/_support/tracking-db";
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import type { Knex } from "knex";
 import { handler } from "../../../../nodes/steps/interactive_prompt/interactive_prompt.handler";
-import { spec } from "../../../../nodes/steps/interactive_prompt/interactive_prompt.spec";
+import { spec } from "../../../../nodes/steps/interactive_prompt/interactive_prompt.node";
 import { ManualClock } from "../../../../runtime/platform/core/clock";
 import { openStore } from "../../../../runtime/platform/db/store";
 import { savePrompt } from "../../../../runtime/care/interactive/prompts.store";

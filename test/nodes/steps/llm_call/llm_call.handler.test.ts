@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { handler } from "../../../../nodes/steps/llm_call/llm_call.handler";
-import { spec } from "../../../../nodes/steps/llm_call/llm_call.spec";
+import { spec } from "../../../../nodes/steps/llm_call/llm_call.node";
 import { openAiParts } from "../../../fakes/openai-chat-server";
 import { configOf } from "../../filters/_support/tracking-db";
 import { labelOfBase64, labelOfDataUrl, useLlmKit } from "./llm-kit";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { handler } from "../../../../nodes/steps/logic_reasoning/logic_reasoning.handler";
-import { spec } from "../../../../nodes/steps/logic_reasoning/logic_reasoning.spec";
+import { spec } from "../../../../nodes/steps/logic_reasoning/logic_reasoning.node";
 import { openAiParts } from "../../../fakes/openai-chat-server";
 import { configOf } from "../../filters/_support/tracking-db";
 import { useLlmKit } from "../llm_call/llm-kit";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { checkConfig } from "../../../../nodes/_kit/config";
 import { handler } from "../../../../nodes/steps/notification/notification.handler";
-import { spec } from "../../../../nodes/steps/notification/notification.spec";
+import { spec } from "../../../../nodes/steps/notification/notification.node";
 import type { z } from "zod";
 import { listAlerts } from "../../../../runtime/household/alerts/alerts.service";
 import { fromJsonText } from "../../../../runtime/platform/db/json-column";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { withParts } from "../../fake-services";
 import { handler } from "../../../../nodes/steps/presence_query/presence_query.handler";
-import { spec } from "../../../../nodes/steps/presence_query/presence_query.spec";
+import { spec } from "../../../../nodes/steps/presence_query/presence_query.node";
 import { stepInput } from "../../handler-context";
 import { configOf, MIN, useTrackingDb, type TrackingDb } from "../../filters/_support/tracking-db";
 

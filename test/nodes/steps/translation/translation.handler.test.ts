@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { handler } from "../../../../nodes/steps/translation/translation.handler";
-import { spec } from "../../../../nodes/steps/translation/translation.spec";
+import { spec } from "../../../../nodes/steps/translation/translation.node";
 import { configOf } from "../../filters/_support/tracking-db";
 import { useLlmKit } from "../llm_call/llm-kit";
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { handler } from "../../../../nodes/steps/verification/verification.handler";
-import { spec } from "../../../../nodes/steps/verification/verification.spec";
+import { spec } from "../../../../nodes/steps/verification/verification.node";
 import { ManualClock } from "../../../../runtime/platform/core/clock";
 import { stepInput } from "../../handler-context";
 import { configOf, MIN, useTrackingDb, type TrackingDb } from "../../filters/_support/tracking-db";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { handler } from "../../../../nodes/steps/vision_analysis/vision_analysis.handler";
-import { spec } from "../../../../nodes/steps/vision_analysis/vision_analysis.spec";
+import { spec } from "../../../../nodes/steps/vision_analysis/vision_analysis.node";
 import { openAiParts } from "../../../fakes/openai-chat-server";
 import { configOf } from "../../filters/_support/tracking-db";
 import { labelOfDataUrl, useLlmKit } from "../llm_call/llm-kit";

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { ManualClock } from "../../../../runtime/platform/core/clock";
 import { checkConfig } from "../../../../nodes/_kit/config";
 import { handler } from "../../../../nodes/steps/wait/wait.handler";
-import { spec } from "../../../../nodes/steps/wait/wait.spec";
+import { spec } from "../../../../nodes/steps/wait/wait.node";
 import { handlerContext, stepInput } from "../../handler-context";
 
 describe("wait handler", () => {

@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
 import type { ChannelHandler } from "../../../../nodes/_kit/handler-types";
-import { spec as popupSpec } from "../../../../nodes/channels/pwa_popup_text/pwa_popup_text.spec";
-import { spec as chatSpec } from "../../../../nodes/channels/chat_app/chat_app.spec";
-import { spec as webhookSpec } from "../../../../nodes/channels/webhook/webhook.spec";
+import { spec as popupSpec } from "../../../../nodes/channels/pwa_popup_text/pwa_popup_text.node";
+import { spec as chatSpec } from "../../../../nodes/channels/chat_app/chat_app.node";
+import { spec as webhookSpec } from "../../../../nodes/channels/webhook/webhook.node";
 import { buildSettings } from "../../../../runtime/platform/config/load-settings";
-import { spec as einkSpec } from "../../../../nodes/channels/eink/eink.spec";
+import { spec as einkSpec } from "../../../../nodes/channels/eink/eink.node";
 import { registeredChannel } from "../../../../runtime/care/notify/channels";
 import { channelConfig, deliveredByChannel, dispatch, type ChannelLookup, type ChannelSend } from "../../../../runtime/care/notify/dispatch";
 import { levelPlan } from "../../../../runtime/care/notify/levels";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { checkConfig } from "../../../../nodes/_kit/config";
 import { handler } from "../../../../nodes/steps/notification/notification.handler";
-import { spec } from "../../../../nodes/steps/notification/notification.spec";
+import { spec } from "../../../../nodes/steps/notification/notification.node";
 import { actOnAlert, createAlert, getAlert, listAlerts } from "../../../../runtime/household/alerts/alerts.service";
 import { startEscalation, type EscalationHandle } from "../../../../runtime/care/notify/escalation";
 import { MIN, notificationInput, notifyEnv, T0, type NotifyEnv } from "./notify-support";

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { householdRef } from "../../_kit/fields";
 import { defineStep } from "../../_kit/define";
-import { DEMENTIA_SIGNAL_KINDS, SIGNAL_SEVERITIES } from "../../filters/dementia_signal/dementia_signal.spec";
+import { DEMENTIA_SIGNAL_KINDS, SIGNAL_SEVERITIES } from "../../filters/dementia_signal/dementia_signal.node";
 
 export const spec = defineStep({
   type: "presence_query",

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineFilter } from "../../_kit/define";
-import { TREND_SEVERITIES } from "../../steps/object_trend_analysis/object_trend_analysis.spec";
+import { TREND_SEVERITIES } from "../../steps/object_trend_analysis/object_trend_analysis.node";
 
 export const spec = defineFilter({
   type: "scene_trend",

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineChannel } from "../../_kit/define";
-import { ALERT_LEVELS } from "../../steps/notification/notification.spec";
+import { ALERT_LEVELS } from "../../steps/notification/notification.node";
 
 export const chatTarget = z
   .object({
