@@ -1,6 +1,7 @@
 /**
  * The editor side of every care node type, generated from its spec: `registerType` with
- * ports, defaults and validation, the edit form (built from the JSON Schema), and help.
+ * ports, defaults and validation, the edit form (built from the JSON Schema by the shared
+ * browser script `browser/form.ts`, embedded compiled), and help.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -8,7 +9,7 @@ import { configJsonSchema, defaultConfig } from "../config";
 import { allSpecs, isAvailable } from "../registry-types";
 import { TRIGGER_NODE_TYPE, nodeRedType, type NodeSpec } from "../types";
 import type { NodeRegistry } from "../registry-types";
-import { FORM_SCRIPT } from "./form-script";
+import { browserScript, inlineScript } from "./browser-scripts";
 import { z } from "zod";
 import { triggerConfigSchema } from "../../trigger/trigger.node";
 
@@ -171,7 +172,7 @@ export function renderEditorHtml(nodesDir: string, registry: NodeRegistry): stri
   // Types that cannot run yet look unfinished in the palette: faded, dashed, their label says "(not yet)".
   // Help: inline code wraps (Node-RED keeps it on one line, so a long example was cut off at the sidebar's edge).
   const style = `<style>${notYet.length ? `${notYet.join(",\n")} { opacity: 0.55; border-style: dashed; }\n` : ""}.red-ui-help :not(pre) > code { white-space: normal; overflow-wrap: anywhere; }</style>`;
-  const parts = [style, `<script type="text/javascript">${FORM_SCRIPT}</script>`, registration(triggerType())];
+  const parts = [style, `<script type="text/javascript">${inlineScript(browserScript("form"))}</script>`, registration(triggerType())];
   for (const spec of allSpecs(registry)) parts.push(registration(editorType(nodesDir, registry, spec)));
   return parts.join("\n") + "\n";
 }

@@ -1,7 +1,10 @@
-/** The sidebar's browser script tells the server it is watching: on load, then every 20 s. */
+/**
+ * The sidebar's browser script (compiled from editor-plugins/runs-sidebar/browser/sidebar.ts)
+ * tells the server it is watching: on load, then every 20 s.
+ */
 import assert from "node:assert/strict";
 import vm from "node:vm";
-import { RUNS_SIDEBAR_SCRIPT } from "../../../editor-plugins/runs-sidebar/editor";
+import { browserScript } from "../../../nodes/_kit/node-red/browser-scripts";
 
 type Fn = (...args: unknown[]) => unknown;
 
@@ -28,7 +31,7 @@ describe("runs sidebar editor script", () => {
       },
     };
     vm.createContext(context);
-    vm.runInContext(RUNS_SIDEBAR_SCRIPT, context);
+    vm.runInContext(browserScript("runs-sidebar"), context);
     plugin!.onadd();
     assert.deepEqual(posts, [{ method: "POST", url: "careflow/runs/watch" }]);
     const every = intervals.find((i) => i.ms === 20_000);

@@ -6,36 +6,44 @@
  * - links to the app's docs (`/docs/...`) in help and info open in a new tab instead of
  *   leaving the editor (Node-RED opens only `http(s):` links in a new tab).
  */
-export const EDITOR_PAGE_SCRIPT = String.raw`
-(function () {
-  function showLoginMessage(fields) {
+(() => {
+  /** What `auth/login` answers (Node-RED's login info). */
+  interface LoginInfo {
+    type?: string;
+    loginMessage?: string;
+  }
+
+  function showLoginMessage(fields: HTMLElement): void {
     if (fields.getAttribute("data-careflow-message")) return;
     fields.setAttribute("data-careflow-message", "pending");
     fetch("auth/login", { headers: { "Node-RED-API-Version": "v2" } })
-      .then(function (r) { return r.json(); })
-      .then(function (info) {
+      .then((r) => r.json() as Promise<LoginInfo | null>)
+      .then((info) => {
         if (!info || info.type !== "credentials" || !info.loginMessage) return;
-        var note = document.createElement("div");
+        const note = document.createElement("div");
         note.className = "form-row careflow-login-message";
         note.style.cssText = "margin-bottom:12px;line-height:1.4";
         note.textContent = info.loginMessage;
         fields.insertBefore(note, fields.firstChild);
       })
-      .catch(function () {});
+      .catch(() => {});
   }
-  new MutationObserver(function () {
-    var fields = document.getElementById("node-dialog-login-fields");
+  new MutationObserver(() => {
+    const fields = document.getElementById("node-dialog-login-fields");
     if (fields && document.getElementById("node-dialog-login-username")) showLoginMessage(fields);
   }).observe(document.documentElement, { childList: true, subtree: true });
 
-  document.addEventListener("click", function (e) {
-    var a = e.target && e.target.closest ? e.target.closest("a[href]") : null;
-    if (!a) return;
-    var href = a.getAttribute("href");
-    if (!/^\/docs\//.test(href)) return;
-    e.preventDefault();
-    e.stopPropagation();
-    window.open(href, "_blank", "noopener");
-  }, true);
+  document.addEventListener(
+    "click",
+    (e) => {
+      const a = e.target instanceof Element ? e.target.closest("a[href]") : null;
+      if (!a) return;
+      const href = a.getAttribute("href");
+      if (href === null || !/^\/docs\//.test(href)) return;
+      e.preventDefault();
+      e.stopPropagation();
+      window.open(href, "_blank", "noopener");
+    },
+    true,
+  );
 })();
-`;

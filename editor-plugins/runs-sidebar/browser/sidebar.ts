@@ -1,0 +1,414 @@
+/**
+ * Node-RED plugin (editor side): the "Care runs" sidebar tab (pinned, so it stays in the tab
+ * bar at any width). It lists live and recent runs, updated as events arrive; a run with a
+ * warning (a notification that reached nobody, say) is marked. Opening a run shows its
+ * timeline: per step its status, time, port taken, what it read and wrote, its own trace
+ * (the message it rendered, a model's prompt, images and answer), each channel's receipt,
+ * errors and warnings; and lights up its path on the canvas: nodes that ran with their
+ * status, links taken, skipped nodes greyed out, the node where it waits or failed shown.
+ * "Run now" (the sidebar's button, or a rule trigger node's button) tries the tab's rule
+ * with a sample trigger. While the page is open it tells the server it is watching, every
+ * 20 s, so the server forwards run events only then.
+ */
+RED.plugins.registerPlugin("careflow-runs-sidebar", {
+  type: "careflow-editor",
+  onadd: () => {
+    // What the sidebar's endpoints answer (editor-plugins/runs-sidebar/plugin.ts).
+    /** A row of `careflow/runs`. */
+    interface RunSummary {
+      execution_id: number;
+      status: string;
+      rule_name: string;
+      triggered_at: string | null;
+      warnings?: string[];
+    }
+    interface StepTrace {
+      message?: string;
+      model?: string;
+      prompt?: string;
+      images?: string[];
+      answer?: string;
+    }
+    interface Receipt {
+      channel: string;
+      delivered: boolean;
+      detail?: string | null;
+    }
+    interface TimelineStep {
+      step_id: number;
+      node_id: string;
+      label: string;
+      step_type: string;
+      status: string;
+      elapsed_seconds: number | null;
+      output_port?: string | null;
+      error?: string | null;
+      warning?: string | null;
+      receipts?: Receipt[];
+      inputs?: Record<string, unknown>;
+      outputs?: Record<string, unknown>;
+      trace?: StepTrace;
+    }
+    interface PathNode {
+      node_id: string;
+      state: string;
+      text?: string;
+    }
+    interface PathLink {
+      source: string;
+      port: number;
+    }
+    interface RunPath {
+      tab_id: string;
+      focus?: string | null;
+      nodes: PathNode[];
+      links: PathLink[];
+    }
+    /** `careflow/runs/{id}`. */
+    interface RunDetail {
+      id: number;
+      status: string;
+      rule_name: string;
+      trigger_summary: string;
+      started_at: string | null;
+      resume_at?: string | null;
+      timeline: TimelineStep[];
+      errors?: string[];
+      warnings?: string[];
+      path?: RunPath | null;
+    }
+    /** The data d3 binds to a link of the canvas (Node-RED's view). */
+    interface LinkDatum {
+      source?: { id: string };
+      sourcePort?: number;
+    }
+
+    $("<style>")
+      .text(
+        ".careflow-skipped { opacity: 0.3; }" +
+          ".careflow-link-taken .red-ui-flow-link-line { stroke: #3a9b3a !important; stroke-width: 4px !important; }" +
+          ".careflow-step-detail pre { max-height: 160px; overflow: auto; background: #f7f7f7; padding: 4px; margin: 2px 0 6px; white-space: pre-wrap; word-break: break-word; font-size: 11px; }" +
+          ".careflow-step-detail h4 { margin: 6px 0 2px; font-size: 12px; }",
+      )
+      .appendTo("head");
+    const root = $('<div style="padding:8px;overflow-y:auto;height:100%;font-size:13px"></div>');
+    const bar = $('<div style="margin-bottom:8px"></div>').appendTo(root);
+    $('<button type="button" class="red-ui-button careflow-run-now"><i class="fa fa-play"></i> Run now</button>')
+      .attr("title", "Run the rule of this tab with a sample trigger")
+      .on("click", () => runNow(RED.workspaces.active()))
+      .appendTo(bar);
+    const list = $("<div></div>").appendTo(root);
+    const detail = $('<div style="display:none"></div>').appendTo(root);
+    /** The run the detail shows. */
+    let openId: number | undefined;
+    const colors: Record<string, string> = {
+      running: "#2e7bcf",
+      waiting: "#d9a300",
+      completed: "#3a9b3a",
+      failed: "#c0392b",
+      cancelled: "#777",
+      skipped: "#aaa",
+      success: "#3a9b3a",
+      pending: "#aaa",
+    };
+    function badge(status: string): JQuery {
+      return $('<span style="display:inline-block;min-width:70px;padding:1px 6px;border-radius:3px;color:#fff;font-size:11px;text-align:center"></span>')
+        .css("background", colors[status] || "#777")
+        .text(status);
+    }
+    function when(iso: string | null | undefined): string {
+      return iso ? new Date(iso).toLocaleTimeString() : "";
+    }
+    function json(v: unknown): string {
+      return JSON.stringify(v, null, 2);
+    }
+
+    function renderList(runs: RunSummary[]): void {
+      list.empty();
+      $('<div style="font-weight:bold;margin-bottom:6px">Live and recent runs</div>').appendTo(list);
+      if (!runs.length) $('<div style="opacity:0.7">No runs yet. Run a rule with its trigger, or with "Run now".</div>').appendTo(list);
+      runs.forEach((r) => {
+        const row = $('<div class="careflow-run" style="padding:4px 2px;border-bottom:1px solid #eee;cursor:pointer"></div>').attr("data-execution", String(r.execution_id));
+        badge(r.status).appendTo(row);
+        $("<span></span>")
+          .text(" #" + r.execution_id + " " + r.rule_name + " · " + when(r.triggered_at))
+          .appendTo(row);
+        if (r.warnings && r.warnings.length)
+          $('<span class="careflow-run-warning" style="margin-left:6px;color:#b36b00" title=""><i class="fa fa-exclamation-triangle"></i> needs a look</span>')
+            .attr("title", r.warnings.join("\n"))
+            .appendTo(row);
+        row.on("click", () => openRun(r.execution_id, true));
+        row.appendTo(list);
+      });
+    }
+    function refresh(): void {
+      if (detail.is(":hidden")) $.getJSON<RunSummary[]>("careflow/runs", renderList);
+      else if (openId !== undefined) openRun(openId, false);
+    }
+
+    function section(box: JQuery, title: string, body: string): void {
+      $("<h4></h4>").text(title).appendTo(box);
+      $("<pre></pre>").text(body).appendTo(box);
+    }
+    function stepDetail(s: TimelineStep): JQuery {
+      const box = $('<div class="careflow-step-detail" style="padding:0 4px 6px 8px"></div>');
+      if (Object.keys(s.inputs || {}).length) section(box, "Read", json(s.inputs));
+      if (Object.keys(s.outputs || {}).length) section(box, "Wrote", json(s.outputs));
+      const t = s.trace || {};
+      if (t.message) section(box, "Message", t.message);
+      if (t.model) section(box, "Model", t.model);
+      if (t.prompt) section(box, "Prompt", t.prompt);
+      if (t.images && t.images.length) section(box, "Images sent", t.images.join("\n"));
+      if (t.answer) section(box, "Answer", t.answer);
+      if (!box.children().length) $('<div style="opacity:0.7">Nothing recorded for this step.</div>').appendTo(box);
+      return box;
+    }
+    function openRun(id: number, reveal: boolean): void {
+      $.getJSON<RunDetail>("careflow/runs/" + id, (d) => {
+        list.hide();
+        openId = id;
+        detail.empty().show();
+        $('<a href="#" style="display:block;margin-bottom:6px">&larr; all runs</a>')
+          .on("click", (e) => {
+            e.preventDefault();
+            clearPath();
+            detail.hide();
+            list.show();
+            refresh();
+          })
+          .appendTo(detail);
+        const head = $('<div style="margin-bottom:8px"></div>').appendTo(detail);
+        badge(d.status).appendTo(head);
+        $("<b></b>")
+          .text(" #" + d.id + " " + d.rule_name)
+          .appendTo(head);
+        $('<div style="opacity:0.75"></div>')
+          .text(d.trigger_summary + " · started " + when(d.started_at) + (d.resume_at ? " · resumes " + when(d.resume_at) : ""))
+          .appendTo(detail);
+        const table = $('<table style="width:100%;margin-top:8px;border-collapse:collapse"></table>').appendTo(detail);
+        d.timeline.forEach((s) => {
+          const tr = $('<tr class="careflow-step" style="border-bottom:1px solid #eee;cursor:pointer"></tr>').attr("data-step", String(s.step_id)).appendTo(table);
+          $('<td style="padding:3px"></td>').append(badge(s.status)).appendTo(tr);
+          $('<td style="padding:3px"></td>')
+            .text(s.label + " (" + s.step_type + ")")
+            .appendTo(tr);
+          $('<td style="padding:3px;text-align:right"></td>')
+            .text(s.elapsed_seconds === null ? "" : (s.elapsed_seconds * 1000).toFixed(1) + " ms")
+            .appendTo(tr);
+          $('<td style="padding:3px"></td>')
+            .text(s.output_port ? "→ " + s.output_port : "")
+            .appendTo(tr);
+          if (s.error) $('<tr><td></td><td colspan="3" style="color:#c0392b;padding:0 3px 4px"></td></tr>').appendTo(table).find("td:last").text(s.error);
+          if (s.warning)
+            $('<tr class="careflow-step-warning"><td></td><td colspan="3" style="color:#b36b00;padding:0 3px 4px"></td></tr>')
+              .appendTo(table)
+              .find("td:last")
+              .text("⚠ " + s.warning);
+          (s.receipts || []).forEach((rc) => {
+            $('<tr class="careflow-receipt"><td></td><td colspan="3" style="padding:0 3px 2px;font-size:12px"></td></tr>')
+              .appendTo(table)
+              .find("td:last")
+              .css("color", rc.delivered ? "#3a9b3a" : "#c0392b")
+              .text((rc.delivered ? "✓ " : "✗ ") + rc.channel + (rc.detail ? ": " + rc.detail : ""));
+          });
+          const more = $('<tr class="careflow-step-more" style="display:none"><td colspan="4"></td></tr>').appendTo(table);
+          more.find("td").append(stepDetail(s));
+          tr.on("click", () => {
+            more.toggle();
+            if (RED.nodes.node(s.node_id)) RED.view.reveal(s.node_id);
+          });
+        });
+        (d.errors || []).forEach((e) => {
+          $('<div style="color:#c0392b;margin-top:6px"></div>').text(e).appendTo(detail);
+        });
+        (d.warnings || []).forEach((w) => {
+          $('<div class="careflow-run-warning" style="color:#b36b00;margin-top:6px"></div>')
+            .text("⚠ " + w)
+            .appendTo(detail);
+        });
+        showPath(d.path, reveal);
+      });
+    }
+
+    // The run's path on the canvas. Statuses set here are the editor's own; they are put back
+    // as they were when the run is closed.
+    const STATUS: Record<string, { fill: string; shape: string }> = {
+      fired: { fill: "blue", shape: "dot" },
+      passed: { fill: "green", shape: "ring" },
+      success: { fill: "green", shape: "dot" },
+      failed: { fill: "red", shape: "dot" },
+      waiting: { fill: "yellow", shape: "ring" },
+      skipped: { fill: "grey", shape: "ring" },
+      pending: { fill: "grey", shape: "ring" },
+      running: { fill: "blue", shape: "ring" },
+    };
+    let shown: { path: RunPath; saved: Record<string, RedNodeStatus | undefined> } | null = null;
+    function showPath(path: RunPath | null | undefined, reveal: boolean): void {
+      clearPath();
+      if (!path) return;
+      const current = { path, saved: {} as Record<string, RedNodeStatus | undefined> };
+      shown = current;
+      path.nodes.forEach((p) => {
+        const n = RED.nodes.node(p.node_id);
+        if (!n) return;
+        current.saved[p.node_id] = n.status;
+        const s = STATUS[p.state] || STATUS.pending;
+        n.status = { fill: s.fill, shape: s.shape, text: p.text };
+        n.dirty = true;
+        n.dirtyStatus = true;
+      });
+      if (reveal && RED.workspaces.contains(path.tab_id)) {
+        RED.workspaces.show(path.tab_id);
+        if (path.focus && RED.nodes.node(path.focus)) RED.view.reveal(path.focus);
+      }
+      RED.view.redraw(true);
+      paint();
+    }
+    function clearPath(): void {
+      if (!shown) return;
+      const saved = shown.saved;
+      Object.keys(saved).forEach((id) => {
+        const n = RED.nodes.node(id);
+        if (!n) return;
+        n.status = saved[id];
+        n.dirty = true;
+        n.dirtyStatus = true;
+      });
+      shown = null;
+      $(".careflow-skipped").removeClass("careflow-skipped");
+      $(".careflow-link-taken").removeClass("careflow-link-taken");
+      RED.view.redraw(true);
+    }
+    // Classes on the canvas's SVG: applied again whenever the view redraws a tab.
+    function paint(): void {
+      if (!shown) return;
+      const skipped: Record<string, boolean> = {};
+      const taken: Record<string, boolean> = {};
+      shown.path.nodes.forEach((p) => {
+        if (p.state === "skipped") skipped[p.node_id] = true;
+      });
+      shown.path.links.forEach((l) => {
+        taken[l.source + ":" + l.port] = true;
+      });
+      $(".red-ui-flow-node-group").each<Element>(function () {
+        if (skipped[this.id]) this.classList.add("careflow-skipped");
+      });
+      $(".red-ui-flow-link").each<Element & { __data__?: LinkDatum }>(function () {
+        const l = this.__data__;
+        if (l && l.source && taken[l.source.id + ":" + (l.sourcePort || 0)]) this.classList.add("careflow-link-taken");
+      });
+    }
+    RED.events.on("workspace:change", () => {
+      setTimeout(paint, 50);
+    });
+
+    // Run now: the tab's rule with a sample trigger of its own kind.
+    /** The fields of a trigger's config the sample reads. */
+    interface TriggerView {
+      primary_sensor_id?: string | null;
+      trigger_type?: string;
+      occupancy_config?: { min_minutes?: number } | null;
+    }
+    function sampleFor(tabId: string): Record<string, unknown> {
+      let trigger: RedNode | null = null;
+      RED.nodes.eachNode((n) => {
+        if (n.z === tabId && n.type === "care-trigger") trigger = n;
+      });
+      const found = trigger as RedNode | null;
+      const t: TriggerView = (found && found.config) || {};
+      const sample: Record<string, unknown> = { sensor_id: t.primary_sensor_id || null, room_name: null };
+      if (t.trigger_type === "webhook") sample.webhook_payload = { example: "value" };
+      if (t.trigger_type === "occupancy_duration") sample.occupancy_duration_minutes = (t.occupancy_config && t.occupancy_config.min_minutes) || 30;
+      return sample;
+    }
+    /** The reason a refused request gives (`detail` of its JSON body), else its status text. */
+    function refusal(x: JQueryXHR): string {
+      const body = x.responseJSON;
+      const detail = body && typeof body === "object" ? (body as { detail?: unknown }).detail : undefined;
+      return detail ? String(detail) : x.statusText;
+    }
+    function runNow(tabId: string): void {
+      if (RED.nodes.dirty()) {
+        RED.notify("Deploy your changes first: Run now runs the deployed rule.", "warning");
+        return;
+      }
+      const box = $(
+        '<div><p>Sample trigger (JSON): what the rule\'s trigger would carry.</p><textarea class="careflow-sample" style="width:100%;height:140px;font-family:monospace"></textarea></div>',
+      );
+      box.find("textarea").val(json(sampleFor(tabId)));
+      box.dialog({
+        title: "Run this rule now",
+        modal: true,
+        width: 460,
+        buttons: [
+          {
+            text: "Cancel",
+            click: function () {
+              $(this).dialog("close");
+            },
+          },
+          {
+            text: "Run",
+            class: "primary careflow-run-now-go",
+            click: function () {
+              const dlg = $(this);
+              let sample: unknown;
+              try {
+                sample = JSON.parse(String(dlg.find("textarea").val()));
+              } catch (e) {
+                RED.notify("The sample is not JSON: " + (e as Error).message, "error");
+                return;
+              }
+              $.ajax<{ execution_id: number }>({
+                method: "POST",
+                url: "careflow/tabs/" + encodeURIComponent(tabId) + "/run",
+                contentType: "application/json",
+                data: JSON.stringify(sample),
+              })
+                .done((r) => {
+                  dlg.dialog("close");
+                  RED.notify("Run #" + r.execution_id + " started", "success");
+                  RED.sidebar.show("careflow-runs");
+                  openRun(r.execution_id, false);
+                })
+                .fail((x) => RED.notify("Run now refused: " + refusal(x), "error"));
+            },
+          },
+        ],
+        close: function () {
+          $(this).dialog("destroy").remove();
+        },
+      });
+    }
+    RED.careflow = RED.careflow || {};
+    RED.careflow.runNow = runNow;
+
+    RED.sidebar.addTab({ id: "careflow-runs", label: "Care runs", name: "Care runs", iconClass: "fa fa-heartbeat", content: root, enableOnEdit: true, onchange: refresh });
+    // Its button goes right after "info" once the core tabs are in: the tab bar hides buttons
+    // from its end when narrow, and would otherwise put this one last, in the overflow.
+    function placeButton(): void {
+      const button = $("#red-ui-tab-careflow-runs-link-button");
+      const info = $("#red-ui-tab-info-link-button");
+      if (!button.length || !info.length || button.prev().is(info)) return;
+      button.insertAfter(info).show();
+      $(window).trigger("resize");
+    }
+    RED.events.on("flows:loaded", placeButton);
+    setTimeout(placeButton, 500);
+    let pending: ReturnType<typeof setTimeout> | null = null;
+    RED.comms.subscribe("careflow/pipeline", () => {
+      if (pending) return;
+      pending = setTimeout(() => {
+        pending = null;
+        refresh();
+      }, 250);
+    });
+    // The server forwards run events only while an editor says it is watching (60 s after the last).
+    function watch(): void {
+      $.ajax({ method: "POST", url: "careflow/runs/watch" });
+    }
+    watch();
+    setInterval(watch, 20000);
+    refresh();
+  },
+});

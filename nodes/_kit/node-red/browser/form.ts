@@ -1,0 +1,293 @@
+/**
+ * Browser code shared by every care node's edit dialog (`window.careflowForm`): builds the
+ * form from the type's JSON Schema (household pickers for sensor, room and person fields,
+ * checkboxes for a list of choices, a cron field with its plain-words preview and next fire
+ * times), reads it back into `node.config`, and checks a config in the editor: its shape here,
+ * and the whole rule through the deploy's own validator on the server
+ * (editor-plugins/form-checks) as the caregiver types, with each problem shown under its field.
+ * The build embeds the compiled script in the generated `careflow.html`.
+ */
+window.careflowForm = (() => {
+  type Field = CareflowSchemaField;
+  type Kind = "ref" | "enum" | "boolean" | "number" | "string" | "choices" | "list" | "json";
+  /** A picker's option as `careflow/household` lists it. */
+  interface HouseholdOption {
+    value: string;
+    label: string;
+  }
+  /** `careflow/household`: options per picker (`sensors`, `rooms`, `persons`). */
+  type Household = Record<string, HouseholdOption[] | undefined>;
+  /** `careflow/cron-preview`. */
+  interface CronPreview {
+    description: string;
+    time_zone: string;
+    next: Array<{ local: string }>;
+  }
+
+  // A nullable field comes as anyOf [X, null] or as type [X, "null"]: its variant is X.
+  function variant(p: Field): Field {
+    let v: Field = p.anyOf ? p.anyOf.filter((x) => x.type !== "null")[0] || {} : p;
+    if (Array.isArray(v.type)) v = $.extend({}, v, { type: v.type.filter((t) => t !== "null")[0] });
+    return v;
+  }
+  function nullable(p: Field): boolean {
+    return !!p.anyOf || (Array.isArray(p.type) && p.type.indexOf("null") >= 0);
+  }
+  function kindOf(p: Field): Kind {
+    const v = variant(p);
+    if (v.ref) return "ref";
+    if (v.enum) return "enum";
+    if (v.type === "boolean") return "boolean";
+    if (v.type === "integer" || v.type === "number") return "number";
+    if (v.type === "string") return "string";
+    if (v.type === "array" && v.items && v.items.enum) return "choices";
+    if (v.type === "array" && v.items && (v.items.type === "string" || v.items.type === "number" || v.items.type === "integer")) return "list";
+    return "json";
+  }
+  function id(type: string, key: string): string {
+    return "careflow-" + type.replace(/[^a-z0-9_-]/gi, "_") + "-" + key;
+  }
+  /** A value as a text field shows it: nothing for none. */
+  function shown(value: unknown): string | number {
+    return value === undefined || value === null ? "" : (value as string | number);
+  }
+  // The household's names for the pickers: asked again each time a dialog opens.
+  function loadHousehold(): JQueryXHR<Household | null> {
+    return $.getJSON<Household | null>("careflow/household");
+  }
+  function fillPicker(household: JQueryXHR<Household | null>, select: JQuery, ref: string, value: unknown, optional: boolean): void {
+    select.empty();
+    if (optional || value === undefined || value === null || value === "")
+      $("<option></option>")
+        .val("")
+        .text(optional ? "(none)" : "choose…")
+        .appendTo(select);
+    household.done((h) => {
+      const options = (h && h[ref + "s"]) || [];
+      options.forEach((o) => {
+        $("<option></option>").val(o.value).text(o.label).appendTo(select);
+      });
+      const known = options.some((o) => o.value === value);
+      if (value && !known)
+        $("<option></option>")
+          .val(String(value))
+          .text(value + " (not in the household)")
+          .appendTo(select);
+      select.val(shown(value));
+    });
+  }
+  function cronPreview(input: JQuery): JQuery {
+    const box = $('<div class="careflow-cron-preview" style="margin:2px 0 0 165px;font-size:0.9em"></div>');
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    function show(): void {
+      const text = String(input.val() || "").trim();
+      if (!text) {
+        box.text("");
+        return;
+      }
+      $.getJSON<CronPreview>("careflow/cron-preview", { expression: text })
+        .done((p) => {
+          box.empty().css("color", "");
+          $("<div></div>")
+            .text(p.description + " (" + p.time_zone + ")")
+            .appendTo(box);
+          $('<div style="opacity:0.75"></div>')
+            .text("Next: " + p.next.map((n) => n.local).join(" · "))
+            .appendTo(box);
+        })
+        .fail((x) => {
+          const body = x.responseJSON;
+          const detail = body && typeof body === "object" ? (body as { detail?: unknown }).detail : undefined;
+          box.css("color", "#c0392b").text(detail ? String(detail) : "not a valid cron expression");
+        });
+    }
+    input.on("input", () => {
+      clearTimeout(timer);
+      timer = setTimeout(show, 250);
+    });
+    show();
+    return box;
+  }
+  function prepare(node: CareflowFormNode, schema: CareflowSchema, type: string): void {
+    const root = $("#careflow-form-" + type.replace(/[^a-z0-9_-]/gi, "_"));
+    root.empty();
+    const household = loadHousehold();
+    const config = node.config || {};
+    const properties = schema.properties || {};
+    Object.keys(properties).forEach((key) => {
+      const p = properties[key];
+      const v = variant(p);
+      const kind = kindOf(p);
+      let value = config[key];
+      if (value === undefined) value = p.default;
+      const row = $('<div class="form-row"></div>').appendTo(root);
+      $('<label style="width:160px"></label>')
+        .attr("for", id(type, key))
+        .text(key.replace(/_/g, " "))
+        .attr("title", p.description || "")
+        .appendTo(row);
+      let input: JQuery;
+      if (kind === "enum") {
+        input = $("<select></select>");
+        if (!("default" in p)) $("<option></option>").val("").text("").appendTo(input);
+        (v.enum || []).forEach((e) => {
+          $("<option></option>").val(String(e)).text(String(e)).appendTo(input);
+        });
+        input.val(value === undefined || value === null ? "" : String(value));
+      } else if (kind === "ref") {
+        input = $("<select></select>");
+        fillPicker(household, input, v.ref || "", value, nullable(p));
+      } else if (kind === "choices") {
+        input = $('<div class="careflow-choices" style="display:inline-flex;flex-wrap:wrap;gap:2px 0;vertical-align:top"></div>');
+        const chosen: unknown[] = Array.isArray(value) ? value : [];
+        (v.items?.enum || []).forEach((e) => {
+          const box = $('<label style="width:auto;margin:0 12px 0 0;font-weight:normal;white-space:nowrap"></label>');
+          $('<input type="checkbox" style="width:auto;margin:0 4px 0 0">')
+            .val(String(e))
+            .prop("checked", chosen.indexOf(e) >= 0)
+            .appendTo(box);
+          $("<span></span>")
+            .text(String(e).replace(/_/g, " "))
+            .appendTo(box);
+          box.appendTo(input);
+        });
+      } else if (kind === "boolean") {
+        input = $('<input type="checkbox" style="width:auto">').prop("checked", !!value);
+      } else if (kind === "number") {
+        input = $('<input type="number">')
+          .attr("step", v.type === "integer" ? "1" : "any")
+          .val(shown(value));
+      } else if (kind === "string" && !v.multiline) {
+        input = $('<input type="text">').val(shown(value));
+      } else if (kind === "string") {
+        input = $('<textarea rows="4" style="width:70%"></textarea>').val(shown(value));
+      } else if (kind === "list") {
+        input = $('<input type="text">')
+          .attr("placeholder", v.items?.enum ? v.items.enum.join(", ") : "comma separated")
+          .val(Array.isArray(value) ? value.join(", ") : "");
+      } else {
+        input = $('<textarea rows="4" style="width:70%;font-family:monospace"></textarea>').val(value === undefined || value === null ? "" : JSON.stringify(value, null, 2));
+      }
+      input.attr("id", id(type, key)).attr("data-careflow-key", key);
+      if (kind !== "boolean") input.css("width", "calc(100% - 170px)");
+      if (v.template) input.addClass("careflow-template");
+      if (v.expression) input.addClass("careflow-expression");
+      input.appendTo(row);
+      if (key === "schedule_cron") cronPreview(input).appendTo(row);
+      $('<div class="careflow-field-problem" style="margin:2px 0 0 165px;color:#c0392b;display:none"></div>').attr("data-careflow-problem", key).appendTo(row);
+      if (p.description) $('<div style="margin:2px 0 0 165px;font-size:0.85em;opacity:0.75"></div>').text(p.description).appendTo(row);
+    });
+    $('<div class="careflow-node-problem form-row" style="color:#c0392b;display:none"></div>').prependTo(root);
+    watch(node, schema, type, root, household);
+  }
+
+  // Check the rule with this dialog's values as the caregiver types (the deploy's validator).
+  function watch(node: CareflowFormNode, schema: CareflowSchema, type: string, root: JQuery, household: JQueryXHR<Household | null>): void {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    function check(): void {
+      const draft: CareflowFormNode = { id: node.id };
+      save(draft, schema, type);
+      if (!window.careflowChecks) return;
+      window.careflowChecks.checkNode(node, draft.config, (problems) => showProblems(root, problems));
+    }
+    root.on("input change", "input, select, textarea", () => {
+      clearTimeout(timer);
+      timer = setTimeout(check, 400);
+    });
+    // The first check once the pickers have their options (their values are read from them).
+    household.always(check);
+  }
+  function showProblems(root: JQuery, problems: CareflowProblem[]): void {
+    root.find(".careflow-field-problem").hide().text("");
+    const general = root.find(".careflow-node-problem").hide().empty();
+    problems.forEach((p) => {
+      const key = String(p.field || "")
+        .replace(/^config_json\./, "")
+        .replace(/^config\./, "")
+        .split(".")[0];
+      const slot = root.find('[data-careflow-problem="' + key + '"]');
+      let line =
+        p.message +
+        (p.position !== undefined && !/\bat \d+/.test(p.message) ? " (at character " + (p.position + 1) + ")" : "") +
+        (p.suggestion ? "; did you mean '" + p.suggestion + "'?" : "");
+      if (p.severity === "warning") line = "⚠ " + line;
+      if (slot.length) slot.text(slot.text() ? slot.text() + " · " + line : line).show();
+      else $("<div></div>").text(line).appendTo(general.show());
+    });
+  }
+  function save(node: { config?: Record<string, unknown> }, schema: CareflowSchema, type: string): void {
+    const config: Record<string, unknown> = {};
+    const properties = schema.properties || {};
+    Object.keys(properties).forEach((key) => {
+      const p = properties[key];
+      const v = variant(p);
+      const kind = kindOf(p);
+      const el = $("#" + id(type, key));
+      const raw = el.val();
+      if (kind === "boolean") {
+        config[key] = el.prop("checked");
+        return;
+      }
+      if (kind === "choices") {
+        config[key] = el
+          .find("input:checked")
+          .map<string, HTMLInputElement>(function () {
+            return this.value;
+          })
+          .get();
+        return;
+      }
+      if (raw === "" || raw === undefined || raw === null) {
+        if (nullable(p) && "default" in p && p.default === null) config[key] = null;
+        return;
+      }
+      if (kind === "number") config[key] = Number(raw);
+      else if (kind === "list")
+        config[key] = String(raw)
+          .split(",")
+          .map((s) => s.trim())
+          .filter(Boolean)
+          .map((s) => (v.items?.type === "string" ? s : Number(s)));
+      else if (kind === "json") {
+        try {
+          config[key] = JSON.parse(String(raw));
+        } catch {
+          config[key] = raw;
+        }
+      } else config[key] = raw;
+    });
+    node.config = config;
+  }
+  function problems(config: unknown, schema: CareflowSchema): string[] {
+    const out: string[] = [];
+    if (!config || typeof config !== "object") return ["config is not an object"];
+    const values = config as Record<string, unknown>;
+    const properties = schema.properties || {};
+    Object.keys(values).forEach((k) => {
+      if (!properties[k]) out.push(k + ": unknown field");
+    });
+    (schema.required || []).forEach((k) => {
+      if (values[k] === undefined) out.push(k + ": required");
+    });
+    Object.keys(properties).forEach((k) => {
+      const v = variant(properties[k]);
+      const val = values[k];
+      if (val === undefined || val === null) return;
+      if (v.enum && v.enum.indexOf(val) < 0) out.push(k + ": one of " + v.enum.join(", "));
+      if ((v.type === "number" || v.type === "integer") && typeof val !== "number") out.push(k + ": a number");
+      if (typeof val === "number" && v.minimum !== undefined && val < v.minimum) out.push(k + ": at least " + v.minimum);
+      if (typeof val === "number" && v.maximum !== undefined && val > v.maximum) out.push(k + ": at most " + v.maximum);
+      if (v.type === "string" && typeof val !== "string") out.push(k + ": text");
+      if (v.type === "boolean" && typeof val !== "boolean") out.push(k + ": true or false");
+      if (v.type === "array" && !Array.isArray(val)) out.push(k + ": a list");
+    });
+    return out;
+  }
+  // Errors the server found in the rule as deployed from here (by node id): the node shows
+  // Node-RED's red triangle for them too, before anyone presses Deploy.
+  const serverErrors: Record<string, string[]> = {};
+  function valid(c: unknown, s: CareflowSchema, node?: { id: string }): boolean {
+    return problems(c, s).length === 0 && !(node && serverErrors[node.id] && serverErrors[node.id].length);
+  }
+  return { prepare, save, problems, valid, serverErrors };
+})();
