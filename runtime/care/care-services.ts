@@ -16,7 +16,7 @@ import { registeredChannels } from "./notify/channels";
 import { sendNotification } from "./notify/notify.service";
 import { compileCondition, resolvePath } from "./pipeline/conditions";
 import { renderTemplate } from "./pipeline/templates";
-import { listActivitiesBetween, recordActivity } from "../household/tracking/activities.store";
+import { listActivitiesBetween, recordActivity } from "../household/activities/activities.store";
 import { anchorDailyWindow, timeOfDay } from "../household/tracking/daily-window";
 import { localParts, startOfLocalDay } from "../household/tracking/local-time";
 import { getPersonLocation } from "../household/tracking/locations.store";

@@ -3,7 +3,9 @@ import type { Knex } from "knex";
 import type { AppContext } from "../context";
 import { isoNow } from "../../platform/core/clock";
 import { toJsonText } from "../../platform/db/json-column";
-import { roomNameColumns } from "../../household/rooms/rooms.service";
+import { countPersons, insertPersonRow } from "../../household/persons/persons.service";
+import { countRooms, insertRoomRow } from "../../household/rooms/rooms.service";
+import { insertSensorRow, sensorRowExists, updateSensorRow } from "../../household/sensors/sensors.service";
 
 const ROOMS = ["kitchen", "bedroom", "bathroom", "hallway", "living room"];
 
@@ -36,19 +38,14 @@ const SENSORS: DemoSensor[] = [
 ];
 
 export async function isStoreEmpty(db: Knex): Promise<boolean> {
-  const rooms = await db("rooms").count<{ n: number | string }[]>({ n: "*" });
-  const persons = await db("persons").count<{ n: number | string }[]>({ n: "*" });
-  return Number(rooms[0].n) === 0 && Number(persons[0].n) === 0;
+  return (await countRooms({ db })) === 0 && (await countPersons({ db })) === 0;
 }
 
 export async function seedDemoHousehold(ctx: AppContext): Promise<void> {
   const now = isoNow(ctx.clock);
   await ctx.db.transaction(async (trx) => {
     const roomIds = new Map<string, number>();
-    for (const name of ROOMS) {
-      const [row] = await trx("rooms").insert({ ...roomNameColumns(name), created_at: now, updated_at: now }).returning("id");
-      roomIds.set(name, typeof row === "object" ? row.id : row);
-    }
+    for (const name of ROOMS) roomIds.set(name, await insertRoomRow(trx, name, now));
     for (const s of SENSORS) {
       const values = {
         name: s.name,
@@ -59,11 +56,10 @@ export async function seedDemoHousehold(ctx: AppContext): Promise<void> {
         config_json: toJsonText(s.config ?? {}),
         updated_at: now,
       };
-      const existing = await trx("sensors").where({ sensor_id: s.sensor_id }).first();
-      if (existing) await trx("sensors").where({ sensor_id: s.sensor_id }).update(values);
-      else await trx("sensors").insert({ sensor_id: s.sensor_id, created_at: now, ...values });
+      if (await sensorRowExists(trx, s.sensor_id)) await updateSensorRow(trx, s.sensor_id, values);
+      else await insertSensorRow(trx, s.sensor_id, values, now);
     }
-    await trx("persons").insert({
+    await insertPersonRow(trx, {
       person_id: "rose",
       display_name: "Grandma Rose",
       notes: "Demo household member",

@@ -11,6 +11,7 @@ import { saveImage } from "./image-store";
 import type { Region } from "./region";
 import { renderBackground } from "./renderer";
 import { regionsToText } from "./template";
+import { anyTemplate, insertTemplateUnlessNameTaken } from "./templates.store";
 
 export const DEFAULT_TEMPLATE_NAME = "Default card";
 
@@ -30,25 +31,21 @@ const defaultBackground = (): Promise<Buffer> =>
 
 /** Creates the default template when the store has no template at all (a fresh install). */
 export async function ensureDefaultTemplate(ctx: CareContext): Promise<void> {
-  const any = await ctx.db("eink_templates").first("id");
-  if (any) return;
+  if (await anyTemplate(ctx)) return;
   const hash = await saveImage(ctx, await defaultBackground());
   const now = isoNow(ctx.clock);
-  await ctx.db("eink_templates")
-    .insert({
-      name: DEFAULT_TEMPLATE_NAME,
-      name_key: nameKey(DEFAULT_TEMPLATE_NAME),
-      description: "Built-in white card with title, body and footer",
-      font_filename: DEFAULT_FONT_FILENAME,
-      regions_json: regionsToText(DEFAULT_TEMPLATE_REGIONS),
-      is_default: true,
-      color_mode: "rgb",
-      background_hash: hash,
-      created_at: now,
-      updated_at: now,
-    })
-    // Two instances starting on one PostgreSQL store: the second finds the name taken.
-    .onConflict("name_key")
-    .ignore();
+  // Two instances starting on one PostgreSQL store: the second finds the name taken.
+  await insertTemplateUnlessNameTaken(ctx, {
+    name: DEFAULT_TEMPLATE_NAME,
+    name_key: nameKey(DEFAULT_TEMPLATE_NAME),
+    description: "Built-in white card with title, body and footer",
+    font_filename: DEFAULT_FONT_FILENAME,
+    regions_json: regionsToText(DEFAULT_TEMPLATE_REGIONS),
+    is_default: true,
+    color_mode: "rgb",
+    background_hash: hash,
+    created_at: now,
+    updated_at: now,
+  });
   ctx.log.info("default e-ink template created");
 }

@@ -64,3 +64,13 @@ export async function recordDelivery(ctx: CareContext, sensorId: string, hash: s
     .onConflict("sensor_id")
     .merge(["last_served_hash", "last_served_at", "updated_at"]);
 }
+
+/** A deleted template: the displays that showed it keep their image, not the reference. */
+export async function detachTemplate(ctx: CareContext, templateId: number): Promise<void> {
+  await ctx.db("eink_device_states").where({ template_id: templateId }).update({ template_id: null });
+}
+
+/** Whether a display's active image is this one (the image store keeps it then). */
+export async function imageOnAnyDisplay(ctx: CareContext, hash: string): Promise<boolean> {
+  return !!(await ctx.db("eink_device_states").where({ image_hash: hash }).first("sensor_id"));
+}

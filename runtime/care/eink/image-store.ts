@@ -7,6 +7,8 @@ import { createHash, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import type { CareContext } from "../context";
+import { imageOnAnyDisplay } from "./device-states.store";
+import { backgroundInUse } from "./templates.store";
 
 export const sha256Hex = (bytes: Buffer): string => createHash("sha256").update(bytes).digest("hex");
 
@@ -43,10 +45,7 @@ export const imageExists = (ctx: CareContext, hash: string): boolean => fs.exist
 /** Deletes the file once no template and no display refers to it any more. */
 export async function pruneImage(ctx: CareContext, hash: string | null | undefined): Promise<void> {
   if (!hash) return;
-  const [tpl, state] = await Promise.all([
-    ctx.db("eink_templates").where({ background_hash: hash }).first("id"),
-    ctx.db("eink_device_states").where({ image_hash: hash }).first("sensor_id"),
-  ]);
+  const [tpl, state] = await Promise.all([backgroundInUse(ctx, hash), imageOnAnyDisplay(ctx, hash)]);
   if (tpl || state) return;
   await fs.promises.rm(fileFor(ctx, hash), { force: true });
 }

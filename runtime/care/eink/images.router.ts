@@ -5,6 +5,7 @@
 import { Router, type Request } from "express";
 import type { CareContext } from "../context";
 import { ForbiddenError, ValidationError } from "../../platform/core/errors";
+import { sensorExists } from "../../household/sensors/sensors.service";
 import { route } from "../../platform/http/route";
 import { displayStates } from "./display-states.service";
 import { listFonts } from "./fonts";
@@ -29,7 +30,7 @@ async function pollingSensor(ctx: CareContext, req: Request): Promise<{ sensorId
     return { sensorId: principal.sensor_id, peek: false };
   }
   if (asked === undefined) throw new ValidationError("sensor_id: an API key has no display of its own; poll with a device key or pass ?sensor_id=<display>");
-  if (!(await ctx.db("sensors").where({ sensor_id: asked }).first("id"))) throw new ValidationError(`sensor_id: unknown sensor '${asked}'`);
+  if (!(await sensorExists(ctx, asked))) throw new ValidationError(`sensor_id: unknown sensor '${asked}'`);
   return { sensorId: asked, peek: true };
 }
 

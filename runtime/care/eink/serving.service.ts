@@ -8,6 +8,7 @@
 import type { CareContext } from "../context";
 import { isoNow } from "../../platform/core/clock";
 import { NotFoundError } from "../../platform/core/errors";
+import { sensorExists } from "../../household/sensors/sensors.service";
 import { defaultCardHash } from "./default-image";
 import { getDeviceState, recordDelivery, type DeviceStateRow } from "./device-states.store";
 import { imageExists, readImage } from "./image-store";
@@ -59,7 +60,7 @@ export async function pollActiveImage(ctx: CareContext, sensorId: string): Promi
 /** What the display would show now, for an admin: no suppression, no delivery record. */
 export async function currentImage(ctx: CareContext, sensorId: string): Promise<{ png: Buffer; hash: string; source: ImageSource }> {
   const state = await getDeviceState(ctx, sensorId);
-  if (!state && !(await ctx.db("sensors").where({ sensor_id: sensorId }).first("id"))) throw new NotFoundError(`Sensor ${sensorId} not found`);
+  if (!state && !(await sensorExists(ctx, sensorId))) throw new NotFoundError(`Sensor ${sensorId} not found`);
   const current = await currentFor(ctx, state);
   const png = current ? await readImage(ctx, current.hash) : null;
   if (!current || !png) throw nothingToShow(sensorId);

@@ -5,7 +5,7 @@
  */
 import type { CareContext } from "../context";
 import { ValidationError } from "../../platform/core/errors";
-import { listSensors } from "../../household/sensors/sensors.service";
+import { existingSensorIds, listSensors } from "../../household/sensors/sensors.service";
 
 export interface TargetOptions {
   /** Reset clears every display when none is named, whatever the configured targets. */
@@ -27,8 +27,7 @@ export async function resolveTargets(ctx: CareContext, named: readonly string[] 
   const known = new Set(displays.map((d) => d.sensor_id));
   const unknown = wanted.filter((id) => !known.has(id));
   if (unknown.length > 0) {
-    const others = await ctx.db("sensors").whereIn("sensor_id", unknown).select("sensor_id");
-    const notDisplays = new Set(others.map((o: { sensor_id: string }) => o.sensor_id));
+    const notDisplays = new Set(await existingSensorIds(ctx, unknown));
     const missing = unknown.filter((id) => !notDisplays.has(id));
     const parts = [
       missing.length ? `unknown sensor(s): ${missing.join(", ")}` : "",

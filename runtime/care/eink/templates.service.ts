@@ -3,7 +3,6 @@
  * Exactly one template may be the default; it is what a display shows when it has no
  * current message, so it cannot be deleted while it is the default.
  */
-import type { Knex } from "knex";
 import type { CareContext } from "../context";
 import { isoNow } from "../../platform/core/clock";
 import { ConflictError, NotFoundError, ValidationError } from "../../platform/core/errors";
@@ -11,11 +10,22 @@ import { nameKey } from "../../platform/core/name-key";
 import { parseInput } from "../../platform/core/validation";
 import { isUniqueViolation } from "../../platform/db/name-match";
 import { normalizeBackground } from "./background";
+import { detachTemplate } from "./device-states.store";
 import { pruneImage, readImage, saveImage } from "./image-store";
 import { defaultRegions, type Region } from "./region";
 import { renderBackground } from "./renderer";
-import { regionsToText, toTemplate, type EinkTemplate, type TemplateRow } from "./template";
+import { regionsToText, toTemplate, type EinkTemplate } from "./template";
 import { parseRegions, templateFormSchema, templateUpdateSchema } from "./template-input";
+import {
+  clearOtherDefaults,
+  defaultTemplateRow,
+  deleteTemplateRow,
+  insertTemplate,
+  templateRow,
+  templateRowByNameKey,
+  templateRows,
+  updateTemplateRow,
+} from "./templates.store";
 
 /** A multipart upload as the router hands it over: text fields and the optional image. */
 export interface TemplateUpload {
@@ -24,24 +34,23 @@ export interface TemplateUpload {
 }
 
 export async function listTemplates(ctx: CareContext): Promise<EinkTemplate[]> {
-  const rows: TemplateRow[] = await ctx.db("eink_templates").select("*").orderBy("id");
-  return rows.map(toTemplate);
+  return (await templateRows(ctx)).map(toTemplate);
 }
 
 export async function getTemplate(ctx: CareContext, id: number): Promise<EinkTemplate> {
-  const row: TemplateRow | undefined = await ctx.db("eink_templates").where({ id }).first();
+  const row = await templateRow(ctx, id);
   if (!row) throw new NotFoundError(`Template ${id} not found`);
   return toTemplate(row);
 }
 
 /** The template with this name in any case or Unicode spelling, by its key (migration 012). */
 export async function findTemplateByName(ctx: CareContext, name: string): Promise<EinkTemplate | undefined> {
-  const row: TemplateRow | undefined = await ctx.db("eink_templates").where({ name_key: nameKey(name) }).first();
+  const row = await templateRowByNameKey(ctx, nameKey(name));
   return row ? toTemplate(row) : undefined;
 }
 
 export async function getDefaultTemplate(ctx: CareContext): Promise<EinkTemplate | undefined> {
-  const row: TemplateRow | undefined = await ctx.db("eink_templates").where({ is_default: true }).orderBy("id").first();
+  const row = await defaultTemplateRow(ctx);
   return row ? toTemplate(row) : undefined;
 }
 
@@ -59,9 +68,6 @@ async function nameTakenMeanwhile(ctx: CareContext, name: string, err: unknown, 
 let blank: Promise<Buffer> | undefined;
 const blankBackground = (): Promise<Buffer> => (blank ??= renderBackground(() => undefined));
 
-/** Makes `id` the only default, inside the caller's transaction. */
-const clearOtherDefaults = (trx: Knex.Transaction, id: number) => trx("eink_templates").whereNot({ id }).andWhere({ is_default: true }).update({ is_default: false });
-
 export async function createTemplate(ctx: CareContext, upload: TemplateUpload): Promise<EinkTemplate> {
   const form = parseInput(templateFormSchema, upload.fields);
   const regions: Region[] = form.regions_json !== undefined ? parseRegions("regions_json", form.regions_json) : defaultRegions();
@@ -70,21 +76,18 @@ export async function createTemplate(ctx: CareContext, upload: TemplateUpload): 
   const backgroundHash = await saveImage(ctx, background);
   const now = isoNow(ctx.clock);
   const id = await ctx.db.transaction(async (trx) => {
-    const [row] = await trx("eink_templates")
-      .insert({
-        name: form.name,
-        name_key: nameKey(form.name),
-        description: form.description ?? "",
-        font_filename: form.font_filename || null,
-        regions_json: regionsToText(regions),
-        is_default: form.is_default ?? false,
-        color_mode: form.color_mode ?? "rgb",
-        background_hash: backgroundHash,
-        created_at: now,
-        updated_at: now,
-      })
-      .returning("id");
-    const newId: number = typeof row === "object" ? row.id : row;
+    const newId = await insertTemplate(trx, {
+      name: form.name,
+      name_key: nameKey(form.name),
+      description: form.description ?? "",
+      font_filename: form.font_filename || null,
+      regions_json: regionsToText(regions),
+      is_default: form.is_default ?? false,
+      color_mode: form.color_mode ?? "rgb",
+      background_hash: backgroundHash,
+      created_at: now,
+      updated_at: now,
+    });
     if (form.is_default) await clearOtherDefaults(trx, newId);
     return newId;
   }).catch((err: unknown) => nameTakenMeanwhile(ctx, form.name, err));
@@ -99,17 +102,15 @@ export async function updateTemplate(ctx: CareContext, id: number, input: unknow
     body.regions !== undefined ? parseRegions("regions", body.regions) : body.regions_json !== undefined ? parseRegions("regions_json", body.regions_json) : undefined;
   if (body.name !== undefined) await assertNameFree(ctx, body.name, id);
   await ctx.db.transaction(async (trx) => {
-    await trx("eink_templates")
-      .where({ id })
-      .update({
-        ...(body.name !== undefined ? { name: body.name, name_key: nameKey(body.name) } : {}),
-        ...(body.description !== undefined ? { description: body.description } : {}),
-        ...(body.font_filename !== undefined ? { font_filename: body.font_filename } : {}),
-        ...(regions !== undefined ? { regions_json: regionsToText(regions) } : {}),
-        ...(body.is_default !== undefined ? { is_default: body.is_default } : {}),
-        ...(body.color_mode !== undefined ? { color_mode: body.color_mode } : {}),
-        updated_at: isoNow(ctx.clock),
-      });
+    await updateTemplateRow(trx, id, {
+      ...(body.name !== undefined ? { name: body.name, name_key: nameKey(body.name) } : {}),
+      ...(body.description !== undefined ? { description: body.description } : {}),
+      ...(body.font_filename !== undefined ? { font_filename: body.font_filename } : {}),
+      ...(regions !== undefined ? { regions_json: regionsToText(regions) } : {}),
+      ...(body.is_default !== undefined ? { is_default: body.is_default } : {}),
+      ...(body.color_mode !== undefined ? { color_mode: body.color_mode } : {}),
+      updated_at: isoNow(ctx.clock),
+    });
     if (body.is_default) await clearOtherDefaults(trx, id);
   }).catch((err: unknown) => nameTakenMeanwhile(ctx, body.name ?? "", err, id));
   return getTemplate(ctx, id);
@@ -121,7 +122,7 @@ export async function replaceBackground(ctx: CareContext, id: number, upload: Te
   if (extra.length > 0) throw new ValidationError(extra.map((k) => `${k}: unknown field (this route takes only the 'image' file)`).join("; "));
   if (!upload.image) throw new ValidationError("image: a file is required");
   const hash = await saveImage(ctx, await normalizeBackground(upload.image));
-  await ctx.db("eink_templates").where({ id }).update({ background_hash: hash, updated_at: isoNow(ctx.clock) });
+  await updateTemplateRow(ctx.db, id, { background_hash: hash, updated_at: isoNow(ctx.clock) });
   if (hash !== before.background_hash) await pruneImage(ctx, before.background_hash);
   return getTemplate(ctx, id);
 }
@@ -131,8 +132,8 @@ export async function deleteTemplate(ctx: CareContext, id: number): Promise<void
   if (template.is_default) {
     throw new ConflictError(`Template '${template.name}' is the default; make another template the default before deleting it`);
   }
-  await ctx.db("eink_templates").where({ id }).delete();
-  await ctx.db("eink_device_states").where({ template_id: id }).update({ template_id: null });
+  await deleteTemplateRow(ctx, id);
+  await detachTemplate(ctx, id);
   await pruneImage(ctx, template.background_hash);
 }
 

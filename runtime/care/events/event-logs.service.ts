@@ -35,3 +35,23 @@ export async function listEventLogs(ctx: CareContext, f: EventLogFilters): Promi
   const rows: Array<Omit<EventLog, "pipeline_data"> & { pipeline_data_json: string }> = await q;
   return rows.map(({ pipeline_data_json, ...r }) => ({ ...r, pipeline_data: fromJsonText(pipeline_data_json, {}) }));
 }
+
+/** The newest completed log of the rule at or after `sinceIso` (`inclusive`) or after it; for the cool-off and dependency gates. */
+export async function lastCompletedLog(
+  ctx: CareContext,
+  ruleId: number,
+  sinceIso: string,
+  inclusive: boolean,
+): Promise<{ timestamp: string; rule_name: string | null } | undefined> {
+  return ctx.db("event_logs")
+    .where({ rule_id: ruleId, status: "completed" })
+    .andWhere("timestamp", inclusive ? ">=" : ">", sinceIso)
+    .orderBy("timestamp", "desc")
+    .first("timestamp", "rule_name");
+}
+
+/** How many logs (runs, any status) the rule has since `sinceIso`; for the daily-limit gate. */
+export async function countLogsSince(ctx: CareContext, ruleId: number, sinceIso: string): Promise<number> {
+  const row: { n?: number | string } | undefined = await ctx.db("event_logs").where({ rule_id: ruleId }).andWhere("timestamp", ">=", sinceIso).count({ n: "*" }).first();
+  return Number(row?.n ?? 0);
+}

@@ -5,7 +5,7 @@
  * here is logged, not returned to the one who answered.
  */
 import type { CareContext } from "../context";
-import { actOnAlert, createAlert } from "../../household/alerts/alerts.service";
+import { actOnAlert, createAlert, openAlertIdsOfRun } from "../../household/alerts/alerts.service";
 import type { Action, Channel, PromptRow } from "./prompts.store";
 
 export const AUTO_ESCALATE_ALERT_TYPE = "interactive_prompt_escalation";
@@ -29,9 +29,9 @@ export async function applyOutcomeEffects(ctx: CareContext, prompt: PromptRow, o
 }
 
 async function acknowledgeOpenAlerts(ctx: CareContext, prompt: PromptRow, o: Outcome): Promise<void> {
-  const open: Array<{ id: number }> = await ctx.db("alerts").where({ execution_id: prompt.execution_id, resolved: false }).select("id");
+  const open = await openAlertIdsOfRun(ctx, prompt.execution_id);
   const note = `answered "dismiss" to "${prompt.message || "voice prompt"}" (${o.channel})`;
-  for (const { id } of open) {
+  for (const id of open) {
     try {
       await actOnAlert(ctx, id, { action: "dismiss", note }, o.actor);
     } catch (err) {

@@ -15,6 +15,7 @@ import type { RunEngine } from "../pipeline/engine/types";
 import { isoNow } from "../../platform/core/clock";
 import { ConflictError, NotFoundError, ServiceUnavailableError } from "../../platform/core/errors";
 import { parseInput } from "../../platform/core/validation";
+import { getRun } from "../pipeline/runs/runs.service";
 import { applyOutcomeEffects } from "./interactive.effects";
 import { ACTIONS, ANSWER_CHANNELS, claimOutcome, expiredUnanswered, findPrompt, savePrompt, type Action, type Channel, type NewPrompt, type PromptRow } from "./prompts.store";
 
@@ -66,8 +67,7 @@ export async function recordPrompt(ctx: CareContext, prompt: NewPrompt): Promise
 
 export async function respond(ctx: CareContext, input: unknown, actor = "senior"): Promise<RespondResult> {
   const body = parseInput(interactiveResponseSchema, input);
-  const run = await ctx.db("workflow_executions").where({ id: body.execution_id }).first("id");
-  if (!run) throw new NotFoundError(`Execution ${body.execution_id} not found`);
+  await getRun(ctx, body.execution_id); // 404 when there is no such run
   if (!(await findPrompt(ctx.db, body.execution_id, body.step_id))) {
     throw new NotFoundError(`Execution ${body.execution_id} has no interactive prompt at step ${body.step_id}`);
   }
@@ -102,7 +102,7 @@ async function apply(ctx: CareContext, body: z.output<typeof interactiveResponse
         await applyOutcomeEffects(ctx, prompt, { channel: body.channel, action: body.action, actor: `${actor} (${body.channel})` });
         return { success: true, message: `Response recorded: ${body.action}; the run continues`, action: body.action };
       }
-      const status = ((await ctx.db("workflow_executions").where({ id: body.execution_id }).first("status")) as { status: string }).status;
+      const { status } = await getRun(ctx, body.execution_id);
       if (status !== "running") throw new ConflictError(`Execution ${body.execution_id} is ${status}; its prompt at step ${body.step_id} can no longer be answered`);
       if (attempt >= PARK_RETRIES) throw new ConflictError(`Execution ${body.execution_id} is still busy with other steps; answer again in a moment`);
       if (!(await engine.whenParked(body.execution_id, body.step_id))) await sleep(PARK_RETRY_MS);

@@ -11,6 +11,7 @@
  */
 import type { CareContext } from "../context";
 import { fromJsonText, toBool } from "../../platform/db/json-column";
+import { claimEscalation, clearEscalation, endEscalation, escalationRow, scheduledEscalations, type EscalationRow } from "../../household/alerts/alerts.service";
 import { handlerContext } from "../care-services";
 import { registeredChannel } from "./channels";
 import { deliveryWarning, dispatch, type ChannelLookup } from "./dispatch";
@@ -26,20 +27,6 @@ export interface EscalationHandle {
 
 export interface EscalationOptions {
   lookup?: ChannelLookup;
-}
-
-interface AlertRow {
-  id: number;
-  level: string;
-  description: string;
-  room_name: string | null;
-  image_url: string | null;
-  execution_id: number | null;
-  resolved: unknown;
-  assistance_needed: unknown;
-  escalation_count: number;
-  next_escalation_at: string | null;
-  notification_json: string | null;
 }
 
 const running = new WeakMap<CareContext, EscalationHandle>();
@@ -102,13 +89,13 @@ class Escalator {
   }
 
   private async rearmAll(): Promise<void> {
-    const rows = await this.ctx.db<AlertRow>("alerts").where("resolved", false).whereNotNull("next_escalation_at").select("id", "next_escalation_at");
+    const rows = await scheduledEscalations(this.ctx);
     for (const row of rows) if (row.next_escalation_at) this.arm(row.id, row.next_escalation_at);
     if (rows.length > 0) this.ctx.log.info({ alerts: rows.length }, "escalation re-armed for open alerts");
   }
 
   private async armFromStore(id: number): Promise<void> {
-    const row = await this.ctx.db<AlertRow>("alerts").where({ id }).first("id", "resolved", "next_escalation_at");
+    const row = await escalationRow(this.ctx, id);
     if (row?.next_escalation_at && !toBool(row.resolved)) this.arm(id, row.next_escalation_at);
   }
 
@@ -126,13 +113,13 @@ class Escalator {
   private async acknowledged(id: number, action: "dismiss" | "assist"): Promise<void> {
     this.timers.get(id)?.();
     this.timers.delete(id);
-    await this.ctx.db("alerts").where({ id }).whereNotNull("next_escalation_at").update({ next_escalation_at: null });
+    await clearEscalation(this.ctx, id);
     this.ctx.log.info({ alert_id: id, action }, "alert acknowledged; escalation stopped");
   }
 
   private async fire(id: number): Promise<void> {
     if (this.stopped) return;
-    const row = await this.ctx.db<AlertRow>("alerts").where({ id }).first();
+    const row = await escalationRow(this.ctx, id);
     if (!row || !row.next_escalation_at || toBool(row.resolved) || toBool(row.assistance_needed)) return;
     const now = this.ctx.clock.now();
     if (now < Date.parse(row.next_escalation_at)) return this.arm(id, row.next_escalation_at);
@@ -141,15 +128,12 @@ class Escalator {
     const esc = plan.escalation;
     const count = row.escalation_count + 1;
     if (!esc || count > esc.repeat_count) {
-      await this.ctx.db("alerts").where({ id, next_escalation_at: row.next_escalation_at }).update({ next_escalation_at: null });
+      await endEscalation(this.ctx, id, row.next_escalation_at);
       return;
     }
     // After an outage the next repetition counts from now: a burst of overdue re-sends helps no one.
     const nextAt = count < esc.repeat_count ? new Date(now + esc.interval_minutes * 60_000).toISOString() : null;
-    const claimed = await this.ctx.db("alerts")
-      .where({ id, escalation_count: row.escalation_count, next_escalation_at: row.next_escalation_at, resolved: false })
-      .update({ escalation_count: count, next_escalation_at: nextAt });
-    if (claimed !== 1) return;
+    if (!(await claimEscalation(this.ctx, row, nextAt))) return;
 
     const receipts = await dispatch({ hctx: handlerContext(this.ctx, this.abort.signal), notifications: this.ctx.settings.notifications }, plan, {}, this.lookup, `alert:${id}:escalation:${count}`);
     const warning = deliveryWarning(receipts);
@@ -166,7 +150,7 @@ class Escalator {
   }
 
   /** An alert raised without a stored notification (older rows, other raisers): its description through its level's channels. */
-  private planFromAlert(row: AlertRow): NotificationPlan {
+  private planFromAlert(row: EscalationRow): NotificationPlan {
     const level = levelPlan(this.ctx.settings, row.level);
     return {
       alert_level: row.level,

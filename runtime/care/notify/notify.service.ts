@@ -4,7 +4,7 @@
  */
 import type { CareServices, NotificationRequest } from "../../../nodes/_kit/care-services";
 import type { DeliveryReceipt, HandlerContext, StepInput } from "../../../nodes/_kit/handler-types";
-import { createAlert, type Alert } from "../../household/alerts/alerts.service";
+import { createAlert, storeAlertNotification, type Alert } from "../../household/alerts/alerts.service";
 import type { CareContext } from "../context";
 import { toJsonText } from "../../platform/db/json-column";
 import { dispatch, type Channels } from "./dispatch";
@@ -62,7 +62,7 @@ export async function raiseAlert(ctx: CareContext, input: StepInput, plan: Notif
     next_escalation_at: nextAt,
     idempotency_key: input.idempotency_key,
   });
-  await ctx.db("alerts").where({ id: alert.id }).update({ notification_json: toJsonText(plan) });
+  await storeAlertNotification(ctx, alert.id, toJsonText(plan));
   return alert;
 }
 

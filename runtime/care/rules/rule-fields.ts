@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { CareContext } from "../context";
 import { ConflictError, ValidationError } from "../../platform/core/errors";
 import { sameName } from "../../platform/core/name-key";
+import { sensorExists, sensorIds } from "../../household/sensors/sensors.service";
 import { suggest, didYouMean } from "../pipeline/suggest";
 import { maxDailyTriggers, TRIGGER_TYPES } from "../../../nodes/trigger/trigger.node";
 
@@ -35,10 +36,8 @@ export type RuleInput = z.infer<typeof ruleUpdateSchema>;
 
 export async function assertSensorExists(ctx: CareContext, sensorId: string | null | undefined, field = "primary_sensor_id"): Promise<void> {
   if (!sensorId) return;
-  const found = await ctx.db("sensors").where({ sensor_id: sensorId }).first();
-  if (found) return;
-  const all: Array<{ sensor_id: string }> = await ctx.db("sensors").select("sensor_id");
-  const hint = suggest(sensorId, all.map((s) => s.sensor_id));
+  if (await sensorExists(ctx, sensorId)) return;
+  const hint = suggest(sensorId, await sensorIds(ctx));
   throw new ValidationError(`${field}: sensor '${sensorId}' does not exist${didYouMean(hint)}`);
 }
 

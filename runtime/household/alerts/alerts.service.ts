@@ -152,3 +152,64 @@ export async function actOnAlert(ctx: PlatformContext, id: number, input: unknow
   ctx.bus.publish("alert.acknowledged", { alert_id: id, action: body.action, actor });
   return getAlert(ctx, id);
 }
+
+/** An alert as escalation reads it: its schedule and the notification it sends again. */
+export interface EscalationRow {
+  id: number;
+  level: string;
+  description: string;
+  room_name: string | null;
+  image_url: string | null;
+  execution_id: number | null;
+  resolved: unknown;
+  assistance_needed: unknown;
+  escalation_count: number;
+  next_escalation_at: string | null;
+  notification_json: string | null;
+}
+
+/** Open alerts with a re-send scheduled (escalation re-arms them on start). */
+export async function scheduledEscalations(ctx: PlatformContext): Promise<Array<{ id: number; next_escalation_at: string | null }>> {
+  return ctx.db<EscalationRow>("alerts").where("resolved", false).whereNotNull("next_escalation_at").select("id", "next_escalation_at");
+}
+
+export async function escalationRow(ctx: PlatformContext, id: number): Promise<EscalationRow | undefined> {
+  return ctx.db<EscalationRow>("alerts").where({ id }).first();
+}
+
+/** No more re-sends of this alert (it was acknowledged). */
+export async function clearEscalation(ctx: PlatformContext, id: number): Promise<void> {
+  await ctx.db("alerts").where({ id }).whereNotNull("next_escalation_at").update({ next_escalation_at: null });
+}
+
+/** Ends the schedule when it is still the one read (`scheduledAt`): the repetitions are used up. */
+export async function endEscalation(ctx: PlatformContext, id: number, scheduledAt: string): Promise<void> {
+  await ctx.db("alerts").where({ id, next_escalation_at: scheduledAt }).update({ next_escalation_at: null });
+}
+
+/**
+ * Claims repetition `row.escalation_count + 1` of an open alert: one conditional UPDATE that
+ * succeeds only while count and schedule are still those read, so of two timers (or two
+ * processes) exactly one wins. True when this caller won and may send.
+ */
+export async function claimEscalation(
+  ctx: PlatformContext,
+  row: Pick<EscalationRow, "id" | "escalation_count" | "next_escalation_at">,
+  nextAt: string | null,
+): Promise<boolean> {
+  const claimed = await ctx.db("alerts")
+    .where({ id: row.id, escalation_count: row.escalation_count, next_escalation_at: row.next_escalation_at, resolved: false })
+    .update({ escalation_count: row.escalation_count + 1, next_escalation_at: nextAt });
+  return claimed === 1;
+}
+
+/** Keeps the notification an alert was raised with (JSON text), for its re-sends. */
+export async function storeAlertNotification(ctx: PlatformContext, id: number, notificationJson: string): Promise<void> {
+  await ctx.db("alerts").where({ id }).update({ notification_json: notificationJson });
+}
+
+/** The ids of a run's alerts that are not resolved. */
+export async function openAlertIdsOfRun(ctx: PlatformContext, executionId: number): Promise<number[]> {
+  const rows: Array<{ id: number }> = await ctx.db("alerts").where({ execution_id: executionId, resolved: false }).select("id");
+  return rows.map((r) => r.id);
+}

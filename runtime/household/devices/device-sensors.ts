@@ -7,27 +7,23 @@ import type { DeviceKeyEntry } from "../../../settings";
 import { sensorTypeForDevice } from "../../platform/auth/roles";
 import type { PlatformContext } from "../../platform/context";
 import { isoNow } from "../../platform/core/clock";
+import { insertSensorRow, sensorTypeOf, updateSensorRow } from "../sensors/sensors.service";
 
 export async function upsertDeviceSensors(ctx: PlatformContext, devices: readonly DeviceKeyEntry[]): Promise<void> {
   for (const d of devices) {
     const sensorType = sensorTypeForDevice(d.device_type);
     const now = isoNow(ctx.clock);
-    const existing = await ctx.db("sensors").where({ sensor_id: d.sensor_id }).first();
-    if (!existing) {
-      await ctx.db("sensors").insert({
-        sensor_id: d.sensor_id,
-        name: d.name ?? d.sensor_id,
-        sensor_type: sensorType,
-        room_id: null,
-        source: "device_key",
-        enabled: true,
-        config_json: "{}",
-        created_at: now,
-        updated_at: now,
-      });
+    const existingType = await sensorTypeOf(ctx, d.sensor_id);
+    if (existingType === undefined) {
+      await insertSensorRow(
+        ctx.db,
+        d.sensor_id,
+        { name: d.name ?? d.sensor_id, sensor_type: sensorType, room_id: null, source: "device_key", enabled: true, config_json: "{}", updated_at: now },
+        now,
+      );
       ctx.log.info({ sensor_id: d.sensor_id, sensor_type: sensorType }, "sensor created for device key");
-    } else if (existing.sensor_type !== sensorType) {
-      await ctx.db("sensors").where({ sensor_id: d.sensor_id }).update({ sensor_type: sensorType, updated_at: now });
+    } else if (existingType !== sensorType) {
+      await updateSensorRow(ctx.db, d.sensor_id, { sensor_type: sensorType, updated_at: now });
       ctx.log.info({ sensor_id: d.sensor_id, sensor_type: sensorType }, "sensor type follows its device key");
     }
   }

@@ -1,4 +1,5 @@
 /** Household members: registration, enrollment status, alert profile, removal with their data. */
+import type { Knex } from "knex";
 import { z } from "zod";
 import type { PlatformContext } from "../../platform/context";
 import { isoNow } from "../../platform/core/clock";
@@ -138,4 +139,29 @@ export async function deletePerson(ctx: PlatformContext, id: string): Promise<vo
 /** `GET /persons/enrolled`: the members whose faces are enrolled, with their embedding counts. */
 export async function listEnrolled(ctx: PlatformContext): Promise<Array<Pick<Person, "person_id" | "display_name" | "embedding_count" | "enrolled_at">>> {
   return (await listPersons(ctx)).filter((p) => p.enrolled).map(({ person_id, display_name, embedding_count, enrolled_at }) => ({ person_id, display_name, embedding_count, enrolled_at }));
+}
+
+/** How many persons there are (the demo seeds only an empty store). */
+export async function countPersons(ctx: Pick<PlatformContext, "db">): Promise<number> {
+  const rows = await ctx.db("persons").count<{ n: number | string }[]>({ n: "*" });
+  return Number(rows[0].n);
+}
+
+/** Every person's person_id (bundle imports check references against them). */
+export async function personIds(ctx: PlatformContext): Promise<string[]> {
+  const rows: Array<{ person_id: string }> = await ctx.db("persons").select("person_id");
+  return rows.map((p) => p.person_id);
+}
+
+/** Inserts a person as given, without the API's checks (the demo seed, inside its transaction). */
+export async function insertPersonRow(
+  db: Knex,
+  row: { person_id: string; display_name: string; notes: string | null; cts_alert_config: string | null; created_at: string; updated_at: string },
+): Promise<void> {
+  await db("persons").insert(row);
+}
+
+/** The stored alert config (JSON text) of each of these persons that exists. */
+export async function alertConfigRows(db: Knex, ids: readonly string[]): Promise<Array<{ person_id: string; cts_alert_config: string | null }>> {
+  return db("persons").select("person_id", "cts_alert_config").whereIn("person_id", [...new Set(ids)]);
 }

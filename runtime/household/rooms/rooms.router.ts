@@ -2,7 +2,8 @@ import { Router } from "express";
 import type { PlatformContext } from "../../platform/context";
 import { intParam } from "../../platform/http/params";
 import { reply, route } from "../../platform/http/route";
-import { createRoom, deleteRoom, getRoom, listRooms, updateRoom } from "./rooms.service";
+import { deleteRoom } from "./room-removal";
+import { createRoom, getRoom, listRooms, updateRoom } from "./rooms.service";
 
 export function roomsRouter(ctx: PlatformContext): Router {
   const r = Router();

@@ -3,6 +3,7 @@
  * key (`core/name-key.ts`), stored in `name_key` with a unique index (migration 012), so
  * 'KÜCHE' and 'Küche' are one room name on SQLite and PostgreSQL alike.
  */
+import type { Knex } from "knex";
 import { z } from "zod";
 import type { PlatformContext } from "../../platform/context";
 import { isoNow } from "../../platform/core/clock";
@@ -82,13 +83,32 @@ export async function updateRoom(ctx: PlatformContext, id: number, input: unknow
   return getRoom(ctx, id);
 }
 
-/** A room that still has sensors is not deleted: the caller must move or delete them first. */
-export async function deleteRoom(ctx: PlatformContext, id: number): Promise<void> {
-  const room = await getRoom(ctx, id);
-  const sensors = await ctx.db("sensors").where({ room_id: id }).select("sensor_id");
-  if (sensors.length > 0) {
-    const names = sensors.map((s: { sensor_id: string }) => s.sensor_id).join(", ");
-    throw new ConflictError(`Room '${room.name}' still has ${sensors.length} sensor(s) (${names}); move or delete them first`);
-  }
+/** Removes the room's row; `room-removal.ts` checks first that no sensor is left in it. */
+export async function deleteRoomRow(ctx: PlatformContext, id: number): Promise<void> {
   await ctx.db("rooms").where({ id }).delete();
+}
+
+/** Whether a room with this id exists. */
+export async function roomExists(ctx: PlatformContext, id: number): Promise<boolean> {
+  return !!(await ctx.db("rooms").where({ id }).first("id"));
+}
+
+/** The names of these rooms by id (rooms that do not exist are left out). */
+export async function roomNamesById(ctx: PlatformContext, ids: readonly number[]): Promise<Map<number, string>> {
+  const wanted = [...new Set(ids)];
+  if (wanted.length === 0) return new Map();
+  const rows: Array<{ id: number | string; name: string }> = await ctx.db("rooms").whereIn("id", wanted).select("id", "name");
+  return new Map(rows.map((r) => [Number(r.id), r.name]));
+}
+
+/** How many rooms there are (the demo seeds only an empty store). */
+export async function countRooms(ctx: Pick<PlatformContext, "db">): Promise<number> {
+  const rows = await ctx.db("rooms").count<{ n: number | string }[]>({ n: "*" });
+  return Number(rows[0].n);
+}
+
+/** Inserts a room as given, without the API's checks (the demo seed, inside its transaction); returns its id. */
+export async function insertRoomRow(db: Knex, roomName: string, now: string): Promise<number> {
+  const [row] = await db("rooms").insert({ ...roomNameColumns(roomName), created_at: now, updated_at: now }).returning("id");
+  return typeof row === "object" ? row.id : row;
 }

@@ -1,10 +1,12 @@
 /** Sensors: cameras, presence and light sensors, buttons and e-ink displays. */
+import type { Knex } from "knex";
 import { z } from "zod";
 import type { PlatformContext } from "../../platform/context";
 import { isoNow } from "../../platform/core/clock";
 import { ConflictError, NotFoundError, ValidationError } from "../../platform/core/errors";
 import { parseInput, positiveIntOrNull } from "../../platform/core/validation";
 import { fromJsonText, toBool, toJsonText } from "../../platform/db/json-column";
+import { roomExists, roomNamesById } from "../rooms/rooms.service";
 import { RAW_DIRECTIONS, SEMANTIC_DIRECTIONS, SENSOR_TYPES } from "./sensor-types";
 
 export interface Sensor {
@@ -56,14 +58,21 @@ export const sensorCreateSchema = z
   .strict();
 export const sensorUpdateSchema = z.object(fields).partial().strict();
 
+type StoredSensorRow = Omit<SensorRow, "room_name">;
+
 const toSensor = (row: SensorRow): Sensor => ({
   ...row,
   enabled: toBool(row.enabled),
   config_json: fromJsonText<Record<string, unknown>>(row.config_json, {}),
 });
 
-const baseQuery = (ctx: PlatformContext) =>
-  ctx.db("sensors").leftJoin("rooms", "rooms.id", "sensors.room_id").select("sensors.*", "rooms.name as room_name");
+/** The rows with their room's name, asked of the rooms (one query for all of them). */
+async function withRoomNames(ctx: PlatformContext, rows: StoredSensorRow[]): Promise<Sensor[]> {
+  const names = await roomNamesById(ctx, rows.flatMap((r) => (r.room_id === null ? [] : [r.room_id])));
+  return rows.map((r) => toSensor({ ...r, room_name: r.room_id === null ? null : (names.get(Number(r.room_id)) ?? null) }));
+}
+
+const baseQuery = (ctx: PlatformContext) => ctx.db("sensors").select("sensors.*");
 
 export interface SensorFilters {
   room_id?: number;
@@ -76,31 +85,30 @@ export async function listSensors(ctx: PlatformContext, filters: SensorFilters =
   if (filters.room_id !== undefined) q.where("sensors.room_id", filters.room_id);
   if (filters.sensor_type !== undefined) q.where("sensors.sensor_type", filters.sensor_type);
   if (filters.source !== undefined) q.where("sensors.source", filters.source);
-  return (await q).map(toSensor);
+  return withRoomNames(ctx, await q);
 }
 
 /** `ref` is the numeric id or the sensor_id string. */
 export async function getSensor(ctx: PlatformContext, ref: string | number): Promise<Sensor> {
   const numeric = typeof ref === "number" ? ref : positiveIntOrNull(ref);
-  const row: SensorRow | undefined = await baseQuery(ctx)
+  const row: StoredSensorRow | undefined = await baseQuery(ctx)
     .where((w) => {
       if (numeric !== null) w.where("sensors.id", numeric);
       else w.where("sensors.sensor_id", String(ref));
     })
     .first();
   if (!row) throw new NotFoundError(`Sensor ${ref} not found`);
-  return toSensor(row);
+  return (await withRoomNames(ctx, [row]))[0];
 }
 
 export async function findSensor(ctx: PlatformContext, sensorId: string): Promise<Sensor | undefined> {
-  const row: SensorRow | undefined = await baseQuery(ctx).where("sensors.sensor_id", sensorId).first();
-  return row ? toSensor(row) : undefined;
+  const row: StoredSensorRow | undefined = await baseQuery(ctx).where("sensors.sensor_id", sensorId).first();
+  return row ? (await withRoomNames(ctx, [row]))[0] : undefined;
 }
 
 async function assertRoomExists(ctx: PlatformContext, roomId: number | null | undefined): Promise<void> {
   if (roomId === null || roomId === undefined) return;
-  const room = await ctx.db("rooms").where({ id: roomId }).first();
-  if (!room) throw new ValidationError(`room_id: room ${roomId} does not exist`);
+  if (!(await roomExists(ctx, roomId))) throw new ValidationError(`room_id: room ${roomId} does not exist`);
 }
 
 export async function createSensor(ctx: PlatformContext, input: unknown, defaultSource = "manual"): Promise<Sensor> {
@@ -136,4 +144,66 @@ export async function updateSensor(ctx: PlatformContext, ref: string, input: unk
 export async function deleteSensor(ctx: PlatformContext, ref: string): Promise<void> {
   const sensor = await getSensor(ctx, ref);
   await ctx.db("sensors").where({ id: sensor.id }).delete();
+}
+
+/** Whether a sensor with this sensor_id exists. */
+export async function sensorExists(ctx: PlatformContext, sensorId: string): Promise<boolean> {
+  return !!(await ctx.db("sensors").where({ sensor_id: sensorId }).first("id"));
+}
+
+/** Every sensor's sensor_id (for "did you mean" hints and bundle checks). */
+export async function sensorIds(ctx: PlatformContext): Promise<string[]> {
+  const rows: Array<{ sensor_id: string }> = await ctx.db("sensors").select("sensor_id");
+  return rows.map((s) => s.sensor_id);
+}
+
+/** Those of these sensor_ids that name a sensor. */
+export async function existingSensorIds(ctx: PlatformContext, ids: readonly string[]): Promise<string[]> {
+  const rows: Array<{ sensor_id: string }> = await ctx.db("sensors").whereIn("sensor_id", [...ids]).select("sensor_id");
+  return rows.map((s) => s.sensor_id);
+}
+
+/** The sensor_ids of the sensors in a room. */
+export async function sensorIdsInRoom(ctx: PlatformContext, roomId: number): Promise<string[]> {
+  const rows: Array<{ sensor_id: string }> = await ctx.db("sensors").where({ room_id: roomId }).select("sensor_id");
+  return rows.map((s) => s.sensor_id);
+}
+
+/** The name of the sensor's room; null for no sensor id, an unknown sensor or one without a room. */
+export async function sensorRoomName(ctx: PlatformContext, sensorId: string | null): Promise<string | null> {
+  if (!sensorId) return null;
+  const row: { room_id: number | null } | undefined = await ctx.db("sensors").where({ sensor_id: sensorId }).first("room_id");
+  if (row?.room_id === null || row?.room_id === undefined) return null;
+  return (await roomNamesById(ctx, [row.room_id])).get(Number(row.room_id)) ?? null;
+}
+
+/** A sensor's type, or undefined when there is no such sensor. */
+export async function sensorTypeOf(ctx: PlatformContext, sensorId: string): Promise<string | undefined> {
+  const row: { sensor_type: string } | undefined = await ctx.db("sensors").where({ sensor_id: sensorId }).first("sensor_type");
+  return row?.sensor_type;
+}
+
+/** A sensor row as given, without the API's checks and events (device keys at startup, the demo seed). */
+export interface SensorRowValues {
+  name: string;
+  sensor_type: string;
+  room_id: number | null;
+  source: string;
+  enabled: boolean;
+  config_json: string;
+  updated_at: string;
+}
+
+export async function insertSensorRow(db: Knex, sensorId: string, values: SensorRowValues, createdAt: string): Promise<void> {
+  await db("sensors").insert({ sensor_id: sensorId, created_at: createdAt, ...values });
+}
+
+/** Sets these columns of the sensor (no event: startup and seeding write this way). */
+export async function updateSensorRow(db: Knex, sensorId: string, values: Partial<SensorRowValues>): Promise<void> {
+  await db("sensors").where({ sensor_id: sensorId }).update(values);
+}
+
+/** Whether the sensor exists, read through the caller's transaction. */
+export async function sensorRowExists(db: Knex, sensorId: string): Promise<boolean> {
+  return !!(await db("sensors").where({ sensor_id: sensorId }).first());
 }

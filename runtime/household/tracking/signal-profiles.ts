@@ -5,6 +5,7 @@
  */
 import type { Knex } from "knex";
 import { ctsAlertConfigSchema, type CtsAlertConfig } from "../persons/alert-profiles";
+import { alertConfigRows } from "../persons/persons.service";
 import { fromJsonText } from "../../platform/db/json-column";
 import { atLeast } from "./match";
 import { SIGNAL_SEVERITY_SCALE } from "./signals.store";
@@ -12,9 +13,7 @@ import { SIGNAL_SEVERITY_SCALE } from "./signals.store";
 export async function loadAlertProfiles(db: Knex, personIds: readonly string[]): Promise<Map<string, CtsAlertConfig>> {
   const profiles = new Map<string, CtsAlertConfig>();
   if (personIds.length === 0) return profiles;
-  const rows: Array<{ person_id: string; cts_alert_config: string | null }> = await db("persons")
-    .select("person_id", "cts_alert_config")
-    .whereIn("person_id", [...new Set(personIds)]);
+  const rows = await alertConfigRows(db, personIds);
   for (const row of rows) {
     const parsed = ctsAlertConfigSchema.safeParse(fromJsonText<unknown>(row.cts_alert_config, null));
     profiles.set(row.person_id, parsed.success ? parsed.data : null);

@@ -4,17 +4,14 @@
  * consume the window, as the spec says.
  */
 import type { CareContext } from "../../context";
+import { lastCompletedLog } from "../../events/event-logs.service";
 import type { GateResult } from "../engine/types";
 import { isoAt, MINUTE_MS, type GateRule } from "./gate-rule";
 
 export async function coolOffGate(ctx: CareContext, rule: Pick<GateRule, "id" | "cool_off_minutes">): Promise<GateResult> {
   if (!(rule.cool_off_minutes > 0)) return { pass: true };
   const now = ctx.clock.now();
-  const last: { timestamp: string } | undefined = await ctx.db("event_logs")
-    .where({ rule_id: rule.id, status: "completed" })
-    .andWhere("timestamp", ">", isoAt(now - rule.cool_off_minutes * MINUTE_MS))
-    .orderBy("timestamp", "desc")
-    .first("timestamp");
+  const last = await lastCompletedLog(ctx, rule.id, isoAt(now - rule.cool_off_minutes * MINUTE_MS), false);
   if (!last) return { pass: true };
   const endsMs = Date.parse(last.timestamp) + rule.cool_off_minutes * MINUTE_MS;
   const left = Math.max(1, Math.ceil((endsMs - now) / MINUTE_MS));

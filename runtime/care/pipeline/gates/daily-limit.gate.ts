@@ -5,14 +5,14 @@
  * one per execution it starts, and none for a firing the gates hold.
  */
 import type { CareContext } from "../../context";
+import { countLogsSince } from "../../events/event-logs.service";
 import type { GateResult } from "../engine/types";
 import { startOfLocalDay } from "../../../platform/core/zoned-time";
 import { isoAt, type GateRule } from "./gate-rule";
 
 export async function runsToday(ctx: CareContext, ruleId: number): Promise<number> {
   const since = startOfLocalDay(ctx.clock.now(), ctx.settings.app.timezone);
-  const row: { n?: number | string } | undefined = await ctx.db("event_logs").where({ rule_id: ruleId }).andWhere("timestamp", ">=", isoAt(since)).count({ n: "*" }).first();
-  return Number(row?.n ?? 0);
+  return countLogsSince(ctx, ruleId, isoAt(since));
 }
 
 export async function dailyLimitGate(ctx: CareContext, rule: Pick<GateRule, "id" | "max_daily_triggers">): Promise<GateResult> {

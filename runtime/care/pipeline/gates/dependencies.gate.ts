@@ -4,15 +4,12 @@
  * not already alert" is a dependency with require_success false).
  */
 import type { CareContext } from "../../context";
+import { lastCompletedLog } from "../../events/event-logs.service";
 import type { GateResult } from "../engine/types";
 import { isoAt, MINUTE_MS, type GateRule } from "./gate-rule";
 
 async function lastCompleted(ctx: CareContext, ruleId: number, sinceMs: number): Promise<{ timestamp: string; rule_name: string | null } | undefined> {
-  return ctx.db("event_logs")
-    .where({ rule_id: ruleId, status: "completed" })
-    .andWhere("timestamp", ">=", isoAt(sinceMs))
-    .orderBy("timestamp", "desc")
-    .first("timestamp", "rule_name");
+  return lastCompletedLog(ctx, ruleId, isoAt(sinceMs), true);
 }
 
 async function ruleName(ctx: CareContext, ruleId: number): Promise<string | null> {

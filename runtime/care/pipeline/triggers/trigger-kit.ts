@@ -4,6 +4,7 @@
  * tests to wait until the work a trigger started has finished.
  */
 import type { CareContext } from "../../context";
+import { sensorRoomName } from "../../../household/sensors/sensors.service";
 import { listRules } from "../../rules/rule-read";
 import type { RuleView } from "../../rules/rule-model";
 import type { FireRequest, FireResult, RuleFirer } from "../engine/types";
@@ -20,14 +21,7 @@ export async function rulesWithTrigger(ctx: CareContext, triggerType: string): P
   return (await listRules(ctx, false)).filter((r) => r.enabled && r.trigger_type === triggerType);
 }
 
-export async function sensorRoom(ctx: CareContext, sensorId: string | null): Promise<string | null> {
-  if (!sensorId) return null;
-  const row: { room_name: string | null } | undefined = await ctx.db("sensors")
-    .leftJoin("rooms", "rooms.id", "sensors.room_id")
-    .where("sensors.sensor_id", sensorId)
-    .first("rooms.name as room_name");
-  return row?.room_name ?? null;
-}
+export const sensorRoom = (ctx: CareContext, sensorId: string | null): Promise<string | null> => sensorRoomName(ctx, sensorId);
 
 /** Fires and logs the outcome; a firer that throws is logged, never rethrown into a bus or timer. */
 export async function fireLogged(ctx: CareContext, firer: RuleFirer, req: FireRequest): Promise<FireResult | null> {

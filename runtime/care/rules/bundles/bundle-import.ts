@@ -10,6 +10,8 @@ import { isoNow } from "../../../platform/core/clock";
 import { ConflictError, ValidationError } from "../../../platform/core/errors";
 import { sameName } from "../../../platform/core/name-key";
 import { describeIssue, parseInput } from "../../../platform/core/validation";
+import { personIds as allPersonIds } from "../../../household/persons/persons.service";
+import { sensorIds as allSensorIds } from "../../../household/sensors/sensors.service";
 import { packageInfo } from "../../../platform/config/app-info";
 import { suggest, didYouMean } from "../../pipeline/suggest";
 import { filterSpecByType, stepSpecByType } from "../care-types";
@@ -43,8 +45,8 @@ async function plan(ctx: CareContext, input: unknown): Promise<Plan> {
   const nameTaken = rules.some((r) => sameName(r.name, bundle.rule.name));
   if (nameTaken) report.errors.push(`a rule named '${bundle.rule.name}' already exists`);
 
-  const sensorIds: string[] = (await ctx.db("sensors").select("sensor_id")).map((s: { sensor_id: string }) => s.sensor_id);
-  const personIds: string[] = (await ctx.db("persons").select("person_id")).map((p: { person_id: string }) => p.person_id);
+  const sensorIds = await allSensorIds(ctx);
+  const personIds = await allPersonIds(ctx);
   const { primary_sensor_ref, name: _n, description: _d, enabled: _e, webhook_config: _w, schedule_timezone, ...triggerFields } = bundle.rule;
   const triggerParsed = triggerConfigSchema.safeParse({ ...triggerFields, primary_sensor_id: primary_sensor_ref?.label ?? null });
   if (!triggerParsed.success) for (const i of triggerParsed.error.issues) report.errors.push(`rule.${describeIssue(i)}`);

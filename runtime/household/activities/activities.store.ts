@@ -1,10 +1,10 @@
 /**
  * Person activities as the rules engine writes and reads them: activity_detection records
- * one, verification and the person_activity filter look for them. The REST listing lives in
- * runtime/activities.
+ * one, verification and the person_activity filter look for them. The REST listing is in
+ * activities.service.ts.
  */
 import type { Knex } from "knex";
-import type { Activity } from "../activities/activities.service";
+import type { Activity } from "./activities.service";
 import { fromJsonText, toJsonText } from "../../platform/db/json-column";
 
 export type { Activity };

@@ -1,0 +1,121 @@
+/**
+ * Each table has one owning module (design.md, "Layout"): only the owner's files query it;
+ * everyone else calls the owner's functions. This reads every TypeScript file under
+ * `runtime/` and fails when a table is named as a query's table (`db("t")`, `db<T>("t")`,
+ * `trx("t")`, `.from("t")`, `.table("t")`, `.into("t")`, a join of `"t"`, or `"t as x"`)
+ * outside its owner. Migrations create the tables and are exempt.
+ */
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+
+const REPO = path.resolve(__dirname, "../../..");
+
+/** Table (or view) → its owner: a folder or a file under runtime/. docs/architecture.md lists the same. */
+export const OWNERS: Readonly<Record<string, string>> = {
+  kv: "platform/db/kv.ts",
+  flow_nodes: "platform/nodered/",
+  rooms: "household/rooms/",
+  sensors: "household/sensors/",
+  persons: "household/persons/",
+  alerts: "household/alerts/",
+  alert_actions: "household/alerts/",
+  person_activities: "household/activities/",
+  person_locations: "household/tracking/",
+  person_location_history: "household/tracking/",
+  room_transitions: "household/tracking/",
+  room_trends: "household/tracking/",
+  dementia_signals: "household/tracking/",
+  rules: "care/rules/",
+  rule_steps: "care/rules/",
+  rule_contexts: "care/rules/",
+  rule_dependencies: "care/rules/",
+  workflow_executions: "care/pipeline/engine/",
+  graph_snapshots: "care/pipeline/engine/",
+  event_logs: "care/events/",
+  interactive_prompts: "care/interactive/prompts.store.ts",
+  eink_templates: "care/eink/templates.store.ts",
+  eink_device_states: "care/eink/device-states.store.ts",
+  camera_media: "care/llm/",
+};
+
+const MIGRATIONS = "platform/db/migrations/";
+
+function tsFiles(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const full = path.join(dir, e.name);
+    if (e.isDirectory()) return tsFiles(full);
+    return e.isFile() && e.name.endsWith(".ts") ? [full] : [];
+  });
+}
+
+const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** The tables this source queries, once per place, by the forms named above. */
+export function queriedTables(source: string, tables: readonly string[]): string[] {
+  const names = tables.map(escape).join("|");
+  const q = "[\"'`]";
+  // db("t"), ctx.db<Row>("t"), this.db("t"), trx("t"), knex("t"), tx("t")
+  const call = `\\b(?:\\w*db|trx|knex|tx)\\s*(?:<[^;"'\`()]*>)?\\s*\\(\\s*`;
+  // .from("t"), .table("t"), .into("t"), .join("t", …), .leftJoin("t as x", …), …
+  const method = `\\.(?:from|table|into|join|leftJoin|leftOuterJoin|rightJoin|rightOuterJoin|innerJoin|fullOuterJoin|crossJoin)\\s*\\(\\s*`;
+  // …or "t as x" anywhere (an alias handed to a builder some other way)
+  const re = new RegExp(`(?:(?:${call}|${method})${q}(${names})(?: as \\w+)?${q}|${q}(${names}) as \\w+${q})`, "g");
+  return [...source.matchAll(re)].map((m) => m[1] ?? m[2]);
+}
+
+const owns = (owner: string, rel: string): boolean => (owner.endsWith("/") ? rel.startsWith(owner) : rel === owner);
+
+/** `<file> queries <table> (owner <owner>)` for every query outside its owner, under `root`/runtime. */
+export function offences(root: string, owners: Readonly<Record<string, string>> = OWNERS): string[] {
+  const runtime = path.join(root, "runtime");
+  return tsFiles(runtime).flatMap((file) => {
+    const rel = path.relative(runtime, file).split(path.sep).join("/");
+    if (rel.startsWith(MIGRATIONS)) return [];
+    return [...new Set(queriedTables(fs.readFileSync(file, "utf8"), Object.keys(owners)))]
+      .filter((t) => !owns(owners[t], rel))
+      .map((t) => `runtime/${rel} queries ${t} (owner: runtime/${owners[t]})`);
+  });
+}
+
+/** The tables and views the migrations create. */
+function migratedTables(root: string): string[] {
+  const dir = path.join(root, "runtime", MIGRATIONS);
+  const names = new Set<string>();
+  for (const file of tsFiles(dir)) {
+    const src = fs.readFileSync(file, "utf8");
+    for (const m of src.matchAll(/createTable(?:IfNotExists)?\(\s*["'`](\w+)["'`]/g)) names.add(m[1]);
+    for (const m of src.matchAll(/create\s+(?:or\s+replace\s+)?view\s+(\w+)/gi)) names.add(m[1]);
+  }
+  return [...names].sort();
+}
+
+describe("architecture: each table has one owning module", () => {
+  it("finds the query forms it checks", () => {
+    const tables = ["alerts", "sensors", "rooms", "workflow_executions"];
+    const source = [
+      'await ctx.db("alerts").where({ id });',
+      'await db<AlertRow & { x: number }>("sensors").first();',
+      'await trx("rooms").insert(row);',
+      'q.from("alerts");',
+      'q.leftJoin("rooms", "rooms.id", "sensors.room_id");',
+      'db("workflow_executions as we");',
+      'const alias = "rooms as r";',
+      'storedSpellings(ctx.db, "alerts", "room_name", name);', // a helper handed a table name: not a query form
+      'ctx.log.info("sensors");',
+      'select("rooms.name as room_name");',
+    ].join("\n");
+    assert.deepEqual(queriedTables(source, tables), ["alerts", "sensors", "rooms", "alerts", "rooms", "workflow_executions", "rooms"]);
+  });
+
+  it("names an owner for every table and view the migrations create", () => {
+    const tables = migratedTables(REPO);
+    assert.ok(tables.length > 20, `expected the tables of ${MIGRATIONS}, found ${tables.join(", ")}`);
+    assert.deepEqual(tables.filter((t) => !(t in OWNERS)), [], "add the table to OWNERS (and to docs/architecture.md)");
+    for (const [table, owner] of Object.entries(OWNERS)) assert.ok(fs.existsSync(path.join(REPO, "runtime", owner)), `owner of ${table} missing: runtime/${owner}`);
+  });
+
+  it("no file under runtime/ queries a table it does not own", () => {
+    assert.deepEqual(offences(REPO), [], "call the owner's functions instead of querying its table");
+  });
+});
