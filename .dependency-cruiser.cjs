@@ -16,7 +16,13 @@ module.exports = {
     // A few type cycles inside the engine (a run's state and its stored row, the writers and
     // their factory) are tolerated; no other circle, of values or of types.
     { name: "no-circular", severity: "error", from: { pathNot: "^runtime/care/pipeline/engine/" }, to: { circular: true } },
-    { name: "nodes-not-on-runtime", comment: "node types use the care-services seam of nodes/_kit, never runtime/", severity: "error", from: { path: "^nodes/" }, to: { path: "^runtime/" } },
+    {
+      name: "nodes-not-on-runtime",
+      comment: "node types use the care-services seam of nodes/_kit, never runtime/",
+      severity: "error",
+      from: { path: "^nodes/" },
+      to: { path: "^runtime/" },
+    },
     layer("platform", ["household", "care", "app"]),
     layer("household", ["care", "app"]),
     layer("care", ["app"]),

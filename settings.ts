@@ -58,7 +58,10 @@ const llmModel = z
     id: z.string().min(1),
     name: z.string().optional(),
     api_type: z.enum(["openai", "ollama"]),
-    base_url: z.string().url().refine((u) => !u.endsWith("/"), "base_url takes no trailing slash"),
+    base_url: z
+      .string()
+      .url()
+      .refine((u) => !u.endsWith("/"), "base_url takes no trailing slash"),
     model: z.string().min(1),
     api_key: z.string().optional(),
     capabilities: z.array(z.enum(["text", "vision", "translation"])).min(1),
@@ -148,11 +151,7 @@ export const settingsSchema = z
           })
           .strict()
           .prefault({}),
-        levels: z
-          .object({ emergency: level, warning: level, info: level, reminder: level })
-          .partial()
-          .strict()
-          .prefault({}),
+        levels: z.object({ emergency: level, warning: level, info: level, reminder: level }).partial().strict().prefault({}),
         chat_app: z
           .object({
             targets: z

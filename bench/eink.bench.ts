@@ -18,7 +18,16 @@ import { median, nowMs, report, type BenchRow } from "./support";
 import { BENCH_ADMIN_KEY as ADMIN_KEY, startService, stopService } from "./service";
 
 const CHROMIUM = "/usr/bin/chromium";
-const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
 const DISPLAY_KEY = "BENCHDSP";
 
 const TEXTS: Record<string, string> = {
@@ -43,7 +52,10 @@ const fontUrl = (pkg: string, file: string): string => pathToFileURL(path.join(p
 /** The same card as a page: absolutely placed boxes and the usual "shrink until it fits" loop. */
 function cardHtml(regions: readonly Region[]): string {
   const boxes = regions
-    .map((r) => `<div class="r" id="${r.name}" data-max="${r.font_size_max}" data-min="${r.font_size_min}" style="left:${r.x + 8}px;top:${r.y + 8}px;width:${r.width - 16}px;height:${r.height - 16}px;text-align:${r.align}"></div>`)
+    .map(
+      (r) =>
+        `<div class="r" id="${r.name}" data-max="${r.font_size_max}" data-min="${r.font_size_min}" style="left:${r.x + 8}px;top:${r.y + 8}px;width:${r.width - 16}px;height:${r.height - 16}px;text-align:${r.align}"></div>`,
+    )
     .join("");
   return `<!doctype html><html><head><meta charset="utf-8"><style>
 @font-face{font-family:"Card Sans";src:url("${fontUrl("@expo-google-fonts/noto-sans", "NotoSans_400Regular.ttf")}")}
@@ -132,7 +144,10 @@ async function compareRenders(rounds: number): Promise<{ ours: number[]; theirs:
 /** The real service with one display key, started as `npm start` starts it. */
 async function startEinkService(dataDir: string) {
   const settingsFile = path.join(dataDir, "settings.json");
-  fs.writeFileSync(settingsFile, JSON.stringify({ auth: { device_keys: [{ key: DISPLAY_KEY, sensor_id: "bench_display", device_type: "display", permissions: ["image:read"] }] } }));
+  fs.writeFileSync(
+    settingsFile,
+    JSON.stringify({ auth: { device_keys: [{ key: DISPLAY_KEY, sensor_id: "bench_display", device_type: "display", permissions: ["image:read"] }] } }),
+  );
   return startService(dataDir, { CAREFLOW_SETTINGS: settingsFile, CAREFLOW_DEMO: "0" });
 }
 

@@ -35,7 +35,11 @@ const chainBundle = (name: string, step: (i: number) => Record<string, unknown>,
   schema_version: 1,
   rule: { name, trigger_type: "manual", execution_timeout_minutes: 60 },
   steps: Array.from({ length: n }, (_, i) => ({ label: `s${i}`, schema_version: step(i).step_type === "wait" ? 2 : 1, ...step(i) })),
-  edges: Array.from({ length: n - 1 }, (_, i) => ({ source_label: `s${i}`, source_port: step(i).step_type === "condition" ? "true" : "main", target_label: `s${i + 1}` })),
+  edges: Array.from({ length: n - 1 }, (_, i) => ({
+    source_label: `s${i}`,
+    source_port: step(i).step_type === "condition" ? "true" : "main",
+    target_label: `s${i + 1}`,
+  })),
 });
 
 /** Plain Node-RED: 5 change nodes in a chain, counted at the last one's completion. */
@@ -44,7 +48,15 @@ async function plainRate(): Promise<number> {
   const ids = Array.from({ length: 5 }, (_, i) => `plain${i}`);
   const tab: FlowNode[] = [{ id: "plaintab", type: "tab", label: "plain" }];
   ids.forEach((id, i) =>
-    tab.push({ id, type: "change", z: "plaintab", rules: [{ t: "set", p: `v${i}`, pt: "msg", to: "x", tot: "str" }], x: 100 + i * 150, y: 100, wires: [i < 4 ? [ids[i + 1]] : []] }),
+    tab.push({
+      id,
+      type: "change",
+      z: "plaintab",
+      rules: [{ t: "set", p: `v${i}`, pt: "msg", to: "x", tot: "str" }],
+      x: 100 + i * 150,
+      y: 100,
+      wires: [i < 4 ? [ids[i + 1]] : []],
+    }),
   );
   await nodeRedHost.setFlows([...flows, ...tab], rev);
   const hooks = nodeRedHost.hooks()!;
@@ -77,7 +89,10 @@ async function main(): Promise<void> {
 
   // 1. throughput
   const plain = await plainRate();
-  const { rule_id } = await commitImport(ctx(), chainBundle("Five conditions", () => ({ step_type: "condition", config: { expression: "trigger_type == 'manual'" } }), 5));
+  const { rule_id } = await commitImport(
+    ctx(),
+    chainBundle("Five conditions", () => ({ step_type: "condition", config: { expression: "trigger_type == 'manual'" } }), 5),
+  );
   const { flows, index } = await ctx().flows.snapshot();
   const rule = findRule(flows, index, rule_id!);
   let completed = 0;
@@ -116,7 +131,14 @@ async function main(): Promise<void> {
   const latencies = [...firedAt].filter(([id]) => firstStep.has(id)).map(([id, at]) => firstStep.get(id)! - at);
 
   // 3. parked waits across a restart
-  const waitRule = await commitImport(ctx(), chainBundle("Wait then check", (i) => (i === 0 ? { step_type: "wait", config: { duration_minutes: 0.25 } } : { step_type: "condition", config: { expression: "true" } }), 2));
+  const waitRule = await commitImport(
+    ctx(),
+    chainBundle(
+      "Wait then check",
+      (i) => (i === 0 ? { step_type: "wait", config: { duration_minutes: 0.25 } } : { step_type: "condition", config: { expression: "true" } }),
+      2,
+    ),
+  );
   const snap = await ctx().flows.snapshot();
   const wrule = findRule(snap.flows, snap.index, waitRule.rule_id!);
   const tp = nowMs();
@@ -124,7 +146,8 @@ async function main(): Promise<void> {
     await Promise.all(Array.from({ length: Math.min(100, WAITS - i) }, () => engine().startRun(wrule, triggerContext({ trigger_type: "manual" }), null, null)));
   }
   // Status in the SQL text, as the engine queries it, so the partial index serves the poll.
-  const count = async (statuses: ExecutionStatus[]) => Number((await whereStatus(ctx().db("workflow_executions"), statuses).where({ rule_id: waitRule.rule_id }).count({ n: "*" }))[0].n);
+  const count = async (statuses: ExecutionStatus[]) =>
+    Number((await whereStatus(ctx().db("workflow_executions"), statuses).where({ rule_id: waitRule.rule_id }).count({ n: "*" }))[0].n);
   while ((await count(["waiting"])) < WAITS) await new Promise((r) => setTimeout(r, 50));
   const parkMs = nowMs() - tp;
   await app.close();
@@ -163,7 +186,15 @@ async function main(): Promise<void> {
       { measure: "  latest completion after its due time", value: lateP100 / 1000, unit: "s", target: "< 1", ok: lateP100 < 1000 },
       { measure: "  p50 lateness", value: percentile(lateness, 50) / 1000, unit: "s" },
     ],
-    { plain_runs_per_s: plain, careflow_runs_per_s: careflow, ratio, first_step_p99_ms: p99, waits: WAITS, waits_completed: resumedOk, waits_max_late_s: lateP100 / 1000 },
+    {
+      plain_runs_per_s: plain,
+      careflow_runs_per_s: careflow,
+      ratio,
+      first_step_p99_ms: p99,
+      waits: WAITS,
+      waits_completed: resumedOk,
+      waits_max_late_s: lateP100 / 1000,
+    },
   );
   process.exit(0);
 }

@@ -40,26 +40,39 @@ async function main(): Promise<void> {
     auth: { api_keys: [{ key: KEY, name: "bench", permissions: ["admin"] }] },
     notifications: { webhook: { url: hookUrl, headers: { Authorization: "Bearer bench-token" } } },
   });
-  const app = await createApp({ config: { port: 0, dataDir, databaseUrl: undefined, settingsFile: undefined, settings }, log: createLogger("error"), nodeRed: true });
+  const app = await createApp({
+    config: { port: 0, dataDir, databaseUrl: undefined, settingsFile: undefined, settings },
+    log: createLogger("error"),
+    nodeRed: true,
+  });
   const port = await app.listen(0, "127.0.0.1");
 
   let arrivals: number[] = [];
   const clients = await Promise.all(
-    Array.from({ length: CLIENTS }, () =>
-      new Promise<WebSocket>((resolve) => {
-        const ws = new WebSocket(`ws://127.0.0.1:${port}/ws`, [KEY]);
-        ws.on("message", (d) => {
-          if (String(d).includes('"type":"info"')) arrivals.push(nowMs());
-        });
-        ws.once("open", () => resolve(ws));
-      }),
+    Array.from(
+      { length: CLIENTS },
+      () =>
+        new Promise<WebSocket>((resolve) => {
+          const ws = new WebSocket(`ws://127.0.0.1:${port}/ws`, [KEY]);
+          ws.on("message", (d) => {
+            if (String(d).includes('"type":"info"')) arrivals.push(nowMs());
+          });
+          ws.once("open", () => resolve(ws));
+        }),
     ),
   );
 
   const { rule_id } = await commitImport(app.ctx, {
     schema_version: 1,
     rule: { name: "Fan-out", trigger_type: "manual" },
-    steps: [{ label: "tell", step_type: "notification", schema_version: 1, config: { alert_level: "info", channels: ["pwa_popup_text", "webhook"], message_template: "Tea is ready" } }],
+    steps: [
+      {
+        label: "tell",
+        step_type: "notification",
+        schema_version: 1,
+        config: { alert_level: "info", channels: ["pwa_popup_text", "webhook"], message_template: "Tea is ready" },
+      },
+    ],
   });
   const { flows, index } = await app.ctx.flows.snapshot();
   const rule = findRule(flows, index, rule_id!);

@@ -16,12 +16,24 @@ const STEPS = 30;
 function bundle(name: string) {
   const steps = Array.from({ length: STEPS }, (_, i) =>
     i % 3 === 0
-      ? { label: `check ${i}`, step_type: "condition", schema_version: 1, config: { expression: `occupancy_duration_minutes > ${i} and system.local_hour_24h != '03'` } }
+      ? {
+          label: `check ${i}`,
+          step_type: "condition",
+          schema_version: 1,
+          config: { expression: `occupancy_duration_minutes > ${i} and system.local_hour_24h != '03'` },
+        }
       : i % 3 === 1
-        ? { label: `tell ${i}`, step_type: "notification", schema_version: 1, config: { alert_level: "info", message_template: `Step ${i}: {{room_name}} at {{system.local_time}}` } }
+        ? {
+            label: `tell ${i}`,
+            step_type: "notification",
+            schema_version: 1,
+            config: { alert_level: "info", message_template: `Step ${i}: {{room_name}} at {{system.local_time}}` },
+          }
         : { label: `pause ${i}`, step_type: "wait", schema_version: 2, config: { duration_minutes: 1 } },
   );
-  const edges = steps.slice(1).map((s, i) => ({ source_label: steps[i].label, source_port: steps[i].step_type === "condition" ? "true" : "main", target_label: s.label }));
+  const edges = steps
+    .slice(1)
+    .map((s, i) => ({ source_label: steps[i].label, source_port: steps[i].step_type === "condition" ? "true" : "main", target_label: s.label }));
   return { schema_version: 1, rule: { name, trigger_type: "manual" }, steps, edges };
 }
 
@@ -39,7 +51,11 @@ async function main(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "careflow-bench-rules-"));
   const s = await startService(dataDir, { CAREFLOW_DEMO: "0" });
   const call = async (method: string, p: string, body?: unknown) => {
-    const res = await fetch(s.baseUrl + p, { method, headers: { "x-api-key": BENCH_ADMIN_KEY, "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(s.baseUrl + p, {
+      method,
+      headers: { "x-api-key": BENCH_ADMIN_KEY, "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     const text = await res.text();
     if (res.status >= 300) throw new Error(`${method} ${p}: ${res.status} ${text}`);
     return text ? JSON.parse(text) : undefined;
@@ -48,12 +64,18 @@ async function main(): Promise<void> {
     const base = await call("POST", "/api/v1/rules/import", bundle("Thirty steps"));
     const ruleId = base.rule_id as number;
     const steps: Array<{ id: number; step_type: string }> = await call("GET", `/api/v1/rules/${ruleId}/steps`);
-    const proposal = { steps: bundle("x").steps.map((st) => ({ label: st.label, step_type: st.step_type, config_json: st.config, schema_version: st.schema_version })), edges: bundle("x").edges };
+    const proposal = {
+      steps: bundle("x").steps.map((st) => ({ label: st.label, step_type: st.step_type, config_json: st.config, schema_version: st.schema_version })),
+      edges: bundle("x").edges,
+    };
 
     for (let i = 0; i < 5; i++) await call("POST", `/api/v1/rules/${ruleId}/validate`, proposal); // warm-up
     const validate = await timed(40, async () => void (await call("POST", `/api/v1/rules/${ruleId}/validate`, proposal)));
     const wait = steps.find((st) => st.step_type === "wait")!;
-    const save = await timed(40, async (i) => void (await call("PUT", `/api/v1/rules/${ruleId}/steps/${wait.id}`, { config_json: { duration_minutes: 1 + (i % 5) } })));
+    const save = await timed(
+      40,
+      async (i) => void (await call("PUT", `/api/v1/rules/${ruleId}/steps/${wait.id}`, { config_json: { duration_minutes: 1 + (i % 5) } })),
+    );
     const imports = await timed(30, async (i) => {
       const res = await call("POST", "/api/v1/rules/import", bundle(`Imported ${i}`));
       await call("DELETE", `/api/v1/rules/${res.rule_id}`);

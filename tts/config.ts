@@ -1,10 +1,10 @@
-import os from 'node:os';
-import path from 'node:path';
-import { defaultEspeakVoiceFor, isEspeakVoice } from './engines/espeak/espeak-voices';
-import { isEngineId, type EngineId } from './engines/engine';
+import os from "node:os";
+import path from "node:path";
+import { defaultEspeakVoiceFor, isEspeakVoice } from "./engines/espeak/espeak-voices";
+import { isEngineId, type EngineId } from "./engines/engine";
 
 /** The engines that run on another server the household operates. */
-export const REMOTE_ENGINE_IDS = ['svara', 'parler', 'cloning', 'seamless', 'remote_tts'] as const;
+export const REMOTE_ENGINE_IDS = ["svara", "parler", "cloning", "seamless", "remote_tts"] as const;
 export type RemoteEngineId = (typeof REMOTE_ENGINE_IDS)[number];
 
 /** From the spec: svara, parler and cloning stream token by token, seamless does not. */
@@ -58,20 +58,20 @@ export class ConfigError extends Error {}
 type Env = Record<string, string | undefined>;
 
 export function loadConfig(env: Env = process.env): TtsConfig {
-  const defaultModel = env.TTS_DEFAULT_MODEL?.trim() || 'espeak';
+  const defaultModel = env.TTS_DEFAULT_MODEL?.trim() || "espeak";
   if (!isEngineId(defaultModel)) throw new ConfigError(`TTS_DEFAULT_MODEL: unknown engine '${defaultModel}'`);
   return {
-    port: integer(env, 'TTS_PORT', 8090, 0, 65535),
+    port: integer(env, "TTS_PORT", 8090, 0, 65535),
     // This machine only unless the operator opens it up (TTS_HOST=0.0.0.0, with TTS_API_KEY).
-    host: env.TTS_HOST?.trim() || '127.0.0.1',
-    dataDir: path.resolve(env.TTS_DATA_DIR?.trim() || './data/tts'),
+    host: env.TTS_HOST?.trim() || "127.0.0.1",
+    dataDir: path.resolve(env.TTS_DATA_DIR?.trim() || "./data/tts"),
     apiKey: env.TTS_API_KEY?.trim() || undefined,
     defaultModel,
     defaultVoice: defaultVoice(env),
     // Synthesis is CPU-bound: one eSpeak worker per core, leaving one core to the HTTP thread and
     // the encoders (docs/tts.md has the measurements behind this).
-    espeakWorkers: integer(env, 'TTS_ESPEAK_WORKERS', Math.max(1, os.availableParallelism() - 1), 1, 64),
-    remoteTimeoutMs: integer(env, 'TTS_REMOTE_TIMEOUT_MS', 10000, 100, 600000),
+    espeakWorkers: integer(env, "TTS_ESPEAK_WORKERS", Math.max(1, os.availableParallelism() - 1), 1, 64),
+    remoteTimeoutMs: integer(env, "TTS_REMOTE_TIMEOUT_MS", 10000, 100, 600000),
     backends: REMOTE_ENGINE_IDS.flatMap((engine) => backend(env, engine)),
   };
 }
@@ -82,7 +82,7 @@ function defaultVoice(env: Env): string {
     if (!isEspeakVoice(voice)) throw new ConfigError(`TTS_DEFAULT_VOICE: '${voice}' is not a built-in voice`);
     return voice;
   }
-  const language = env.TTS_DEFAULT_LANGUAGE?.trim() || 'en-us';
+  const language = env.TTS_DEFAULT_LANGUAGE?.trim() || "en-us";
   const fromLanguage = defaultEspeakVoiceFor(language);
   if (!fromLanguage) throw new ConfigError(`TTS_DEFAULT_LANGUAGE: '${language}' has no built-in voice`);
   return fromLanguage;
@@ -101,7 +101,7 @@ function backend(env: Env, engine: RemoteEngineId): RemoteBackendConfig[] {
   return [
     {
       engine,
-      url: url.replace(/\/+$/, ''),
+      url: url.replace(/\/+$/, ""),
       apiKey: env[`${prefix}API_KEY`]?.trim() || undefined,
       model: env[`${prefix}MODEL`]?.trim() || engine,
       voices: voiceList(env[`${prefix}VOICES`]),
@@ -113,13 +113,13 @@ function backend(env: Env, engine: RemoteEngineId): RemoteBackendConfig[] {
 
 /** `alloy, priya:hi, arjun:hi` — a voice id with an optional language. */
 function voiceList(value: string | undefined): RemoteVoiceConfig[] {
-  return (value ?? '')
-    .split(',')
+  return (value ?? "")
+    .split(",")
     .map((entry) => entry.trim())
     .filter(Boolean)
     .map((entry) => {
-      const [id, language] = entry.split(':').map((part) => part.trim());
-      return { id, language: language || 'en' };
+      const [id, language] = entry.split(":").map((part) => part.trim());
+      return { id, language: language || "en" };
     });
 }
 

@@ -1,4 +1,4 @@
-import type { ErrorRequestHandler } from 'express';
+import type { ErrorRequestHandler } from "express";
 
 /** Failures a client can act on. Each kind has one status; `toHttp` is the only mapping. */
 export class TtsError extends Error {
@@ -39,7 +39,7 @@ export class NoEngineError extends TtsError {
 
 export class UnauthorizedError extends TtsError {
   constructor() {
-    super(401, 'authentication required or invalid key');
+    super(401, "authentication required or invalid key");
   }
 }
 
@@ -51,9 +51,9 @@ export class KeyRequiredError extends TtsError {
   constructor() {
     super(
       403,
-      'TTS_API_KEY must be set: this service listens on a network address without a key, so speech and ' +
-        'voice upload and delete are refused; set TTS_API_KEY (clients send it as Authorization: Bearer ' +
-        'or X-API-Key), or listen on this machine only (TTS_HOST=127.0.0.1, the default)',
+      "TTS_API_KEY must be set: this service listens on a network address without a key, so speech and " +
+        "voice upload and delete are refused; set TTS_API_KEY (clients send it as Authorization: Bearer " +
+        "or X-API-Key), or listen on this machine only (TTS_HOST=127.0.0.1, the default)",
     );
   }
 }
@@ -65,7 +65,7 @@ export class BackendRejectedError extends TtsError {}
 export class EngineUnavailableError extends Error {
   constructor(reason: string) {
     super(reason);
-    this.name = 'EngineUnavailableError';
+    this.name = "EngineUnavailableError";
   }
 }
 
@@ -85,11 +85,11 @@ export function errorHandler(log: (err: unknown) => void): ErrorRequestHandler {
 function toHttp(err: unknown): { status: number; detail: string } {
   if (err instanceof TtsError) return { status: err.status, detail: err.message };
   const known = err as { type?: string; name?: string; code?: string; field?: string; message?: string };
-  if (known.type === 'entity.parse.failed') return { status: 422, detail: 'body: invalid JSON' };
-  if (known.type === 'entity.too.large') return { status: 413, detail: 'body: too large' };
-  if (known.name === 'MulterError') {
-    const status = known.code === 'LIMIT_FILE_SIZE' ? 413 : 422;
-    return { status, detail: `${known.field ?? 'file'}: ${known.message ?? 'invalid upload'}` };
+  if (known.type === "entity.parse.failed") return { status: 422, detail: "body: invalid JSON" };
+  if (known.type === "entity.too.large") return { status: 413, detail: "body: too large" };
+  if (known.name === "MulterError") {
+    const status = known.code === "LIMIT_FILE_SIZE" ? 413 : 422;
+    return { status, detail: `${known.field ?? "file"}: ${known.message ?? "invalid upload"}` };
   }
-  return { status: 500, detail: 'internal server error' };
+  return { status: 500, detail: "internal server error" };
 }

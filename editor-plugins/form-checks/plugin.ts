@@ -30,11 +30,25 @@ export = function register(RED: RedPluginApi): void {
           Promise.resolve()
             .then(() => fn(ctx, req))
             .then((body) => res.json(body))
-            .catch((err: { status?: number; message?: string }) => (err.status && err.status < 500 ? res.status(err.status).json({ detail: err.message }) : next(err)));
+            .catch((err: { status?: number; message?: string }) =>
+              err.status && err.status < 500 ? res.status(err.status).json({ detail: err.message }) : next(err),
+            );
         };
-      RED.httpAdmin.get("/careflow/household", read, handle((ctx) => householdChoices(ctx)));
-      RED.httpAdmin.get("/careflow/cron-preview", read, handle((ctx, req) => cronPreview(ctx, req.query.expression)));
-      RED.httpAdmin.post("/careflow/check-tab", read, handle((ctx, req) => checkTabDraft(ctx, req.body)));
+      RED.httpAdmin.get(
+        "/careflow/household",
+        read,
+        handle((ctx) => householdChoices(ctx)),
+      );
+      RED.httpAdmin.get(
+        "/careflow/cron-preview",
+        read,
+        handle((ctx, req) => cronPreview(ctx, req.query.expression)),
+      );
+      RED.httpAdmin.post(
+        "/careflow/check-tab",
+        read,
+        handle((ctx, req) => checkTabDraft(ctx, req.body)),
+      );
     },
   });
 };

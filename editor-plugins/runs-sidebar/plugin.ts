@@ -46,7 +46,9 @@ export = function register(RED: RedPluginApi): void {
         if (!c) return void res.status(503).json({ detail: "careflow is not attached" });
         tryRuleOfTab(c, req.params.tab, req.body)
           .then((r) => res.status(201).json(r))
-          .catch((err: { status?: number; message?: string }) => res.status(err.status && err.status < 500 ? err.status : 500).json({ detail: err.message ?? "run failed to start" }));
+          .catch((err: { status?: number; message?: string }) =>
+            res.status(err.status && err.status < 500 ? err.status : 500).json({ detail: err.message ?? "run failed to start" }),
+          );
       });
       const watching = new RunsWatch({ forward: (event) => RED.events.emit("comms", { topic: "careflow/pipeline", data: event }) });
       RED.httpAdmin.post("/careflow/runs/watch", read, (_req, res) => {

@@ -15,10 +15,13 @@ import { sourceNodesDir } from "./generate-registry";
 
 const FOLDER = { step: "steps", filter: "filters", channel: "channels" } as const;
 
-const cell = (s: unknown) => String(s ?? "").replace(/\|/g, "\\|").replace(/\n/g, " ");
+const cell = (s: unknown) =>
+  String(s ?? "")
+    .replace(/\|/g, "\\|")
+    .replace(/\n/g, " ");
 
 function typeText(p: JsonSchemaNode): string {
-  const v = p.anyOf ? p.anyOf.find((x) => x.type !== "null") ?? p : p;
+  const v = p.anyOf ? (p.anyOf.find((x) => x.type !== "null") ?? p) : p;
   const nullable = p.anyOf?.some((x) => x.type === "null") ? " or null" : "";
   if (v.enum) return v.enum.map((e) => `\`${String(e)}\``).join(", ") + nullable;
   if (v.type === "array") return `list of ${v.items ? typeText(v.items) : "values"}${nullable}`;

@@ -5,8 +5,7 @@
  */
 import type { z } from "zod";
 
-const pathText = (path: readonly PropertyKey[]): string =>
-  path.length === 0 ? "body" : path.map((p) => String(p)).join(".");
+const pathText = (path: readonly PropertyKey[]): string => (path.length === 0 ? "body" : path.map((p) => String(p)).join("."));
 
 export const describeIssue = (issue: z.core.$ZodIssue): string => {
   if (issue.code === "unrecognized_keys") {

@@ -23,5 +23,4 @@ export function isAvailable(r: NodeRegistry, spec: NodeSpec): boolean {
 }
 
 /** Why a type cannot run, for catalogs and for the error when it is asked to. */
-export const unavailableReason = (spec: NodeSpec): string =>
-  `${spec.kind} type '${spec.type}' cannot run yet: it needs ${spec.pending ?? "a handler"}`;
+export const unavailableReason = (spec: NodeSpec): string => `${spec.kind} type '${spec.type}' cannot run yet: it needs ${spec.pending ?? "a handler"}`;

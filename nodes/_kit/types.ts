@@ -77,7 +77,6 @@ export interface ChannelSpec<S extends z.ZodObject = z.ZodObject> extends NodeSp
 export type NodeSpec = StepSpec | FilterSpec | ChannelSpec;
 
 /** The Node-RED type id a spec is registered under; persisted in users' flows. */
-export const nodeRedType = (spec: Pick<NodeSpec, "kind" | "type">): string =>
-  spec.kind === "step" ? `care-${spec.type}` : `care-${spec.kind}-${spec.type}`;
+export const nodeRedType = (spec: Pick<NodeSpec, "kind" | "type">): string => (spec.kind === "step" ? `care-${spec.type}` : `care-${spec.kind}-${spec.type}`);
 
 export const TRIGGER_NODE_TYPE = "care-trigger";

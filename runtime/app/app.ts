@@ -119,14 +119,22 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
     log,
     settings,
     keys,
-    webapp: new WebAppHub(() => keys, log, () => settings.websocket),
+    webapp: new WebAppHub(
+      () => keys,
+      log,
+      () => settings.websocket,
+    ),
     bus: new EventBus(),
     dataDir: config.dataDir,
     flows: new FlowWriter(
       store.db,
       useNodeRed
         ? { read: () => nodeRedHost.getFlows(), deploy: (flows, rev) => nodeRedHost.setFlows(flows, rev) }
-        : directFlowSource(store.db, () => isoNow(clock), (flows, previous) => deployCheck(flows, previous)),
+        : directFlowSource(
+            store.db,
+            () => isoNow(clock),
+            (flows, previous) => deployCheck(flows, previous),
+          ),
       (flows, previous) => deployCheck(flows, previous),
     ),
     get engine() {
@@ -206,7 +214,10 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
     lifecycle.add("prompt timeouts", watchPromptTimeouts(ctx, pipeline));
     const triggers = startTriggers(ctx, pipeline);
     lifecycle.add("triggers", () => triggers.stop());
-    const liveFeed = new PipelineFeed(keys, pipeline.live, log, () => ({ max_connections: settings.websocket.max_pipeline_connections, max_connections_per_key: settings.websocket.max_connections_per_key }));
+    const liveFeed = new PipelineFeed(keys, pipeline.live, log, () => ({
+      max_connections: settings.websocket.max_pipeline_connections,
+      max_connections_per_key: settings.websocket.max_connections_per_key,
+    }));
     feed = liveFeed;
     lifecycle.add("live feed", () => liveFeed.close());
   }

@@ -16,9 +16,7 @@ function printDemoBanner(port: number, settings: Settings, dataDir: string): voi
     `  API:        curl -H "X-API-Key: ${admin?.key ?? "<admin key>"}" ${base}/api/v1/rooms`,
     "  Demo keys:",
     ...settings.auth.api_keys.filter((k) => k.name.startsWith("demo ")).map((k) => `    ${k.permissions.join(",").padEnd(13)} ${k.key}`),
-    ...settings.auth.device_keys
-      .filter((d) => d.name)
-      .map((d) => `    ${d.device_type.padEnd(13)} ${d.key}  (sensor ${d.sensor_id})`),
+    ...settings.auth.device_keys.filter((d) => d.name).map((d) => `    ${d.device_type.padEnd(13)} ${d.key}  (sensor ${d.sensor_id})`),
     `  They are kept in ${demoKeysFile(dataDir)}.`,
     "",
   ];
@@ -32,8 +30,8 @@ function printNoAdminHelp(): void {
       "",
       "careflow: no admin key is configured, so nobody can open the editor or change a rule.",
       "  Create one and start again, for example:",
-      "    CAREFLOW_ADMIN_KEY=$(node -e 'console.log(require(\"crypto\").randomBytes(24).toString(\"base64url\"))') npm start",
-      "  or add {\"key\": \"...\", \"name\": \"ops\", \"permissions\": [\"admin\"]} to auth.api_keys in the settings file",
+      '    CAREFLOW_ADMIN_KEY=$(node -e \'console.log(require("crypto").randomBytes(24).toString("base64url"))\') npm start',
+      '  or add {"key": "...", "name": "ops", "permissions": ["admin"]} to auth.api_keys in the settings file',
       "  named by CAREFLOW_SETTINGS (CAREFLOW_DEMO=1, the default, also creates demo keys on an empty data dir).",
       "",
     ].join("\n") + "\n",
@@ -79,6 +77,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((err) => {
-  process.stderr.write(`careflow: failed to start: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
+  process.stderr.write(`careflow: failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
   process.exit(1);
 });

@@ -65,7 +65,10 @@ function build(ctx: CareContext): CareServices {
     signals: {
       find: (q) => findSignals(ctx.db, q),
       allowedByProfile: async (signals) => {
-        const profiles = await loadAlertProfiles(ctx.db, signals.map((s) => s.person_id));
+        const profiles = await loadAlertProfiles(
+          ctx.db,
+          signals.map((s) => s.person_id),
+        );
         return signals.filter((s) => profileAllows(profiles.get(s.person_id), s.kind, s.severity));
       },
     },

@@ -111,8 +111,13 @@ describe("architecture: each table has one owning module", () => {
   it("names an owner for every table and view the migrations create", () => {
     const tables = migratedTables(REPO);
     assert.ok(tables.length > 20, `expected the tables of ${MIGRATIONS}, found ${tables.join(", ")}`);
-    assert.deepEqual(tables.filter((t) => !(t in OWNERS)), [], "add the table to OWNERS (and to docs/architecture.md)");
-    for (const [table, owner] of Object.entries(OWNERS)) assert.ok(fs.existsSync(path.join(REPO, "runtime", owner)), `owner of ${table} missing: runtime/${owner}`);
+    assert.deepEqual(
+      tables.filter((t) => !(t in OWNERS)),
+      [],
+      "add the table to OWNERS (and to docs/architecture.md)",
+    );
+    for (const [table, owner] of Object.entries(OWNERS))
+      assert.ok(fs.existsSync(path.join(REPO, "runtime", owner)), `owner of ${table} missing: runtime/${owner}`);
   });
 
   it("no file under runtime/ queries a table it does not own", () => {

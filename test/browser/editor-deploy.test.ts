@@ -8,7 +8,6 @@ import type { Page } from "playwright-core";
 import { deployAndReadNotification, startEditorSession, waitForNotification, type EditorSession } from "../support/browser";
 import { KEYS } from "../support/test-app";
 
- 
 declare const RED: any;
 declare const document: any;
 declare const window: any;
@@ -36,7 +35,17 @@ describe("browser: editing and deploying rules in the editor", function () {
         const ids = nodes.map((_: unknown, i: number) => `${id}-n${i}`);
         const flows = [
           { id, type: "tab", label, disabled: false, info: "" },
-          { id: `${id}-trig`, type: "care-trigger", z: id, name: "", config: { trigger_type: "manual", ...trigger }, config_version: 1, x: 120, y: 80, wires: [ids.slice(0, 1)] },
+          {
+            id: `${id}-trig`,
+            type: "care-trigger",
+            z: id,
+            name: "",
+            config: { trigger_type: "manual", ...trigger },
+            config_version: 1,
+            x: 120,
+            y: 80,
+            wires: [ids.slice(0, 1)],
+          },
           ...nodes.map((n: any, i: number) => ({ x: 320 + i * 200, y: 80, config_version: 1, wires: [ids.slice(i + 1, i + 2)], ...n, id: ids[i], z: id })),
         ];
         RED.view.importNodes(flows, { generateIds: false });
@@ -66,7 +75,9 @@ describe("browser: editing and deploying rules in the editor", function () {
     await page.locator("#node-dialog-login-failed").waitFor({ state: "visible" });
     await page.locator("#node-dialog-login-password").fill(KEYS.admin);
     await page.locator("#node-dialog-login-submit").click();
-    await page.waitForFunction(() => typeof RED !== "undefined" && RED.nodes.version() && document.querySelector(".red-ui-palette-node"), undefined, { timeout: 20000 });
+    await page.waitForFunction(() => typeof RED !== "undefined" && RED.nodes.version() && document.querySelector(".red-ui-palette-node"), undefined, {
+      timeout: 20000,
+    });
     const tabs = await page.locator("#red-ui-workspace-tabs .red-ui-tab-label").allInnerTexts();
     assert.deepEqual(tabs.map((x) => x.trim()).sort(), ["Bathroom check", "Morning medication", "Night wandering"]);
     await s.screenshot(page, "02-editor");
@@ -75,7 +86,10 @@ describe("browser: editing and deploying rules in the editor", function () {
   it("changes a field in a node's edit dialog, deploys with the Deploy button, and REST reads the change", async () => {
     const rule = await ruleByName("Morning medication");
     const nodeId = await page.evaluate(() => {
-      const tab = RED.nodes.getWorkspaceOrder().map((id: string) => RED.nodes.workspace(id)).find((t: any) => t.label === "Morning medication");
+      const tab = RED.nodes
+        .getWorkspaceOrder()
+        .map((id: string) => RED.nodes.workspace(id))
+        .find((t: any) => t.label === "Morning medication");
       RED.workspaces.show(tab.id);
       return RED.nodes.filterNodes({ z: tab.id, type: "care-notification" })[0].id;
     });
@@ -92,7 +106,10 @@ describe("browser: editing and deploying rules in the editor", function () {
     assert.equal(note.type, "success", note.text);
     assert.match(note.text, /Successfully deployed/);
     const steps = (await s.t.get(`/api/v1/rules/${rule.id}/steps`)).body as Array<{ label: string; config_json: { message_template?: string } }>;
-    assert.equal(steps.find((st) => st.label === "remind")?.config_json.message_template, "Good morning Rose, it is {{system.local_time}}. Please take your medicine.");
+    assert.equal(
+      steps.find((st) => st.label === "remind")?.config_json.message_template,
+      "Good morning Rose, it is {{system.local_time}}. Please take your medicine.",
+    );
   });
 
   const refusals: Array<[string, string, string, Record<string, unknown>, Array<Record<string, unknown>>, RegExp]> = [
@@ -170,12 +187,17 @@ describe("browser: editing and deploying rules in the editor", function () {
   }
 
   it("deploys a misspelt template key, then warns about it with a suggestion", async () => {
-    await importRule("b-typo", "Greeting", {}, [{ type: "care-notification", name: "say hello", config: { alert_level: "info", message_template: "It is {{sytem.local_time}}" } }]);
+    await importRule("b-typo", "Greeting", {}, [
+      { type: "care-notification", name: "say hello", config: { alert_level: "info", message_template: "It is {{sytem.local_time}}" } },
+    ]);
     const note = await deployAndReadNotification(page);
     assert.equal(note.type, "success", note.text);
     const warning = await waitForNotification(page, /Deployed, with/);
     assert.equal(warning.type, "warning");
-    assert.match(warning.text, /^Deployed, with one thing to look at:\s*rule 'Greeting', step 'say hello', message_template: 'sytem.local_time' is not written by .*; did you mean 'system'\?/);
+    assert.match(
+      warning.text,
+      /^Deployed, with one thing to look at:\s*rule 'Greeting', step 'say hello', message_template: 'sytem.local_time' is not written by .*; did you mean 'system'\?/,
+    );
     await page.waitForTimeout(500);
     await s.screenshot(page, "05-deploy-warning");
     await ruleByName("Greeting");
@@ -183,14 +205,19 @@ describe("browser: editing and deploying rules in the editor", function () {
 
   it("does not let a broken rule the deploy leaves alone block it", async () => {
     await s.t.post("/api/v1/sensors", { sensor_id: "hall_pir", sensor_type: "presence" });
-    await importRule("b-old", "Hall at night", { trigger_type: "sensor_event", primary_sensor_id: "hall_pir" }, [{ type: "care-wait", name: "pause", config: { duration_minutes: 1 }, config_version: 2 }]);
+    await importRule("b-old", "Hall at night", { trigger_type: "sensor_event", primary_sensor_id: "hall_pir" }, [
+      { type: "care-wait", name: "pause", config: { duration_minutes: 1 }, config_version: 2 },
+    ]);
     assert.equal((await deployAndReadNotification(page)).type, "success");
     // The rule breaks outside the editor: its sensor is deleted through REST.
     assert.equal((await s.t.request("DELETE", "/api/v1/sensors/hall_pir")).status, 204);
     await importRule("b-new", "Kitchen pause", {}, [{ type: "care-wait", name: "pause", config: { duration_minutes: 2 }, config_version: 2 }]);
     assert.equal((await deployAndReadNotification(page)).type, "success");
     const warning = await waitForNotification(page, /Deployed, with/);
-    assert.match(warning.text, /rule 'Hall at night', trigger, primary_sensor_id: the household has no sensor 'hall_pir'.*\(the rule was not changed by this deploy and is left as it was\)/);
+    assert.match(
+      warning.text,
+      /rule 'Hall at night', trigger, primary_sensor_id: the household has no sensor 'hall_pir'.*\(the rule was not changed by this deploy and is left as it was\)/,
+    );
     await ruleByName("Kitchen pause");
     await ruleByName("Hall at night");
   });
@@ -211,7 +238,10 @@ describe("browser: editing and deploying rules in the editor", function () {
   it("lets a caregiver read the rules but not deploy", async () => {
     const cg = await s.newEditorPage("caregiver", KEYS.caregiver);
     const tabs = await cg.locator("#red-ui-workspace-tabs .red-ui-tab-label").allInnerTexts();
-    assert.ok(tabs.some((x) => x.trim() === "Morning medication"), tabs.join(", "));
+    assert.ok(
+      tabs.some((x) => x.trim() === "Morning medication"),
+      tabs.join(", "),
+    );
     const deploy = cg.locator("#red-ui-header-button-deploy");
     const usable = (await deploy.count()) > 0 && (await deploy.isVisible()) && !(await deploy.evaluate((el: any) => el.classList.contains("disabled")));
     assert.equal(usable, false, "the Deploy button is not usable for a caregiver");

@@ -14,7 +14,6 @@ import { sourceNodesDir } from "../../nodes/_kit/generate-registry";
 import { startEditorSession, type EditorSession } from "../support/browser";
 import { KEYS } from "../support/test-app";
 
- 
 declare const RED: any;
 declare const document: any;
 declare const getComputedStyle: any;
@@ -44,7 +43,10 @@ describe("browser: the palette and help of care nodes", function () {
           nodes: [...c.querySelectorAll(".red-ui-palette-node")].map((n: any) => ({
             type: n.getAttribute("data-palette-type") as string,
             // (a non-breaking hyphen keeps Node-RED from splitting "E-ink" into "E - ink")
-            label: (n.querySelector(".red-ui-palette-label").innerText as string).replace(/\s+/g, " ").replace(/\u2011/g, "-").trim(),
+            label: (n.querySelector(".red-ui-palette-label").innerText as string)
+              .replace(/\s+/g, " ")
+              .replace(/\u2011/g, "-")
+              .trim(),
             opacity: Number(getComputedStyle(n).opacity),
           })),
         })),
@@ -76,7 +78,11 @@ describe("browser: the palette and help of care nodes", function () {
     assert.equal(nodes.get("care-interactive_prompt")?.label, "Ask the senior");
     const care = [...nodes.values()].filter((n) => n.section.startsWith("care_"));
     const labels = care.map((n) => n.label);
-    assert.deepEqual(labels.filter((l, i) => labels.indexOf(l) !== i), [], "no care label twice");
+    assert.deepEqual(
+      labels.filter((l, i) => labels.indexOf(l) !== i),
+      [],
+      "no care label twice",
+    );
     assert.deepEqual(
       care.filter((n) => /home state/i.test(n.label)).map((n) => `${n.section}: ${n.label}`),
       ["care_steps: Home state", "care_filters: Home state filter"],

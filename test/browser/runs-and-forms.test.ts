@@ -11,7 +11,6 @@ import type { Page } from "playwright-core";
 import { SCREENSHOT_DIR, startEditorSession, type EditorSession } from "../support/browser";
 import { KEYS } from "../support/test-app";
 
- 
 declare const RED: any;
 declare const document: any;
 
@@ -70,7 +69,10 @@ describe("browser: forms, run now and a run's path in the editor", function () {
     await sensor.waitFor({ state: "visible" });
     await page.waitForFunction(() => document.querySelectorAll('select[data-careflow-key="primary_sensor_id"] option').length > 2);
     const options = await sensor.locator("option").allInnerTexts();
-    assert.ok(options.some((o) => /binary_sensor\.bedroom_presence/.test(o)), options.join(" | "));
+    assert.ok(
+      options.some((o) => /binary_sensor\.bedroom_presence/.test(o)),
+      options.join(" | "),
+    );
     const preview = page.locator(".careflow-cron-preview");
     await preview.filter({ hasText: "Next:" }).waitFor();
     const worded = await preview.innerText();
@@ -79,7 +81,9 @@ describe("browser: forms, run now and a run's path in the editor", function () {
     await page.locator('[data-careflow-key="schedule_cron"]').fill("0 25 * * *");
     await preview.filter({ hasText: /hour/ }).waitFor();
     assert.match(await preview.innerText(), /^expression: .*hour/);
-    const nulls = await page.locator("#dialog-form textarea, #dialog-form input[type=text]").evaluateAll((els: any[]) => els.filter((e) => e.value === "null").length);
+    const nulls = await page
+      .locator("#dialog-form textarea, #dialog-form input[type=text]")
+      .evaluateAll((els: any[]) => els.filter((e) => e.value === "null").length);
     assert.equal(nulls, 0, "no field shows a literal null");
     await s.screenshot(page, "10-trigger-form");
     await cancel();
@@ -145,7 +149,15 @@ describe("browser: forms, run now and a run's path in the editor", function () {
     // The run opens in the sidebar; its steps and receipts are there, its path on the canvas.
     await page.locator(".careflow-step", { hasText: "remind (notification)" }).waitFor();
     await page.waitForFunction((id) => /ran .* ms/.test(RED.nodes.node(id)?.status?.text ?? ""), ids["care-notification"], { timeout: 10000 });
-    const statuses = await page.evaluate((all) => Object.fromEntries(Object.entries(all).filter(([k]) => k !== "tab").map(([k, id]) => [k, RED.nodes.node(id)?.status?.text ?? null])), ids);
+    const statuses = await page.evaluate(
+      (all) =>
+        Object.fromEntries(
+          Object.entries(all)
+            .filter(([k]) => k !== "tab")
+            .map(([k, id]) => [k, RED.nodes.node(id)?.status?.text ?? null]),
+        ),
+      ids,
+    );
     assert.match(statuses["care-trigger"], /^fired/);
     assert.match(statuses["care-condition"], /→ true$/);
     assert.ok((await page.locator(".careflow-link-taken").count()) >= 3, "the links the run took are drawn");

@@ -59,7 +59,10 @@ export async function startScriptedServer(routePath: string, basePath: string, p
     if ("hang" in reply) return;
     if ("delayMs" in reply && reply.delayMs) await new Promise((r) => setTimeout(r, reply.delayMs));
     if ("raw" in reply) {
-      res.status(reply.status ?? 200).type(reply.contentType ?? "application/json").send(reply.raw);
+      res
+        .status(reply.status ?? 200)
+        .type(reply.contentType ?? "application/json")
+        .send(reply.raw);
       return;
     }
     const unknown = protocol.unknownModel(req.body);
@@ -122,7 +125,10 @@ export function openAiParts(message: any): { text: string; images: string[] } {
   if (typeof message.content === "string") return { text: message.content, images: [] };
   const parts: any[] = message.content;
   return {
-    text: parts.filter((p) => p.type === "text").map((p) => p.text).join("\n"),
+    text: parts
+      .filter((p) => p.type === "text")
+      .map((p) => p.text)
+      .join("\n"),
     images: parts.filter((p) => p.type === "image_url").map((p) => p.image_url.url),
   };
 }

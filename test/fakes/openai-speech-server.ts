@@ -1,7 +1,7 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import express from 'express';
-import multer from 'multer';
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import express from "express";
+import multer from "multer";
 
 /**
  * A small OpenAI-style speech server (`POST /v1/audio/speech`), plus the spec's voice upload, for
@@ -54,23 +54,22 @@ export async function startFakeSpeechServer(options: FakeSpeechOptions = {}): Pr
   const app = express();
   app.use(express.json());
 
-  const authorised = (req: express.Request) =>
-    !options.apiKey || req.get('authorization') === `Bearer ${options.apiKey}`;
+  const authorised = (req: express.Request) => !options.apiKey || req.get("authorization") === `Bearer ${options.apiKey}`;
 
-  app.post('/v1/audio/speech', async (req, res) => {
+  app.post("/v1/audio/speech", async (req, res) => {
     const body = req.body as Record<string, unknown>;
-    if (!authorised(req)) return void res.status(401).json({ error: { message: 'bad key' } });
+    if (!authorised(req)) return void res.status(401).json({ error: { message: "bad key" } });
     if (failure) return void res.status(failure).json({ error: { message: `failing with ${failure}` } });
-    if (body.response_format !== 'pcm') return void res.status(400).json({ error: { message: 'fake only does pcm' } });
+    if (body.response_format !== "pcm") return void res.status(400).json({ error: { message: "fake only does pcm" } });
     if (options.voices && !options.voices.includes(String(body.voice))) {
       return void res.status(400).json({ error: { message: `voice '${String(body.voice)}' not found` } });
     }
     const audio = tone(String(body.input).length * (options.secondsPerChar ?? 0.05), rate);
-    const record: RecordedSpeech = { authorization: req.get('authorization'), body, chunkTimes: [], audio };
+    const record: RecordedSpeech = { authorization: req.get("authorization"), body, chunkTimes: [], audio };
     speeches.push(record);
     const started = Date.now();
-    res.status(200).setHeader('content-type', 'audio/pcm');
-    if (options.announceRate) res.setHeader('x-sample-rate', String(rate));
+    res.status(200).setHeader("content-type", "audio/pcm");
+    if (options.announceRate) res.setHeader("x-sample-rate", String(rate));
     res.flushHeaders();
     const chunkBytes = (rate / 10) * 2;
     for (let offset = 0; offset < audio.length; offset += chunkBytes) {
@@ -81,18 +80,18 @@ export async function startFakeSpeechServer(options: FakeSpeechOptions = {}): Pr
     res.end();
   });
 
-  app.post('/api/v1/voices/upload', multer({ storage: multer.memoryStorage() }).single('file'), (req, res) => {
-    if (!authorised(req)) return void res.status(401).json({ detail: 'bad key' });
+  app.post("/api/v1/voices/upload", multer({ storage: multer.memoryStorage() }).single("file"), (req, res) => {
+    if (!authorised(req)) return void res.status(401).json({ detail: "bad key" });
     const fields = req.body as Record<string, string>;
     if (uploads.some((u) => u.fields.voice_id === fields.voice_id)) {
-      return void res.status(409).json({ detail: 'exists' });
+      return void res.status(409).json({ detail: "exists" });
     }
     uploads.push({ fields: { ...fields }, fileBytes: req.file?.size ?? 0 });
-    res.json({ voice_id: fields.voice_id, name: fields.name, language: fields.language, status: 'uploaded' });
+    res.json({ voice_id: fields.voice_id, name: fields.name, language: fields.language, status: "uploaded" });
   });
 
   const server = http.createServer(app);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,

@@ -49,7 +49,7 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions = {})
       }
       received.push({ path: req.url ?? "/", headers: req.headers, body, raw });
       const authorised = !options.bearer || req.headers.authorization === `Bearer ${options.bearer}`;
-      const code = !authorised ? 401 : status ?? 200;
+      const code = !authorised ? 401 : (status ?? 200);
       const answer = () => {
         if (res.destroyed) return;
         res.writeHead(code, { "content-type": "application/json" });

@@ -136,7 +136,9 @@ const tables: Table[] = [
         config: { conditions: [{ activity_type: "medication", person_id: "{{person_detections.0.person_id}}", within_minutes: 60 }], match_mode: "any" },
         expect: {
           match_mode: "any",
-          conditions: [{ activity_type: "medication", person_id: "{{person_detections.0.person_id}}", within_minutes: 60, completed: true, min_confidence: 0.5 }],
+          conditions: [
+            { activity_type: "medication", person_id: "{{person_detections.0.person_id}}", within_minutes: 60, completed: true, min_confidence: 0.5 },
+          ],
         },
       },
       {
@@ -150,8 +152,16 @@ const tables: Table[] = [
     bad: [
       { name: "condition without activity_type", config: { conditions: [{ person_id: "grandma_rose" }] }, field: "conditions.0.activity_type" },
       { name: "min_confidence above 1", config: { conditions: [{ activity_type: "eating", min_confidence: 1.5 }] }, field: "conditions.0.min_confidence" },
-      { name: "window_start without window_end", config: { conditions: [{ activity_type: "eating", window_start: "12:00" }] }, field: "conditions.0.window_end" },
-      { name: "window that is not ISO-8601", config: { conditions: [{ activity_type: "eating", window_start: "noon", window_end: "14:00" }] }, field: "conditions.0.window_start" },
+      {
+        name: "window_start without window_end",
+        config: { conditions: [{ activity_type: "eating", window_start: "12:00" }] },
+        field: "conditions.0.window_end",
+      },
+      {
+        name: "window that is not ISO-8601",
+        config: { conditions: [{ activity_type: "eating", window_start: "noon", window_end: "14:00" }] },
+        field: "conditions.0.window_start",
+      },
       { name: "unknown match_mode", config: { match_mode: "most" }, field: "match_mode" },
       { name: "fractional re-notify delay", config: { re_notify_delay_minutes: 2.5 }, field: "re_notify_delay_minutes" },
       { name: "unknown key in a condition", config: { conditions: [{ activity_type: "eating", activity: "x" }] }, field: "conditions.0.activity" },
@@ -165,7 +175,12 @@ const tables: Table[] = [
       { name: "empty config", config: {}, expect: { alert_level: "warning", eink_expiry_minutes: 30, trigger_cooloff: true } },
       {
         name: "explicit channels and templates",
-        config: { alert_level: "emergency", channels: ["chat_app", "eink"], chat_app_template: "{{presence_room_name}}: help!", webhook_url: "http://10.0.0.5/hook" },
+        config: {
+          alert_level: "emergency",
+          channels: ["chat_app", "eink"],
+          chat_app_template: "{{presence_room_name}}: help!",
+          webhook_url: "http://10.0.0.5/hook",
+        },
         expect: { alert_level: "emergency", channels: ["chat_app", "eink"], trigger_cooloff: true },
       },
     ],

@@ -38,7 +38,13 @@ describe("security: crash safety under kill -9", function () {
     };
     const file = path.join(dataDir, "settings.json");
     fs.writeFileSync(file, JSON.stringify(settings));
-    env = { CAREFLOW_DATA_DIR: dataDir, CAREFLOW_ADMIN_KEY: ADMIN, CAREFLOW_DEMO: "0", CAREFLOW_SETTINGS: file, ...(db.databaseUrl ? { DATABASE_URL: db.databaseUrl } : {}) };
+    env = {
+      CAREFLOW_DATA_DIR: dataDir,
+      CAREFLOW_ADMIN_KEY: ADMIN,
+      CAREFLOW_DEMO: "0",
+      CAREFLOW_SETTINGS: file,
+      ...(db.databaseUrl ? { DATABASE_URL: db.databaseUrl } : {}),
+    };
     svc = await startService(env);
   });
   after(async () => {
@@ -48,7 +54,11 @@ describe("security: crash safety under kill -9", function () {
   });
 
   const api = async (method: string, p: string, body?: unknown): Promise<{ status: number; body: any }> => {
-    const res = await fetch(svc!.baseUrl + p, { method, headers: { "x-api-key": ADMIN, "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(svc!.baseUrl + p, {
+      method,
+      headers: { "x-api-key": ADMIN, "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     return { status: res.status, body: await res.json().catch(() => undefined) };
   };
   const killAndRestart = async () => {
@@ -78,7 +88,12 @@ describe("security: crash safety under kill -9", function () {
   };
   const execute = async (ruleId: number): Promise<number> => (await api("POST", `/api/v1/rules/${ruleId}/execute`)).body.execution_id;
   const wait = (label: string, minutes: number): Json => ({ label, step_type: "wait", schema_version: 2, config: { duration_minutes: minutes } });
-  const notify = (label: string, level: string, text: string): Json => ({ label, step_type: "notification", schema_version: 1, config: { alert_level: level, message_template: text } });
+  const notify = (label: string, level: string, text: string): Json => ({
+    label,
+    step_type: "notification",
+    schema_version: 1,
+    config: { alert_level: level, message_template: text },
+  });
   const sent = (text: string): ReceivedWebhook[] => rx.received.filter((r) => (r.body as Json | undefined)?.message === text);
 
   it("1. a run parked at a wait: resumes on time after the kill and sends once", async () => {
@@ -138,7 +153,11 @@ describe("security: crash safety under kill -9", function () {
     await killAndRestart();
     rx.delayBy(0);
     // The next repetition comes on schedule, with its own key; the one in flight never again.
-    await eventually("the next repetition", async () => (repeats().some((r) => r.headers["idempotency-key"] !== inFlight && !sentBefore(r)) ? true : undefined), 30_000);
+    await eventually(
+      "the next repetition",
+      async () => (repeats().some((r) => r.headers["idempotency-key"] !== inFlight && !sentBefore(r)) ? true : undefined),
+      30_000,
+    );
     assert.equal(repeats().filter((r) => r.headers["idempotency-key"] === inFlight).length, 1);
     function sentBefore(r: ReceivedWebhook): boolean {
       return rx.received.indexOf(r) < rx.received.findIndex((x) => x.headers["idempotency-key"] === inFlight);
@@ -154,7 +173,11 @@ describe("security: crash safety under kill -9", function () {
     for (const e of execs) assert.equal((await runIn(e, ["completed", "failed"])).status, "completed");
     const keys = new Set(sent("many done").map((r) => String(r.headers["idempotency-key"]).split(":")[0]));
     assert.equal(sent("many done").length, execs.length);
-    assert.deepEqual([...keys].map(Number).sort((a, b) => a - b), [...execs].sort((a, b) => a - b), "one send per run");
+    assert.deepEqual(
+      [...keys].map(Number).sort((a, b) => a - b),
+      [...execs].sort((a, b) => a - b),
+      "one send per run",
+    );
   });
 
   it("after all the kills: no run lost, no idempotency key sent twice", async () => {

@@ -91,7 +91,10 @@ describe("security: bodies, NUL characters, nesting and headers at the edge", fu
   });
 
   it("refuses deep nesting on every authenticated route too", async () => {
-    const res = await t.request("POST", "/api/v1/rules", { rawBody: `{"name":"x","trigger_type":"manual","description":${nested(100)}}`, headers: { "content-type": "application/json" } });
+    const res = await t.request("POST", "/api/v1/rules", {
+      rawBody: `{"name":"x","trigger_type":"manual","description":${nested(100)}}`,
+      headers: { "content-type": "application/json" },
+    });
     assert.equal(res.status, 422);
   });
 

@@ -22,14 +22,118 @@ function prng(seed: number): () => number {
   };
 }
 
-const PATH_VALUES = ["0", "-1", "1.5", "99999999999999999999", "abc", "%00", "%C3%A9", "%FF", "a".repeat(3000), "%27%20OR%201%3D1", "null", "__proto__", "constructor", "1e3", "%201", "%F0%9F%98%80", "1", "2", "rose", "kitchen", "%2e%2e", "enrolled"];
-const QUERY_KEYS = ["limit", "offset", "status", "sensor_type", "rule_id", "since", "until", "room", "room_id", "format", "sensor_id", "person_id", "level", "date", "acknowledged", "type", "q", "api_key", "page", "hours"];
-const QUERY_VALUES = ["", "-1", "0", "abc", "%00", "1e999", "99999999999999999999", "2026-13-45", "true", "%FF", "x".repeat(5000), "%E2%80%AE", "null", "[]", "1,2", "yaml"];
+const PATH_VALUES = [
+  "0",
+  "-1",
+  "1.5",
+  "99999999999999999999",
+  "abc",
+  "%00",
+  "%C3%A9",
+  "%FF",
+  "a".repeat(3000),
+  "%27%20OR%201%3D1",
+  "null",
+  "__proto__",
+  "constructor",
+  "1e3",
+  "%201",
+  "%F0%9F%98%80",
+  "1",
+  "2",
+  "rose",
+  "kitchen",
+  "%2e%2e",
+  "enrolled",
+];
+const QUERY_KEYS = [
+  "limit",
+  "offset",
+  "status",
+  "sensor_type",
+  "rule_id",
+  "since",
+  "until",
+  "room",
+  "room_id",
+  "format",
+  "sensor_id",
+  "person_id",
+  "level",
+  "date",
+  "acknowledged",
+  "type",
+  "q",
+  "api_key",
+  "page",
+  "hours",
+];
+const QUERY_VALUES = [
+  "",
+  "-1",
+  "0",
+  "abc",
+  "%00",
+  "1e999",
+  "99999999999999999999",
+  "2026-13-45",
+  "true",
+  "%FF",
+  "x".repeat(5000),
+  "%E2%80%AE",
+  "null",
+  "[]",
+  "1,2",
+  "yaml",
+];
 const FIELDS = [
-  "name", "floor", "sensor_id", "sensor_type", "room_id", "room_name", "config_json", "trigger_type", "enabled", "cron_expression", "cool_off_minutes",
-  "max_daily_triggers", "step_type", "label", "position", "from_step_id", "to_step_id", "from_port", "edges", "context_type", "negate", "depends_on_rule_id",
-  "action", "execution_id", "step_id", "channel", "raw_response", "regions", "template_id", "expires_in_minutes", "targets", "person_id", "display_name",
-  "alert_config", "level", "description", "format", "rules", "status", "notes", "device_key", "step_ids", "positions", "steps", "version", "id", "sensor_ids",
+  "name",
+  "floor",
+  "sensor_id",
+  "sensor_type",
+  "room_id",
+  "room_name",
+  "config_json",
+  "trigger_type",
+  "enabled",
+  "cron_expression",
+  "cool_off_minutes",
+  "max_daily_triggers",
+  "step_type",
+  "label",
+  "position",
+  "from_step_id",
+  "to_step_id",
+  "from_port",
+  "edges",
+  "context_type",
+  "negate",
+  "depends_on_rule_id",
+  "action",
+  "execution_id",
+  "step_id",
+  "channel",
+  "raw_response",
+  "regions",
+  "template_id",
+  "expires_in_minutes",
+  "targets",
+  "person_id",
+  "display_name",
+  "alert_config",
+  "level",
+  "description",
+  "format",
+  "rules",
+  "status",
+  "notes",
+  "device_key",
+  "step_ids",
+  "positions",
+  "steps",
+  "version",
+  "id",
+  "sensor_ids",
 ];
 
 describe("security: bounded fuzz of every route", function () {
@@ -43,27 +147,51 @@ describe("security: bounded fuzz of every route", function () {
   const junk = (depth = 0): unknown => {
     const kinds = depth > 3 ? 9 : 12;
     switch (Math.floor(rand() * kinds)) {
-      case 0: return null;
-      case 1: return pick([-1, 0, 1, 2.5, 1e308, -1e308, 2 ** 53 + 1]);
-      case 2: return pick(["", "x".repeat(20_000), "\u202e\u0301", "💥", "1; DROP TABLE rooms", "{{system.local_time}}", "<script>", "not valid and (", "0 0 * * *", "Küche"]);
-      case 3: return pick([true, false]);
-      case 4: return [];
-      case 5: return {};
-      case 6: return JSON.parse('{"__proto__": {"polluted": true}}');
-      case 7: return "2026-02-30T25:61:00Z";
-      case 8: return pick(["1", "abc", "null", "true"]);
-      case 9: return Array.from({ length: 1 + Math.floor(rand() * 4) }, () => junk(depth + 1));
-      case 10: return Object.fromEntries(Array.from({ length: 1 + Math.floor(rand() * 4) }, () => [pick(FIELDS), junk(depth + 1)]));
-      default: return Array.from({ length: 5000 }, (_, i) => i);
+      case 0:
+        return null;
+      case 1:
+        return pick([-1, 0, 1, 2.5, 1e308, -1e308, 2 ** 53 + 1]);
+      case 2:
+        return pick([
+          "",
+          "x".repeat(20_000),
+          "\u202e\u0301",
+          "💥",
+          "1; DROP TABLE rooms",
+          "{{system.local_time}}",
+          "<script>",
+          "not valid and (",
+          "0 0 * * *",
+          "Küche",
+        ]);
+      case 3:
+        return pick([true, false]);
+      case 4:
+        return [];
+      case 5:
+        return {};
+      case 6:
+        return JSON.parse('{"__proto__": {"polluted": true}}');
+      case 7:
+        return "2026-02-30T25:61:00Z";
+      case 8:
+        return pick(["1", "abc", "null", "true"]);
+      case 9:
+        return Array.from({ length: 1 + Math.floor(rand() * 4) }, () => junk(depth + 1));
+      case 10:
+        return Object.fromEntries(Array.from({ length: 1 + Math.floor(rand() * 4) }, () => [pick(FIELDS), junk(depth + 1)]));
+      default:
+        return Array.from({ length: 5000 }, (_, i) => i);
     }
   };
 
   const body = (): { raw?: string; json?: unknown; type?: string } => {
     const r = rand();
-    if (r < 0.12) return { raw: pick(["{", "[1,", "nul", '"str"', "123", "true", "null", "{\"a\":}", "\u0000", "{}}", ""]), type: "application/json" };
+    if (r < 0.12) return { raw: pick(["{", "[1,", "nul", '"str"', "123", "true", "null", '{"a":}', "\u0000", "{}}", ""]), type: "application/json" };
     if (r < 0.17) return { raw: "[".repeat(3000) + "]".repeat(3000), type: "application/json" };
     if (r < 0.22) return { raw: pick(["name: [unclosed", "- a\n- b", "rules: 5", "!!js/function x", "a: &x [*x]"]), type: "application/yaml" };
-    if (r < 0.26) return { raw: "--x\r\nContent-Disposition: form-data; name=\"image\"; filename=\"a.png\"\r\n\r\nnotapng\r\n--x--", type: "multipart/form-data; boundary=x" };
+    if (r < 0.26)
+      return { raw: '--x\r\nContent-Disposition: form-data; name="image"; filename="a.png"\r\n\r\nnotapng\r\n--x--', type: "multipart/form-data; boundary=x" };
     if (r < 0.29) return { raw: "name=a&floor=b", type: "application/x-www-form-urlencoded" };
     if (r < 0.32) return { raw: '{"name":"x"}', type: pick(["text/plain", "application/json; charset=utf-16", "application/octet-stream"]) };
     const obj = Object.fromEntries(Array.from({ length: 1 + Math.floor(rand() * 6) }, () => [pick(FIELDS), junk()]));
@@ -108,10 +236,17 @@ describe("security: bounded fuzz of every route", function () {
         statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
         const where = `${route.method} ${path.slice(0, 160)} [${raw?.slice(0, 120) ?? ""}]`;
         if (res.status >= 500) failures.push(`${res.status} ${where}: ${res.text.slice(0, 160)}`);
-        else if (res.status >= 400 && typeof res.body?.detail !== "string") failures.push(`${res.status} without {"detail"}: ${where}: ${res.text.slice(0, 100)}`);
+        else if (res.status >= 400 && typeof res.body?.detail !== "string")
+          failures.push(`${res.status} without {"detail"}: ${where}: ${res.text.slice(0, 100)}`);
       }
     }
-    if (process.env.CAREFLOW_FUZZ_VERBOSE) console.log([...statuses].sort((a, b) => a[0] - b[0]).map(([s, n]) => `${s}×${n}`).join(" "));
+    if (process.env.CAREFLOW_FUZZ_VERBOSE)
+      console.log(
+        [...statuses]
+          .sort((a, b) => a[0] - b[0])
+          .map(([s, n]) => `${s}×${n}`)
+          .join(" "),
+      );
     assert.ok(sent >= 2000, `only ${sent} requests`);
     assert.deepEqual(failures, []);
     assert.equal(({} as Record<string, unknown>).polluted, undefined, "Object.prototype was polluted");

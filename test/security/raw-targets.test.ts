@@ -67,7 +67,10 @@ describe("security: raw request targets cannot smuggle a write past the permissi
     assert.equal(res.status, 400, res.body);
     assert.match((res.json as { detail: string }).detail, /fragment/);
     const rules = (await t.get("/api/v1/rules")).body as Array<{ name: string }>;
-    assert.equal(rules.some((r) => r.name === "Smuggled"), false);
+    assert.equal(
+      rules.some((r) => r.name === "Smuggled"),
+      false,
+    );
   });
 
   it("refuses every disguised write of every route with every key that may not write there", async () => {
@@ -92,7 +95,8 @@ describe("security: raw request targets cannot smuggle a write past the permissi
           sent++;
           const detail = (res.json as { detail?: unknown } | undefined)?.detail;
           const routerMiss = res.status === 404 && typeof detail === "string" && detail.startsWith("Not found:");
-          if (![400, 401, 403].includes(res.status) && !routerMiss) failures.push(`${caller} ${route.method} ${target} → ${res.status} ${res.body.slice(0, 100)}`);
+          if (![400, 401, 403].includes(res.status) && !routerMiss)
+            failures.push(`${caller} ${route.method} ${target} → ${res.status} ${res.body.slice(0, 100)}`);
           else if (typeof detail !== "string") failures.push(`${caller} ${route.method} ${target} → ${res.status} without {"detail"}`);
         }
       }
@@ -100,6 +104,10 @@ describe("security: raw request targets cannot smuggle a write past the permissi
     assert.deepEqual(failures, []);
     assert.ok(sent > 1000, `only ${sent} requests`);
     const rules = (await t.get("/api/v1/rules")).body as Array<{ name: string }>;
-    assert.equal(rules.some((r) => r.name === "Smuggled"), false, "a smuggled write created a rule");
+    assert.equal(
+      rules.some((r) => r.name === "Smuggled"),
+      false,
+      "a smuggled write created a rule",
+    );
   });
 });

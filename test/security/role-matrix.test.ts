@@ -56,7 +56,15 @@ describe("security: every route × every kind of caller (role matrix from the ro
 
   it("reads a route table that covers the whole API", () => {
     const subjects = routes.map((r) => `${r.method} ${r.path}`);
-    for (const known of ["GET /health", "POST /api/v1/rules", "POST /api/v1/rules/:id/execute", "POST /api/v1/alerts/:id/action", "GET /api/v1/image/active", "POST /api/v1/webhooks/:rule_id", "DELETE /api/v1/rooms/:id"]) {
+    for (const known of [
+      "GET /health",
+      "POST /api/v1/rules",
+      "POST /api/v1/rules/:id/execute",
+      "POST /api/v1/alerts/:id/action",
+      "GET /api/v1/image/active",
+      "POST /api/v1/webhooks/:rule_id",
+      "DELETE /api/v1/rooms/:id",
+    ]) {
       assert.ok(subjects.includes(known), `${known} missing from the route table`);
     }
     assert.ok(routes.length > 60, `only ${routes.length} routes`);

@@ -74,7 +74,17 @@ describe("security: WebSocket access by role, and connection limits per key", fu
   after(() => t.close());
 
   it("lets API keys, the web app and the displays in, and nobody else", async () => {
-    const expected: Record<Caller, "open" | number> = { none: 401, wrong: 401, camera: 401, admin: "open", caregiver: "open", mcp: "open", webapp: "open", display: "open", terminal: "open" };
+    const expected: Record<Caller, "open" | number> = {
+      none: 401,
+      wrong: 401,
+      camera: 401,
+      admin: "open",
+      caregiver: "open",
+      mcp: "open",
+      webapp: "open",
+      display: "open",
+      terminal: "open",
+    };
     for (const [caller, want] of Object.entries(expected) as Array<[Caller, "open" | number]>) {
       const got = await connect(ws(), caller);
       assert.equal(typeof got === "number" ? got : "open", want, `${caller} on /ws`);
@@ -93,7 +103,14 @@ describe("security: WebSocket access by role, and connection limits per key", fu
     for (const c of callers) clients.set(c, (await connect(ws(), c)) as Socket);
     // More than three connections in total here: each key has its own share.
 
-    const expectations: Array<[Caller, boolean]> = [["display", false], ["caregiver", false], ["mcp", false], ["webapp", true], ["terminal", true], ["admin", true]];
+    const expectations: Array<[Caller, boolean]> = [
+      ["display", false],
+      ["caregiver", false],
+      ["mcp", false],
+      ["webapp", true],
+      ["terminal", true],
+      ["admin", true],
+    ];
     for (const [caller, may] of expectations) {
       const exec = (await t.post(`/api/v1/rules/${imported.body.rule_id}/execute`)).body.execution_id as number;
       const me = clients.get(caller)!;
@@ -153,7 +170,7 @@ describe("security: WebSocket access by role, and connection limits per key", fu
   it("answers 300 malformed frames each with an error frame and stays up", async () => {
     const s = (await connect(ws(), "terminal")) as Socket;
     let seed = 7;
-    const rnd = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % n);
+    const rnd = (n: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
     const junk = [
       () => "not json",
       () => "[]",
@@ -169,7 +186,10 @@ describe("security: WebSocket access by role, and connection limits per key", fu
     const sent = 300;
     for (let i = 0; i < sent; i++) s.ws.send(junk[rnd(junk.length)]());
     await waitFor("an answer to every frame", () => s.frames.length >= sent, 10_000);
-    assert.ok(s.frames.every((f) => f.type === "error" && typeof f.detail === "string"), JSON.stringify(s.frames.find((f) => f.type !== "error")));
+    assert.ok(
+      s.frames.every((f) => f.type === "error" && typeof f.detail === "string"),
+      JSON.stringify(s.frames.find((f) => f.type !== "error")),
+    );
     assert.ok(await stillOpen(s));
     assert.equal((await t.get("/health")).status, 200);
   });

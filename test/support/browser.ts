@@ -13,7 +13,7 @@ import { chromium, type Browser, type Locator, type Page } from "playwright-core
 import { startTestApp, type TestApp, type TestAppOptions } from "./test-app";
 
 /* Browser globals inside page.evaluate callbacks (the test build has no DOM lib). */
- 
+
 declare const RED: any;
 declare const document: any;
 
@@ -99,9 +99,13 @@ export async function loginToEditor(page: Page, user: string, password: string):
 
 /** The editor has loaded its node types and flows. */
 export async function waitForEditor(page: Page): Promise<void> {
-  await page.waitForFunction(() => typeof RED !== "undefined" && RED.nodes && RED.nodes.getType("care-trigger") && RED.nodes.version() && document.querySelector(".red-ui-palette-node"), undefined, {
-    timeout: 20000,
-  });
+  await page.waitForFunction(
+    () => typeof RED !== "undefined" && RED.nodes && RED.nodes.getType("care-trigger") && RED.nodes.version() && document.querySelector(".red-ui-palette-node"),
+    undefined,
+    {
+      timeout: 20000,
+    },
+  );
 }
 
 export interface Notification {
@@ -121,7 +125,10 @@ export async function deployAndReadNotification(page: Page): Promise<Notificatio
   // The deploy's own outcome (warnings the server pushes after it are read with waitForNotification).
   const note = page.locator(".red-ui-notification:not(.careflow-seen)", { hasText: /^(Successfully deployed|Deploy failed)/ }).first();
   const settled = (p: Promise<void>, name: string) => p.then(() => name).catch(() => "timeout");
-  const first = await Promise.race([settled(note.waitFor({ state: "visible", timeout: 15000 }), "note"), settled(confirm.waitFor({ state: "visible", timeout: 15000 }), "confirm")]);
+  const first = await Promise.race([
+    settled(note.waitFor({ state: "visible", timeout: 15000 }), "note"),
+    settled(confirm.waitFor({ state: "visible", timeout: 15000 }), "confirm"),
+  ]);
   if (first === "confirm") await confirm.click();
   await note.waitFor({ state: "visible", timeout: 15000 });
   return readNotification(note);
@@ -129,7 +136,13 @@ export async function deployAndReadNotification(page: Page): Promise<Notificatio
 
 async function readNotification(note: Locator): Promise<Notification> {
   const cls = (await note.getAttribute("class")) ?? "";
-  const type: Notification["type"] = /red-ui-notification-error/.test(cls) ? "error" : /red-ui-notification-warning/.test(cls) ? "warning" : /red-ui-notification-success/.test(cls) ? "success" : "info";
+  const type: Notification["type"] = /red-ui-notification-error/.test(cls)
+    ? "error"
+    : /red-ui-notification-warning/.test(cls)
+      ? "warning"
+      : /red-ui-notification-success/.test(cls)
+        ? "success"
+        : "info";
   return { type, text: (await note.innerText()).trim() };
 }
 

@@ -82,7 +82,9 @@ export function rawRequest(port: number, req: RawRequest): Promise<RawResponse> 
     const body = req.body === undefined ? undefined : Buffer.isBuffer(req.body) ? req.body : Buffer.from(req.body, "utf8");
     const headers: Record<string, string> = { host: "127.0.0.1", connection: "close", ...(req.headers ?? {}) };
     if (body && !Object.keys(headers).some((h) => h.toLowerCase() === "content-length")) headers["content-length"] = String(body.length);
-    const head = `${req.method} ${req.target} HTTP/1.1\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}`).join("\r\n")}\r\n\r\n`;
+    const head = `${req.method} ${req.target} HTTP/1.1\r\n${Object.entries(headers)
+      .map(([k, v]) => `${k}: ${v}`)
+      .join("\r\n")}\r\n\r\n`;
     socket.write(head, "latin1");
     if (body) socket.write(body);
   });

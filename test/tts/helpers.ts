@@ -1,9 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
-import { createTtsApp, type TtsApp, type TtsAppOptions } from '../../tts/app';
-import { loadConfig } from '../../tts/config';
+import { mkdtempSync, rmSync } from "node:fs";
+import type { AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { createTtsApp, type TtsApp, type TtsAppOptions } from "../../tts/app";
+import { loadConfig } from "../../tts/config";
 
 export interface RunningTts {
   app: TtsApp;
@@ -20,8 +20,8 @@ export interface RunningTts {
  * are dropped unless `options` takes them.
  */
 export async function startTts(env: Record<string, string> = {}, dataDir?: string, options: TtsAppOptions = {}): Promise<RunningTts> {
-  const dir = dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'tts-test-'));
-  const config = loadConfig({ TTS_ESPEAK_WORKERS: '1', ...env, TTS_DATA_DIR: dir, TTS_PORT: '0' });
+  const dir = dataDir ?? mkdtempSync(path.join(os.tmpdir(), "tts-test-"));
+  const config = loadConfig({ TTS_ESPEAK_WORKERS: "1", ...env, TTS_DATA_DIR: dir, TTS_PORT: "0" });
   const app = await createTtsApp(config, { logError: () => undefined, logWarning: () => undefined, ...options });
   await new Promise<void>((resolve) => app.server.listen(0, config.host, resolve));
   const { port } = app.server.address() as AddressInfo;
@@ -37,7 +37,7 @@ export async function startTts(env: Record<string, string> = {}, dataDir?: strin
 }
 
 export function postJson(url: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
-  return fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  return fetch(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
 }
 
 /** int16 LE bytes to floats in [-1, 1]. */
@@ -88,9 +88,9 @@ export function referenceWav(seconds: number, rate = 16000, amplitude = 0.4): Bu
     data.writeInt16LE(Math.round(amplitude * envelope * 32767 * Math.sin(2 * Math.PI * 180 * t)), i * 2);
   }
   const header = Buffer.alloc(44);
-  header.write('RIFF', 0, 'ascii');
+  header.write("RIFF", 0, "ascii");
   header.writeUInt32LE(36 + data.length, 4);
-  header.write('WAVEfmt ', 8, 'ascii');
+  header.write("WAVEfmt ", 8, "ascii");
   header.writeUInt32LE(16, 16);
   header.writeUInt16LE(1, 20);
   header.writeUInt16LE(1, 22);
@@ -98,7 +98,7 @@ export function referenceWav(seconds: number, rate = 16000, amplitude = 0.4): Bu
   header.writeUInt32LE(rate * 2, 28);
   header.writeUInt16LE(2, 32);
   header.writeUInt16LE(16, 34);
-  header.write('data', 36, 'ascii');
+  header.write("data", 36, "ascii");
   header.writeUInt32LE(data.length, 40);
   return Buffer.concat([header, data]);
 }

@@ -1,7 +1,7 @@
-import libFlacFactory from 'libflacjs';
-import { Encoder } from 'libflacjs/lib/encoder';
-import type { AudioEncoder } from './encoder';
-import { PCM_SAMPLE_RATE, pcmBytesToInt16 } from './pcm';
+import libFlacFactory from "libflacjs";
+import { Encoder } from "libflacjs/lib/encoder";
+import type { AudioEncoder } from "./encoder";
+import { PCM_SAMPLE_RATE, pcmBytesToInt16 } from "./pcm";
 
 type Flac = ReturnType<typeof libFlacFactory>;
 
@@ -18,7 +18,7 @@ function flacLibrary(): Promise<Flac> {
   ready ??= new Promise<Flac>((resolve) => {
     const flac = libFlacFactory();
     if (flac.isReady()) resolve(flac);
-    else flac.on('ready', () => resolve(flac));
+    else flac.on("ready", () => resolve(flac));
   });
   return ready;
 }

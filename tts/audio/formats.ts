@@ -1,19 +1,19 @@
-import type { AudioEncoder } from './encoder';
-import { createFlacEncoder } from './flac';
-import { createMp3Encoder } from './mp3';
-import { createOpusEncoder } from './opus';
-import { PCM_SAMPLE_RATE } from './pcm';
-import { wavHeader } from './wav';
+import type { AudioEncoder } from "./encoder";
+import { createFlacEncoder } from "./flac";
+import { createMp3Encoder } from "./mp3";
+import { createOpusEncoder } from "./opus";
+import { PCM_SAMPLE_RATE } from "./pcm";
+import { wavHeader } from "./wav";
 
-export const RESPONSE_FORMATS = ['mp3', 'wav', 'opus', 'flac', 'pcm'] as const;
+export const RESPONSE_FORMATS = ["mp3", "wav", "opus", "flac", "pcm"] as const;
 export type ResponseFormat = (typeof RESPONSE_FORMATS)[number];
 
 export const CONTENT_TYPES: Record<ResponseFormat, string> = {
-  mp3: 'audio/mpeg',
-  wav: 'audio/wav',
-  opus: 'audio/ogg; codecs=opus',
-  flac: 'audio/flac',
-  pcm: 'audio/pcm',
+  mp3: "audio/mpeg",
+  wav: "audio/wav",
+  opus: "audio/ogg; codecs=opus",
+  flac: "audio/flac",
+  pcm: "audio/pcm",
 };
 
 export function isResponseFormat(value: string): value is ResponseFormat {
@@ -22,15 +22,15 @@ export function isResponseFormat(value: string): value is ResponseFormat {
 
 export async function createEncoder(format: ResponseFormat): Promise<AudioEncoder> {
   switch (format) {
-    case 'mp3':
+    case "mp3":
       return createMp3Encoder();
-    case 'flac':
+    case "flac":
       return createFlacEncoder();
-    case 'opus':
+    case "opus":
       return createOpusEncoder();
-    case 'wav':
+    case "wav":
       return collectingEncoder((pcm) => Buffer.concat([wavHeader(pcm.length, PCM_SAMPLE_RATE), pcm]));
-    case 'pcm':
+    case "pcm":
       return collectingEncoder((pcm) => pcm);
   }
 }

@@ -24,9 +24,9 @@ export class OggStreamWriter {
       }
       lacing.push(remaining);
     }
-    if (lacing.length > 255) throw new RangeError('too many packets for one Ogg page');
+    if (lacing.length > 255) throw new RangeError("too many packets for one Ogg page");
     const header = Buffer.alloc(27 + lacing.length);
-    header.write('OggS', 0, 'ascii');
+    header.write("OggS", 0, "ascii");
     header[4] = 0;
     header[5] = flags;
     header.writeBigUInt64LE(granule, 6);

@@ -1,7 +1,7 @@
-import OpusScript from 'opusscript';
-import type { AudioEncoder } from './encoder';
-import { OGG_FLAG_BOS, OGG_FLAG_EOS, OggStreamWriter } from './ogg';
-import { PCM_BYTES_PER_SAMPLE, PCM_SAMPLE_RATE } from './pcm';
+import OpusScript from "opusscript";
+import type { AudioEncoder } from "./encoder";
+import { OGG_FLAG_BOS, OGG_FLAG_EOS, OggStreamWriter } from "./ogg";
+import { PCM_BYTES_PER_SAMPLE, PCM_SAMPLE_RATE } from "./pcm";
 
 /** 20 ms frames: Opus's default, the best quality per bit for speech. */
 const FRAME_SAMPLES = PCM_SAMPLE_RATE / 50;
@@ -75,7 +75,7 @@ function granuleAt(samples: number): bigint {
 
 function opusHead(): Buffer {
   const head = Buffer.alloc(19);
-  head.write('OpusHead', 0, 'ascii');
+  head.write("OpusHead", 0, "ascii");
   head[8] = 1;
   head[9] = 1;
   head.writeUInt16LE(PRE_SKIP, 10);
@@ -86,9 +86,9 @@ function opusHead(): Buffer {
 }
 
 function opusTags(): Buffer {
-  const vendor = Buffer.from('careflow-tts', 'utf8');
+  const vendor = Buffer.from("careflow-tts", "utf8");
   const tags = Buffer.alloc(8 + 4 + vendor.length + 4);
-  tags.write('OpusTags', 0, 'ascii');
+  tags.write("OpusTags", 0, "ascii");
   tags.writeUInt32LE(vendor.length, 8);
   vendor.copy(tags, 12);
   tags.writeUInt32LE(0, 12 + vendor.length);

@@ -1,5 +1,5 @@
 /** The engine names of the spec plus the local engine that always works. */
-export const ENGINE_IDS = ['espeak', 'svara', 'parler', 'cloning', 'seamless', 'remote_tts'] as const;
+export const ENGINE_IDS = ["espeak", "svara", "parler", "cloning", "seamless", "remote_tts"] as const;
 export type EngineId = (typeof ENGINE_IDS)[number];
 
 export function isEngineId(value: string): value is EngineId {

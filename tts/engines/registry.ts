@@ -1,4 +1,4 @@
-import type { EngineId, SpeechEngine } from './engine';
+import type { EngineId, SpeechEngine } from "./engine";
 
 /**
  * The engines this process can use. The local engine is always the last resort: whatever is

@@ -1,9 +1,9 @@
-import { PCM_SAMPLE_RATE, PcmByteAligner, chunkPcm, floatToInt16Buffer, int16ToFloat, pcmBytesToInt16 } from '../audio/pcm';
-import { StreamingResampler } from '../audio/resample';
-import type { RemoteBackendConfig } from '../config';
-import { BackendRejectedError, EngineUnavailableError, ValidationError } from '../errors';
-import type { CustomVoice } from '../voices/voice-store';
-import type { EngineHealth, ResolvedVoice, SpeechEngine, SynthesisRequest, Voice } from './engine';
+import { PCM_SAMPLE_RATE, PcmByteAligner, chunkPcm, floatToInt16Buffer, int16ToFloat, pcmBytesToInt16 } from "../audio/pcm";
+import { StreamingResampler } from "../audio/resample";
+import type { RemoteBackendConfig } from "../config";
+import { BackendRejectedError, EngineUnavailableError, ValidationError } from "../errors";
+import type { CustomVoice } from "../voices/voice-store";
+import type { EngineHealth, ResolvedVoice, SpeechEngine, SynthesisRequest, Voice } from "./engine";
 
 /** Custom voices a cloning backend can be handed; only the cloning engine gets one. */
 export interface ClonedVoiceSource {
@@ -20,7 +20,7 @@ const RECHUNK_BYTES = (PCM_SAMPLE_RATE / 5) * 2;
  * format can still be produced here; a backend's chunks are forwarded as they arrive.
  */
 export class RemoteEngine implements SpeechEngine {
-  readonly id: RemoteBackendConfig['engine'];
+  readonly id: RemoteBackendConfig["engine"];
   readonly nativeStreaming: boolean;
   readonly ownedBy: string;
   private lastError: string | undefined;
@@ -43,7 +43,7 @@ export class RemoteEngine implements SpeechEngine {
       name: voice.id,
       engine: this.id,
       language: voice.language,
-      supports_cloning: this.id === 'cloning',
+      supports_cloning: this.id === "cloning",
       sample_rate: PCM_SAMPLE_RATE,
       is_default: index === 0,
     }));
@@ -57,14 +57,14 @@ export class RemoteEngine implements SpeechEngine {
     const cloned = voice === undefined ? undefined : this.clonedVoices?.get(voice);
     if (cloned) return { id: cloned.voice_id, language: language ?? cloned.language };
     const listed = this.config.voices;
-    if (listed.length === 0) return { id: voice ?? '', language: language ?? '' };
+    if (listed.length === 0) return { id: voice ?? "", language: language ?? "" };
     if (voice === undefined) {
       const pick = listed.find((v) => language !== undefined && v.language === language) ?? listed[0];
       return { id: pick.id, language: language ?? pick.language };
     }
     const found = listed.find((v) => v.id === voice);
     if (!found) {
-      throw new ValidationError('voice', `unknown voice '${voice}' for engine ${this.id}; see GET /api/v1/voices`);
+      throw new ValidationError("voice", `unknown voice '${voice}' for engine ${this.id}; see GET /api/v1/voices`);
     }
     return { id: found.id, language: language ?? found.language };
   }
@@ -74,12 +74,12 @@ export class RemoteEngine implements SpeechEngine {
     const response = await this.post(
       new URL(`${this.config.url}/audio/speech`),
       {
-        headers: { 'content-type': 'application/json' },
+        headers: { "content-type": "application/json" },
         body: JSON.stringify({
           model: this.config.model,
           input: request.text,
           ...(request.voice.id ? { voice: request.voice.id } : {}),
-          response_format: 'pcm',
+          response_format: "pcm",
           speed: request.speed,
           ...(request.voice.language ? { language: request.voice.language } : {}),
           ...(request.stream && this.nativeStreaming ? { stream: true } : {}),
@@ -87,7 +87,7 @@ export class RemoteEngine implements SpeechEngine {
       },
       request.signal,
     );
-    const rate = Number(response.headers.get('x-sample-rate')) || this.config.sampleRate;
+    const rate = Number(response.headers.get("x-sample-rate")) || this.config.sampleRate;
     const body = response.body;
     if (!body) throw new EngineUnavailableError(`${this.id} sent no audio`);
     return this.nativeStreaming ? toWireFormat(body, rate) : rechunked(body, rate);
@@ -117,13 +117,13 @@ export class RemoteEngine implements SpeechEngine {
     const voice = this.clonedVoices?.get(voiceId);
     if (!voice || this.uploaded.has(voiceId)) return;
     const form = new FormData();
-    form.set('voice_id', voice.voice_id);
-    form.set('name', voice.name);
-    form.set('language', voice.language);
-    form.set('description', voice.description);
+    form.set("voice_id", voice.voice_id);
+    form.set("name", voice.name);
+    form.set("language", voice.language);
+    form.set("description", voice.description);
     const sample = await this.clonedVoices!.readSample(voiceId);
-    form.set('file', new Blob([new Uint8Array(sample)], { type: 'audio/wav' }), `${voiceId}.wav`);
-    await this.post(new URL('/api/v1/voices/upload', this.config.url), { body: form }, signal, [409]);
+    form.set("file", new Blob([new Uint8Array(sample)], { type: "audio/wav" }), `${voiceId}.wav`);
+    await this.post(new URL("/api/v1/voices/upload", this.config.url), { body: form }, signal, [409]);
     this.uploaded.add(voiceId);
   }
 
@@ -136,11 +136,11 @@ export class RemoteEngine implements SpeechEngine {
   ): Promise<Response> {
     const controller = new AbortController();
     const onAbort = () => controller.abort(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
+    signal.addEventListener("abort", onAbort, { once: true });
     const timer = setTimeout(() => controller.abort(new Error(`no answer within ${this.timeoutMs} ms`)), this.timeoutMs);
     try {
       const headers = { ...init.headers, ...(this.config.apiKey ? { authorization: `Bearer ${this.config.apiKey}` } : {}) };
-      const response = await fetch(url, { method: 'POST', headers, body: init.body, signal: controller.signal });
+      const response = await fetch(url, { method: "POST", headers, body: init.body, signal: controller.signal });
       if (response.ok || okStatuses.includes(response.status)) {
         this.lastError = undefined;
         return response;
@@ -156,7 +156,7 @@ export class RemoteEngine implements SpeechEngine {
       throw this.unavailable(timedOut ?? cause ?? String(err));
     } finally {
       clearTimeout(timer);
-      signal.removeEventListener('abort', onAbort);
+      signal.removeEventListener("abort", onAbort);
     }
   }
 
@@ -167,7 +167,7 @@ export class RemoteEngine implements SpeechEngine {
 }
 
 async function errorDetail(response: Response): Promise<string> {
-  const text = (await response.text().catch(() => '')).slice(0, 300);
+  const text = (await response.text().catch(() => "")).slice(0, 300);
   try {
     const parsed = JSON.parse(text) as { detail?: unknown; error?: { message?: unknown } };
     return String(parsed.detail ?? parsed.error?.message ?? text);

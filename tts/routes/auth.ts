@@ -1,8 +1,8 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
-import { isIPv4 } from 'node:net';
-import type { AddressInfo } from 'node:net';
-import type { RequestHandler } from 'express';
-import { KeyRequiredError, UnauthorizedError } from '../errors';
+import { createHash, timingSafeEqual } from "node:crypto";
+import { isIPv4 } from "node:net";
+import type { AddressInfo } from "node:net";
+import type { RequestHandler } from "express";
+import { KeyRequiredError, UnauthorizedError } from "../errors";
 
 /**
  * Optional shared key. OpenAI clients send `Authorization: Bearer <key>`; the main service's
@@ -16,13 +16,13 @@ import { KeyRequiredError, UnauthorizedError } from '../errors';
 export function requireApiKey(apiKey: string | undefined, listening: () => AddressInfo | string | null): RequestHandler {
   if (!apiKey) {
     return (req, _res, next) => {
-      const write = req.method !== 'GET' && req.method !== 'HEAD';
+      const write = req.method !== "GET" && req.method !== "HEAD";
       next(write && reachableFromNetwork(listening()) ? new KeyRequiredError() : undefined);
     };
   }
   return (req, _res, next) => {
-    const bearer = /^Bearer\s+(.+)$/i.exec(req.get('authorization') ?? '')?.[1];
-    const given = bearer ?? req.get('x-api-key') ?? '';
+    const bearer = /^Bearer\s+(.+)$/i.exec(req.get("authorization") ?? "")?.[1];
+    const given = bearer ?? req.get("x-api-key") ?? "";
     next(keyMatches(given, apiKey) ? undefined : new UnauthorizedError());
   };
 }
@@ -36,13 +36,16 @@ export function keyMatches(given: string, expected: string): boolean {
 }
 
 function sha256(text: string): Buffer {
-  return createHash('sha256').update(text, 'utf8').digest();
+  return createHash("sha256").update(text, "utf8").digest();
 }
 
 /** `127.0.0.0/8` and `::1` (also IPv4-mapped, `::ffff:127.0.0.1`) and `localhost`. */
 export function isLoopbackAddress(address: string): boolean {
-  const host = address.toLowerCase().replace(/^\[|\]$/g, '').replace(/^::ffff:/, '');
-  return host === 'localhost' || host === '::1' || (isIPv4(host) && host.startsWith('127.'));
+  const host = address
+    .toLowerCase()
+    .replace(/^\[|\]$/g, "")
+    .replace(/^::ffff:/, "");
+  return host === "localhost" || host === "::1" || (isIPv4(host) && host.startsWith("127."));
 }
 
 /**
@@ -51,6 +54,6 @@ export function isLoopbackAddress(address: string): boolean {
  * listening counts as reachable, so a caller that cannot tell is refused rather than let in.
  */
 export function reachableFromNetwork(address: AddressInfo | string | null): boolean {
-  if (typeof address === 'string') return false;
+  if (typeof address === "string") return false;
   return address === null || !isLoopbackAddress(address.address);
 }

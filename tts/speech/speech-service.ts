@@ -1,8 +1,8 @@
-import { isEngineId, type EngineId, type ResolvedVoice, type SpeechEngine } from '../engines/engine';
-import type { EngineRegistry } from '../engines/registry';
-import { EngineUnavailableError, NoEngineError, TtsError, ValidationError } from '../errors';
-import type { VoiceStore } from '../voices/voice-store';
-import type { SpeechRequest } from './speech-request';
+import { isEngineId, type EngineId, type ResolvedVoice, type SpeechEngine } from "../engines/engine";
+import type { EngineRegistry } from "../engines/registry";
+import { EngineUnavailableError, NoEngineError, TtsError, ValidationError } from "../errors";
+import type { VoiceStore } from "../voices/voice-store";
+import type { SpeechRequest } from "./speech-request";
 
 /** Audio on its way, with what produced it. */
 export interface OpenedSpeech {
@@ -45,7 +45,7 @@ export class SpeechService {
           stream: request.stream,
           signal,
         });
-        return { engine: attempt.engine.id, voice: attempt.voice, audio, ...(notes.length ? { fallback: notes.join('; ') } : {}) };
+        return { engine: attempt.engine.id, voice: attempt.voice, audio, ...(notes.length ? { fallback: notes.join("; ") } : {}) };
       } catch (err) {
         if (!(err instanceof EngineUnavailableError)) throw err;
         const next = this.engines.fallbacksAfter(attempt.engine.id).find((e) => !tried.has(e.id));
@@ -59,11 +59,9 @@ export class SpeechService {
     const custom = request.voice === undefined ? undefined : this.customVoices.get(request.voice);
     if (custom) {
       // A cloned voice exists only on the cloning engine, whatever model was asked for.
-      const cloning = this.engines.get('cloning');
+      const cloning = this.engines.get("cloning");
       if (!cloning) {
-        throw new NoEngineError(
-          `voice: '${custom.voice_id}' is a cloned voice and no cloning engine is configured (set TTS_CLONING_URL)`,
-        );
+        throw new NoEngineError(`voice: '${custom.voice_id}' is a cloned voice and no cloning engine is configured (set TTS_CLONING_URL)`);
       }
       return { engine: cloning, voice: cloning.resolveVoice(custom.voice_id, request.language) };
     }
@@ -80,7 +78,7 @@ export class SpeechService {
 
   private defaultEngine(): SpeechEngine {
     const engine = this.engines.defaultEngine;
-    if (!engine) throw new NoEngineError('model: no TTS engine available');
+    if (!engine) throw new NoEngineError("model: no TTS engine available");
     return engine;
   }
 

@@ -5,7 +5,7 @@
  */
 const TERMINATOR = /([.!?;\u0964\u0965\u2026]+["')\]\u201d\u2019]*)(\s+|$)/g;
 /** Abbreviations whose period does not end a sentence ("Dr. Rao will call"). */
-const ABBREVIATIONS = new Set(['mr', 'mrs', 'ms', 'dr', 'st', 'sr', 'jr', 'prof', 'vs', 'etc', 'e.g', 'i.e', 'no']);
+const ABBREVIATIONS = new Set(["mr", "mrs", "ms", "dr", "st", "sr", "jr", "prof", "vs", "etc", "e.g", "i.e", "no"]);
 
 export const MAX_SEGMENT_CHARS = 250;
 
@@ -18,13 +18,13 @@ export function splitSentences(text: string, maxChars = MAX_SEGMENT_CHARS): stri
 }
 
 function sentencesOf(paragraph: string): string[] {
-  const text = paragraph.replace(/\s+/g, ' ').trim();
+  const text = paragraph.replace(/\s+/g, " ").trim();
   const sentences: string[] = [];
   let start = 0;
   for (const match of text.matchAll(TERMINATOR)) {
     const end = (match.index ?? 0) + match[1].length;
-    const lastWord = text.slice(start, match.index).split(' ').pop()?.toLowerCase() ?? '';
-    if (match[1] === '.' && ABBREVIATIONS.has(lastWord)) continue;
+    const lastWord = text.slice(start, match.index).split(" ").pop()?.toLowerCase() ?? "";
+    if (match[1] === "." && ABBREVIATIONS.has(lastWord)) continue;
     sentences.push(text.slice(start, end).trim());
     start = end;
   }
@@ -39,8 +39,8 @@ function bounded(sentence: string, maxChars: number): string[] {
   let rest = sentence;
   while (rest.length > maxChars) {
     const window = rest.slice(0, maxChars);
-    const clause = lastIndexOfAny(window, [', ', ': ', ' - ', '\u2013 ', '\u2014 ']);
-    const space = window.lastIndexOf(' ');
+    const clause = lastIndexOfAny(window, [", ", ": ", " - ", "\u2013 ", "\u2014 "]);
+    const space = window.lastIndexOf(" ");
     const cut = clause > maxChars / 3 ? clause + 1 : space > 0 ? space : maxChars;
     parts.push(rest.slice(0, cut).trim());
     rest = rest.slice(cut).trim();

@@ -1,5 +1,5 @@
-import { promises as fs } from 'node:fs';
-import path from 'node:path';
+import { promises as fs } from "node:fs";
+import path from "node:path";
 
 /** A household's own voice: a reference sample kept for a cloning engine. */
 export interface CustomVoice {
@@ -15,8 +15,8 @@ export interface CustomVoice {
 /** Also a safe folder name: no separators, no leading dot. */
 export const VOICE_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
-const META_FILE = 'voice.json';
-const SAMPLE_FILE = 'sample.wav';
+const META_FILE = "voice.json";
+const SAMPLE_FILE = "sample.wav";
 
 /**
  * Custom voices on disk, one folder per voice under `<data dir>/voices/`, holding the sample as
@@ -28,12 +28,12 @@ export class VoiceStore {
   private constructor(private readonly root: string) {}
 
   static async open(dataDir: string): Promise<VoiceStore> {
-    const store = new VoiceStore(path.join(dataDir, 'voices'));
+    const store = new VoiceStore(path.join(dataDir, "voices"));
     await fs.mkdir(store.root, { recursive: true });
     for (const entry of await fs.readdir(store.root, { withFileTypes: true })) {
-      if (!entry.isDirectory() || entry.name.startsWith('.')) continue;
+      if (!entry.isDirectory() || entry.name.startsWith(".")) continue;
       try {
-        const meta = JSON.parse(await fs.readFile(path.join(store.root, entry.name, META_FILE), 'utf8')) as CustomVoice;
+        const meta = JSON.parse(await fs.readFile(path.join(store.root, entry.name, META_FILE), "utf8")) as CustomVoice;
         store.voices.set(meta.voice_id, meta);
       } catch {
         // A folder without readable metadata is a half-finished upload from a crash: ignore it.

@@ -63,7 +63,9 @@ RED.plugins.registerPlugin("careflow-form-checks", {
         post(tabDraft(tabId)).done((r) => mark(tabId, r.problems || []));
       }, 500);
     }
-    ["nodes:add", "nodes:change", "nodes:remove", "links:add", "links:remove", "workspace:change", "flows:loaded"].forEach((e) => RED.events.on(e, checkActiveTab));
+    ["nodes:add", "nodes:change", "nodes:remove", "links:add", "links:remove", "workspace:change", "flows:loaded"].forEach((e) =>
+      RED.events.on(e, checkActiveTab),
+    );
 
     window.careflowChecks = {
       /** The problems of one node with the given (not yet saved) config: the form's inline check. */

@@ -128,7 +128,10 @@ RED.plugins.registerPlugin("careflow-runs-sidebar", {
       $('<div style="font-weight:bold;margin-bottom:6px">Live and recent runs</div>').appendTo(list);
       if (!runs.length) $('<div style="opacity:0.7">No runs yet. Run a rule with its trigger, or with "Run now".</div>').appendTo(list);
       runs.forEach((r) => {
-        const row = $('<div class="careflow-run" style="padding:4px 2px;border-bottom:1px solid #eee;cursor:pointer"></div>').attr("data-execution", String(r.execution_id));
+        const row = $('<div class="careflow-run" style="padding:4px 2px;border-bottom:1px solid #eee;cursor:pointer"></div>').attr(
+          "data-execution",
+          String(r.execution_id),
+        );
         badge(r.status).appendTo(row);
         $("<span></span>")
           .text(" #" + r.execution_id + " " + r.rule_name + " · " + when(r.triggered_at))
@@ -187,7 +190,9 @@ RED.plugins.registerPlugin("careflow-runs-sidebar", {
           .appendTo(detail);
         const table = $('<table style="width:100%;margin-top:8px;border-collapse:collapse"></table>').appendTo(detail);
         d.timeline.forEach((s) => {
-          const tr = $('<tr class="careflow-step" style="border-bottom:1px solid #eee;cursor:pointer"></tr>').attr("data-step", String(s.step_id)).appendTo(table);
+          const tr = $('<tr class="careflow-step" style="border-bottom:1px solid #eee;cursor:pointer"></tr>')
+            .attr("data-step", String(s.step_id))
+            .appendTo(table);
           $('<td style="padding:3px"></td>').append(badge(s.status)).appendTo(tr);
           $('<td style="padding:3px"></td>')
             .text(s.label + " (" + s.step_type + ")")
@@ -383,7 +388,15 @@ RED.plugins.registerPlugin("careflow-runs-sidebar", {
     RED.careflow = RED.careflow || {};
     RED.careflow.runNow = runNow;
 
-    RED.sidebar.addTab({ id: "careflow-runs", label: "Care runs", name: "Care runs", iconClass: "fa fa-heartbeat", content: root, enableOnEdit: true, onchange: refresh });
+    RED.sidebar.addTab({
+      id: "careflow-runs",
+      label: "Care runs",
+      name: "Care runs",
+      iconClass: "fa fa-heartbeat",
+      content: root,
+      enableOnEdit: true,
+      onchange: refresh,
+    });
     // Its button goes right after "info" once the core tabs are in: the tab bar hides buttons
     // from its end when narrow, and would otherwise put this one last, in the overflow.
     function placeButton(): void {

@@ -60,11 +60,20 @@ function registration(t: EditorType): string {
     defaults: {
       name: { value: "" },
       config: { value: ${json(t.defaults)}, validate: function (v) { return window.careflowForm.valid(v, ${schemaVar}, this); } },
-      config_version: { value: ${t.version} }${t.extraDefaults ? "," + Object.entries(t.extraDefaults).map(([k, v]) => `\n      ${k}: { value: ${json(v)} }`).join(",") : ""}
+      config_version: { value: ${t.version} }${
+        t.extraDefaults
+          ? "," +
+            Object.entries(t.extraDefaults)
+              .map(([k, v]) => `\n      ${k}: { value: ${json(v)} }`)
+              .join(",")
+          : ""
+      }
     },
     label: function () { return this.name || ${json(t.paletteLabel)}; },${
-      t.button ? `
-    button: { enabled: function () { ${t.button.enabled} }, onclick: function () { ${t.button.onclick} } },` : ""
+      t.button
+        ? `
+    button: { enabled: function () { ${t.button.enabled} }, onclick: function () { ${t.button.onclick} } },`
+        : ""
     }
     oneditprepare: function () { window.careflowForm.prepare(this, ${schemaVar}, ${json(t.type)}); },
     oneditsave: function () { window.careflowForm.save(this, ${schemaVar}, ${json(t.type)}); this.config_version = ${t.version}; }
@@ -168,7 +177,9 @@ function triggerType(): EditorType {
 }
 
 export function renderEditorHtml(nodesDir: string, registry: NodeRegistry): string {
-  const notYet = allSpecs(registry).filter((spec) => !isAvailable(registry, spec)).map((spec) => `.red-ui-palette-node[data-palette-type="${nodeRedType(spec)}"]`);
+  const notYet = allSpecs(registry)
+    .filter((spec) => !isAvailable(registry, spec))
+    .map((spec) => `.red-ui-palette-node[data-palette-type="${nodeRedType(spec)}"]`);
   // Types that cannot run yet look unfinished in the palette: faded, dashed, their label says "(not yet)".
   // Help: inline code wraps (Node-RED keeps it on one line, so a long example was cut off at the sidebar's edge).
   const style = `<style>${notYet.length ? `${notYet.join(",\n")} { opacity: 0.55; border-style: dashed; }\n` : ""}.red-ui-help :not(pre) > code { white-space: normal; overflow-wrap: anywhere; }</style>`;

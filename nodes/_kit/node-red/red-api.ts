@@ -37,6 +37,12 @@ export interface RedNodeApi {
  */
 export interface CareflowNodeServices {
   engine?: {
-    onInput(node: RedNodeInstance, config: RedNodeConfig, msg: RedMessage, send: (msg: RedMessage | Array<RedMessage | null>) => void, done: (err?: Error) => void): void;
+    onInput(
+      node: RedNodeInstance,
+      config: RedNodeConfig,
+      msg: RedMessage,
+      send: (msg: RedMessage | Array<RedMessage | null>) => void,
+      done: (err?: Error) => void,
+    ): void;
   };
 }

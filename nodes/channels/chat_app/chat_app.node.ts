@@ -17,10 +17,7 @@ export const spec = defineChannel({
   version: 1,
   config: z
     .object({
-      targets: z
-        .array(chatTarget)
-        .optional()
-        .describe("Chats to send to; replaces notifications.chat_app.targets when given"),
+      targets: z.array(chatTarget).optional().describe("Chats to send to; replaces notifications.chat_app.targets when given"),
       max_image_side: z.number().int().positive().default(1920).describe("Images are scaled down to this longest side, in pixels"),
       include_image: z.boolean().default(true).describe("Attach the run's image when there is one"),
     })

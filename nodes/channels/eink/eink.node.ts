@@ -8,23 +8,13 @@ export const spec = defineChannel({
   version: 1,
   config: z
     .object({
-      targets: z
-        .array(z.string())
-        .default([])
-        .describe("Display sensor ids; empty = notifications.eink.default_targets, else every display"),
+      targets: z.array(z.string()).default([]).describe("Display sensor ids; empty = notifications.eink.default_targets, else every display"),
       template_id: z
         .union([z.string().min(1), z.number().int()])
         .optional()
         .describe("E-ink template; empty = notifications.eink.default_template"),
-      expiry_minutes: z
-        .number()
-        .positive()
-        .default(30)
-        .describe("Minutes until the display returns to its default card"),
-      dither: z
-        .boolean()
-        .default(false)
-        .describe("Dither the rendered image for black-and-white panels; off keeps text crisp"),
+      expiry_minutes: z.number().positive().default(30).describe("Minutes until the display returns to its default card"),
+      dither: z.boolean().default(false).describe("Dither the rendered image for black-and-white panels; off keeps text crisp"),
     })
     .strict(),
   stepOptions: ["eink_targets", "eink_template_id", "eink_expiry_minutes"],

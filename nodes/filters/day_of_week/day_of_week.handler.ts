@@ -13,6 +13,9 @@ export const handler: FilterHandler<Config> = async (ctx, _input, config) => {
   const name = WEEKDAY_NAMES[today];
   if (config.days.length === 0) return { pass: false, reason: `day_of_week: no days are listed (today is ${name})` };
   const pass = config.days.includes(today);
-  const listed = [...new Set(config.days)].sort().map((d) => WEEKDAY_NAMES[d]).join(", ");
+  const listed = [...new Set(config.days)]
+    .sort()
+    .map((d) => WEEKDAY_NAMES[d])
+    .join(", ");
   return { pass, reason: `day_of_week: ${name} is ${pass ? "one" : "not one"} of ${listed} (${tz})` };
 };

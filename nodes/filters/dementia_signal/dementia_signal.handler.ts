@@ -21,9 +21,7 @@ export const handler: FilterHandler<Config> = async (ctx, input, config) => {
     `${config.kinds.length > 0 ? `${config.kinds.join(" or ")} signal` : "signal of any kind"} at ${config.severity_min} or above` +
     (config.person_ids.length > 0 ? ` for ${config.person_ids.join(", ")}` : "");
 
-  const open = (await candidates(ctx.services, input.trigger, config)).filter((s) =>
-    atLeast(SIGNAL_SEVERITIES, s.severity, config.severity_min),
-  );
+  const open = (await candidates(ctx.services, input.trigger, config)).filter((s) => atLeast(SIGNAL_SEVERITIES, s.severity, config.severity_min));
   if (open.length === 0) return verdict(false, `no unacknowledged ${wanted}`);
 
   const allowed = await signals.allowedByProfile(open);

@@ -39,11 +39,7 @@ export const spec = defineFilter({
       kinds: z.array(z.enum(DEMENTIA_SIGNAL_KINDS)).default([]).describe("Signal kinds that fire the rule; empty = every kind"),
       person_ids: z.array(householdRef("person", "A person of the household")).default([]).describe("People whose signals count; empty = everyone"),
       severity_min: z.enum(SIGNAL_SEVERITIES).default("warning").describe("Lowest severity that fires the rule"),
-      cooldown_minutes: z
-        .number()
-        .min(0)
-        .default(30)
-        .describe("Hold the rule while a matching signal was acknowledged within this many minutes; 0 = off"),
+      cooldown_minutes: z.number().min(0).default(30).describe("Hold the rule while a matching signal was acknowledged within this many minutes; 0 = off"),
     })
     .strict(),
   palette: { color: "#D8BFD8", icon: "font-awesome/fa-heartbeat" },

@@ -23,9 +23,7 @@ export const handler: FilterHandler<Config> = async (ctx, _input, config) => {
     until: isoAt(now),
   });
   const matches = (t: RoomTransition): boolean =>
-    (semantic === null || t.semantic === semantic) &&
-    (from === null || names.same(t.from_room_name, from)) &&
-    (to === null || names.same(t.to_room_name, to));
+    (semantic === null || t.semantic === semantic) && (from === null || names.same(t.from_room_name, from)) && (to === null || names.same(t.to_room_name, to));
   const found = transitions.find(matches);
   if (found) {
     const how = found.semantic ? `was ${found.semantic}` : "moved";

@@ -18,15 +18,8 @@ export const spec = defineStep({
         .union([z.number().min(0).max(1), template("Confidence from pipeline data, e.g. {{logic_response.confidence}}")])
         .default(0.8)
         .describe("Confidence 0–1, or a template that renders to one"),
-      capture_scene_description: z
-        .boolean()
-        .default(false)
-        .describe("Save the upstream vision output as metadata_json.scene_description"),
-      scene_description_key: z
-        .string()
-        .min(1)
-        .default("vision_response")
-        .describe("pipeline_data key read when capturing the scene description"),
+      capture_scene_description: z.boolean().default(false).describe("Save the upstream vision output as metadata_json.scene_description"),
+      scene_description_key: z.string().min(1).default("vision_response").describe("pipeline_data key read when capturing the scene description"),
       metadata_extra: template("JSON object merged into the record's metadata_json", { multiline: true }).optional(),
       trigger_cooloff: z.boolean().default(true).describe("Mark the run cool-off-worthy"),
     })

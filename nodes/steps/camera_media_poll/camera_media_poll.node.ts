@@ -12,11 +12,7 @@ export const spec = defineStep({
     .object({
       sensor_ids: z.array(householdRef("sensor", "A camera")).default([]).describe("Cameras to read; empty = all cameras (subject to room_names)"),
       room_names: z.array(householdRef("room", "A room")).default([]).describe("Rooms whose cameras are read, combined with sensor_ids"),
-      since_minutes: z
-        .number()
-        .positive()
-        .default(5)
-        .describe("Only images from the last N minutes (never older than the cache keeps)"),
+      since_minutes: z.number().positive().default(5).describe("Only images from the last N minutes (never older than the cache keeps)"),
       images_per_sensor: z.number().int().min(1).default(3).describe("Images taken from each camera"),
       sensor_frame_limits: z
         .record(z.string(), z.number().int().min(0))

@@ -16,7 +16,7 @@ export const spec = defineStep({
       domain: hubName.default("").describe("Service domain, e.g. light (required)"),
       service: hubName.default("").describe("Service, e.g. turn_on (required)"),
       entity_id: z.string().optional().describe("Target entity, e.g. light.bedroom"),
-      data: z.record(z.string(), z.unknown()).default({}).describe("Extra service data, e.g. {\"brightness_pct\": 30}"),
+      data: z.record(z.string(), z.unknown()).default({}).describe('Extra service data, e.g. {"brightness_pct": 30}'),
       trigger_cooloff: z.boolean().default(true).describe("Mark the run cool-off-worthy"),
     })
     .strict(),

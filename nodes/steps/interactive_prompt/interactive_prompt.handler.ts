@@ -45,7 +45,8 @@ export const handler: StepHandler<Config> = async (ctx, input, config) => {
     ...(voicePrompt ? { voice_prompt: voicePrompt } : {}),
     ...(voiceInstruction ? { voice_instruction: voiceInstruction } : {}),
   });
-  if (clients === 0) ctx.log.warn({ execution_id: input.execution_id, step_id: input.step.id }, "interactive prompt: no web-app client is connected; the countdown runs anyway");
+  if (clients === 0)
+    ctx.log.warn({ execution_id: input.execution_id, step_id: input.step.id }, "interactive prompt: no web-app client is connected; the countdown runs anyway");
   return {
     wait_until: waitUntil,
     on_timeout_data: { [config.output_key]: { channel: "timeout", action: config.timeout_action, timestamp: expiresAt, raw_response: null } },

@@ -15,15 +15,16 @@ export const spec = defineStep({
   config: z
     .object({
       voice_prompt_template: template("What the voice companion says", { multiline: true }).optional(),
-      popup_message_template: template("Popup question; set it empty for a voice-only prompt", { multiline: true }).default(
-        DEFAULT_POPUP_MESSAGE,
-      ),
+      popup_message_template: template("Popup question; set it empty for a voice-only prompt", { multiline: true }).default(DEFAULT_POPUP_MESSAGE),
       popup_title: z.string().default("Question for You").describe("Popup title"),
       escalate_button_text: z.string().min(1).default("I need help").describe("Label of the button that escalates"),
       dismiss_button_text: z.string().min(1).default("I'm okay").describe("Label of the button that dismisses"),
       countdown_seconds: z.number().int().min(5).max(300).default(30).describe("Seconds to answer before timeout_action applies"),
       timeout_action: z.enum(["escalate", "dismiss"]).default("escalate").describe("What an unanswered prompt counts as"),
-      auto_escalate: z.boolean().default(false).describe("Raise an emergency alert from this step when the answer is `escalate`, without a notification step after it"),
+      auto_escalate: z
+        .boolean()
+        .default(false)
+        .describe("Raise an emergency alert from this step when the answer is `escalate`, without a notification step after it"),
       voice_instruction: template("Overrides the voice companion's instruction for this prompt", { multiline: true }).optional(),
       output_key: z.string().min(1).default("interactive_response").describe("pipeline_data key the answer is written to"),
     })

@@ -10,8 +10,7 @@ export const RESPONSE_FORMATS = ["text", "json_schema", "json_free"] as const;
 
 /** ISO-8601 date-time (offset optional) or a local time of day `HH:MM[:SS]`. */
 const ISO_8601 = /^(\d{4}-\d{2}-\d{2}[T ])?([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/;
-const instant = (description: string) =>
-  z.string().regex(ISO_8601, "use ISO-8601 (2026-11-22T08:00:00Z) or HH:MM").optional().describe(description);
+const instant = (description: string) => z.string().regex(ISO_8601, "use ISO-8601 (2026-11-22T08:00:00Z) or HH:MM").optional().describe(description);
 
 export const imageTimeFilter = z
   .object({
@@ -32,36 +31,21 @@ export const llmCallConfig = (defaultOutputKey: string) =>
         .array(z.string())
         .default([])
         .describe("pipeline_data keys added as context; empty = person_detections and vision_response when present"),
-      image_source: z
-        .enum(IMAGE_SOURCES)
-        .default("none")
-        .describe("Images sent with the prompt; skipped silently when the model lacks the vision capability"),
+      image_source: z.enum(IMAGE_SOURCES).default("none").describe("Images sent with the prompt; skipped silently when the model lacks the vision capability"),
       max_images: z.number().int().min(1).default(5).describe("Hard cap on images sent to the model"),
-      additional_sensor_ids: z
-        .array(z.string())
-        .default([])
-        .describe("Cameras for `additional`/`both`; their order is the group order when sorting by sensor"),
+      additional_sensor_ids: z.array(z.string()).default([]).describe("Cameras for `additional`/`both`; their order is the group order when sorting by sensor"),
       additional_room_names: z.array(z.string()).default([]).describe("Rooms whose cameras add images (unordered)"),
       images_per_sensor: z.number().int().min(1).default(3).describe("Images taken from each additional camera"),
-      sort_by_sensor_then_time: z
-        .boolean()
-        .default(false)
-        .describe("Group images by sensor in list order, oldest first within each group"),
+      sort_by_sensor_then_time: z.boolean().default(false).describe("Group images by sensor in list order, oldest first within each group"),
       image_time_filter: imageTimeFilter.optional().describe("Restrict additional images to a time window"),
-      response_format: z
-        .enum(RESPONSE_FORMATS)
-        .default("text")
-        .describe("`text` writes a string; `json_schema` and `json_free` write a parsed object"),
+      response_format: z.enum(RESPONSE_FORMATS).default("text").describe("`text` writes a string; `json_schema` and `json_free` write a parsed object"),
       response_schema: z.string().optional().describe("Natural-language description of the answer's format, appended to the prompt"),
       response_json_schema: z
         .string()
         .optional()
         .describe("JSON Schema of the answer; sent as guided_json to guided-decoding models, otherwise added to the prompt"),
       output_key: z.string().min(1).default(defaultOutputKey).describe("pipeline_data key the answer is written to"),
-      hallucination_marker: z
-        .string()
-        .optional()
-        .describe("When the answer contains this text the call is retried, up to the model's max_retries"),
+      hallucination_marker: z.string().optional().describe("When the answer contains this text the call is retried, up to the model's max_retries"),
     })
     .strict()
     .superRefine((c, ctx) => {

@@ -13,15 +13,8 @@ export const spec = defineStep({
   config: z
     .object({
       room_ids: z.array(z.string()).default([]).describe("Rooms to read; empty = the trigger's room"),
-      include_snapshots_hours: z
-        .number()
-        .min(0)
-        .default(0)
-        .describe("Hours of hourly snapshots to fetch as well; 0 = none"),
-      severity_threshold: z
-        .enum(TREND_SEVERITIES)
-        .default("info")
-        .describe("Anomalies below this severity are left out"),
+      include_snapshots_hours: z.number().min(0).default(0).describe("Hours of hourly snapshots to fetch as well; 0 = none"),
+      severity_threshold: z.enum(TREND_SEVERITIES).default("info").describe("Anomalies below this severity are left out"),
       output_key: z.string().min(1).default("room_trends").describe("Prefix of the keys written to pipeline_data"),
     })
     .strict(),
@@ -30,8 +23,7 @@ export const spec = defineStep({
     {
       key: "room_trends",
       type: "object",
-      description:
-        "Room id to clutter_score, trend_direction, overall_severity, persistent_objects, novel_objects, anomalies (key = output_key)",
+      description: "Room id to clutter_score, trend_direction, overall_severity, persistent_objects, novel_objects, anomalies (key = output_key)",
     },
     { key: "room_trends_any_warning", type: "boolean", description: "Some room is at warning or above (prefix = output_key)" },
     { key: "room_trends_max_severity", type: "string", description: "Highest room severity (prefix = output_key)" },

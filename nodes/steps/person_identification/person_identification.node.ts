@@ -13,12 +13,7 @@ export const spec = defineStep({
   config: z
     .object({
       include_annotated_image: z.boolean().default(false).describe("Also return the frames with boxes and name labels"),
-      confidence_threshold: z
-        .number()
-        .min(0)
-        .max(1)
-        .optional()
-        .describe("Minimum recognition confidence (0–1); empty = the household setting (0.4)"),
+      confidence_threshold: z.number().min(0).max(1).optional().describe("Minimum recognition confidence (0–1); empty = the household setting (0.4)"),
       target_persons: z
         .string()
         .regex(PERSON_ID_LIST, "use comma-separated person ids, e.g. `alice,bob`")

@@ -4,8 +4,7 @@ import { template } from "../../_kit/fields";
 
 /** ISO-8601 date-time (offset optional) or a local time of day `HH:MM[:SS]`. */
 const ISO_8601 = /^(\d{4}-\d{2}-\d{2}[T ])?([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/;
-const windowEdge = (description: string) =>
-  z.string().regex(ISO_8601, "use ISO-8601 (2026-11-22T08:00:00) or HH:MM").optional().describe(description);
+const windowEdge = (description: string) => z.string().regex(ISO_8601, "use ISO-8601 (2026-11-22T08:00:00) or HH:MM").optional().describe(description);
 
 export const verificationCondition = z
   .object({
@@ -46,7 +45,11 @@ export const spec = defineStep({
     { key: "verification.match_mode", type: "string", description: "`all` or `any`" },
     { key: "verification.matched_conditions", type: "list", description: "Conditions that matched" },
     { key: "verification.unmatched_conditions", type: "list", description: "Conditions that did not" },
-    { key: "verification.re_notify_at", type: "string", description: "When re_notify_if_failed is on and the check failed: when the run continues (ISO-8601 UTC)" },
+    {
+      key: "verification.re_notify_at",
+      type: "string",
+      description: "When re_notify_if_failed is on and the check failed: when the run continues (ISO-8601 UTC)",
+    },
   ],
   palette: { color: "#E2D96E", icon: "font-awesome/fa-check-circle" },
 });

@@ -63,7 +63,10 @@ export async function seedDemoHousehold(ctx: AppContext): Promise<void> {
       person_id: "rose",
       display_name: "Grandma Rose",
       notes: "Demo household member",
-      cts_alert_config: toJsonText({ enabled_kinds: ["absence", "nighttime_movement", "stillness_anomaly", "bathroom_dwell_anomaly"], min_severity: "warning" }),
+      cts_alert_config: toJsonText({
+        enabled_kinds: ["absence", "nighttime_movement", "stillness_anomaly", "bathroom_dwell_anomaly"],
+        min_severity: "warning",
+      }),
       created_at: now,
       updated_at: now,
     });

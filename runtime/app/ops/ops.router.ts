@@ -37,7 +37,10 @@ export function healthRouter(ctx: AppContext, sources: HealthSources): Router {
 
 export function adminConfigRouter(ctx: AppContext): Router {
   const r = Router();
-  r.get("/admin/config", route(() => redactSecrets(ctx.settings)));
+  r.get(
+    "/admin/config",
+    route(() => redactSecrets(ctx.settings)),
+  );
   r.get(
     "/admin/app-info",
     route(() => ({ name: ctx.settings.app.name, app: packageInfo().name, version: packageInfo().version, timezone: ctx.settings.app.timezone })),

@@ -16,10 +16,23 @@ import { anyTemplate, insertTemplateUnlessNameTaken } from "./templates.store";
 export const DEFAULT_TEMPLATE_NAME = "Default card";
 
 const region = (name: string, y: number, height: number, max: number, min: number): Region => ({
-  name, x: 40, y, width: 720, height, font_size_max: max, font_size_min: min, align: "center", bg_color: null, text_color: "#000000",
+  name,
+  x: 40,
+  y,
+  width: 720,
+  height,
+  font_size_max: max,
+  font_size_min: min,
+  align: "center",
+  bg_color: null,
+  text_color: "#000000",
 });
 
-export const DEFAULT_TEMPLATE_REGIONS: readonly Region[] = [region("title", 24, 88, 56, 28), region("body", 128, 264, 64, 22), region("footer", 408, 56, 30, 16)];
+export const DEFAULT_TEMPLATE_REGIONS: readonly Region[] = [
+  region("title", 24, 88, 56, 28),
+  region("body", 128, 264, 64, 22),
+  region("footer", 408, 56, 30, 16),
+];
 
 let background: Promise<Buffer> | undefined;
 const defaultBackground = (): Promise<Buffer> =>

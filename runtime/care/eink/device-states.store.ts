@@ -52,14 +52,16 @@ export async function setActiveImage(ctx: CareContext, sensorIds: readonly strin
 /** Back to the default card: the active image goes, the delivery record stays. */
 export async function clearActiveImage(ctx: CareContext, sensorIds: readonly string[]): Promise<string[]> {
   const before: { image_hash: string | null }[] = await ctx.db("eink_device_states").whereIn("sensor_id", sensorIds).select("image_hash");
-  await ctx.db("eink_device_states")
+  await ctx
+    .db("eink_device_states")
     .whereIn("sensor_id", sensorIds)
     .update({ template_id: null, image_hash: null, rendered_text: null, rendered_at: null, expires_at: null, updated_at: isoNow(ctx.clock) });
   return before.map((b) => b.image_hash).filter((h): h is string => !!h);
 }
 
 export async function recordDelivery(ctx: CareContext, sensorId: string, hash: string, at: string): Promise<void> {
-  await ctx.db("eink_device_states")
+  await ctx
+    .db("eink_device_states")
     .insert({ sensor_id: sensorId, last_served_hash: hash, last_served_at: at, updated_at: at })
     .onConflict("sensor_id")
     .merge(["last_served_hash", "last_served_at", "updated_at"]);

@@ -52,11 +52,29 @@ export function imagesRouter(ctx: CareContext): Router {
       sendPng(res, current.png, { "X-Image-Hash": current.hash, "X-Image-Source": current.source });
     }),
   );
-  r.post("/image/render", route((req) => renderToDevices(ctx, req.body)));
-  r.post("/image/preview", route(async (req, res) => sendPng(res, await previewImage(ctx, req.body))));
-  r.post("/image/preview-form", route(async (req, res) => sendPng(res, await previewFromForm(ctx, await readMultipart(req, res)))));
-  r.post("/image/reset", route((req) => resetDevices(ctx, req.body ?? {})));
-  r.get("/image/states", route(() => displayStates(ctx)));
-  r.get("/image/fonts", route(() => listFonts()));
+  r.post(
+    "/image/render",
+    route((req) => renderToDevices(ctx, req.body)),
+  );
+  r.post(
+    "/image/preview",
+    route(async (req, res) => sendPng(res, await previewImage(ctx, req.body))),
+  );
+  r.post(
+    "/image/preview-form",
+    route(async (req, res) => sendPng(res, await previewFromForm(ctx, await readMultipart(req, res)))),
+  );
+  r.post(
+    "/image/reset",
+    route((req) => resetDevices(ctx, req.body ?? {})),
+  );
+  r.get(
+    "/image/states",
+    route(() => displayStates(ctx)),
+  );
+  r.get(
+    "/image/fonts",
+    route(() => listFonts()),
+  );
   return r;
 }

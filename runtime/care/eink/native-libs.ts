@@ -10,7 +10,6 @@ type SharpLib = typeof import("sharp").default;
 let canvas: CanvasLib | undefined;
 let sharp: SharpLib | undefined;
 
- 
 export const canvasLib = (): CanvasLib => (canvas ??= require("@napi-rs/canvas") as CanvasLib);
- 
+
 export const sharpLib = (): SharpLib => (sharp ??= require("sharp") as SharpLib);

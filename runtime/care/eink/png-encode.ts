@@ -12,7 +12,10 @@ export async function encodePixels(rgba: Buffer, width: number, height: number, 
   if (mode === "bw_dither") return encodePng1Bit(floydSteinberg(rgba, width, height), width, height);
   const grey = encodeGreyPngIfGrey(rgba, width, height);
   if (grey) return grey;
-  return sharpLib()(rgba, { raw: { width, height, channels: 4 } }).removeAlpha().png({ compressionLevel: 6 }).toBuffer();
+  return sharpLib()(rgba, { raw: { width, height, channels: 4 } })
+    .removeAlpha()
+    .png({ compressionLevel: 6 })
+    .toBuffer();
 }
 
 /** Re-encodes a stored PNG (a template background) for a display's colour mode. */

@@ -17,7 +17,11 @@ import { parseRegions, parseRegionTexts } from "./template-input";
 
 const previewFormSchema = z
   .object({
-    template_id: z.string().regex(/^[1-9]\d{0,9}$/, "must be a template id").transform(Number).optional(),
+    template_id: z
+      .string()
+      .regex(/^[1-9]\d{0,9}$/, "must be a template id")
+      .transform(Number)
+      .optional(),
     template: z.string().trim().min(1).optional(),
     text: z.string().max(5000).optional(),
     texts_json: z.string().optional(),

@@ -32,9 +32,12 @@ export const regionSchema = z
   })
   .strict()
   .superRefine((r, issue) => {
-    if (r.x + r.width > EINK_WIDTH) issue.addIssue({ code: "custom", path: ["width"], message: `x + width must not exceed ${EINK_WIDTH} (is ${r.x + r.width})` });
-    if (r.y + r.height > EINK_HEIGHT) issue.addIssue({ code: "custom", path: ["height"], message: `y + height must not exceed ${EINK_HEIGHT} (is ${r.y + r.height})` });
-    if (r.font_size_min > r.font_size_max) issue.addIssue({ code: "custom", path: ["font_size_min"], message: `must not be above font_size_max (${r.font_size_max})` });
+    if (r.x + r.width > EINK_WIDTH)
+      issue.addIssue({ code: "custom", path: ["width"], message: `x + width must not exceed ${EINK_WIDTH} (is ${r.x + r.width})` });
+    if (r.y + r.height > EINK_HEIGHT)
+      issue.addIssue({ code: "custom", path: ["height"], message: `y + height must not exceed ${EINK_HEIGHT} (is ${r.y + r.height})` });
+    if (r.font_size_min > r.font_size_max)
+      issue.addIssue({ code: "custom", path: ["font_size_min"], message: `must not be above font_size_max (${r.font_size_max})` });
   });
 
 export type Region = z.output<typeof regionSchema>;
@@ -52,7 +55,18 @@ export const regionsSchema = z
 
 /** A template without regions gets one centred region covering most of the card. */
 export const defaultRegions = (): Region[] => [
-  { name: "main", x: 40, y: 40, width: EINK_WIDTH - 80, height: EINK_HEIGHT - 80, font_size_max: 72, font_size_min: 20, align: "center", bg_color: null, text_color: "#000000" },
+  {
+    name: "main",
+    x: 40,
+    y: 40,
+    width: EINK_WIDTH - 80,
+    height: EINK_HEIGHT - 80,
+    font_size_max: 72,
+    font_size_min: 20,
+    align: "center",
+    bg_color: null,
+    text_color: "#000000",
+  },
 ];
 
 /** The region a single `text` fills: one named `main`, else `body`, else the first. */

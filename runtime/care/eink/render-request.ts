@@ -42,7 +42,12 @@ export type ResetRequest = z.input<typeof resetRequestSchema>;
  * names others. A name the template lacks is a 422 listing the names it has, because the
  * original silently drew one text everywhere and nobody noticed wrong region names.
  */
-export function textsForRegions(templateName: string, regions: readonly Region[], text: string | undefined, byRegion: Readonly<Record<string, string>> | undefined): Record<string, string> {
+export function textsForRegions(
+  templateName: string,
+  regions: readonly Region[],
+  text: string | undefined,
+  byRegion: Readonly<Record<string, string>> | undefined,
+): Record<string, string> {
   const names = new Set(regions.map((r) => r.name));
   const texts: Record<string, string> = {};
   for (const [name, value] of Object.entries(byRegion ?? {})) {

@@ -9,7 +9,16 @@ import { ValidationError } from "../../platform/core/errors";
 import { parseInput } from "../../platform/core/validation";
 import { clearActiveImage, setActiveImage } from "./device-states.store";
 import { pruneImage, saveImage } from "./image-store";
-import { joinTexts, previewRequestSchema, renderRequestSchema, resetRequestSchema, textsForRegions, type PreviewRequest, type RenderRequest, type ResetRequest } from "./render-request";
+import {
+  joinTexts,
+  previewRequestSchema,
+  renderRequestSchema,
+  resetRequestSchema,
+  textsForRegions,
+  type PreviewRequest,
+  type RenderRequest,
+  type ResetRequest,
+} from "./render-request";
 import { renderCard, type RenderedCard } from "./renderer";
 import { resolveTargets } from "./targets";
 import type { EinkTemplate } from "./template";
@@ -52,7 +61,12 @@ export async function renderToDevices(ctx: CareContext, request: RenderRequest):
   const imageHash = await saveImage(ctx, card.png);
   const minutes = req.expires_in_minutes ?? ctx.settings.notifications.eink.default_expiry_minutes;
   const expiresAt = new Date(ctx.clock.now() + minutes * 60_000).toISOString();
-  const replaced = await setActiveImage(ctx, sensorIds, { template_id: template.id, image_hash: imageHash, rendered_text: joinTexts(template.regions, texts), expires_at: expiresAt });
+  const replaced = await setActiveImage(ctx, sensorIds, {
+    template_id: template.id,
+    image_hash: imageHash,
+    rendered_text: joinTexts(template.regions, texts),
+    expires_at: expiresAt,
+  });
   for (const hash of new Set(replaced)) await pruneImage(ctx, hash);
   ctx.log.info({ sensor_ids: sensorIds, template_id: template.id, expires_at: expiresAt }, "e-ink image rendered");
   return { status: "rendered", sensor_ids: sensorIds, template_id: template.id, image_hash: imageHash, expires_at: expiresAt };

@@ -16,9 +16,7 @@ import { getDefaultTemplate } from "./templates.service";
 
 export type ImageSource = "active" | "default";
 
-export type PollResult =
-  | { kind: "image"; png: Buffer; hash: string; source: ImageSource }
-  | { kind: "unchanged"; hash: string; source: ImageSource };
+export type PollResult = { kind: "image"; png: Buffer; hash: string; source: ImageSource } | { kind: "unchanged"; hash: string; source: ImageSource };
 
 interface Current {
   hash: string;

@@ -13,7 +13,9 @@ import { defaultRegions, regionsSchema, type Region } from "./region";
 const name = z.string().trim().min(1, "must not be empty").max(200).refine(nameKeyFits, NAME_KEY_TOO_LONG);
 const description = z.string().max(2000);
 const fontFilename = z.string().refine(isKnownFont, "unknown font; GET /api/v1/image/fonts lists the available files");
-const formBool = z.enum(["true", "false", "1", "0", "yes", "no", "on", "off"], { error: "must be true or false" }).transform((v) => ["true", "1", "yes", "on"].includes(v));
+const formBool = z
+  .enum(["true", "false", "1", "0", "yes", "no", "on", "off"], { error: "must be true or false" })
+  .transform((v) => ["true", "1", "yes", "on"].includes(v));
 
 /** Multipart fields of `POST /image/templates` (the `image` file comes separately). */
 export const templateFormSchema = z

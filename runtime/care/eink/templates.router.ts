@@ -10,10 +10,22 @@ import { createTemplate, deleteTemplate, getTemplate, listTemplates, replaceBack
 export function templatesRouter(ctx: CareContext): Router {
   const r = Router();
   const id = (req: Parameters<typeof intParam>[0]) => intParam(req, "id", "Template");
-  r.get("/image/templates", route(() => listTemplates(ctx)));
-  r.post("/image/templates", route(async (req, res) => reply(201, await createTemplate(ctx, await readMultipart(req, res)))));
-  r.get("/image/templates/:id", route((req) => getTemplate(ctx, id(req))));
-  r.put("/image/templates/:id", route((req) => updateTemplate(ctx, id(req), req.body)));
+  r.get(
+    "/image/templates",
+    route(() => listTemplates(ctx)),
+  );
+  r.post(
+    "/image/templates",
+    route(async (req, res) => reply(201, await createTemplate(ctx, await readMultipart(req, res)))),
+  );
+  r.get(
+    "/image/templates/:id",
+    route((req) => getTemplate(ctx, id(req))),
+  );
+  r.put(
+    "/image/templates/:id",
+    route((req) => updateTemplate(ctx, id(req), req.body)),
+  );
   r.put(
     "/image/templates/:id/image",
     route(async (req, res) => {
@@ -22,7 +34,10 @@ export function templatesRouter(ctx: CareContext): Router {
       return replaceBackground(ctx, templateId, await readMultipart(req, res));
     }),
   );
-  r.delete("/image/templates/:id", route(async (req) => void (await deleteTemplate(ctx, id(req)))));
+  r.delete(
+    "/image/templates/:id",
+    route(async (req) => void (await deleteTemplate(ctx, id(req)))),
+  );
   r.get(
     "/image/templates/:id/preview",
     route(async (req, res) => {

@@ -75,22 +75,24 @@ export async function createTemplate(ctx: CareContext, upload: TemplateUpload): 
   const background = upload.image ? await normalizeBackground(upload.image) : await blankBackground();
   const backgroundHash = await saveImage(ctx, background);
   const now = isoNow(ctx.clock);
-  const id = await ctx.db.transaction(async (trx) => {
-    const newId = await insertTemplate(trx, {
-      name: form.name,
-      name_key: nameKey(form.name),
-      description: form.description ?? "",
-      font_filename: form.font_filename || null,
-      regions_json: regionsToText(regions),
-      is_default: form.is_default ?? false,
-      color_mode: form.color_mode ?? "rgb",
-      background_hash: backgroundHash,
-      created_at: now,
-      updated_at: now,
-    });
-    if (form.is_default) await clearOtherDefaults(trx, newId);
-    return newId;
-  }).catch((err: unknown) => nameTakenMeanwhile(ctx, form.name, err));
+  const id = await ctx.db
+    .transaction(async (trx) => {
+      const newId = await insertTemplate(trx, {
+        name: form.name,
+        name_key: nameKey(form.name),
+        description: form.description ?? "",
+        font_filename: form.font_filename || null,
+        regions_json: regionsToText(regions),
+        is_default: form.is_default ?? false,
+        color_mode: form.color_mode ?? "rgb",
+        background_hash: backgroundHash,
+        created_at: now,
+        updated_at: now,
+      });
+      if (form.is_default) await clearOtherDefaults(trx, newId);
+      return newId;
+    })
+    .catch((err: unknown) => nameTakenMeanwhile(ctx, form.name, err));
   return getTemplate(ctx, id);
 }
 
@@ -99,20 +101,26 @@ export async function updateTemplate(ctx: CareContext, id: number, input: unknow
   await getTemplate(ctx, id);
   if (body.regions !== undefined && body.regions_json !== undefined) throw new ValidationError("regions_json: send either regions or regions_json, not both");
   const regions =
-    body.regions !== undefined ? parseRegions("regions", body.regions) : body.regions_json !== undefined ? parseRegions("regions_json", body.regions_json) : undefined;
+    body.regions !== undefined
+      ? parseRegions("regions", body.regions)
+      : body.regions_json !== undefined
+        ? parseRegions("regions_json", body.regions_json)
+        : undefined;
   if (body.name !== undefined) await assertNameFree(ctx, body.name, id);
-  await ctx.db.transaction(async (trx) => {
-    await updateTemplateRow(trx, id, {
-      ...(body.name !== undefined ? { name: body.name, name_key: nameKey(body.name) } : {}),
-      ...(body.description !== undefined ? { description: body.description } : {}),
-      ...(body.font_filename !== undefined ? { font_filename: body.font_filename } : {}),
-      ...(regions !== undefined ? { regions_json: regionsToText(regions) } : {}),
-      ...(body.is_default !== undefined ? { is_default: body.is_default } : {}),
-      ...(body.color_mode !== undefined ? { color_mode: body.color_mode } : {}),
-      updated_at: isoNow(ctx.clock),
-    });
-    if (body.is_default) await clearOtherDefaults(trx, id);
-  }).catch((err: unknown) => nameTakenMeanwhile(ctx, body.name ?? "", err, id));
+  await ctx.db
+    .transaction(async (trx) => {
+      await updateTemplateRow(trx, id, {
+        ...(body.name !== undefined ? { name: body.name, name_key: nameKey(body.name) } : {}),
+        ...(body.description !== undefined ? { description: body.description } : {}),
+        ...(body.font_filename !== undefined ? { font_filename: body.font_filename } : {}),
+        ...(regions !== undefined ? { regions_json: regionsToText(regions) } : {}),
+        ...(body.is_default !== undefined ? { is_default: body.is_default } : {}),
+        ...(body.color_mode !== undefined ? { color_mode: body.color_mode } : {}),
+        updated_at: isoNow(ctx.clock),
+      });
+      if (body.is_default) await clearOtherDefaults(trx, id);
+    })
+    .catch((err: unknown) => nameTakenMeanwhile(ctx, body.name ?? "", err, id));
   return getTemplate(ctx, id);
 }
 

@@ -43,7 +43,8 @@ export async function lastCompletedLog(
   sinceIso: string,
   inclusive: boolean,
 ): Promise<{ timestamp: string; rule_name: string | null } | undefined> {
-  return ctx.db("event_logs")
+  return ctx
+    .db("event_logs")
     .where({ rule_id: ruleId, status: "completed" })
     .andWhere("timestamp", inclusive ? ">=" : ">", sinceIso)
     .orderBy("timestamp", "desc")
@@ -52,6 +53,11 @@ export async function lastCompletedLog(
 
 /** How many logs (runs, any status) the rule has since `sinceIso`; for the daily-limit gate. */
 export async function countLogsSince(ctx: CareContext, ruleId: number, sinceIso: string): Promise<number> {
-  const row: { n?: number | string } | undefined = await ctx.db("event_logs").where({ rule_id: ruleId }).andWhere("timestamp", ">=", sinceIso).count({ n: "*" }).first();
+  const row: { n?: number | string } | undefined = await ctx
+    .db("event_logs")
+    .where({ rule_id: ruleId })
+    .andWhere("timestamp", ">=", sinceIso)
+    .count({ n: "*" })
+    .first();
   return Number(row?.n ?? 0);
 }

@@ -8,6 +8,9 @@ export function interactiveRouter(ctx: CareContext): Router {
   // The router factory runs once per app: the /ws answer frame is registered with it.
   registerInteractiveHandlers(ctx);
   const r = Router();
-  r.post("/interactive-responses", route((req) => respond(ctx, req.body, req.principal?.name ?? "unknown")));
+  r.post(
+    "/interactive-responses",
+    route((req) => respond(ctx, req.body, req.principal?.name ?? "unknown")),
+  );
   return r;
 }

@@ -17,7 +17,18 @@ import { ConflictError, NotFoundError, ServiceUnavailableError } from "../../pla
 import { parseInput } from "../../platform/core/validation";
 import { getRun } from "../pipeline/runs/runs.service";
 import { applyOutcomeEffects } from "./interactive.effects";
-import { ACTIONS, ANSWER_CHANNELS, claimOutcome, expiredUnanswered, findPrompt, savePrompt, type Action, type Channel, type NewPrompt, type PromptRow } from "./prompts.store";
+import {
+  ACTIONS,
+  ANSWER_CHANNELS,
+  claimOutcome,
+  expiredUnanswered,
+  findPrompt,
+  savePrompt,
+  type Action,
+  type Channel,
+  type NewPrompt,
+  type PromptRow,
+} from "./prompts.store";
 
 export const interactiveResponseSchema = z
   .object({
@@ -103,7 +114,8 @@ async function apply(ctx: CareContext, body: z.output<typeof interactiveResponse
         return { success: true, message: `Response recorded: ${body.action}; the run continues`, action: body.action };
       }
       const { status } = await getRun(ctx, body.execution_id);
-      if (status !== "running") throw new ConflictError(`Execution ${body.execution_id} is ${status}; its prompt at step ${body.step_id} can no longer be answered`);
+      if (status !== "running")
+        throw new ConflictError(`Execution ${body.execution_id} is ${status}; its prompt at step ${body.step_id} can no longer be answered`);
       if (attempt >= PARK_RETRIES) throw new ConflictError(`Execution ${body.execution_id} is still busy with other steps; answer again in a moment`);
       if (!(await engine.whenParked(body.execution_id, body.step_id))) await sleep(PARK_RETRY_MS);
     }
@@ -131,12 +143,17 @@ async function closeByTimeout(ctx: CareContext, prompt: PromptRow): Promise<Prom
  */
 export function watchPromptTimeouts(ctx: CareContext, engine: Pick<RunEngine, "live">): () => void {
   // Resumes only: the engine builds no other events for this watch.
-  return engine.live.subscribe((e) => {
-    // Only a prompt's own wait can have left an expired prompt behind.
-    const resumed = (e.resumed_steps ?? []) as Array<{ step_type: string | null }>;
-    if (!resumed.some((s) => s.step_type === "interactive_prompt" || s.step_type === null)) return;
-    void closeExpired(ctx, e.execution_id).catch((err) => ctx.log.error({ err, execution_id: e.execution_id }, "interactive prompt: recording a timeout failed"));
-  }, ["pipeline_resumed"]);
+  return engine.live.subscribe(
+    (e) => {
+      // Only a prompt's own wait can have left an expired prompt behind.
+      const resumed = (e.resumed_steps ?? []) as Array<{ step_type: string | null }>;
+      if (!resumed.some((s) => s.step_type === "interactive_prompt" || s.step_type === null)) return;
+      void closeExpired(ctx, e.execution_id).catch((err) =>
+        ctx.log.error({ err, execution_id: e.execution_id }, "interactive prompt: recording a timeout failed"),
+      );
+    },
+    ["pipeline_resumed"],
+  );
 }
 
 async function closeExpired(ctx: CareContext, executionId: number): Promise<void> {

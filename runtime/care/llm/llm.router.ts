@@ -7,6 +7,9 @@ import { listModels } from "./registry";
 export function llmRouter(ctx: CareContext): Router {
   const r = Router();
   // A bare list, like the sibling catalogs (/pipeline/step-types ...) the editor reads.
-  r.get("/pipeline/llm-models", route(() => listModels(ctx.settings)));
+  r.get(
+    "/pipeline/llm-models",
+    route(() => listModels(ctx.settings)),
+  );
   return r;
 }

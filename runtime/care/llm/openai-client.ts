@@ -71,7 +71,8 @@ function answerText(entry: ModelEntry, completion: unknown): string {
 function serverError(entry: ModelEntry, err: unknown, limit: Deadline): ModelServerError {
   const who = describeModel(entry);
   if (limit.timedOut()) return new ModelServerError(entry.id, "timeout", null, `${who} did not answer within ${entry.timeout} s`);
-  if (limit.aborted() || err instanceof APIUserAbortError) return new ModelServerError(entry.id, "aborted", null, `${who}: request aborted (step cancelled or timed out)`);
+  if (limit.aborted() || err instanceof APIUserAbortError)
+    return new ModelServerError(entry.id, "aborted", null, `${who}: request aborted (step cancelled or timed out)`);
   if (err instanceof APIError && typeof err.status === "number") {
     const detail = errorDetail(err);
     return new ModelServerError(entry.id, "status", err.status, `${who} answered HTTP ${err.status}${detail ? `: ${detail}` : ""}`);

@@ -37,13 +37,23 @@ export const channelConfig = (spec: ChannelSpec, options: ChannelOptions, notifi
 
 const notDelivered = (channel: string, detail: string): DeliveryReceipt => ({ channel, delivered: false, detail });
 
-async function deliverOne(send: ChannelSend, channel: string, plan: NotificationPlan, pipelineData: Record<string, unknown>, lookup: ChannelLookup, idempotencyKey: string | null): Promise<DeliveryReceipt> {
+async function deliverOne(
+  send: ChannelSend,
+  channel: string,
+  plan: NotificationPlan,
+  pipelineData: Record<string, unknown>,
+  lookup: ChannelLookup,
+  idempotencyKey: string | null,
+): Promise<DeliveryReceipt> {
   const entry = lookup(channel);
   if (!entry) return notDelivered(channel, `unknown channel '${channel}'`);
   if (!entry.handler) return notDelivered(channel, `channel ${channel} cannot deliver yet: it needs ${entry.spec.pending ?? "a handler"}`);
   const parsed = entry.spec.config.safeParse(channelConfig(entry.spec, plan.options, send.notifications));
   if (!parsed.success) {
-    return notDelivered(channel, `channel ${channel} options are invalid: ${parsed.error.issues.map((i) => `${i.path.join(".") || "config"}: ${i.message}`).join("; ")}`);
+    return notDelivered(
+      channel,
+      `channel ${channel} options are invalid: ${parsed.error.issues.map((i) => `${i.path.join(".") || "config"}: ${i.message}`).join("; ")}`,
+    );
   }
   const message: ChannelMessage = {
     alert_level: plan.alert_level,
@@ -73,6 +83,10 @@ export async function dispatch(
 ): Promise<DeliveryReceipt[]> {
   const receipts = await Promise.all(plan.channels.map((c) => deliverOne(send, c, plan, pipelineData, lookup, idempotencyKey)));
   // Per channel at debug: the run (or the escalation) says it once when a send reached nobody.
-  for (const r of receipts) send.hctx.log.debug({ channel: r.channel, alert_level: plan.alert_level, execution_id: plan.execution_id, delivered: r.delivered, detail: r.detail }, "notification receipt");
+  for (const r of receipts)
+    send.hctx.log.debug(
+      { channel: r.channel, alert_level: plan.alert_level, execution_id: plan.execution_id, delivered: r.delivered, detail: r.detail },
+      "notification receipt",
+    );
   return receipts;
 }

@@ -11,7 +11,14 @@
  */
 import type { CareContext } from "../context";
 import { fromJsonText, toBool } from "../../platform/db/json-column";
-import { claimEscalation, clearEscalation, endEscalation, escalationRow, scheduledEscalations, type EscalationRow } from "../../household/alerts/alerts.service";
+import {
+  claimEscalation,
+  clearEscalation,
+  endEscalation,
+  escalationRow,
+  scheduledEscalations,
+  type EscalationRow,
+} from "../../household/alerts/alerts.service";
 import { handlerContext } from "../care-services";
 import { registeredChannel } from "./channels";
 import { deliveryWarning, dispatch, type ChannelLookup } from "./dispatch";
@@ -135,7 +142,13 @@ class Escalator {
     const nextAt = count < esc.repeat_count ? new Date(now + esc.interval_minutes * 60_000).toISOString() : null;
     if (!(await claimEscalation(this.ctx, row, nextAt))) return;
 
-    const receipts = await dispatch({ hctx: handlerContext(this.ctx, this.abort.signal), notifications: this.ctx.settings.notifications }, plan, {}, this.lookup, `alert:${id}:escalation:${count}`);
+    const receipts = await dispatch(
+      { hctx: handlerContext(this.ctx, this.abort.signal), notifications: this.ctx.settings.notifications },
+      plan,
+      {},
+      this.lookup,
+      `alert:${id}:escalation:${count}`,
+    );
     const warning = deliveryWarning(receipts);
     // One warning per alert, not one per repetition: later ones are in the info line below.
     if (warning && !this.warned.has(id)) {
@@ -143,7 +156,13 @@ class Escalator {
       this.ctx.log.warn({ alert_id: id, escalation: count, warning }, "escalation of an open alert reached nobody");
     }
     this.ctx.log.info(
-      { alert_id: id, escalation: count, of: esc.repeat_count, delivered: receipts.filter((r) => r.delivered).map((r) => r.channel), next_escalation_at: nextAt },
+      {
+        alert_id: id,
+        escalation: count,
+        of: esc.repeat_count,
+        delivered: receipts.filter((r) => r.delivered).map((r) => r.channel),
+        next_escalation_at: nextAt,
+      },
       "alert escalated: notification sent again",
     );
     if (nextAt) this.arm(id, nextAt);

@@ -32,6 +32,11 @@ export function channelMessage(channel: string, config: TemplateConfig, data: Re
 }
 
 /** The message of every channel, by channel name. */
-export function channelMessages(channels: readonly string[], config: TemplateConfig, data: Readonly<Record<string, unknown>>, fallback: string): Record<string, string> {
+export function channelMessages(
+  channels: readonly string[],
+  config: TemplateConfig,
+  data: Readonly<Record<string, unknown>>,
+  fallback: string,
+): Record<string, string> {
   return Object.fromEntries(channels.map((c) => [c, channelMessage(c, config, data, fallback)]));
 }

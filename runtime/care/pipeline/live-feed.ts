@@ -79,7 +79,9 @@ export class PipelineFeed {
     const key = offered.find((k) => this.keyAllowed(k));
     const principal = key === undefined ? null : this.keys.resolve(key);
     if (!principal) {
-      socket.end(`HTTP/1.1 401 Unauthorized\r\ncontent-type: application/json\r\nconnection: close\r\n\r\n${JSON.stringify({ detail: "Send an API key as the WebSocket subprotocol" })}`);
+      socket.end(
+        `HTTP/1.1 401 Unauthorized\r\ncontent-type: application/json\r\nconnection: close\r\n\r\n${JSON.stringify({ detail: "Send an API key as the WebSocket subprotocol" })}`,
+      );
       return true;
     }
     this.wss.handleUpgrade(req, socket, head, (ws: WebSocket) => {

@@ -17,7 +17,10 @@ const contextBody = z.object({ context_type: z.string().min(1), config: z.unknow
 export function filterSpecFor(type: string, field = "context_type"): FilterSpec {
   const spec = filterSpecByType(type);
   if (spec) return spec;
-  const hint = suggest(type, filterSpecs().map((s) => s.type));
+  const hint = suggest(
+    type,
+    filterSpecs().map((s) => s.type),
+  );
   throw new ValidationError(`${field}: unknown context type '${type}'${didYouMean(hint)}`);
 }
 

@@ -26,7 +26,8 @@ export async function addDependency(ctx: CareContext, ruleId: number, input: unk
   if (!index.rules.some((r) => r.id === b.depends_on_rule_id)) throw new ValidationError(`depends_on_rule_id: rule ${b.depends_on_rule_id} does not exist`);
   const existing = await ctx.db("rule_dependencies").where({ rule_id: ruleId, depends_on_rule_id: b.depends_on_rule_id }).first();
   if (existing) throw new ConflictError(`Rule ${ruleId} already depends on rule ${b.depends_on_rule_id} (dependency ${existing.id})`);
-  const [row] = await ctx.db("rule_dependencies")
+  const [row] = await ctx
+    .db("rule_dependencies")
     .insert({ rule_id: ruleId, ...b, created_at: isoNow(ctx.clock) })
     .returning("id");
   const id = typeof row === "object" ? row.id : row;

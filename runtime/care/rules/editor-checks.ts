@@ -49,7 +49,15 @@ export function cronPreview(ctx: CareContext, raw: unknown, count = 3): CronPrev
   const fields = problem ? null : parseCron(expression);
   if (!fields) throw new ValidationError(`expression: ${problem ?? "not a valid cron expression"}`);
   const timeZone = ctx.settings.app.timezone;
-  const wall = new Intl.DateTimeFormat("en-GB", { timeZone, weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+  const wall = new Intl.DateTimeFormat("en-GB", {
+    timeZone,
+    weekday: "short",
+    day: "numeric",
+    month: "short",
+    hour: "2-digit",
+    minute: "2-digit",
+    hourCycle: "h23",
+  });
   const next: CronPreview["next"] = [];
   for (let after = ctx.clock.now(), i = 0; i < count; i++) {
     const at = nextCronTime(fields, after, timeZone);

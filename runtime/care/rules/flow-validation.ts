@@ -59,7 +59,8 @@ export function validateCareNodes(flows: readonly FlowNode[]): FlowProblem[] {
   for (const tabId of careTabs) {
     const n = triggersPerTab.get(tabId) ?? 0;
     const label = String(tabs.get(tabId)?.label ?? tabId);
-    if (n === 0) problems.push({ node_id: tabId, where: `rule '${label}'`, message: "has care nodes but no rule trigger; add one, or delete the tab to delete the rule" });
+    if (n === 0)
+      problems.push({ node_id: tabId, where: `rule '${label}'`, message: "has care nodes but no rule trigger; add one, or delete the tab to delete the rule" });
     if (n > 1) problems.push({ node_id: tabId, where: `rule '${label}'`, message: `has ${n} rule triggers; a rule has exactly one` });
   }
   return problems;

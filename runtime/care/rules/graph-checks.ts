@@ -27,12 +27,17 @@ export function checkEdges(ruleId: number, steps: readonly StepPorts[], edges: r
     const key = `${e.source_step_id}:${e.source_port}`;
     const seen = unique.get(key);
     if (seen && seen.target_step_id !== e.target_step_id) {
-      throw new ValidationError(`${where}: port '${e.source_port}' of step '${source.label}' already leads to step ${seen.target_step_id}; a port has one outgoing edge`);
+      throw new ValidationError(
+        `${where}: port '${e.source_port}' of step '${source.label}' already leads to step ${seen.target_step_id}; a port has one outgoing edge`,
+      );
     }
     unique.set(key, e);
   });
   const result = [...unique.values()];
-  const cycle = findCycle(steps.map((s) => s.id), result);
+  const cycle = findCycle(
+    steps.map((s) => s.id),
+    result,
+  );
   if (cycle) {
     const names = cycle.map((id) => `'${byId.get(id)?.label ?? id}'`).join(" → ");
     throw new ValidationError(`edges: they form a cycle (${names})`);

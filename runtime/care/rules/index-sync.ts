@@ -53,7 +53,9 @@ async function syncSteps(trx: Knex.Transaction, nodes: FlowNode[], ruleIdOfTab: 
 
 /** Orders become 1..n per rule, keeping their relative order. */
 async function renumber(trx: Knex.Transaction): Promise<void> {
-  const rows: StepRow[] = await trx("rule_steps").select("*").orderBy([{ column: "rule_id" }, { column: "order" }, { column: "id" }]);
+  const rows: StepRow[] = await trx("rule_steps")
+    .select("*")
+    .orderBy([{ column: "rule_id" }, { column: "order" }, { column: "id" }]);
   let rule = -1;
   let n = 0;
   for (const r of rows) {

@@ -63,7 +63,9 @@ export function draftOfTab(flows: readonly FlowNode[], tabId: string): { draft: 
   const edges = stepNodes.flatMap((n) => {
     const ports = stepSpecOfNode(n.type)!.outputPorts;
     return nodeWires(n).flatMap((targets, i) =>
-      targets.filter((t) => labelOf.has(t) && ports[i] !== undefined).map((t) => ({ source_label: labelOf.get(n.id)!, source_port: ports[i], target_label: labelOf.get(t)! })),
+      targets
+        .filter((t) => labelOf.has(t) && ports[i] !== undefined)
+        .map((t) => ({ source_label: labelOf.get(n.id)!, source_port: ports[i], target_label: labelOf.get(t)! })),
     );
   });
   const draft: RuleDraft = {
@@ -76,14 +78,23 @@ export function draftOfTab(flows: readonly FlowNode[], tabId: string): { draft: 
     edges,
     contexts: nodes
       .filter((n) => filterSpecOfNode(n.type))
-      .map((n) => ({ context_type: filterSpecOfNode(n.type)!.type, config: nodeConfig(n), schema_version: typeof n.config_version === "number" ? n.config_version : undefined })),
+      .map((n) => ({
+        context_type: filterSpecOfNode(n.type)!.type,
+        config: nodeConfig(n),
+        schema_version: typeof n.config_version === "number" ? n.config_version : undefined,
+      })),
   };
   return { draft, stepNodes };
 }
 
 const REF_NAMES: Record<HouseholdRef, string> = { sensor: "sensor", room: "room", person: "person" };
 
-function refProblems(schema: JsonSchemaNode, config: Record<string, unknown>, household: HouseholdNames, prefix: string): Array<Pick<TabProblem, "field" | "message" | "suggestion">> {
+function refProblems(
+  schema: JsonSchemaNode,
+  config: Record<string, unknown>,
+  household: HouseholdNames,
+  prefix: string,
+): Array<Pick<TabProblem, "field" | "message" | "suggestion">> {
   return refStrings(schema, config).flatMap((r) => {
     const known = r.ref === "sensor" ? household.sensors : r.ref === "room" ? household.rooms : household.persons;
     const value = r.ref === "room" ? nameKey(r.value) : r.value;
@@ -100,8 +111,12 @@ export function checkRuleTab(flows: readonly FlowNode[], tabId: string, househol
   const tab = flows.find((n) => n.id === tabId);
   const rule = `rule ${quote(tab?.label ?? tabId)}`;
   const out: TabProblem[] = [];
-  const add = (node: FlowNode | undefined, what: string, p: Pick<TabProblem, "field" | "message"> & Partial<TabProblem>, severity: TabProblem["severity"] = "error") =>
-    out.push({ tab_id: tabId, node_id: node?.id ?? tabId, where: what ? `${rule}, ${what}` : rule, severity, ...p });
+  const add = (
+    node: FlowNode | undefined,
+    what: string,
+    p: Pick<TabProblem, "field" | "message"> & Partial<TabProblem>,
+    severity: TabProblem["severity"] = "error",
+  ) => out.push({ tab_id: tabId, node_id: node?.id ?? tabId, where: what ? `${rule}, ${what}` : rule, severity, ...p });
 
   const nodes = flows.filter((n) => n.z === tabId);
   const triggers = nodes.filter((n) => isTriggerNode(n.type));
@@ -117,7 +132,10 @@ export function checkRuleTab(flows: readonly FlowNode[], tabId: string, househol
     const label = typeof n.name === "string" && n.name ? n.name : n.type;
     if (!spec) {
       if (!isTriggerNode(n.type) && !HARMLESS_TYPES.has(n.type)) {
-        add(n, `node ${quote(label)}`, { field: "type", message: `a '${n.type}' node is not a care node; rules hold only care nodes (put Node-RED nodes on a tab without a rule trigger)` });
+        add(n, `node ${quote(label)}`, {
+          field: "type",
+          message: `a '${n.type}' node is not a care node; rules hold only care nodes (put Node-RED nodes on a tab without a rule trigger)`,
+        });
       }
       continue;
     }
@@ -125,7 +143,9 @@ export function checkRuleTab(flows: readonly FlowNode[], tabId: string, househol
     const check = checkConfig(spec, nodeConfig(n));
     const stepLabel = spec.kind === "step" ? { step_label: typeof n.name === "string" ? n.name : "" } : {};
     if (spec.pending) add(n, what, { field: "step_type", message: `${spec.type} cannot run yet: it needs ${spec.pending}`, ...stepLabel });
-    if (check.ok) for (const p of refProblems(configJsonSchema(spec), check.config, household, spec.kind === "filter" ? "config." : "config_json.")) add(n, what, { ...p, ...stepLabel });
+    if (check.ok)
+      for (const p of refProblems(configJsonSchema(spec), check.config, household, spec.kind === "filter" ? "config." : "config_json."))
+        add(n, what, { ...p, ...stepLabel });
   }
 
   const { draft, stepNodes } = draftOfTab(flows, tabId);

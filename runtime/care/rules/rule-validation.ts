@@ -58,7 +58,11 @@ export interface ValidationReport {
 const isEmpty = (v: unknown) => v === undefined || v === null || (typeof v === "string" && v.trim() === "") || (Array.isArray(v) && v.length === 0);
 
 /** A config migrated to the spec's version, or the problem that stops it. */
-export function migrated(spec: NodeSpec, config: Record<string, unknown>, version: number | undefined): { config: Record<string, unknown> } | { error: string } {
+export function migrated(
+  spec: NodeSpec,
+  config: Record<string, unknown>,
+  version: number | undefined,
+): { config: Record<string, unknown> } | { error: string } {
   try {
     return { config: migrateConfig(spec, config, version ?? spec.version) };
   } catch (err) {
@@ -77,10 +81,20 @@ function referenceHint(root: string, path: string, labels: readonly string[], ro
   return suggest(root, [...labels, ...roots]) ?? undefined;
 }
 
-function checkStep(step: DraftStep, where: Pick<Problem, "step_label" | "step_id">, roots: Set<string>, labels: readonly string[], settings: Settings, report: ValidationReport): void {
+function checkStep(
+  step: DraftStep,
+  where: Pick<Problem, "step_label" | "step_id">,
+  roots: Set<string>,
+  labels: readonly string[],
+  settings: Settings,
+  report: ValidationReport,
+): void {
   const spec = stepSpecByType(step.step_type);
   if (!spec) {
-    const hint = suggest(step.step_type, stepSpecs().map((s) => s.type));
+    const hint = suggest(
+      step.step_type,
+      stepSpecs().map((s) => s.type),
+    );
     report.errors.push({ ...where, field: "step_type", message: `unknown step type '${step.step_type}'`, ...(hint ? { suggestion: hint } : {}) });
     return;
   }
@@ -109,8 +123,16 @@ function checkStep(step: DraftStep, where: Pick<Problem, "step_label" | "step_id
   }
   const modelId = check.config.model_id;
   if (typeof modelId === "string" && modelId && !settings.llm.models.some((mdl) => mdl.id === modelId)) {
-    const hint = suggest(modelId, settings.llm.models.map((mdl) => mdl.id));
-    report.warnings.push({ ...where, field: "config_json.model_id", message: `model '${modelId}' is not in llm.models`, ...(hint ? { suggestion: hint } : {}) });
+    const hint = suggest(
+      modelId,
+      settings.llm.models.map((mdl) => mdl.id),
+    );
+    report.warnings.push({
+      ...where,
+      field: "config_json.model_id",
+      message: `model '${modelId}' is not in llm.models`,
+      ...(hint ? { suggestion: hint } : {}),
+    });
   }
 }
 
@@ -118,7 +140,10 @@ function checkGraph(draft: RuleDraft, report: ValidationReport): void {
   const labels = draft.steps.map((s) => s.label);
   const index = new Map(labels.map((l, i) => [l, i]));
   draft.edges.forEach((e, i) => {
-    for (const [field, label] of [["source_label", e.source_label], ["target_label", e.target_label]] as const) {
+    for (const [field, label] of [
+      ["source_label", e.source_label],
+      ["target_label", e.target_label],
+    ] as const) {
       if (!index.has(label)) {
         const hint = suggest(label, labels);
         report.errors.push({ field: `edges.${i}.${field}`, message: `no step is labelled '${label}'`, ...(hint ? { suggestion: hint } : {}) });
@@ -133,7 +158,12 @@ function checkGraph(draft: RuleDraft, report: ValidationReport): void {
   const known = draft.edges.filter((e) => index.has(e.source_label) && index.has(e.target_label));
   const cycle = findCycle(
     labels.map((_, i) => i),
-    known.map((e) => ({ source_step_id: index.get(e.source_label)!, source_port: e.source_port, target_step_id: index.get(e.target_label)!, target_port: "main" })),
+    known.map((e) => ({
+      source_step_id: index.get(e.source_label)!,
+      source_port: e.source_port,
+      target_step_id: index.get(e.target_label)!,
+      target_port: "main",
+    })),
   );
   if (cycle) report.errors.push({ field: "edges", message: `the edges form a cycle (${cycle.map((i) => `'${labels[i]}'`).join(" → ")})` });
 }
@@ -161,7 +191,9 @@ export function validateRuleDraft(draft: RuleDraft, settings: Settings): Validat
     if ("error" in m) return void report.errors.push({ field: `contexts.${i}.config`, message: m.error });
     const check = checkConfig(spec, m.config);
     if (!check.ok) for (const p of check.problems) report.errors.push({ field: `contexts.${i}.config.${p.field}`, message: p.message });
-    else for (const f of spec.requiredToRun ?? []) if (isEmpty(check.config[f])) report.errors.push({ field: `contexts.${i}.config.${f}`, message: `${f}: required` });
+    else
+      for (const f of spec.requiredToRun ?? [])
+        if (isEmpty(check.config[f])) report.errors.push({ field: `contexts.${i}.config.${f}`, message: `${f}: required` });
   });
   checkGraph(draft, report);
   report.valid = report.errors.length === 0;

@@ -27,7 +27,10 @@ export async function createRule(ctx: CareContext, input: unknown): Promise<Rule
   await assertSensorExists(ctx, trigger.primary_sensor_id as string | null);
   const tabId = newNodeId();
   await ctx.flows.change((draft, index) => {
-    assertNameFree(allRules(draft.nodes, index).map((r) => ({ id: r.row.id, name: String(r.tab.label) })), body.name);
+    assertNameFree(
+      allRules(draft.nodes, index).map((r) => ({ id: r.row.id, name: String(r.tab.label) })),
+      body.name,
+    );
     draft.add(tabNode(tabId, body));
     draft.add(triggerNode(tabId, trigger));
   });
@@ -39,7 +42,12 @@ export async function updateRule(ctx: CareContext, id: number, input: unknown): 
   const body = parseInput(ruleUpdateSchema, input);
   await ctx.flows.change(async (draft, index) => {
     const r = findRule(draft.nodes, index, id);
-    if (body.name !== undefined) assertNameFree(allRules(draft.nodes, index).map((x) => ({ id: x.row.id, name: String(x.tab.label) })), body.name, id);
+    if (body.name !== undefined)
+      assertNameFree(
+        allRules(draft.nodes, index).map((x) => ({ id: x.row.id, name: String(x.tab.label) })),
+        body.name,
+        id,
+      );
     const tab = draft.get(r.tab.id)!;
     if (body.name !== undefined) tab.label = body.name;
     if (body.description !== undefined) tab.info = body.description;
@@ -49,7 +57,10 @@ export async function updateRule(ctx: CareContext, id: number, input: unknown): 
     await assertSensorExists(ctx, config.primary_sensor_id as string | null);
     if (trigger) trigger.config = config;
   });
-  await ctx.db("rules").where({ id }).update({ updated_at: isoNow(ctx.clock) });
+  await ctx
+    .db("rules")
+    .where({ id })
+    .update({ updated_at: isoNow(ctx.clock) });
   return getRuleDetail(ctx, id, true);
 }
 

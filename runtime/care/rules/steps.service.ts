@@ -35,7 +35,10 @@ export const stepUpdateSchema = z
 export function specForType(type: string, field = "step_type"): StepSpec {
   const spec = stepSpecByType(type);
   if (spec) return spec;
-  const hint = suggest(type, stepSpecs().map((s) => s.type));
+  const hint = suggest(
+    type,
+    stepSpecs().map((s) => s.type),
+  );
   throw new ValidationError(`${field}: unknown step type '${type}'${didYouMean(hint)}`);
 }
 
@@ -159,9 +162,7 @@ export async function deleteStep(ctx: CareContext, ruleId: number, stepId: numbe
   });
 }
 
-const reorderSchema = z
-  .array(z.object({ id: z.number().int().positive(), order: z.number().int().min(1) }).strict())
-  .min(1, "list at least one step");
+const reorderSchema = z.array(z.object({ id: z.number().int().positive(), order: z.number().int().min(1) }).strict()).min(1, "list at least one step");
 
 /** Order is the list order of a rule's steps; it lives in the id index, not in the flow. */
 export async function reorderSteps(ctx: CareContext, ruleId: number, input: unknown): Promise<StepView[]> {
@@ -176,7 +177,10 @@ export async function reorderSteps(ctx: CareContext, ruleId: number, input: unkn
     .map((s, i) => ({ id: s.row.id, key: wanted.get(s.row.id) ?? i + 1, tie: wanted.has(s.row.id) ? 0 : 1, was: i }))
     .sort((a, b) => a.key - b.key || a.tie - b.tie || a.was - b.was);
   await ctx.db.transaction(async (trx) => {
-    for (const [i, s] of ranked.entries()) await trx("rule_steps").where({ id: s.id }).update({ order: i + 1 });
+    for (const [i, s] of ranked.entries())
+      await trx("rule_steps")
+        .where({ id: s.id })
+        .update({ order: i + 1 });
   });
   return listSteps(ctx, ruleId);
 }

@@ -13,8 +13,28 @@ import { readHouseholdNames } from "./household-names";
 
 const proposal = z
   .object({
-    steps: z.array(z.object({ label: z.string(), step_type: z.string(), config_json: z.record(z.string(), z.unknown()).default({}), schema_version: z.number().int().positive().optional() }).strict()),
-    edges: z.array(z.object({ source_label: z.string(), source_port: z.string().default("main"), target_label: z.string(), target_port: z.literal("main").default("main") }).strict()).default([]),
+    steps: z.array(
+      z
+        .object({
+          label: z.string(),
+          step_type: z.string(),
+          config_json: z.record(z.string(), z.unknown()).default({}),
+          schema_version: z.number().int().positive().optional(),
+        })
+        .strict(),
+    ),
+    edges: z
+      .array(
+        z
+          .object({
+            source_label: z.string(),
+            source_port: z.string().default("main"),
+            target_label: z.string(),
+            target_port: z.literal("main").default("main"),
+          })
+          .strict(),
+      )
+      .default([]),
   })
   .strict();
 
@@ -25,7 +45,14 @@ export async function validateRule(ctx: CareContext, ruleId: number, input: unkn
   const hasProposal = input && typeof input === "object" && !Array.isArray(input) && Object.keys(input).length > 0;
   if (hasProposal) {
     const p = parseInput(proposal, input);
-    return validateRuleDraft({ steps: p.steps.map((s) => ({ label: s.label, step_type: s.step_type, config: s.config_json, schema_version: s.schema_version })), edges: p.edges, contexts }, ctx.settings);
+    return validateRuleDraft(
+      {
+        steps: p.steps.map((s) => ({ label: s.label, step_type: s.step_type, config: s.config_json, schema_version: s.schema_version })),
+        edges: p.edges,
+        contexts,
+      },
+      ctx.settings,
+    );
   }
   const stepIdOf = new Map(r.steps.map((s) => [s.node.id, s.row.id]));
   const report: ValidationReport = { valid: true, errors: [], warnings: [] };

@@ -22,7 +22,13 @@ export function alertsRouter(ctx: PlatformContext): Router {
       ),
     ),
   );
-  r.get("/alerts/:id", route((req) => getAlert(ctx, intParam(req, "id", "Alert"))));
-  r.post("/alerts/:id/action", route((req) => actOnAlert(ctx, intParam(req, "id", "Alert"), req.body, req.principal?.name ?? "unknown")));
+  r.get(
+    "/alerts/:id",
+    route((req) => getAlert(ctx, intParam(req, "id", "Alert"))),
+  );
+  r.post(
+    "/alerts/:id/action",
+    route((req) => actOnAlert(ctx, intParam(req, "id", "Alert"), req.body, req.principal?.name ?? "unknown")),
+  );
   return r;
 }

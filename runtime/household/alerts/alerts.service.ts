@@ -65,7 +65,13 @@ export async function listAlerts(ctx: PlatformContext, f: AlertFilters): Promise
   if (f.alert_type !== undefined) q.where("alert_type", f.alert_type);
   const rows = await q;
   const actions = rows.length
-    ? await ctx.db<AlertAction & { alert_id: number }>("alert_actions").whereIn("alert_id", rows.map((r) => r.id)).orderBy("id")
+    ? await ctx
+        .db<AlertAction & { alert_id: number }>("alert_actions")
+        .whereIn(
+          "alert_id",
+          rows.map((r) => r.id),
+        )
+        .orderBy("id")
     : [];
   return rows.map((row) => toAlert(row, actions.filter((a) => a.alert_id === row.id).map(stripAlertId)));
 }
@@ -103,7 +109,8 @@ export async function createAlert(ctx: PlatformContext, a: NewAlert): Promise<Al
   const existing = await alertByKey(ctx, a.idempotency_key);
   if (existing) return existing;
   let raced: Alert | undefined;
-  const [row] = await ctx.db("alerts")
+  const [row] = await ctx
+    .db("alerts")
     .insert({
       timestamp: isoNow(ctx.clock),
       alert_type: a.alert_type,
@@ -130,9 +137,7 @@ export async function createAlert(ctx: PlatformContext, a: NewAlert): Promise<Al
   return getAlert(ctx, id);
 }
 
-export const alertActionSchema = z
-  .object({ action: z.enum(["dismiss", "assist"]), note: z.string().max(2000).optional() })
-  .strict();
+export const alertActionSchema = z.object({ action: z.enum(["dismiss", "assist"]), note: z.string().max(2000).optional() }).strict();
 
 export async function actOnAlert(ctx: PlatformContext, id: number, input: unknown, actor: string): Promise<Alert> {
   const body = parseInput(alertActionSchema, input);
@@ -197,7 +202,8 @@ export async function claimEscalation(
   row: Pick<EscalationRow, "id" | "escalation_count" | "next_escalation_at">,
   nextAt: string | null,
 ): Promise<boolean> {
-  const claimed = await ctx.db("alerts")
+  const claimed = await ctx
+    .db("alerts")
     .where({ id: row.id, escalation_count: row.escalation_count, next_escalation_at: row.next_escalation_at, resolved: false })
     .update({ escalation_count: row.escalation_count + 1, next_escalation_at: nextAt });
   return claimed === 1;

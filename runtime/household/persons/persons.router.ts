@@ -6,13 +6,34 @@ import { createPerson, deletePerson, getPerson, listEnrolled, listPersons, updat
 
 export function personsRouter(ctx: PlatformContext): Router {
   const r = Router();
-  r.get("/persons", route(() => listPersons(ctx)));
-  r.post("/persons", route(async (req) => reply(201, await createPerson(ctx, req.body))));
+  r.get(
+    "/persons",
+    route(() => listPersons(ctx)),
+  );
+  r.post(
+    "/persons",
+    route(async (req) => reply(201, await createPerson(ctx, req.body))),
+  );
   // Fixed routes before `/persons/:id` (their names are reserved person ids, RESERVED_PERSON_IDS).
-  r.get("/persons/enrolled", route(() => listEnrolled(ctx)));
-  r.get("/persons/locations", route(() => listMemberLocations(ctx)));
-  r.get("/persons/:id", route((req) => getPerson(ctx, req.params.id)));
-  r.patch("/persons/:id", route((req) => updatePerson(ctx, req.params.id, req.body)));
-  r.delete("/persons/:id", route(async (req) => void (await deletePerson(ctx, req.params.id))));
+  r.get(
+    "/persons/enrolled",
+    route(() => listEnrolled(ctx)),
+  );
+  r.get(
+    "/persons/locations",
+    route(() => listMemberLocations(ctx)),
+  );
+  r.get(
+    "/persons/:id",
+    route((req) => getPerson(ctx, req.params.id)),
+  );
+  r.patch(
+    "/persons/:id",
+    route((req) => updatePerson(ctx, req.params.id, req.body)),
+  );
+  r.delete(
+    "/persons/:id",
+    route(async (req) => void (await deletePerson(ctx, req.params.id))),
+  );
   return r;
 }

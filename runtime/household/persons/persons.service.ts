@@ -124,7 +124,13 @@ export async function updatePerson(ctx: PlatformContext, id: string, input: unkn
  * Tables holding a person's own data, removed with the person in one transaction.
  * Later capabilities (locations, sightings, enrollment) add theirs here.
  */
-export const PERSON_DATA_TABLES: readonly string[] = ["person_activities", "person_locations", "person_location_history", "room_transitions", "dementia_signals"];
+export const PERSON_DATA_TABLES: readonly string[] = [
+  "person_activities",
+  "person_locations",
+  "person_location_history",
+  "room_transitions",
+  "dementia_signals",
+];
 
 export async function deletePerson(ctx: PlatformContext, id: string): Promise<void> {
   await getPerson(ctx, id);
@@ -138,7 +144,9 @@ export async function deletePerson(ctx: PlatformContext, id: string): Promise<vo
 
 /** `GET /persons/enrolled`: the members whose faces are enrolled, with their embedding counts. */
 export async function listEnrolled(ctx: PlatformContext): Promise<Array<Pick<Person, "person_id" | "display_name" | "embedding_count" | "enrolled_at">>> {
-  return (await listPersons(ctx)).filter((p) => p.enrolled).map(({ person_id, display_name, embedding_count, enrolled_at }) => ({ person_id, display_name, embedding_count, enrolled_at }));
+  return (await listPersons(ctx))
+    .filter((p) => p.enrolled)
+    .map(({ person_id, display_name, embedding_count, enrolled_at }) => ({ person_id, display_name, embedding_count, enrolled_at }));
 }
 
 /** How many persons there are (the demo seeds only an empty store). */
@@ -163,5 +171,7 @@ export async function insertPersonRow(
 
 /** The stored alert config (JSON text) of each of these persons that exists. */
 export async function alertConfigRows(db: Knex, ids: readonly string[]): Promise<Array<{ person_id: string; cts_alert_config: string | null }>> {
-  return db("persons").select("person_id", "cts_alert_config").whereIn("person_id", [...new Set(ids)]);
+  return db("persons")
+    .select("person_id", "cts_alert_config")
+    .whereIn("person_id", [...new Set(ids)]);
 }

@@ -35,18 +35,27 @@ export const roomCreateSchema = z
 export const roomUpdateSchema = roomCreateSchema.partial().strict();
 
 export async function listRooms(ctx: PlatformContext): Promise<Room[]> {
-  return ctx.db<Room>("rooms").select(...COLUMNS).orderBy("id");
+  return ctx
+    .db<Room>("rooms")
+    .select(...COLUMNS)
+    .orderBy("id");
 }
 
 export async function getRoom(ctx: PlatformContext, id: number): Promise<Room> {
-  const room = await ctx.db<Room>("rooms").where({ id }).first(...COLUMNS);
+  const room = await ctx
+    .db<Room>("rooms")
+    .where({ id })
+    .first(...COLUMNS);
   if (!room) throw new NotFoundError(`Room ${id} not found`);
   return room;
 }
 
 /** The room with this name in any case or Unicode spelling ('küche' finds 'KÜCHE'). */
 export async function findRoomByName(ctx: PlatformContext, roomName: string): Promise<Room | undefined> {
-  return ctx.db<Room>("rooms").where("name_key", nameKey(roomName)).first(...COLUMNS);
+  return ctx
+    .db<Room>("rooms")
+    .where("name_key", nameKey(roomName))
+    .first(...COLUMNS);
 }
 
 async function assertNameFree(ctx: PlatformContext, roomName: string, exceptId?: number): Promise<void> {
@@ -64,7 +73,8 @@ export async function createRoom(ctx: PlatformContext, input: unknown): Promise<
   const body = parseInput(roomCreateSchema, input);
   await assertNameFree(ctx, body.name);
   const now = isoNow(ctx.clock);
-  const [row] = await ctx.db("rooms")
+  const [row] = await ctx
+    .db("rooms")
     .insert({ ...roomNameColumns(body.name), ha_area_id: body.ha_area_id ?? null, floor: body.floor ?? null, created_at: now, updated_at: now })
     .returning("id")
     .catch((err: unknown) => nameTakenMeanwhile(ctx, body.name, err));
@@ -76,7 +86,8 @@ export async function updateRoom(ctx: PlatformContext, id: number, input: unknow
   await getRoom(ctx, id);
   if (body.name !== undefined) await assertNameFree(ctx, body.name, id);
   const { name: newName, ...rest } = body;
-  await ctx.db("rooms")
+  await ctx
+    .db("rooms")
     .where({ id })
     .update({ ...rest, ...(newName !== undefined ? roomNameColumns(newName) : {}), updated_at: isoNow(ctx.clock) })
     .catch((err: unknown) => nameTakenMeanwhile(ctx, newName ?? "", err, id));
@@ -109,6 +120,8 @@ export async function countRooms(ctx: Pick<PlatformContext, "db">): Promise<numb
 
 /** Inserts a room as given, without the API's checks (the demo seed, inside its transaction); returns its id. */
 export async function insertRoomRow(db: Knex, roomName: string, now: string): Promise<number> {
-  const [row] = await db("rooms").insert({ ...roomNameColumns(roomName), created_at: now, updated_at: now }).returning("id");
+  const [row] = await db("rooms")
+    .insert({ ...roomNameColumns(roomName), created_at: now, updated_at: now })
+    .returning("id");
   return typeof row === "object" ? row.id : row;
 }

@@ -21,9 +21,21 @@ export function sensorsRouter(ctx: PlatformContext): Router {
       ),
     ),
   );
-  r.post("/sensors", route(async (req) => reply(201, await createSensor(ctx, req.body))));
-  r.get("/sensors/:id", route((req) => getSensor(ctx, req.params.id)));
-  r.put("/sensors/:id", route((req) => updateSensor(ctx, req.params.id, req.body)));
-  r.delete("/sensors/:id", route(async (req) => void (await deleteSensor(ctx, req.params.id))));
+  r.post(
+    "/sensors",
+    route(async (req) => reply(201, await createSensor(ctx, req.body))),
+  );
+  r.get(
+    "/sensors/:id",
+    route((req) => getSensor(ctx, req.params.id)),
+  );
+  r.put(
+    "/sensors/:id",
+    route((req) => updateSensor(ctx, req.params.id, req.body)),
+  );
+  r.delete(
+    "/sensors/:id",
+    route(async (req) => void (await deleteSensor(ctx, req.params.id))),
+  );
   return r;
 }

@@ -68,7 +68,10 @@ const toSensor = (row: SensorRow): Sensor => ({
 
 /** The rows with their room's name, asked of the rooms (one query for all of them). */
 async function withRoomNames(ctx: PlatformContext, rows: StoredSensorRow[]): Promise<Sensor[]> {
-  const names = await roomNamesById(ctx, rows.flatMap((r) => (r.room_id === null ? [] : [r.room_id])));
+  const names = await roomNamesById(
+    ctx,
+    rows.flatMap((r) => (r.room_id === null ? [] : [r.room_id])),
+  );
   return rows.map((r) => toSensor({ ...r, room_name: r.room_id === null ? null : (names.get(Number(r.room_id)) ?? null) }));
 }
 
@@ -135,7 +138,8 @@ export async function updateSensor(ctx: PlatformContext, ref: string, input: unk
   const sensor = await getSensor(ctx, ref);
   await assertRoomExists(ctx, body.room_id);
   const { config_json, ...rest } = body;
-  await ctx.db("sensors")
+  await ctx
+    .db("sensors")
     .where({ id: sensor.id })
     .update({ ...rest, ...(config_json !== undefined ? { config_json: toJsonText(config_json) } : {}), updated_at: isoNow(ctx.clock) });
   return getSensor(ctx, sensor.id);
@@ -159,7 +163,10 @@ export async function sensorIds(ctx: PlatformContext): Promise<string[]> {
 
 /** Those of these sensor_ids that name a sensor. */
 export async function existingSensorIds(ctx: PlatformContext, ids: readonly string[]): Promise<string[]> {
-  const rows: Array<{ sensor_id: string }> = await ctx.db("sensors").whereIn("sensor_id", [...ids]).select("sensor_id");
+  const rows: Array<{ sensor_id: string }> = await ctx
+    .db("sensors")
+    .whereIn("sensor_id", [...ids])
+    .select("sensor_id");
   return rows.map((s) => s.sensor_id);
 }
 

@@ -22,10 +22,6 @@ const toChange = (r: ChangeRow): LocationChange => ({ ...r, id: Number(r.id), co
 
 /** The person's most recent change, i.e. when they entered where they are now. */
 export async function latestLocationChange(db: Knex, personId: string): Promise<LocationChange | null> {
-  const row = await db<ChangeRow>("person_location_history")
-    .where({ person_id: personId })
-    .orderBy("timestamp", "desc")
-    .orderBy("id", "desc")
-    .first();
+  const row = await db<ChangeRow>("person_location_history").where({ person_id: personId }).orderBy("timestamp", "desc").orderBy("id", "desc").first();
   return row ? toChange(row) : null;
 }

@@ -80,9 +80,7 @@ export async function resolvePresence(db: Knex, personId: string | null, nowMs: 
  */
 async function dwellMinutes(db: Knex, location: PersonLocation, nowMs: number): Promise<number> {
   const change = await latestLocationChange(db, location.person_id);
-  const sameRoom =
-    change !== null &&
-    ((location.room_id !== null && change.room_id === location.room_id) || sameText(change.room_name, location.room_name));
+  const sameRoom = change !== null && ((location.room_id !== null && change.room_id === location.room_id) || sameText(change.room_name, location.room_name));
   const since = sameRoom && change.timestamp <= location.updated_at ? change.timestamp : location.updated_at;
   return Math.max(0, Math.round(minutesAgo(nowMs, since) * 10) / 10);
 }

@@ -60,7 +60,7 @@ function apiPrincipal(k: ApiKeyEntry): Principal {
 }
 
 function devicePrincipal(k: DeviceKeyEntry): Principal {
-  const permissions = k.permissions.length > 0 ? k.permissions : DEFAULT_DEVICE_PERMISSIONS[k.device_type] ?? [];
+  const permissions = k.permissions.length > 0 ? k.permissions : (DEFAULT_DEVICE_PERMISSIONS[k.device_type] ?? []);
   return {
     kind: "device",
     name: k.name ?? k.sensor_id,

@@ -32,9 +32,8 @@ export const isRoleName = (p: string): p is RoleName => Object.prototype.hasOwnP
 
 /** Expand a key's permission list (role names or raw patterns) into patterns. */
 export function expandPermissions(permissions: readonly string[]): string[] {
-  return permissions.flatMap((p) => (isRoleName(p) ? ROLE_PATTERNS[p] : DEVICE_PERMISSION_PATTERNS[p] ?? [p]));
+  return permissions.flatMap((p) => (isRoleName(p) ? ROLE_PATTERNS[p] : (DEVICE_PERMISSION_PATTERNS[p] ?? [p])));
 }
 
 /** Sensor type a device key's sensor gets when it is upserted at startup. */
-export const sensorTypeForDevice = (deviceType: string): "camera" | "eink" =>
-  deviceType === "camera_device" ? "camera" : "eink";
+export const sensorTypeForDevice = (deviceType: string): "camera" | "eink" => (deviceType === "camera_device" ? "camera" : "eink");

@@ -64,9 +64,7 @@ export class ManualClock implements Clock {
 
   set(targetMs: number): void {
     for (;;) {
-      const due = this.timers
-        .filter((t) => t.atMs <= targetMs)
-        .sort((a, b) => a.atMs - b.atMs || a.seq - b.seq)[0];
+      const due = this.timers.filter((t) => t.atMs <= targetMs).sort((a, b) => a.atMs - b.atMs || a.seq - b.seq)[0];
       if (!due) break;
       this.timers = this.timers.filter((t) => t !== due);
       this.current = Math.max(this.current, due.atMs);

@@ -13,7 +13,11 @@ export interface Reply {
 export const reply = (status: number, body?: unknown): Reply => ({ status, body });
 
 const isReply = (v: unknown): v is Reply =>
-  typeof v === "object" && v !== null && "status" in v && typeof (v as Reply).status === "number" && Object.keys(v).every((k) => k === "status" || k === "body");
+  typeof v === "object" &&
+  v !== null &&
+  "status" in v &&
+  typeof (v as Reply).status === "number" &&
+  Object.keys(v).every((k) => k === "status" || k === "body");
 
 export function route(handler: (req: Request, res: Response) => unknown | Promise<unknown>): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {

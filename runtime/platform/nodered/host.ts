@@ -182,11 +182,9 @@ class NodeRedHost {
     });
   }
 
-  readonly admin: RequestHandler = (req: Request, res: Response, next: NextFunction) =>
-    this.red ? this.red.httpAdmin(req, res, next) : next();
+  readonly admin: RequestHandler = (req: Request, res: Response, next: NextFunction) => (this.red ? this.red.httpAdmin(req, res, next) : next());
 
-  readonly httpNode: RequestHandler = (req: Request, res: Response, next: NextFunction) =>
-    this.red ? this.red.httpNode(req, res, next) : next();
+  readonly httpNode: RequestHandler = (req: Request, res: Response, next: NextFunction) => (this.red ? this.red.httpNode(req, res, next) : next());
 
   /** Hand an editor WebSocket upgrade to Node-RED; false when the path is not the editor's. */
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): boolean {

@@ -24,7 +24,10 @@ export function loginThrottle(throttle: FailureThrottle, check: LoginCheck): Req
     const client = clientAddress(req);
     const wait = throttle.retryAfter(client);
     if (wait > 0) {
-      res.set("Retry-After", String(wait)).status(429).json({ detail: `Too many failed logins from this address: try again in ${wait} s` });
+      res
+        .set("Retry-After", String(wait))
+        .status(429)
+        .json({ detail: `Too many failed logins from this address: try again in ${wait} s` });
       return;
     }
     if (!check(field(req.body, "username"), field(req.body, "password"))) {

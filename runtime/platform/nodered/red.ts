@@ -10,7 +10,11 @@ export interface RedEvents extends EventEmitter {
 }
 
 export interface RedRuntimeFlows {
-  setFlows(opts: { flows?: { flows: unknown[]; rev?: string }; deploymentType?: "full" | "nodes" | "flows" | "reload"; user?: unknown }): Promise<{ rev: string }>;
+  setFlows(opts: {
+    flows?: { flows: unknown[]; rev?: string };
+    deploymentType?: "full" | "nodes" | "flows" | "reload";
+    user?: unknown;
+  }): Promise<{ rev: string }>;
   getFlows(opts: { user?: unknown }): Promise<{ flows: unknown[]; rev: string }>;
 }
 
@@ -41,5 +45,4 @@ export interface Red {
   version(): string;
 }
 
- 
 export const loadRed = (): Red => require("node-red") as Red;

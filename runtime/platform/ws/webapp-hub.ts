@@ -40,7 +40,11 @@ export interface RestTwin {
 const mayConnect = (p: Principal | null): p is Principal => p !== null && (p.kind === "api" || p.device_type === "terminal" || p.device_type === "display");
 
 export class WebAppHub {
-  private readonly wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES, handleProtocols: (protocols) => [...protocols].find((k) => mayConnect(this.keys().resolve(k))) ?? false });
+  private readonly wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: MAX_FRAME_BYTES,
+    handleProtocols: (protocols) => [...protocols].find((k) => mayConnect(this.keys().resolve(k))) ?? false,
+  });
   private readonly clients = new Map<WebSocket, WebAppClient>();
   private readonly handlers = new Map<string, { handler: Handler; twin: RestTwin }>();
   private readonly limits: ConnectionLimits;
@@ -81,11 +85,16 @@ export class WebAppHub {
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): boolean {
     const url = new URL(req.url ?? "/", "http://localhost");
     if (url.pathname !== WEBAPP_PATH) return false;
-    const offered = String(req.headers["sec-websocket-protocol"] ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+    const offered = String(req.headers["sec-websocket-protocol"] ?? "")
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean);
     const key = offered.find((k) => mayConnect(this.keys().resolve(k))) ?? url.searchParams.get("api_key") ?? "";
     const principal = this.keys().resolve(key);
     if (!mayConnect(principal)) {
-      socket.end(`HTTP/1.1 401 Unauthorized\r\ncontent-type: application/json\r\nconnection: close\r\n\r\n${JSON.stringify({ detail: "Send a key as the WebSocket subprotocol or ?api_key=" })}`);
+      socket.end(
+        `HTTP/1.1 401 Unauthorized\r\ncontent-type: application/json\r\nconnection: close\r\n\r\n${JSON.stringify({ detail: "Send a key as the WebSocket subprotocol or ?api_key=" })}`,
+      );
       return true;
     }
     this.wss.handleUpgrade(req, socket, head, (ws) => {

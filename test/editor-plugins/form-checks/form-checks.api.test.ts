@@ -63,12 +63,44 @@ describe("edit form checks (editor admin API)", function () {
   });
 
   const tab = (nodes: Json[]) => ({ tab_id: "tab1", nodes: [{ id: "tab1", type: "tab", label: "Morning pills" }, ...nodes] });
-  const trigger = (config: Json = {}) => ({ id: "trig", type: "care-trigger", z: "tab1", name: "", config: { trigger_type: "manual", ...config }, config_version: 1, wires: [["cond"]] });
-  const condition = (expression: string) => ({ id: "cond", type: "care-condition", z: "tab1", name: "checked", config: { expression }, config_version: 1, wires: [["tell"], []] });
-  const notify = (message: string) => ({ id: "tell", type: "care-notification", z: "tab1", name: "tell", config: { alert_level: "info", message_template: message }, config_version: 1, wires: [[]] });
+  const trigger = (config: Json = {}) => ({
+    id: "trig",
+    type: "care-trigger",
+    z: "tab1",
+    name: "",
+    config: { trigger_type: "manual", ...config },
+    config_version: 1,
+    wires: [["cond"]],
+  });
+  const condition = (expression: string) => ({
+    id: "cond",
+    type: "care-condition",
+    z: "tab1",
+    name: "checked",
+    config: { expression },
+    config_version: 1,
+    wires: [["tell"], []],
+  });
+  const notify = (message: string) => ({
+    id: "tell",
+    type: "care-notification",
+    z: "tab1",
+    name: "tell",
+    config: { alert_level: "info", message_template: message },
+    config_version: 1,
+    wires: [[]],
+  });
 
   it("checks a tab as the editor holds it with the deploy's validator: each problem on its node and field", async () => {
-    const res = await editor("POST", "/careflow/check-tab", tab([trigger({ trigger_type: "sensor_event", primary_sensor_id: "no_such_cam" }), condition("not verification.verified and ("), notify("It is {{sytem.local_time}}")]));
+    const res = await editor(
+      "POST",
+      "/careflow/check-tab",
+      tab([
+        trigger({ trigger_type: "sensor_event", primary_sensor_id: "no_such_cam" }),
+        condition("not verification.verified and ("),
+        notify("It is {{sytem.local_time}}"),
+      ]),
+    );
     assert.equal(res.status, 200, JSON.stringify(res.body));
     const on = (node: string, field: RegExp) => res.body.problems.find((p: Json) => p.node_id === node && field.test(p.field));
     const cond = on("cond", /expression/);
@@ -83,13 +115,31 @@ describe("edit form checks (editor admin API)", function () {
 
   it("finds nothing wrong in a good tab, and flags a Node-RED function node in a rule", async () => {
     const good = await editor("POST", "/careflow/check-tab", tab([trigger(), condition("1 == 1"), notify("Time for your pills")]));
-    assert.deepEqual(good.body.problems.filter((p: Json) => p.severity === "error"), []);
-    const fn = await editor("POST", "/careflow/check-tab", tab([trigger(), { id: "fn", type: "function", z: "tab1", name: "my code", func: "return msg", wires: [[]] }]));
+    assert.deepEqual(
+      good.body.problems.filter((p: Json) => p.severity === "error"),
+      [],
+    );
+    const fn = await editor(
+      "POST",
+      "/careflow/check-tab",
+      tab([trigger(), { id: "fn", type: "function", z: "tab1", name: "my code", func: "return msg", wires: [[]] }]),
+    );
     assert.match(fn.body.problems.find((p: Json) => p.node_id === "fn").text, /not a care node/);
   });
 
   it("answers a malformed tab with a 4xx and a detail, never a 500", async () => {
-    const bad: unknown[] = [{}, { tab_id: "tab1" }, { tab_id: "tab1", nodes: "x" }, { tab_id: "tab1", nodes: [{ id: 1 }] }, { tab_id: "tab1", nodes: [] }, [], "null", "{", { tab_id: "", nodes: [] }, { tab_id: "t", nodes: [], extra: 1 }];
+    const bad: unknown[] = [
+      {},
+      { tab_id: "tab1" },
+      { tab_id: "tab1", nodes: "x" },
+      { tab_id: "tab1", nodes: [{ id: 1 }] },
+      { tab_id: "tab1", nodes: [] },
+      [],
+      "null",
+      "{",
+      { tab_id: "", nodes: [] },
+      { tab_id: "t", nodes: [], extra: 1 },
+    ];
     for (const body of bad) {
       const res = await editor("POST", "/careflow/check-tab", body);
       assert.ok(res.status >= 400 && res.status < 500, `${JSON.stringify(body)} → ${res.status}`);

@@ -21,11 +21,15 @@ describe("runs view: run now and a run's path", function () {
   const editor = (method: string, path: string, opts: { bearer?: string; body?: string } = {}) =>
     fetch(`${t.baseUrl}/editor${path}`, {
       method,
-      headers: { ...(opts.bearer ? { authorization: `Bearer ${opts.bearer}` } : {}), ...(opts.body !== undefined ? { "content-type": "application/json" } : {}) },
+      headers: {
+        ...(opts.bearer ? { authorization: `Bearer ${opts.bearer}` } : {}),
+        ...(opts.body !== undefined ? { "content-type": "application/json" } : {}),
+      },
       body: opts.body,
     });
   const tabOf = async (ruleId: number) => (await t.app.ctx.flows.snapshot()).index.rules.find((r) => r.id === ruleId)!.tab_id;
-  const runNow = (tab: string, sample: unknown, bearer: string = KEYS.admin) => editor("POST", `/careflow/tabs/${encodeURIComponent(tab)}/run`, { bearer, body: JSON.stringify(sample) });
+  const runNow = (tab: string, sample: unknown, bearer: string = KEYS.admin) =>
+    editor("POST", `/careflow/tabs/${encodeURIComponent(tab)}/run`, { bearer, body: JSON.stringify(sample) });
   const settled = async (id: number, statuses = ["completed", "failed", "waiting"]): Promise<Json> => {
     for (let i = 0; i < 300; i++) {
       const d = (await editor("GET", `/careflow/runs/${id}`, { bearer: KEYS.admin }).then((r) => r.json())) as Json;
@@ -43,8 +47,18 @@ describe("runs view: run now and a run's path", function () {
       rule: { name: "Kitchen camera check", trigger_type: "sensor_event", primary_sensor_ref: { kind: "sensor", label: "kitchen_cam" } },
       steps: [
         { label: "from the kitchen?", step_type: "condition", schema_version: 1, config: { expression: "sensor_id == 'kitchen_cam'" } },
-        { label: "tell", step_type: "notification", schema_version: 1, config: { alert_level: "info", channels: ["pwa_popup_text"], message_template: "Seen by {{sensor_id}}" } },
-        { label: "elsewhere", step_type: "notification", schema_version: 1, config: { alert_level: "info", channels: ["pwa_popup_text"], message_template: "Somewhere else" } },
+        {
+          label: "tell",
+          step_type: "notification",
+          schema_version: 1,
+          config: { alert_level: "info", channels: ["pwa_popup_text"], message_template: "Seen by {{sensor_id}}" },
+        },
+        {
+          label: "elsewhere",
+          step_type: "notification",
+          schema_version: 1,
+          config: { alert_level: "info", channels: ["pwa_popup_text"], message_template: "Somewhere else" },
+        },
       ],
       edges: [
         { source_label: "from the kitchen?", source_port: "true", target_label: "tell" },

@@ -32,7 +32,10 @@ describe("runs sidebar watch", () => {
     assert.equal(live.wants("step_started"), true);
     assert.equal(live.wants("pipeline_cancelled"), true);
     live.emit({ ...started });
-    assert.deepEqual(forwarded.map((e) => e.execution_id), [7]);
+    assert.deepEqual(
+      forwarded.map((e) => e.execution_id),
+      [7],
+    );
 
     clock.advance(59_000);
     watch.watch(live); // the editor's next watch pushes the expiry back

@@ -21,7 +21,9 @@ describe("generated editor HTML", () => {
     const registered: Array<{ type: string; def: { outputs: number; defaults: Record<string, { value: unknown }> } }> = [];
     const context = {
       window: {} as Record<string, unknown>,
-      RED: { nodes: { registerType: (type: string, def: { outputs: number; defaults: Record<string, { value: unknown }> }) => registered.push({ type, def }) } },
+      RED: {
+        nodes: { registerType: (type: string, def: { outputs: number; defaults: Record<string, { value: unknown }> }) => registered.push({ type, def }) },
+      },
     };
     vm.createContext(context);
     scripts.forEach((code) => vm.runInContext(code, context));

@@ -33,7 +33,12 @@ describe("pwa_popup_text channel handler", () => {
   it("adds image_url when there is one and include_image is on, leaves it out when off", async () => {
     const on = hubWith(1);
     await handler(on.ctx, message({ image_url: "/api/v1/media/x.jpg", alert_level: "emergency" }), spec.config.parse({}));
-    assert.deepEqual(on.frames[0], { type: "emergency", message: "Rose has been in the bathroom for 40 minutes", room: "Bathroom", image_url: "/api/v1/media/x.jpg" });
+    assert.deepEqual(on.frames[0], {
+      type: "emergency",
+      message: "Rose has been in the bathroom for 40 minutes",
+      room: "Bathroom",
+      image_url: "/api/v1/media/x.jpg",
+    });
     const off = hubWith(1);
     await handler(off.ctx, message({ image_url: "/api/v1/media/x.jpg" }), spec.config.parse({ include_image: false }));
     assert.equal("image_url" in off.frames[0], false);

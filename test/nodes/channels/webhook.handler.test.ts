@@ -24,7 +24,8 @@ describe("webhook channel handler", function () {
   });
   afterEach(() => rx.close());
 
-  const config = (over: Record<string, unknown> = {}) => spec.config.parse({ url: rx.url, headers: { Authorization: "Bearer s3cret", "X-Home": "rose" }, ...over });
+  const config = (over: Record<string, unknown> = {}) =>
+    spec.config.parse({ url: rx.url, headers: { Authorization: "Bearer s3cret", "X-Home": "rose" }, ...over });
 
   it("sends the step activation's idempotency key, so a receiver can drop a repeat", async () => {
     await handler(handlerContext(), message({ idempotency_key: "9:4:0" }), config());
@@ -49,7 +50,12 @@ describe("webhook channel handler", function () {
     const r = await handler(handlerContext(), message({ message: '{"text": "Rose fell", "priority": 1}' }), config());
     assert.equal(r.delivered, true);
     assert.deepEqual(rx.received[0].body, { text: "Rose fell", priority: 1 });
-    assert.deepEqual(webhookBody(message({ message: "{not json" })), { message: "{not json", alert_level: "emergency", room: "Hall", image_url: "/api/v1/media/fall.jpg" });
+    assert.deepEqual(webhookBody(message({ message: "{not json" })), {
+      message: "{not json",
+      alert_level: "emergency",
+      room: "Hall",
+      image_url: "/api/v1/media/fall.jpg",
+    });
   });
 
   it("a 5xx is not delivered, with the status and the receiver's answer", async () => {

@@ -8,7 +8,14 @@ describe("activities and event logs", () => {
     t = await startTestApp();
     const db = t.app.ctx.db;
     await db("person_activities").insert([
-      { timestamp: "2026-01-01T08:00:00.000Z", activity_type: "eating", person_id: "rose", room_name: "Kitchen", confidence: 0.9, metadata_json: '{"meal":"breakfast"}' },
+      {
+        timestamp: "2026-01-01T08:00:00.000Z",
+        activity_type: "eating",
+        person_id: "rose",
+        room_name: "Kitchen",
+        confidence: 0.9,
+        metadata_json: '{"meal":"breakfast"}',
+      },
       { timestamp: "2026-01-01T09:00:00.000Z", activity_type: "medication", person_id: "rose", room_name: "bedroom", confidence: 0.8, metadata_json: "{}" },
       { timestamp: "2026-01-01T10:00:00.000Z", activity_type: "eating", person_id: null, room_name: "kitchen", confidence: 0.8, metadata_json: "{}" },
     ]);
@@ -22,7 +29,10 @@ describe("activities and event logs", () => {
 
   it("lists activities newest first with person, type and room filters", async () => {
     const all = await t.get("/api/v1/activities");
-    assert.deepEqual(all.body.map((a: { activity_type: string }) => a.activity_type), ["eating", "medication", "eating"]);
+    assert.deepEqual(
+      all.body.map((a: { activity_type: string }) => a.activity_type),
+      ["eating", "medication", "eating"],
+    );
     assert.deepEqual(all.body[2].metadata_json, { meal: "breakfast" });
     assert.equal((await t.get("/api/v1/activities?person_id=rose")).body.length, 2);
     assert.equal((await t.get("/api/v1/activities?activity_type=eating")).body.length, 2);
@@ -38,7 +48,10 @@ describe("activities and event logs", () => {
     assert.equal(all.body.length, 3);
     assert.deepEqual(all.body[2].pipeline_data, { a: 1 });
     assert.equal((await t.get("/api/v1/events?rule_name=Breakfast%20check")).body.length, 2);
-    assert.deepEqual((await t.get("/api/v1/events?status=completed")).body.map((e: { status: string }) => e.status), ["completed"]);
+    assert.deepEqual(
+      (await t.get("/api/v1/events?status=completed")).body.map((e: { status: string }) => e.status),
+      ["completed"],
+    );
     assert.equal((await t.get("/api/v1/events?limit=2")).body.length, 2);
     const bad = await t.get("/api/v1/events?status=done");
     assert.equal(bad.status, 422);

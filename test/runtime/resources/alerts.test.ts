@@ -15,8 +15,14 @@ describe("alerts", () => {
 
   it("lists with filters resolved, room_name and alert_type", async () => {
     assert.equal((await t.get("/api/v1/alerts")).body.length, 2);
-    assert.deepEqual((await t.get("/api/v1/alerts?alert_type=fall")).body.map((a: { id: number }) => a.id), [fall]);
-    assert.deepEqual((await t.get("/api/v1/alerts?room_name=bathroom")).body.map((a: { id: number }) => a.id), [fall]);
+    assert.deepEqual(
+      (await t.get("/api/v1/alerts?alert_type=fall")).body.map((a: { id: number }) => a.id),
+      [fall],
+    );
+    assert.deepEqual(
+      (await t.get("/api/v1/alerts?room_name=bathroom")).body.map((a: { id: number }) => a.id),
+      [fall],
+    );
     assert.equal((await t.get("/api/v1/alerts?resolved=true")).body.length, 0);
     assert.equal((await t.get("/api/v1/alerts?resolved=maybe")).status, 422);
   });
@@ -28,7 +34,10 @@ describe("alerts", () => {
     assert.equal(res.body.resolved_by, "test caregiver");
     assert.equal(res.body.actions[0].action, "dismiss");
     assert.equal(res.body.actions[0].note, "She is fine");
-    assert.deepEqual((await t.get("/api/v1/alerts?resolved=false")).body.map((a: { id: number }) => a.id), [smoke]);
+    assert.deepEqual(
+      (await t.get("/api/v1/alerts?resolved=false")).body.map((a: { id: number }) => a.id),
+      [smoke],
+    );
   });
 
   it("assist marks help needed, records it and leaves the alert open", async () => {

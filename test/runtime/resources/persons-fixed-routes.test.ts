@@ -10,7 +10,9 @@ describe("persons: fixed routes beside /persons/{id}", () => {
     t = await startTestApp({ clock });
     await t.post("/api/v1/persons", { person_id: "rose", display_name: "Rose" });
     await t.post("/api/v1/persons", { person_id: "tom", display_name: "Tom" });
-    await t.app.ctx.db("person_locations").insert({ person_id: "rose", room_id: "3", room_name: "kitchen", source: "camera", confidence: 0.9, updated_at: "2026-04-01T09:50:00.000Z" });
+    await t.app.ctx
+      .db("person_locations")
+      .insert({ person_id: "rose", room_id: "3", room_name: "kitchen", source: "camera", confidence: 0.9, updated_at: "2026-04-01T09:50:00.000Z" });
     await t.app.ctx.db("persons").where({ person_id: "tom" }).update({ enrolled: true, embedding_count: 7, enrolled_at: "2026-03-30T08:00:00.000Z" });
   });
   after(() => t.close());

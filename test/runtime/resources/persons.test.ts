@@ -15,7 +15,10 @@ describe("persons", () => {
     assert.equal(res.body.enrollment_status, "not_enrolled");
     assert.equal(res.body.cts_alert_config, null);
     const list = await t.get("/api/v1/persons");
-    assert.deepEqual(list.body.map((p: { person_id: string }) => p.person_id), ["grandma_rose"]);
+    assert.deepEqual(
+      list.body.map((p: { person_id: string }) => p.person_id),
+      ["grandma_rose"],
+    );
   });
 
   it("updates display name and alert config with PATCH", async () => {
@@ -66,7 +69,10 @@ describe("persons", () => {
     assert.equal((await t.request("DELETE", "/api/v1/persons/rose")).status, 204);
     assert.equal((await t.get("/api/v1/persons/rose")).status, 404);
     const left = await t.get("/api/v1/activities");
-    assert.deepEqual(left.body.map((a: { person_id: string }) => a.person_id), ["sam"]);
+    assert.deepEqual(
+      left.body.map((a: { person_id: string }) => a.person_id),
+      ["sam"],
+    );
   });
 
   it("answers 404 for an unknown member on every route", async () => {

@@ -26,7 +26,10 @@ describe("room names: one key, beyond ASCII", () => {
       assert.deepEqual(Object.keys(dup.body), ["detail"]);
       assert.match(dup.body.detail, /A room named 'Küche' already exists/);
     }
-    assert.deepEqual((await t.get("/api/v1/rooms")).body.map((r: { name: string }) => r.name), ["Küche"]);
+    assert.deepEqual(
+      (await t.get("/api/v1/rooms")).body.map((r: { name: string }) => r.name),
+      ["Küche"],
+    );
   });
 
   it("refuses 'Küche' after 'KÜCHE' (SQLite's lower() folded only the ASCII letters)", async () => {

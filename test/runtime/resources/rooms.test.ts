@@ -14,7 +14,10 @@ describe("rooms", () => {
     assert.equal(created.body.name, "kitchen");
     assert.equal(typeof created.body.id, "number");
     const list = await t.get("/api/v1/rooms");
-    assert.deepEqual(list.body.map((r: { name: string }) => r.name), ["kitchen"]);
+    assert.deepEqual(
+      list.body.map((r: { name: string }) => r.name),
+      ["kitchen"],
+    );
     const updated = await t.request("PUT", `/api/v1/rooms/${created.body.id}`, { body: { name: "big kitchen" } });
     assert.equal(updated.status, 200);
     assert.equal(updated.body.name, "big kitchen");

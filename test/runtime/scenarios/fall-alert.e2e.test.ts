@@ -35,7 +35,12 @@ describe("scenario: a fall seen by a camera, an unanswered prompt, an escalating
     await t.request("PUT", "/api/v1/sensors/kitchen_cam", { body: { room_id: kitchen } });
     const dir = path.join(t.app.ctx.dataDir, "media", "kitchen_cam");
     fs.mkdirSync(dir, { recursive: true });
-    fs.writeFileSync(path.join(dir, "frame1.jpg"), await sharp({ create: { width: 64, height: 48, channels: 3, background: "#777777" } }).jpeg().toBuffer());
+    fs.writeFileSync(
+      path.join(dir, "frame1.jpg"),
+      await sharp({ create: { width: 64, height: 48, channels: 3, background: "#777777" } })
+        .jpeg()
+        .toBuffer(),
+    );
     ws = new WebSocket(`${t.baseUrl.replace("http", "ws")}/ws`, [KEYS.caregiver]);
     ws.on("message", (d) => frames.push(JSON.parse(String(d))));
     await new Promise((r) => ws.once("open", r));
@@ -43,11 +48,33 @@ describe("scenario: a fall seen by a camera, an unanswered prompt, an escalating
       schema_version: 1,
       rule: { name: "Fall watch", trigger_type: "sensor_event", primary_sensor_ref: { kind: "sensor", label: "kitchen_cam" } },
       steps: [
-        { label: "look", step_type: "llm_call", config: { model_id: "vision", prompt: "Did someone fall? Answer as JSON.", image_source: "trigger", response_format: "json_free", output_key: "vision_response" } },
+        {
+          label: "look",
+          step_type: "llm_call",
+          config: {
+            model_id: "vision",
+            prompt: "Did someone fall? Answer as JSON.",
+            image_source: "trigger",
+            response_format: "json_free",
+            output_key: "vision_response",
+          },
+        },
         { label: "fell?", step_type: "condition", config: { expression: "vision_response.person_fell == true" } },
-        { label: "ask", step_type: "interactive_prompt", config: { popup_message_template: "Are you okay?", countdown_seconds: 30, timeout_action: "escalate" } },
+        {
+          label: "ask",
+          step_type: "interactive_prompt",
+          config: { popup_message_template: "Are you okay?", countdown_seconds: 30, timeout_action: "escalate" },
+        },
         { label: "help?", step_type: "condition", config: { expression: "interactive_response.action == 'escalate'" } },
-        { label: "alarm", step_type: "notification", config: { alert_level: "emergency", channels: ["pwa_popup_text"], message_template: "Rose may have fallen in the {{room_name}}: {{vision_response.description}}" } },
+        {
+          label: "alarm",
+          step_type: "notification",
+          config: {
+            alert_level: "emergency",
+            channels: ["pwa_popup_text"],
+            message_template: "Rose may have fallen in the {{room_name}}: {{vision_response.description}}",
+          },
+        },
       ],
       edges: [
         { source_label: "look", source_port: "main", target_label: "fell?" },
@@ -75,7 +102,12 @@ describe("scenario: a fall seen by a camera, an unanswered prompt, an escalating
   const popups = () => frames.filter((f) => f.type === "emergency");
 
   it("asks the senior after the vision model sees a fall", async () => {
-    t.app.ctx.bus.publish("sensor.event", { sensor_id: "kitchen_cam", room_name: "kitchen", media_paths: ["media/kitchen_cam/frame1.jpg"], media_type: "image/jpeg" });
+    t.app.ctx.bus.publish("sensor.event", {
+      sensor_id: "kitchen_cam",
+      room_name: "kitchen",
+      media_paths: ["media/kitchen_cam/frame1.jpg"],
+      media_type: "image/jpeg",
+    });
     const prompt = await waitFor("the prompt", () => frames.find((f) => f.type === "interactive_prompt"));
     assert.equal(prompt.message, "Are you okay?");
     assert.equal(prompt.countdown_seconds, 30);
@@ -120,7 +152,10 @@ describe("scenario: a fall seen by a camera, an unanswered prompt, an escalating
     clock.advance(5 * 60_000);
     await waitFor("the second re-send", () => (popups().length >= 3 ? true : undefined));
     const alert = (await t.get("/api/v1/alerts?resolved=false")).body[0];
-    const dismissed = await t.request("POST", `/api/v1/alerts/${alert.id}/action`, { key: KEYS.caregiver, body: { action: "dismiss", note: "Called her, she is fine" } });
+    const dismissed = await t.request("POST", `/api/v1/alerts/${alert.id}/action`, {
+      key: KEYS.caregiver,
+      body: { action: "dismiss", note: "Called her, she is fine" },
+    });
     assert.equal(dismissed.status, 200, dismissed.text);
     clock.advance(20 * 60_000);
     await new Promise((r) => setTimeout(r, 100));

@@ -1,19 +1,19 @@
-import { splitSentences } from '../../text/sentences';
-import { EngineUnavailableError } from '../../errors';
-import { AsyncQueue } from '../async-queue';
-import type { EngineHealth, ResolvedVoice, SpeechEngine, SynthesisRequest, Voice } from '../engine';
-import { ESPEAK_MAX_RATE, ESPEAK_MIN_RATE, ESPEAK_NORMAL_RATE } from './espeak-module';
-import { EspeakPool } from './espeak-pool';
-import { espeakNameOf, espeakVoices, resolveEspeakVoice } from './espeak-voices';
+import { splitSentences } from "../../text/sentences";
+import { EngineUnavailableError } from "../../errors";
+import { AsyncQueue } from "../async-queue";
+import type { EngineHealth, ResolvedVoice, SpeechEngine, SynthesisRequest, Voice } from "../engine";
+import { ESPEAK_MAX_RATE, ESPEAK_MIN_RATE, ESPEAK_NORMAL_RATE } from "./espeak-module";
+import { EspeakPool } from "./espeak-pool";
+import { espeakNameOf, espeakVoices, resolveEspeakVoice } from "./espeak-voices";
 
 /**
  * The local engine: eSpeak NG in WASM, needing nothing beyond `npm install`. It streams natively:
  * each sentence goes to a worker, which posts audio while eSpeak is still speaking it.
  */
 export class EspeakEngine implements SpeechEngine {
-  readonly id = 'espeak' as const;
+  readonly id = "espeak" as const;
   readonly nativeStreaming = true;
-  readonly ownedBy = 'espeak-ng';
+  readonly ownedBy = "espeak-ng";
 
   private constructor(
     private readonly pool: EspeakPool,
@@ -34,7 +34,7 @@ export class EspeakEngine implements SpeechEngine {
   }
 
   async start(request: SynthesisRequest): Promise<AsyncIterable<Buffer>> {
-    if (this.pool.workerCount === 0) throw new EngineUnavailableError(`espeak has no worker (${this.pool.error ?? 'starting'})`);
+    if (this.pool.workerCount === 0) throw new EngineUnavailableError(`espeak has no worker (${this.pool.error ?? "starting"})`);
     const voice = espeakNameOf(request.voice.id);
     const wanted = ESPEAK_NORMAL_RATE * request.speed;
     const rate = Math.round(Math.min(ESPEAK_MAX_RATE, Math.max(ESPEAK_MIN_RATE, wanted)));
@@ -48,7 +48,7 @@ export class EspeakEngine implements SpeechEngine {
       available: this.pool.workerCount > 0,
       streaming: true,
       workers: this.pool.workerCount,
-      detail: `${this.pool.busy} busy, ${this.pool.queued} sentences queued${this.pool.error ? `; last error: ${this.pool.error}` : ''}`,
+      detail: `${this.pool.busy} busy, ${this.pool.queued} sentences queued${this.pool.error ? `; last error: ${this.pool.error}` : ""}`,
     };
   }
 
@@ -56,20 +56,14 @@ export class EspeakEngine implements SpeechEngine {
     return this.pool.close();
   }
 
-  private async *speak(
-    sentences: string[],
-    settings: { voice: string; rate: number; tempo: number },
-    signal: AbortSignal,
-  ): AsyncGenerator<Buffer> {
+  private async *speak(sentences: string[], settings: { voice: string; rate: number; tempo: number }, signal: AbortSignal): AsyncGenerator<Buffer> {
     for (const sentence of sentences) {
       if (signal.aborted) return;
       const chunks = new AsyncQueue<Buffer>();
-      this.pool
-        .run({ ...settings, text: sentence, signal, onChunk: (pcm) => chunks.push(pcm) })
-        .then(
-          () => chunks.end(),
-          (err: Error) => chunks.fail(err),
-        );
+      this.pool.run({ ...settings, text: sentence, signal, onChunk: (pcm) => chunks.push(pcm) }).then(
+        () => chunks.end(),
+        (err: Error) => chunks.fail(err),
+      );
       yield* chunks;
     }
   }

@@ -15,12 +15,12 @@ interface EspeakModule {
   eSpeakNGWorker: new () => EspeakWorker;
 }
 
-const importEsm = new Function('specifier', 'return import(specifier)') as (specifier: string) => Promise<{
+const importEsm = new Function("specifier", "return import(specifier)") as (specifier: string) => Promise<{
   default: () => Promise<EspeakModule>;
 }>;
 
 export async function loadEspeak(): Promise<EspeakWorker> {
-  const { default: factory } = await importEsm('@echogarden/espeak-ng-emscripten');
+  const { default: factory } = await importEsm("@echogarden/espeak-ng-emscripten");
   const module = await factory();
   return new module.eSpeakNGWorker();
 }

@@ -1,6 +1,6 @@
-import { Worker } from 'node:worker_threads';
-import path from 'node:path';
-import { CANCEL_SLOT, type SynthesisJobMessage, type WorkerMessage } from './espeak-protocol';
+import { Worker } from "node:worker_threads";
+import path from "node:path";
+import { CANCEL_SLOT, type SynthesisJobMessage, type WorkerMessage } from "./espeak-protocol";
 
 export interface PoolJob {
   text: string;
@@ -61,19 +61,19 @@ export class EspeakPool {
   }
 
   run(job: PoolJob): Promise<void> {
-    if (this.closed) return Promise.reject(new Error('eSpeak pool is closed'));
+    if (this.closed) return Promise.reject(new Error("eSpeak pool is closed"));
     if (job.signal.aborted) return Promise.resolve();
     return new Promise<void>((resolve, reject) => {
       // Requests submit many sentences on one signal: the listener must go when the job ends.
       const onAbort = () => this.abort(queued);
-      const settle = () => job.signal.removeEventListener('abort', onAbort);
+      const settle = () => job.signal.removeEventListener("abort", onAbort);
       const queued: QueuedJob = {
         ...job,
         jobId: this.nextJobId++,
         resolve: () => (settle(), resolve()),
         reject: (err) => (settle(), reject(err)),
       };
-      job.signal.addEventListener('abort', onAbort, { once: true });
+      job.signal.addEventListener("abort", onAbort, { once: true });
       this.queue.push(queued);
       this.dispatch();
     });
@@ -81,19 +81,19 @@ export class EspeakPool {
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const job of this.queue.splice(0)) job.reject(new Error('eSpeak pool closed'));
+    for (const job of this.queue.splice(0)) job.reject(new Error("eSpeak pool closed"));
     await Promise.all(this.workers.map((w) => w.worker.terminate()));
     this.workers.length = 0;
   }
 
   private spawn(): Promise<void> {
     const cancelMemory = new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT);
-    const worker = new Worker(path.join(__dirname, 'espeak-worker.js'), { workerData: { cancel: cancelMemory } });
+    const worker = new Worker(path.join(__dirname, "espeak-worker.js"), { workerData: { cancel: cancelMemory } });
     const slot: PoolWorker = { worker, cancel: new Int32Array(cancelMemory), current: null };
     return new Promise<void>((resolve, reject) => {
       let ready = false;
-      worker.on('message', (message: WorkerMessage) => {
-        if (message.type === 'ready') {
+      worker.on("message", (message: WorkerMessage) => {
+        if (message.type === "ready") {
           ready = true;
           this.workers.push(slot);
           resolve();
@@ -102,8 +102,8 @@ export class EspeakPool {
           this.onWorkerMessage(slot, message);
         }
       });
-      worker.on('error', (err) => (this.lastError = err.message));
-      worker.on('exit', (code) => {
+      worker.on("error", (err) => (this.lastError = err.message));
+      worker.on("exit", (code) => {
         if (!ready) return reject(new Error(this.lastError ?? `eSpeak worker exited with code ${code}`));
         this.replace(slot, code);
       });
@@ -121,13 +121,13 @@ export class EspeakPool {
 
   private onWorkerMessage(slot: PoolWorker, message: WorkerMessage): void {
     const job = slot.current;
-    if (!job || message.type === 'ready' || message.jobId !== job.jobId) return;
-    if (message.type === 'chunk') {
+    if (!job || message.type === "ready" || message.jobId !== job.jobId) return;
+    if (message.type === "chunk") {
       if (!job.signal.aborted) job.onChunk(Buffer.from(message.pcm));
       return;
     }
     slot.current = null;
-    if (message.type === 'done') job.resolve();
+    if (message.type === "done") job.resolve();
     else job.reject(new Error(message.message));
     this.dispatch();
   }
@@ -139,7 +139,7 @@ export class EspeakPool {
       if (!job) return;
       slot.current = job;
       const message: SynthesisJobMessage = {
-        type: 'synth',
+        type: "synth",
         jobId: job.jobId,
         text: job.text,
         voice: job.voice,

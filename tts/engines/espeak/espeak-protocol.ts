@@ -1,6 +1,6 @@
 /** Messages between the eSpeak pool (main thread) and its workers. */
 export interface SynthesisJobMessage {
-  type: 'synth';
+  type: "synth";
   jobId: number;
   text: string;
   /** eSpeak voice name, e.g. `hi+f3`. */
@@ -12,10 +12,7 @@ export interface SynthesisJobMessage {
 }
 
 export type WorkerMessage =
-  | { type: 'ready' }
-  | { type: 'chunk'; jobId: number; pcm: ArrayBuffer }
-  | { type: 'done'; jobId: number }
-  | { type: 'error'; jobId: number; message: string };
+  { type: "ready" } | { type: "chunk"; jobId: number; pcm: ArrayBuffer } | { type: "done"; jobId: number } | { type: "error"; jobId: number; message: string };
 
 /** Index of the job id a worker should abort, in the shared cancel flag. */
 export const CANCEL_SLOT = 0;

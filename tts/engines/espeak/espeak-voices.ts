@@ -1,6 +1,6 @@
-import { ValidationError } from '../../errors';
-import type { ResolvedVoice, Voice } from '../engine';
-import { PCM_SAMPLE_RATE } from '../../audio/pcm';
+import { ValidationError } from "../../errors";
+import type { ResolvedVoice, Voice } from "../engine";
+import { PCM_SAMPLE_RATE } from "../../audio/pcm";
 
 /**
  * English and the Indian languages eSpeak NG ships. Of the spec's 22 scheduled languages, Bodo,
@@ -8,34 +8,34 @@ import { PCM_SAMPLE_RATE } from '../../audio/pcm';
  * Bishnupriya Manipuri is included as the closest.
  */
 export const ESPEAK_LANGUAGES: readonly { code: string; espeak: string; name: string }[] = [
-  { code: 'en-us', espeak: 'en-us', name: 'English (US)' },
-  { code: 'en-gb', espeak: 'en', name: 'English (UK)' },
-  { code: 'as', espeak: 'as', name: 'Assamese' },
-  { code: 'bn', espeak: 'bn', name: 'Bengali' },
-  { code: 'bpy', espeak: 'bpy', name: 'Bishnupriya Manipuri' },
-  { code: 'gu', espeak: 'gu', name: 'Gujarati' },
-  { code: 'hi', espeak: 'hi', name: 'Hindi' },
-  { code: 'kn', espeak: 'kn', name: 'Kannada' },
-  { code: 'kok', espeak: 'kok', name: 'Konkani' },
-  { code: 'ml', espeak: 'ml', name: 'Malayalam' },
-  { code: 'mr', espeak: 'mr', name: 'Marathi' },
-  { code: 'ne', espeak: 'ne', name: 'Nepali' },
-  { code: 'or', espeak: 'or', name: 'Odia' },
-  { code: 'pa', espeak: 'pa', name: 'Punjabi' },
-  { code: 'sd', espeak: 'sd', name: 'Sindhi' },
-  { code: 'ta', espeak: 'ta', name: 'Tamil' },
-  { code: 'te', espeak: 'te', name: 'Telugu' },
-  { code: 'ur', espeak: 'ur', name: 'Urdu' },
+  { code: "en-us", espeak: "en-us", name: "English (US)" },
+  { code: "en-gb", espeak: "en", name: "English (UK)" },
+  { code: "as", espeak: "as", name: "Assamese" },
+  { code: "bn", espeak: "bn", name: "Bengali" },
+  { code: "bpy", espeak: "bpy", name: "Bishnupriya Manipuri" },
+  { code: "gu", espeak: "gu", name: "Gujarati" },
+  { code: "hi", espeak: "hi", name: "Hindi" },
+  { code: "kn", espeak: "kn", name: "Kannada" },
+  { code: "kok", espeak: "kok", name: "Konkani" },
+  { code: "ml", espeak: "ml", name: "Malayalam" },
+  { code: "mr", espeak: "mr", name: "Marathi" },
+  { code: "ne", espeak: "ne", name: "Nepali" },
+  { code: "or", espeak: "or", name: "Odia" },
+  { code: "pa", espeak: "pa", name: "Punjabi" },
+  { code: "sd", espeak: "sd", name: "Sindhi" },
+  { code: "ta", espeak: "ta", name: "Tamil" },
+  { code: "te", espeak: "te", name: "Telugu" },
+  { code: "ur", espeak: "ur", name: "Urdu" },
 ];
 
 /** eSpeak's default voice is male; `+f3` is its clearest female variant. */
 const GENDERS = [
-  { suffix: 'female', variant: '+f3' },
-  { suffix: 'male', variant: '' },
+  { suffix: "female", variant: "+f3" },
+  { suffix: "male", variant: "" },
 ] as const;
-type Gender = (typeof GENDERS)[number]['suffix'];
+type Gender = (typeof GENDERS)[number]["suffix"];
 
-const DEFAULT_GENDER: Gender = 'female';
+const DEFAULT_GENDER: Gender = "female";
 
 interface EspeakVoice extends Voice {
   /** The name eSpeak's set_voice understands, e.g. `hi+f3`. */
@@ -47,7 +47,7 @@ const VOICES: EspeakVoice[] = ESPEAK_LANGUAGES.flatMap((lang) =>
   GENDERS.map((g) => ({
     id: `${lang.code}-${g.suffix}`,
     name: `${lang.name} (${g.suffix})`,
-    engine: 'espeak' as const,
+    engine: "espeak" as const,
     language: lang.code,
     supports_cloning: false,
     sample_rate: PCM_SAMPLE_RATE,
@@ -74,7 +74,7 @@ export function defaultEspeakVoiceFor(language: string): string | undefined {
 
 export function espeakNameOf(voiceId: string): string {
   const voice = BY_ID.get(voiceId);
-  if (!voice) throw new ValidationError('voice', `unknown voice '${voiceId}' for engine espeak`);
+  if (!voice) throw new ValidationError("voice", `unknown voice '${voiceId}' for engine espeak`);
   return voice.espeakName;
 }
 
@@ -83,12 +83,12 @@ export function espeakNameOf(voiceId: string): string {
  * the nearest eSpeak accent, other tags to their primary language.
  */
 export function normaliseLanguage(tag: string): string | undefined {
-  const lower = tag.trim().toLowerCase().replace(/_/g, '-');
+  const lower = tag.trim().toLowerCase().replace(/_/g, "-");
   const known = (code: string) => ESPEAK_LANGUAGES.some((l) => l.code === code);
   if (known(lower)) return lower;
-  const primary = lower.split('-')[0];
-  if (primary === 'en') return lower === 'en-gb' || lower === 'en-uk' ? 'en-gb' : 'en-us';
-  if (primary === 'od' || primary === 'ory') return 'or';
+  const primary = lower.split("-")[0];
+  if (primary === "en") return lower === "en-gb" || lower === "en-uk" ? "en-gb" : "en-us";
+  if (primary === "od" || primary === "ory") return "or";
   return known(primary) ? primary : undefined;
 }
 
@@ -97,19 +97,15 @@ export function normaliseLanguage(tag: string): string | undefined {
  * kept in the requested language, so a household's default voice still reads a Hindi reminder in
  * Hindi. Without a voice, the default voice's gender is used.
  */
-export function resolveEspeakVoice(
-  voiceId: string | undefined,
-  language: string | undefined,
-  defaultVoiceId: string,
-): ResolvedVoice {
+export function resolveEspeakVoice(voiceId: string | undefined, language: string | undefined, defaultVoiceId: string): ResolvedVoice {
   const voice = voiceId === undefined ? undefined : BY_ID.get(voiceId);
   if (voiceId !== undefined && !voice) {
-    throw new ValidationError('voice', `unknown voice '${voiceId}' for engine espeak; see GET /api/v1/voices`);
+    throw new ValidationError("voice", `unknown voice '${voiceId}' for engine espeak; see GET /api/v1/voices`);
   }
   const wanted = language === undefined ? undefined : normaliseLanguage(language);
   if (language !== undefined && !wanted) {
-    const codes = ESPEAK_LANGUAGES.map((l) => l.code).join(', ');
-    throw new ValidationError('language', `'${language}' is not supported by espeak; supported: ${codes}`);
+    const codes = ESPEAK_LANGUAGES.map((l) => l.code).join(", ");
+    throw new ValidationError("language", `'${language}' is not supported by espeak; supported: ${codes}`);
   }
   const base = voice ?? BY_ID.get(defaultVoiceId) ?? VOICES[0];
   const targetLanguage = wanted ?? base.language;

@@ -1,9 +1,9 @@
-import { parentPort, workerData } from 'node:worker_threads';
-import { PCM_SAMPLE_RATE, floatToInt16Buffer, int16ToFloat } from '../../audio/pcm';
-import { StreamingResampler } from '../../audio/resample';
-import { timeStretch } from '../../audio/time-stretch';
-import { ESPEAK_NORMAL_RATE, loadEspeak, type EspeakWorker } from './espeak-module';
-import { CANCEL_SLOT, type SynthesisJobMessage, type WorkerMessage } from './espeak-protocol';
+import { parentPort, workerData } from "node:worker_threads";
+import { PCM_SAMPLE_RATE, floatToInt16Buffer, int16ToFloat } from "../../audio/pcm";
+import { StreamingResampler } from "../../audio/resample";
+import { timeStretch } from "../../audio/time-stretch";
+import { ESPEAK_NORMAL_RATE, loadEspeak, type EspeakWorker } from "./espeak-module";
+import { CANCEL_SLOT, type SynthesisJobMessage, type WorkerMessage } from "./espeak-protocol";
 
 /**
  * One eSpeak NG instance per worker thread. Synthesis is synchronous inside WASM, so it runs here
@@ -11,12 +11,12 @@ import { CANCEL_SLOT, type SynthesisJobMessage, type WorkerMessage } from './esp
  * while eSpeak is still working on the rest of the sentence.
  */
 const port = parentPort;
-if (!port) throw new Error('espeak-worker must run as a worker thread');
+if (!port) throw new Error("espeak-worker must run as a worker thread");
 const cancel = new Int32Array((workerData as { cancel: SharedArrayBuffer }).cancel);
 /** Sentences that bring eSpeak's WASM up to its optimised tier before the first real request. */
 const WARM_UP = [
-  ['en-us+f3', 'Good morning. The kettle is on, and lunch is at noon with the family.'],
-  ['hi+f3', 'नमस्ते, दवा लेने का समय हो गया है।'],
+  ["en-us+f3", "Good morning. The kettle is on, and lunch is at noon with the family."],
+  ["hi+f3", "नमस्ते, दवा लेने का समय हो गया है।"],
 ] as const;
 const WARM_UP_ROUNDS = 6;
 
@@ -31,7 +31,7 @@ function postPcm(jobId: number): Emit {
     if (samples.length === 0) return;
     // floatToInt16Buffer allocates outside Node's shared pool, so the whole ArrayBuffer is ours to move.
     const pcm = floatToInt16Buffer(samples).buffer as ArrayBuffer;
-    post({ type: 'chunk', jobId, pcm }, [pcm]);
+    post({ type: "chunk", jobId, pcm }, [pcm]);
   };
 }
 
@@ -75,26 +75,26 @@ function concat(parts: Float32Array[]): Float32Array {
 
 async function main(): Promise<void> {
   const engine = await loadEspeak();
-  const state = { voice: '', rate: 0 };
+  const state = { voice: "", rate: 0 };
   for (let round = 0; round < WARM_UP_ROUNDS; round++) {
     for (const [voice, text] of WARM_UP) {
-      const job: SynthesisJobMessage = { type: 'synth', jobId: 0, text, voice, rate: ESPEAK_NORMAL_RATE, tempo: 1 };
+      const job: SynthesisJobMessage = { type: "synth", jobId: 0, text, voice, rate: ESPEAK_NORMAL_RATE, tempo: 1 };
       synthesise(engine, job, state, (samples) => floatToInt16Buffer(samples));
     }
   }
-  port!.on('message', (job: SynthesisJobMessage) => {
+  port!.on("message", (job: SynthesisJobMessage) => {
     try {
       synthesise(engine, job, state, postPcm(job.jobId));
-      post({ type: 'done', jobId: job.jobId });
+      post({ type: "done", jobId: job.jobId });
     } catch (err) {
-      post({ type: 'error', jobId: job.jobId, message: err instanceof Error ? err.message : String(err) });
+      post({ type: "error", jobId: job.jobId, message: err instanceof Error ? err.message : String(err) });
     }
   });
-  post({ type: 'ready' });
+  post({ type: "ready" });
 }
 
 main().catch((err: unknown) => {
   // Without an engine this worker is useless; the pool sees the exit and reports it.
-  console.error('espeak worker failed to start:', err);
+  console.error("espeak worker failed to start:", err);
   process.exit(1);
 });

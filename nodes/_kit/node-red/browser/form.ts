@@ -146,9 +146,7 @@ window.careflowForm = (() => {
             .val(String(e))
             .prop("checked", chosen.indexOf(e) >= 0)
             .appendTo(box);
-          $("<span></span>")
-            .text(String(e).replace(/_/g, " "))
-            .appendTo(box);
+          $("<span></span>").text(String(e).replace(/_/g, " ")).appendTo(box);
           box.appendTo(input);
         });
       } else if (kind === "boolean") {
@@ -166,7 +164,9 @@ window.careflowForm = (() => {
           .attr("placeholder", v.items?.enum ? v.items.enum.join(", ") : "comma separated")
           .val(Array.isArray(value) ? value.join(", ") : "");
       } else {
-        input = $('<textarea rows="4" style="width:70%;font-family:monospace"></textarea>').val(value === undefined || value === null ? "" : JSON.stringify(value, null, 2));
+        input = $('<textarea rows="4" style="width:70%;font-family:monospace"></textarea>').val(
+          value === undefined || value === null ? "" : JSON.stringify(value, null, 2),
+        );
       }
       input.attr("id", id(type, key)).attr("data-careflow-key", key);
       if (kind !== "boolean") input.css("width", "calc(100% - 170px)");

@@ -84,7 +84,12 @@ async function additionalRows(env: ImageEnv, config: ImageConfig): Promise<Media
     const q = env.db<MediaRow>("camera_media").select("id", "sensor_id", "path", "captured_at").where("sensor_id", sensor);
     if (span.from !== null) q.where("captured_at", ">=", new Date(span.from).toISOString());
     if (span.to !== null) q.where("captured_at", "<=", new Date(span.to).toISOString());
-    const newest = await q.orderBy([{ column: "captured_at", order: "desc" }, { column: "id", order: "desc" }]).limit(config.images_per_sensor);
+    const newest = await q
+      .orderBy([
+        { column: "captured_at", order: "desc" },
+        { column: "id", order: "desc" },
+      ])
+      .limit(config.images_per_sensor);
     out.push(...newest.reverse());
   }
   return out;

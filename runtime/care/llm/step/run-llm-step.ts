@@ -80,7 +80,10 @@ async function ask(ctx: CareContext, signal: AbortSignal, entry: ModelEntry, con
     });
     if (!hasMarker(text, config.hallucination_marker)) return text;
     if (attempt >= entry.max_retries) {
-      throw new ModelAnswerError(entry.id, `${describeModel(entry)} answered with the hallucination marker '${config.hallucination_marker}' on all ${attempt + 1} attempts`);
+      throw new ModelAnswerError(
+        entry.id,
+        `${describeModel(entry)} answered with the hallucination marker '${config.hallucination_marker}' on all ${attempt + 1} attempts`,
+      );
     }
     ctx.log.warn({ model_id: entry.id, attempt }, "llm_call: hallucination marker in the answer; asking again");
   }

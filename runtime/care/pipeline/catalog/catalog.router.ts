@@ -5,9 +5,21 @@ import { channelTypes, dataKeys, filterTypes, stepTypes } from "./catalog.servic
 
 export function catalogRouter(_ctx: CareContext): Router {
   const r = Router();
-  r.get("/pipeline/step-types", route(() => stepTypes()));
-  r.get("/pipeline/filter-types", route(() => filterTypes()));
-  r.get("/pipeline/channel-types", route(() => channelTypes()));
-  r.get("/pipeline/data-keys", route(() => ({ keys: dataKeys(), total: dataKeys().length })));
+  r.get(
+    "/pipeline/step-types",
+    route(() => stepTypes()),
+  );
+  r.get(
+    "/pipeline/filter-types",
+    route(() => filterTypes()),
+  );
+  r.get(
+    "/pipeline/channel-types",
+    route(() => channelTypes()),
+  );
+  r.get(
+    "/pipeline/data-keys",
+    route(() => ({ keys: dataKeys(), total: dataKeys().length })),
+  );
   return r;
 }

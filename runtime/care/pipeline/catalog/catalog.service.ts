@@ -57,7 +57,8 @@ export function dataKeys(): DataKey[] {
     }
   };
   BASE_DATA_KEYS.forEach(add);
-  for (const { spec } of registry.steps) for (const o of spec.outputs) add({ key: o.key, type: o.type, description: o.description, source: `step:${spec.type}` });
+  for (const { spec } of registry.steps)
+    for (const o of spec.outputs) add({ key: o.key, type: o.type, description: o.description, source: `step:${spec.type}` });
   return out;
 }
 

@@ -109,30 +109,14 @@ const perItem = (
 
 const SPECS: readonly FunctionSpec[] = [
   value("exists", "exists(x)", [1, 1], "true when x is present and not null", ([x]) => !isNil(x)),
-  value("contains", "contains(haystack, needle)", [2, 2], "list membership, substring, or object key", ([h, n]) =>
-    contains(h, n, false),
-  ),
-  value("icontains", "icontains(haystack, needle)", [2, 2], "contains, ignoring letter case", ([h, n]) =>
-    contains(h, n, true),
-  ),
-  value("lower", "lower(s)", [1, 1], "lower-cased string; other values unchanged", ([s]) =>
-    typeof s === "string" ? s.toLowerCase() : s,
-  ),
-  value("upper", "upper(s)", [1, 1], "upper-cased string; other values unchanged", ([s]) =>
-    typeof s === "string" ? s.toUpperCase() : s,
-  ),
-  value("length", "length(x)", [1, 1], "items in a list, characters in a string, keys in an object; 0 for null", ([x]) =>
-    size(x), ["len", "count"],
-  ),
-  value("number", "number(x)", [1, 1], "a number, or a numeric string as a number; null otherwise", ([x]) =>
-    toNumber(x),
-  ),
-  value("first", "first(list)", [1, 1], "first item of a list, or null", ([l]) =>
-    Array.isArray(l) && l.length > 0 ? l[0] : null,
-  ),
-  value("last", "last(list)", [1, 1], "last item of a list, or null", ([l]) =>
-    Array.isArray(l) && l.length > 0 ? l[l.length - 1] : null,
-  ),
+  value("contains", "contains(haystack, needle)", [2, 2], "list membership, substring, or object key", ([h, n]) => contains(h, n, false)),
+  value("icontains", "icontains(haystack, needle)", [2, 2], "contains, ignoring letter case", ([h, n]) => contains(h, n, true)),
+  value("lower", "lower(s)", [1, 1], "lower-cased string; other values unchanged", ([s]) => (typeof s === "string" ? s.toLowerCase() : s)),
+  value("upper", "upper(s)", [1, 1], "upper-cased string; other values unchanged", ([s]) => (typeof s === "string" ? s.toUpperCase() : s)),
+  value("length", "length(x)", [1, 1], "items in a list, characters in a string, keys in an object; 0 for null", ([x]) => size(x), ["len", "count"]),
+  value("number", "number(x)", [1, 1], "a number, or a numeric string as a number; null otherwise", ([x]) => toNumber(x)),
+  value("first", "first(list)", [1, 1], "first item of a list, or null", ([l]) => (Array.isArray(l) && l.length > 0 ? l[0] : null)),
+  value("last", "last(list)", [1, 1], "last item of a list, or null", ([l]) => (Array.isArray(l) && l.length > 0 ? l[l.length - 1] : null)),
   value("sum", "sum(list)", [1, 1], "sum of the numbers in a list (other items skipped); 0 for null", ([l]) => {
     if (typeof l === "number") return l;
     if (isNil(l)) return 0;
@@ -141,27 +125,15 @@ const SPECS: readonly FunctionSpec[] = [
     for (const v of l) if (typeof v === "number") total += v;
     return total;
   }),
-  value("any", "any(list)", [1, 1], "true when some item is truthy; null for a non-list", ([l]) =>
-    Array.isArray(l) ? l.some(truthy) : null,
-  ),
-  value("all", "all(list)", [1, 1], "true when every item is truthy (true for []); null for a non-list", ([l]) =>
-    Array.isArray(l) ? l.every(truthy) : null,
-  ),
-  value("min", "min(list)", [1, 1], "smallest of a list of numbers or of strings, else null", ([l]) =>
-    extreme(l, (a, b) => a < b),
-  ),
-  value("max", "max(list)", [1, 1], "largest of a list of numbers or of strings, else null", ([l]) =>
-    extreme(l, (a, b) => a > b),
-  ),
-  value("default", "default(x, fallback)", [2, 2], "fallback when x is null or an empty string", ([x, fb]) =>
-    isNil(x) || x === "" ? fb : x,
-  ),
+  value("any", "any(list)", [1, 1], "true when some item is truthy; null for a non-list", ([l]) => (Array.isArray(l) ? l.some(truthy) : null)),
+  value("all", "all(list)", [1, 1], "true when every item is truthy (true for []); null for a non-list", ([l]) => (Array.isArray(l) ? l.every(truthy) : null)),
+  value("min", "min(list)", [1, 1], "smallest of a list of numbers or of strings, else null", ([l]) => extreme(l, (a, b) => a < b)),
+  value("max", "max(list)", [1, 1], "largest of a list of numbers or of strings, else null", ([l]) => extreme(l, (a, b) => a > b)),
+  value("default", "default(x, fallback)", [2, 2], "fallback when x is null or an empty string", ([x, fb]) => (isNil(x) || x === "" ? fb : x)),
   value("join", "join(list, separator = ', ')", [1, 2], "list items as text joined by separator", ([l, sep]) =>
     Array.isArray(l) ? l.map(toText).join(typeof sep === "string" ? sep : ", ") : toText(l),
   ),
-  value("round", "round(x, digits = 0)", [1, 2], "number rounded half away from zero; other values unchanged", ([x, d]) =>
-    roundTo(x, d),
-  ),
+  value("round", "round(x, digits = 0)", [1, 2], "number rounded half away from zero; other values unchanged", ([x, d]) => roundTo(x, d)),
   perItem("filter", "filter(list, condition)", "items for which condition, read with the item's fields in scope, is true", (l, each) =>
     Array.isArray(l) ? l.filter((item) => truthy(each(item))) : [],
   ),
@@ -170,9 +142,7 @@ const SPECS: readonly FunctionSpec[] = [
   ),
 ];
 
-const BY_NAME: ReadonlyMap<string, FunctionSpec> = new Map(
-  SPECS.flatMap((spec) => [spec.name, ...spec.aliases].map((n): [string, FunctionSpec] => [n, spec])),
-);
+const BY_NAME: ReadonlyMap<string, FunctionSpec> = new Map(SPECS.flatMap((spec) => [spec.name, ...spec.aliases].map((n): [string, FunctionSpec] => [n, spec])));
 
 /** The entry for a name or alias, or undefined when the language has no such function. */
 export const lookupFunction = (name: string): FunctionSpec | undefined => BY_NAME.get(name);

@@ -138,12 +138,7 @@ function scanPath(source: string, i: number, to: number, fail: (detail: string, 
   return i;
 }
 
-function scanString(
-  source: string,
-  start: number,
-  to: number,
-  fail: (detail: string, at: number) => never,
-): { value: string; end: number } {
+function scanString(source: string, start: number, to: number, fail: (detail: string, at: number) => never): { value: string; end: number } {
   const quote = source[start];
   let value = "";
   let i = start + 1;

@@ -96,7 +96,12 @@ export class PipelineEngine implements RunEngine {
   ) {
     this.services = careServices(ctx);
     this.deadlines = new RunDeadlines(ctx.clock, (id) => this.runTimedOut(id));
-    this.store = new ExecutionStore(ctx.db, executionWriter(ctx.db, ctx.dialect), () => isoNow(ctx.clock), (err, runs) => ctx.log.error({ err, runs }, "writing runs to the store failed"));
+    this.store = new ExecutionStore(
+      ctx.db,
+      executionWriter(ctx.db, ctx.dialect),
+      () => isoNow(ctx.clock),
+      (err, runs) => ctx.log.error({ err, runs }, "writing runs to the store failed"),
+    );
   }
 
   setGates(gates: GateCheck): void {
@@ -205,7 +210,10 @@ export class PipelineEngine implements RunEngine {
       await this.store.save(run).catch(() => undefined);
       this.emit(run, "pipeline_waiting", "running");
       // One timer per run, at the earliest parked branch (the row's resume_at, which the claim checks).
-      const earliest = run.waiting.map((w) => w.resume_at).filter((t): t is string => t !== null).sort()[0];
+      const earliest = run.waiting
+        .map((w) => w.resume_at)
+        .filter((t): t is string => t !== null)
+        .sort()[0];
       if (earliest) this.armResume(run.id, earliest);
       this.runs.delete(run.id);
       return;
@@ -237,7 +245,13 @@ export class PipelineEngine implements RunEngine {
    * handler settles at once (flow steps: conditions, waits) is handled within this call;
    * anything else continues asynchronously and tells Node-RED it is done when it is.
    */
-  onInput(node: RedNodeInstance, config: RedNodeConfig, msg: RedMessage, send: (m: RedMessage | Array<RedMessage | null>) => void, done: (err?: Error) => void): void {
+  onInput(
+    node: RedNodeInstance,
+    config: RedNodeConfig,
+    msg: RedMessage,
+    send: (m: RedMessage | Array<RedMessage | null>) => void,
+    done: (err?: Error) => void,
+  ): void {
     const id = runOf(msg);
     const run = id === undefined ? undefined : this.runs.get(id);
     if (!run) return done();
@@ -272,7 +286,15 @@ export class PipelineEngine implements RunEngine {
   /** Runs one step; returns a promise only when it did not finish at once. */
   private execute(run: RunState, node: RedNodeInstance, config: RedNodeConfig, spec: StepSpec, msg: RedMessage, send: Send): Promise<void> | void {
     if (run.cancel_requested || run.failed_error) return;
-    const step = stepOfNode(run.graph, node.id) ?? { id: 0, node_id: node.id, label: String(config.name ?? spec.type), step_type: spec.type, config: config.config ?? {}, enabled: true, order: 0 };
+    const step = stepOfNode(run.graph, node.id) ?? {
+      id: 0,
+      node_id: node.id,
+      label: String(config.name ?? spec.type),
+      step_type: spec.type,
+      config: config.config ?? {},
+      enabled: true,
+      order: 0,
+    };
     // A step that acts on the world (or asks something outside) runs only once the run's row
     // is durable, so a crash from then on leaves the run visible as interrupted, never gone.
     if (spec.category !== "flow") {
@@ -307,7 +329,16 @@ export class PipelineEngine implements RunEngine {
     return this.afterStep(run, node, spec, step, startedAt, outcome, msg, send);
   }
 
-  private afterStep(run: RunState, node: RedNodeInstance, spec: StepSpec, step: SnapshotStep, startedAt: string, outcome: StepOutcome, msg: RedMessage, send: Send): Promise<void> | void {
+  private afterStep(
+    run: RunState,
+    node: RedNodeInstance,
+    spec: StepSpec,
+    step: SnapshotStep,
+    startedAt: string,
+    outcome: StepOutcome,
+    msg: RedMessage,
+    send: Send,
+  ): Promise<void> | void {
     if (run.cancel_requested || run.status !== "running") return;
     const defaultPort = spec.outputPorts.includes("main") ? "main" : spec.outputPorts[0];
     if (outcome.kind === "threw") {
@@ -327,7 +358,13 @@ export class PipelineEngine implements RunEngine {
     const ok = r.success !== false;
     if (!ok) run.errors.push(`step '${step.label}': ${r.error ?? "reported failure"}`);
     if (r.wait_until !== undefined) {
-      const waiting: Waiting = { node_id: node.id, step_id: step.id, ports, resume_at: new Date(r.wait_until).toISOString(), ...(r.on_timeout_data ? { on_timeout_data: r.on_timeout_data } : {}) };
+      const waiting: Waiting = {
+        node_id: node.id,
+        step_id: step.id,
+        ports,
+        resume_at: new Date(r.wait_until).toISOString(),
+        ...(r.on_timeout_data ? { on_timeout_data: r.on_timeout_data } : {}),
+      };
       run.waiting.push(waiting);
       this.record(run, step, startedAt, outcome.elapsed_ms, ok, [], r.error, "waiting");
       this.parks.parked(run.id, step.id);
@@ -352,7 +389,8 @@ export class PipelineEngine implements RunEngine {
   ): void {
     const rec = stepRecord(step, startedAt, elapsed, success, ports, error, status);
     if (notice?.warning) rec.warning = notice.warning;
-    if (notice?.receipts) rec.receipts = notice.receipts.map((r) => ({ channel: r.channel, delivered: r.delivered, ...(r.detail ? { detail: r.detail } : {}) }));
+    if (notice?.receipts)
+      rec.receipts = notice.receipts.map((r) => ({ channel: r.channel, delivered: r.delivered, ...(r.detail ? { detail: r.detail } : {}) }));
     if (notice?.trace) rec.trace = readableTrace(notice.trace);
     run.steps.push(rec);
     for (const p of ports) run.activated_ports.push(`${step.id}:${p}`);
@@ -374,7 +412,14 @@ export class PipelineEngine implements RunEngine {
   }
 
   /** Send on the given ports from the live instance of the node (a deploy may have replaced it). */
-  private sendOn(run: RunState, node: RedNodeInstance, allPorts: readonly string[], ports: readonly string[], msg: RedMessage, send: (m: Array<RedMessage | null>) => void): void {
+  private sendOn(
+    run: RunState,
+    node: RedNodeInstance,
+    allPorts: readonly string[],
+    ports: readonly string[],
+    msg: RedMessage,
+    send: (m: Array<RedMessage | null>) => void,
+  ): void {
     // The message goes on as it came (its id too); a second port gets a message of its own.
     const out: Array<RedMessage | null> = new Array(allPorts.length).fill(null);
     let sent = 0;
@@ -490,7 +535,13 @@ export class PipelineEngine implements RunEngine {
       return answered ? "already_answered" : "not_waiting";
     }
     // Claimed meanwhile (by another answer, or to resume on time): asking again will tell.
-    if (!(await this.store.claimResume(id, row.waiting.filter((w) => w !== parked)))) return "not_waiting";
+    if (
+      !(await this.store.claimResume(
+        id,
+        row.waiting.filter((w) => w !== parked),
+      ))
+    )
+      return "not_waiting";
     this.dropHeld(id);
     const run = reviveRun(row, this.ctx.clock.now());
     Object.assign(run.pipeline_data, data);
@@ -515,7 +566,9 @@ export class PipelineEngine implements RunEngine {
     this.runs.set(id, run);
     this.armRunTimeout(run);
     // Which steps' waits ended, so a listener can tell whether a resume concerns it.
-    this.emit(run, "pipeline_resumed", "waiting", { resumed_steps: due.map((w) => ({ step_id: w.step_id, step_type: stepOfNode(run.graph, w.node_id)?.step_type ?? null })) });
+    this.emit(run, "pipeline_resumed", "waiting", {
+      resumed_steps: due.map((w) => ({ step_id: w.step_id, step_type: stepOfNode(run.graph, w.node_id)?.step_type ?? null })),
+    });
     run.pending++;
     for (const w of due) {
       const node = this.red.getNode<LiveNode>(w.node_id);

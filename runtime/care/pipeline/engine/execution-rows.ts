@@ -61,7 +61,26 @@ export function parseRow(r: RawRow, known?: { graph?: GraphSnapshot }): Executio
   };
 }
 
-const READ_COLUMNS = ["id", "rule_id", "rule_name", "status", "trigger_type", "trigger_context", "pipeline_data", "step_records", "activated_ports", "skipped_nodes", "errors", "resume_at", "waiting", "rerun_of", "error", "started_at", "updated_at", "completed_at"];
+const READ_COLUMNS = [
+  "id",
+  "rule_id",
+  "rule_name",
+  "status",
+  "trigger_type",
+  "trigger_context",
+  "pipeline_data",
+  "step_records",
+  "activated_ports",
+  "skipped_nodes",
+  "errors",
+  "resume_at",
+  "waiting",
+  "rerun_of",
+  "error",
+  "started_at",
+  "updated_at",
+  "completed_at",
+];
 
 /**
  * Runs as `parseRow` reads them, with their graph snapshot (older rows hold theirs inline).
@@ -87,9 +106,34 @@ export function whereStatus<Q extends Knex.QueryBuilder>(q: Q, statuses: readonl
 }
 
 /** Columns set once, when the row is inserted. */
-export const FIXED_COLUMNS = ["id", "rule_id", "rule_name", "trigger_type", "trigger_context", "graph_snapshot_id", "rerun_of", "event_log_id", "started_at", "room_name", "sensor_id"] as const;
+export const FIXED_COLUMNS = [
+  "id",
+  "rule_id",
+  "rule_name",
+  "trigger_type",
+  "trigger_context",
+  "graph_snapshot_id",
+  "rerun_of",
+  "event_log_id",
+  "started_at",
+  "room_name",
+  "sensor_id",
+] as const;
 /** Columns that follow the run (`log_status` is its event log's status). */
-export const MUTABLE_COLUMNS = ["status", "log_status", "pipeline_data", "step_records", "activated_ports", "skipped_nodes", "errors", "resume_at", "waiting", "error", "updated_at", "completed_at"] as const;
+export const MUTABLE_COLUMNS = [
+  "status",
+  "log_status",
+  "pipeline_data",
+  "step_records",
+  "activated_ports",
+  "skipped_nodes",
+  "errors",
+  "resume_at",
+  "waiting",
+  "error",
+  "updated_at",
+  "completed_at",
+] as const;
 export const SNAPSHOT_COLUMNS = ["id", "rule_id", "digest", "graph", "created_at"] as const;
 
 export type SqlValue = string | number | null;
@@ -170,7 +214,11 @@ export function runWrite(s: RunState, snapshotId: number | null, now: string): R
   ];
   if (snapshotId === null) return { id: s.id, mutable };
   const t = s.trigger;
-  return { id: s.id, fixed: [s.id, s.rule_id, s.rule_name, t.trigger_type, toJsonText(t), snapshotId, s.rerun_of, s.id, s.started_at, t.room_name, t.sensor_id], mutable };
+  return {
+    id: s.id,
+    fixed: [s.id, s.rule_id, s.rule_name, t.trigger_type, toJsonText(t), snapshotId, s.rerun_of, s.id, s.started_at, t.room_name, t.sensor_id],
+    mutable,
+  };
 }
 
 /** The event log follows the run: completed only when a step marked cool-off. */

@@ -211,11 +211,14 @@ export class ExecutionStore {
     if (this.timer && this.timerDue <= dueAt) return;
     if (this.timer) clearTimeout(this.timer);
     this.timerDue = dueAt;
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      this.timerDue = Infinity;
-      this.kick();
-    }, Math.max(0, dueAt - performance.now()));
+    this.timer = setTimeout(
+      () => {
+        this.timer = undefined;
+        this.timerDue = Infinity;
+        this.kick();
+      },
+      Math.max(0, dueAt - performance.now()),
+    );
     this.timer.unref?.();
   }
 

@@ -57,7 +57,15 @@ function takeSnapshot(r: RuleNodes): GraphSnapshot {
     tab_id: r.tab.id,
     trigger_node_id: r.trigger?.id ?? null,
     trigger,
-    steps: stepViews(r).map((s) => ({ id: s.id, node_id: nodeOf.get(s.id)!, label: s.label, step_type: s.step_type, config: s.config_json, enabled: s.enabled, order: s.order })),
+    steps: stepViews(r).map((s) => ({
+      id: s.id,
+      node_id: nodeOf.get(s.id)!,
+      label: s.label,
+      step_type: s.step_type,
+      config: s.config_json,
+      enabled: s.enabled,
+      order: s.order,
+    })),
     edges: edgesOf(r),
     contexts: contextViews(r).map((c, i) => ({ id: c.id, node_id: r.contexts[i].node.id, context_type: c.context_type, config: c.config, negate: c.negate })),
   };
@@ -68,7 +76,11 @@ const summaries = new WeakMap<GraphSnapshot, { steps: Array<Pick<SnapshotStep, "
 
 export function graphSummary(graph: GraphSnapshot): { steps: Array<Pick<SnapshotStep, "id" | "label" | "step_type" | "enabled">>; edges: EdgeView[] } {
   let summary = summaries.get(graph);
-  if (!summary) summaries.set(graph, (summary = { steps: graph.steps.map((s) => ({ id: s.id, label: s.label, step_type: s.step_type, enabled: s.enabled })), edges: graph.edges }));
+  if (!summary)
+    summaries.set(
+      graph,
+      (summary = { steps: graph.steps.map((s) => ({ id: s.id, label: s.label, step_type: s.step_type, enabled: s.enabled })), edges: graph.edges }),
+    );
   return summary;
 }
 

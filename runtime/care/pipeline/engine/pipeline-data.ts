@@ -2,6 +2,11 @@
 import type { TriggerContext } from "../../../../nodes/_kit/handler-types";
 import { buildSystemObject } from "../system-object";
 
-export function initialPipelineData(trigger: TriggerContext, triggerInput: Record<string, unknown> | null, nowMs: number, timezone: string): Record<string, unknown> {
+export function initialPipelineData(
+  trigger: TriggerContext,
+  triggerInput: Record<string, unknown> | null,
+  nowMs: number,
+  timezone: string,
+): Record<string, unknown> {
   return { ...trigger, trigger_input: triggerInput, system: buildSystemObject(nowMs, timezone) };
 }

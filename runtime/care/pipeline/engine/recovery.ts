@@ -17,11 +17,20 @@ export async function recoverRuns(ctx: CareContext): Promise<Array<{ id: number;
   if (reparked.length) {
     await runs("running").whereNotNull("waiting").update({ status: "waiting", updated_at: now });
     // Such a run had a branch parked and another running; the running one is lost with the stop.
-    ctx.log.warn({ runs: reparked.map((r) => r.id) }, "runs with a parked branch were parked again (a branch still running at the stop, if any, was interrupted)");
+    ctx.log.warn(
+      { runs: reparked.map((r) => r.id) },
+      "runs with a parked branch were parked again (a branch still running at the stop, if any, was interrupted)",
+    );
   }
   const interrupted: Array<{ id: number }> = await runs("running").select("id");
   if (interrupted.length) {
-    await runs("running").update({ status: "failed", log_status: "failed", error: "interrupted: the service stopped while this run was running", completed_at: now, updated_at: now });
+    await runs("running").update({
+      status: "failed",
+      log_status: "failed",
+      error: "interrupted: the service stopped while this run was running",
+      completed_at: now,
+      updated_at: now,
+    });
     ctx.log.warn({ runs: interrupted.map((r) => r.id) }, "runs interrupted by a stop were marked failed");
   }
   const parked: Array<{ id: number; resume_at: string }> = await runs("waiting").whereNotNull("resume_at").select("id", "resume_at");

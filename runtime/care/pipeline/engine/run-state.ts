@@ -71,7 +71,14 @@ export interface RunState {
 }
 
 /** A run about to start: running, nothing recorded yet (the store gives it its id). */
-export function newRunState(graph: GraphSnapshot, trigger: TriggerContext, pipelineData: Record<string, unknown>, startedAt: string, nowMs: number, rerunOf: number | null): Omit<RunState, "id"> {
+export function newRunState(
+  graph: GraphSnapshot,
+  trigger: TriggerContext,
+  pipelineData: Record<string, unknown>,
+  startedAt: string,
+  nowMs: number,
+  rerunOf: number | null,
+): Omit<RunState, "id"> {
   return {
     rule_id: graph.rule_id,
     rule_name: graph.rule_name,

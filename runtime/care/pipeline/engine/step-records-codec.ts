@@ -14,7 +14,19 @@ import { stepById, type GraphSnapshot } from "./graph-snapshot";
 import type { StepTrace } from "../../../../nodes/_kit/handler-types";
 import type { StepReceipt, StepRecord } from "./run-state";
 
-type Stored = [number, number, number, number, string[], string | null, (string | null)?, (string | null)?, (string | null)?, (StepReceipt[] | null)?, StepTrace?];
+type Stored = [
+  number,
+  number,
+  number,
+  number,
+  string[],
+  string | null,
+  (string | null)?,
+  (string | null)?,
+  (string | null)?,
+  (StepReceipt[] | null)?,
+  StepTrace?,
+];
 
 const CODES: ReadonlyArray<[StepRecord["status"], boolean]> = [
   ["failed", false],

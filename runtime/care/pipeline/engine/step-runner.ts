@@ -71,7 +71,14 @@ export function runStep<C>(
   return raceTimeout(ctx, hctx, Promise.resolve(returned), startedAt + timeoutMs, timeoutMs, t0);
 }
 
-async function raceTimeout(ctx: CareContext, hctx: StepContext, pending: Promise<StepResult>, dueAt: number, timeoutMs: number, t0: number): Promise<StepOutcome> {
+async function raceTimeout(
+  ctx: CareContext,
+  hctx: StepContext,
+  pending: Promise<StepResult>,
+  dueAt: number,
+  timeoutMs: number,
+  t0: number,
+): Promise<StepOutcome> {
   let disarm: (() => void) | undefined;
   const timedOut = new Promise<"timeout">((resolve) => {
     disarm = ctx.clock.at(dueAt, () => resolve("timeout"));
@@ -91,4 +98,8 @@ async function raceTimeout(ctx: CareContext, hctx: StepContext, pending: Promise
   }
 }
 
-const threw = (err: unknown, t0: number): StepOutcome => ({ kind: "threw", elapsed_ms: performance.now() - t0, error: err instanceof Error ? err.message : String(err) });
+const threw = (err: unknown, t0: number): StepOutcome => ({
+  kind: "threw",
+  elapsed_ms: performance.now() - t0,
+  error: err instanceof Error ? err.message : String(err),
+});

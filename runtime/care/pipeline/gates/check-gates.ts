@@ -49,7 +49,13 @@ export async function checkGatesById(ctx: CareContext, ruleId: number, trigger: 
 /** The gate view of a rule located in a flow snapshot (dependencies come from their table). */
 export async function gateRuleOf(ctx: CareContext, rule: RuleNodes): Promise<GateRule> {
   const view = ruleView(rule, false);
-  return { id: view.id, cool_off_minutes: view.cool_off_minutes, max_daily_triggers: view.max_daily_triggers, contexts: contextViews(rule), dependencies: await listDependencies(ctx, view.id) };
+  return {
+    id: view.id,
+    cool_off_minutes: view.cool_off_minutes,
+    max_daily_triggers: view.max_daily_triggers,
+    contexts: contextViews(rule),
+    dependencies: await listDependencies(ctx, view.id),
+  };
 }
 
 /** The engine's gate check: `engine.setGates(ruleGates(ctx))`. */
@@ -58,7 +64,10 @@ export function ruleGates(ctx: CareContext, opts: GateOptions = {}): (req: FireR
     const gateRule = await gateRuleOf(ctx, rule);
     // Cool-off, the daily limit and dependencies read event logs: runs of these rules still
     // queued for writing (group commit) must be in the store first.
-    const reads = [...(gateRule.cool_off_minutes > 0 || gateRule.max_daily_triggers !== null ? [gateRule.id] : []), ...gateRule.dependencies.map((d) => d.depends_on_rule_id)];
+    const reads = [
+      ...(gateRule.cool_off_minutes > 0 || gateRule.max_daily_triggers !== null ? [gateRule.id] : []),
+      ...gateRule.dependencies.map((d) => d.depends_on_rule_id),
+    ];
     if (reads.length) await ctx.engine?.store.whenRulesWritten(reads);
     return checkGates(ctx, gateRule, req.trigger, opts);
   };

@@ -15,5 +15,8 @@ export async function coolOffGate(ctx: CareContext, rule: Pick<GateRule, "id" | 
   if (!last) return { pass: true };
   const endsMs = Date.parse(last.timestamp) + rule.cool_off_minutes * MINUTE_MS;
   const left = Math.max(1, Math.ceil((endsMs - now) / MINUTE_MS));
-  return { pass: false, reason: `cool-off: last completed run at ${last.timestamp}; ${rule.cool_off_minutes}-minute cool-off ends at ${isoAt(endsMs)} (${left} min left)` };
+  return {
+    pass: false,
+    reason: `cool-off: last completed run at ${last.timestamp}; ${rule.cool_off_minutes}-minute cool-off ends at ${isoAt(endsMs)} (${left} min left)`,
+  };
 }

@@ -30,7 +30,10 @@ export async function dependenciesGate(ctx: CareContext, rule: Pick<GateRule, "d
       return { pass: false, reason: `dependency: ${named(d.depends_on_rule_id, name)} has not completed in the last ${d.lookback_minutes} minutes` };
     }
     if (!d.require_success && found) {
-      return { pass: false, reason: `dependency: ${named(d.depends_on_rule_id, found.rule_name)} completed at ${found.timestamp}, within the last ${d.lookback_minutes} minutes` };
+      return {
+        pass: false,
+        reason: `dependency: ${named(d.depends_on_rule_id, found.rule_name)} completed at ${found.timestamp}, within the last ${d.lookback_minutes} minutes`,
+      };
     }
   }
   return { pass: true };

@@ -33,7 +33,14 @@ type Verdict = { pass: true } | { pass: false; reason: string };
 
 const label = (c: ContextView): string => `context ${c.context_type}${c.negate ? " (negated)" : ""}`;
 
-async function runHandler(ctx: CareContext, handler: FilterHandler<any>, c: ContextView, ruleId: number, trigger: TriggerContext, config: unknown): Promise<FilterResult> {
+async function runHandler(
+  ctx: CareContext,
+  handler: FilterHandler<any>,
+  c: ContextView,
+  ruleId: number,
+  trigger: TriggerContext,
+  config: unknown,
+): Promise<FilterResult> {
   const abort = new AbortController();
   let cancelTimer = (): void => undefined;
   const timeout = new Promise<never>((_, reject) => {
@@ -42,7 +49,12 @@ async function runHandler(ctx: CareContext, handler: FilterHandler<any>, c: Cont
       reject(new Error(`no answer within ${FILTER_TIMEOUT_MS / 1000} s`));
     });
   });
-  const hctx: HandlerContext = { clock: ctx.clock, log: ctx.log.child({ rule_id: ruleId, context_id: c.id, context_type: c.context_type }), services: careServices(ctx), signal: abort.signal };
+  const hctx: HandlerContext = {
+    clock: ctx.clock,
+    log: ctx.log.child({ rule_id: ruleId, context_id: c.id, context_type: c.context_type }),
+    services: careServices(ctx),
+    signal: abort.signal,
+  };
   try {
     return await Promise.race([handler(hctx, { trigger, rule_id: ruleId, negate: c.negate }, config), timeout]);
   } finally {
@@ -54,7 +66,8 @@ async function runHandler(ctx: CareContext, handler: FilterHandler<any>, c: Cont
 async function judge(ctx: CareContext, c: ContextView, ruleId: number, trigger: TriggerContext, lookup: FilterLookup): Promise<Verdict> {
   const entry = lookup(c.context_type);
   if (!entry) return { pass: false, reason: `${label(c)}: unknown context type '${c.context_type}'` };
-  if (!entry.handler) return { pass: false, reason: `${label(c)}: ${entry.spec ? unavailableReason(entry.spec) : `filter type '${c.context_type}' has no handler`}` };
+  if (!entry.handler)
+    return { pass: false, reason: `${label(c)}: ${entry.spec ? unavailableReason(entry.spec) : `filter type '${c.context_type}' has no handler`}` };
   let config: unknown = c.config;
   if (entry.spec) {
     const check = checkConfig(entry.spec, c.config);
@@ -104,7 +117,11 @@ export async function filtersGate(
       }
       reasons.push(v.reason);
     }
-    if (!passed) return { pass: false, reason: reasons.length > 1 ? `none of ${reasons.length} ${group[0].context_type} contexts passed: ${reasons.join("; ")}` : reasons[0] };
+    if (!passed)
+      return {
+        pass: false,
+        reason: reasons.length > 1 ? `none of ${reasons.length} ${group[0].context_type} contexts passed: ${reasons.join("; ")}` : reasons[0],
+      };
   }
   return { pass: true };
 }

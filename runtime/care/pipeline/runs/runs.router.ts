@@ -16,14 +16,30 @@ export function runsRouter(ctx: CareContext): Router {
   r.get(
     "/workflows",
     route(async (req) => {
-      const q = parseQuery(req, { rule_id: z.coerce.number().int().positive().optional(), status: z.enum(STATUSES).optional(), limit: z.coerce.number().int().min(1).max(200).default(50) });
+      const q = parseQuery(req, {
+        rule_id: z.coerce.number().int().positive().optional(),
+        status: z.enum(STATUSES).optional(),
+        limit: z.coerce.number().int().min(1).max(200).default(50),
+      });
       return (await queryRuns(ctx, q)).map(workflowView);
     }),
   );
-  r.get("/workflows/:id", route(async (req) => workflowView(await getRun(ctx, id(req)))));
-  r.get("/workflows/:id/detail", route(async (req) => detailView(await getRun(ctx, id(req)))));
-  r.post("/workflows/:id/cancel", route((req) => cancelRun(ctx, id(req))));
-  r.post("/workflows/:id/rerun", route(async (req) => reply(201, await rerunRun(ctx, id(req)))));
+  r.get(
+    "/workflows/:id",
+    route(async (req) => workflowView(await getRun(ctx, id(req)))),
+  );
+  r.get(
+    "/workflows/:id/detail",
+    route(async (req) => detailView(await getRun(ctx, id(req)))),
+  );
+  r.post(
+    "/workflows/:id/cancel",
+    route((req) => cancelRun(ctx, id(req))),
+  );
+  r.post(
+    "/workflows/:id/rerun",
+    route(async (req) => reply(201, await rerunRun(ctx, id(req)))),
+  );
   r.get(
     "/pipeline/runs",
     route(async (req) => {
@@ -32,7 +48,13 @@ export function runsRouter(ctx: CareContext): Router {
       return rows.map(envelope);
     }),
   );
-  r.get("/pipeline/runs/:id", route(async (req) => envelope(await getRun(ctx, id(req)))));
-  r.post("/rules/:id/execute", route(async (req) => reply(201, await executeRule(ctx, intParam(req, "id", "Rule")))));
+  r.get(
+    "/pipeline/runs/:id",
+    route(async (req) => envelope(await getRun(ctx, id(req)))),
+  );
+  r.post(
+    "/rules/:id/execute",
+    route(async (req) => reply(201, await executeRule(ctx, intParam(req, "id", "Rule")))),
+  );
   return r;
 }

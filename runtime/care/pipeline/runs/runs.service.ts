@@ -73,7 +73,14 @@ export const envelope = (r: ExecutionRow) => ({
   status: r.status,
   triggered_at: r.started_at,
   trigger_type: r.trigger_type,
-  steps: r.step_records.map((s) => ({ step_id: s.step_id, label: s.label, type: s.step_type, status: s.status, elapsed_ms: s.elapsed_ms, ...(s.warning ? { warning: s.warning } : {}) })),
+  steps: r.step_records.map((s) => ({
+    step_id: s.step_id,
+    label: s.label,
+    type: s.step_type,
+    status: s.status,
+    elapsed_ms: s.elapsed_ms,
+    ...(s.warning ? { warning: s.warning } : {}),
+  })),
   warnings: runWarnings(r),
 });
 
@@ -108,7 +115,8 @@ export async function rerunRun(ctx: CareContext, id: number): Promise<{ executio
 }
 
 /** A manual run is the caregiver's explicit choice: filters, cool-off and limits do not hold it. */
-export const executeRule = (ctx: CareContext, ruleId: number): Promise<{ execution_id: number }> => startRun(ctx, ruleId, triggerContext({ trigger_type: "manual" }));
+export const executeRule = (ctx: CareContext, ruleId: number): Promise<{ execution_id: number }> =>
+  startRun(ctx, ruleId, triggerContext({ trigger_type: "manual" }));
 
 /**
  * A sample trigger to try a rule with ("Run now" in the editor): what the rule's own kind of
@@ -142,6 +150,8 @@ async function startRun(ctx: CareContext, ruleId: number, trigger: TriggerContex
   const result = await engineOf(ctx).fire({ rule_id: ruleId, trigger, skip_gates: true });
   if (result.execution_id === null) throw new ConflictError(`Rule ${ruleId} did not run: ${result.reason}`);
   // The caller will look the run up: answer once its row exists.
-  await engineOf(ctx).store.whenWritten(result.execution_id).catch(() => undefined);
+  await engineOf(ctx)
+    .store.whenWritten(result.execution_id)
+    .catch(() => undefined);
   return { execution_id: result.execution_id };
 }

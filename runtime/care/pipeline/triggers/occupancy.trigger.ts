@@ -84,7 +84,11 @@ export class OccupancyTrigger implements Trigger {
   private async rearmAll(): Promise<void> {
     const rules = await rulesWithTrigger(this.ctx, "occupancy_duration");
     for (const [sensorId, period] of this.periods) {
-      this.arm(sensorId, period, rules.filter((r) => r.primary_sensor_id === sensorId && r.occupancy_config));
+      this.arm(
+        sensorId,
+        period,
+        rules.filter((r) => r.primary_sensor_id === sensorId && r.occupancy_config),
+      );
     }
   }
 

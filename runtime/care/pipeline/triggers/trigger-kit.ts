@@ -27,7 +27,8 @@ export const sensorRoom = (ctx: CareContext, sensorId: string | null): Promise<s
 export async function fireLogged(ctx: CareContext, firer: RuleFirer, req: FireRequest): Promise<FireResult | null> {
   try {
     const result = await firer.fire(req);
-    if (result.execution_id === null) ctx.log.debug({ rule_id: req.rule_id, trigger_type: req.trigger.trigger_type, reason: result.reason }, "rule not started");
+    if (result.execution_id === null)
+      ctx.log.debug({ rule_id: req.rule_id, trigger_type: req.trigger.trigger_type, reason: result.reason }, "rule not started");
     return result;
   } catch (err) {
     ctx.log.error({ err, rule_id: req.rule_id, trigger_type: req.trigger.trigger_type }, "firing the rule failed");

@@ -88,7 +88,12 @@ async function triggerWebhook(ctx: CareContext, req: Request): Promise<FireResul
 export function webhookTriggerRouter(ctx: CareContext): Router {
   const r = Router();
   const gate = (req: Request, _res: Response, next: NextFunction) => void checkSecret(ctx, req).then(() => next(), next);
-  r.post("/webhooks/:rule_id", gate, jsonBody(), route((req) => triggerWebhook(ctx, req)));
+  r.post(
+    "/webhooks/:rule_id",
+    gate,
+    jsonBody(),
+    route((req) => triggerWebhook(ctx, req)),
+  );
   return r;
 }
 

@@ -47,8 +47,17 @@ export async function exportRule(ctx: CareContext, id: number, exportedBy: strin
       position_y: s.position_y,
       config: s.config_json,
     })),
-    edges: edgesOf(r).map((e) => ({ source_label: labelOf.get(e.source_step_id)!, source_port: e.source_port, target_label: labelOf.get(e.target_step_id)!, target_port: "main" })),
-    dependencies: deps.map((d) => ({ parent_rule_name: names.get(d.depends_on_rule_id) ?? "", lookback_minutes: d.lookback_minutes, require_success: d.require_success })),
+    edges: edgesOf(r).map((e) => ({
+      source_label: labelOf.get(e.source_step_id)!,
+      source_port: e.source_port,
+      target_label: labelOf.get(e.target_step_id)!,
+      target_port: "main",
+    })),
+    dependencies: deps.map((d) => ({
+      parent_rule_name: names.get(d.depends_on_rule_id) ?? "",
+      lookback_minutes: d.lookback_minutes,
+      require_success: d.require_success,
+    })),
   };
 }
 

@@ -37,8 +37,17 @@ const suggestion = (name: string, candidates: Iterable<string>) => didYouMean(su
 
 async function plan(ctx: CareContext, input: unknown): Promise<Plan> {
   const bundle = parseInput(bundleSchema, input, "bundle");
-  const report: ImportReport = { status: "ok", rule_name: bundle.rule.name, rule_id: null, steps: [], warnings: [], errors: [], min_app_version_required: packageInfo().version };
-  if (bundle.schema_version > BUNDLE_SCHEMA_VERSION) report.errors.push(`bundle schema_version ${bundle.schema_version} is newer than this app reads (${BUNDLE_SCHEMA_VERSION})`);
+  const report: ImportReport = {
+    status: "ok",
+    rule_name: bundle.rule.name,
+    rule_id: null,
+    steps: [],
+    warnings: [],
+    errors: [],
+    min_app_version_required: packageInfo().version,
+  };
+  if (bundle.schema_version > BUNDLE_SCHEMA_VERSION)
+    report.errors.push(`bundle schema_version ${bundle.schema_version} is newer than this app reads (${BUNDLE_SCHEMA_VERSION})`);
 
   const { flows, index } = await ctx.flows.snapshot();
   const rules = allRules(flows, index).map((r) => ({ id: r.row.id, name: String(r.tab.label ?? "") }));
@@ -56,8 +65,10 @@ async function plan(ctx: CareContext, input: unknown): Promise<Plan> {
   if (schedule_timezone && schedule_timezone !== ctx.settings.app.timezone) {
     report.warnings.push(`the schedule was written for ${schedule_timezone}; it runs in this household's ${ctx.settings.app.timezone}`);
   }
-  for (const s of bundle.references.sensors) if (!sensorIds.includes(s) && s !== primary_sensor_ref?.label) report.warnings.push(`sensor '${s}' is not in this household${suggestion(s, sensorIds)}`);
-  for (const p of bundle.references.persons) if (!personIds.includes(p)) report.warnings.push(`person '${p}' is not in this household${suggestion(p, personIds)}`);
+  for (const s of bundle.references.sensors)
+    if (!sensorIds.includes(s) && s !== primary_sensor_ref?.label) report.warnings.push(`sensor '${s}' is not in this household${suggestion(s, sensorIds)}`);
+  for (const p of bundle.references.persons)
+    if (!personIds.includes(p)) report.warnings.push(`person '${p}' is not in this household${suggestion(p, personIds)}`);
   for (const m of bundle.references.llm_models) if (!ctx.settings.llm.models.some((x) => x.id === m)) report.warnings.push(`model '${m}' is not in llm.models`);
 
   const configs = new Map<string, Record<string, unknown>>();
@@ -96,7 +107,12 @@ async function plan(ctx: CareContext, input: unknown): Promise<Plan> {
   const dependencies = bundle.dependencies.flatMap((d) => {
     const parent = rules.find((r) => sameName(r.name, d.parent_rule_name));
     if (!parent) {
-      report.warnings.push(`dependency on '${d.parent_rule_name}' was skipped: no such rule here${suggestion(d.parent_rule_name, rules.map((r) => r.name))}`);
+      report.warnings.push(
+        `dependency on '${d.parent_rule_name}' was skipped: no such rule here${suggestion(
+          d.parent_rule_name,
+          rules.map((r) => r.name),
+        )}`,
+      );
       return [];
     }
     return [{ depends_on_rule_id: parent.id, lookback_minutes: d.lookback_minutes, require_success: d.require_success }];
@@ -116,8 +132,14 @@ function stepStatus(step: RuleBundle["steps"][number], configs: Map<string, Reco
   const check = checkConfig(spec, m.config);
   if (!check.ok) return { ...base, status: "error", description: check.problems.map((p) => p.message).join("; ") };
   configs.set(step.label, check.config);
-  if (step.schema_version < spec.version) return { ...base, status: "migrated", description: `config migrated from version ${step.schema_version} to ${spec.version}` };
-  if (step.schema_version > spec.version) return { ...base, status: "warning", description: `written for config version ${step.schema_version}, newer than this app's ${spec.version}; imported as it validates here` };
+  if (step.schema_version < spec.version)
+    return { ...base, status: "migrated", description: `config migrated from version ${step.schema_version} to ${spec.version}` };
+  if (step.schema_version > spec.version)
+    return {
+      ...base,
+      status: "warning",
+      description: `written for config version ${step.schema_version}, newer than this app's ${spec.version}; imported as it validates here`,
+    };
   return { ...base, status: "ok", description: "valid" };
 }
 
@@ -139,11 +161,21 @@ export async function commitImport(ctx: CareContext, input: unknown): Promise<Im
   await ctx.flows.change((draft) => {
     draft.add(tabNode(tabId, p.bundle.rule));
     draft.add(triggerNode(tabId, p.trigger));
-    p.contextConfigs.forEach((config, i) => draft.add(filterNode(filterSpecByType(p.bundle.contexts[i].context_type)!, tabId, config, p.bundle.contexts[i].negate, i)));
+    p.contextConfigs.forEach((config, i) =>
+      draft.add(filterNode(filterSpecByType(p.bundle.contexts[i].context_type)!, tabId, config, p.bundle.contexts[i].negate, i)),
+    );
     const nodeOf = new Map<string, string>();
     p.bundle.steps.forEach((s, i) => {
       const slot = stepSlot(i);
-      const node = draft.add(stepNode(stepSpecByType(s.step_type)!, tabId, { label: s.label, config: p.configs.get(s.label)!, enabled: s.enabled, x: s.position_x ?? slot.x, y: s.position_y ?? slot.y }));
+      const node = draft.add(
+        stepNode(stepSpecByType(s.step_type)!, tabId, {
+          label: s.label,
+          config: p.configs.get(s.label)!,
+          enabled: s.enabled,
+          x: s.position_x ?? slot.x,
+          y: s.position_y ?? slot.y,
+        }),
+      );
       nodeOf.set(s.label, node.id);
     });
     for (const e of p.edges) {

@@ -42,7 +42,16 @@ export const bundleSchema = z
       .strict()
       .prefault({}),
     contexts: z
-      .array(z.object({ context_type: z.string().min(1), schema_version: z.number().int().positive().default(1), config: z.record(z.string(), z.unknown()).default({}), negate: z.boolean().default(false) }).strict())
+      .array(
+        z
+          .object({
+            context_type: z.string().min(1),
+            schema_version: z.number().int().positive().default(1),
+            config: z.record(z.string(), z.unknown()).default({}),
+            negate: z.boolean().default(false),
+          })
+          .strict(),
+      )
       .default([]),
     steps: z
       .array(
@@ -60,10 +69,18 @@ export const bundleSchema = z
       )
       .default([]),
     edges: z
-      .array(z.object({ source_label: z.string(), source_port: z.string().default("main"), target_label: z.string(), target_port: z.string().default("main") }).strict())
+      .array(
+        z
+          .object({ source_label: z.string(), source_port: z.string().default("main"), target_label: z.string(), target_port: z.string().default("main") })
+          .strict(),
+      )
       .default([]),
     dependencies: z
-      .array(z.object({ parent_rule_name: z.string().min(1), lookback_minutes: z.number().positive().default(30), require_success: z.boolean().default(true) }).strict())
+      .array(
+        z
+          .object({ parent_rule_name: z.string().min(1), lookback_minutes: z.number().positive().default(30), require_success: z.boolean().default(true) })
+          .strict(),
+      )
       .default([]),
   })
   .strict();

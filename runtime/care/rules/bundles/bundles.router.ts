@@ -38,7 +38,11 @@ export function bundlesRouter(ctx: CareContext): Router {
         throw new BadRequestError("format: use json or yaml");
       }
       const bundle = await exportRule(ctx, intParam(req, "id", "Rule"), req.principal?.name ?? "unknown");
-      const slug = bundle.rule.name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "") || "rule";
+      const slug =
+        bundle.rule.name
+          .toLowerCase()
+          .replace(/[^a-z0-9]+/g, "-")
+          .replace(/^-|-$/g, "") || "rule";
       if (wantsYaml(req)) {
         res.type("application/yaml").set("Content-Disposition", `attachment; filename="${slug}.yaml"`).send(YAML.stringify(bundle));
         return;
@@ -46,7 +50,11 @@ export function bundlesRouter(ctx: CareContext): Router {
       res.set("Content-Disposition", `attachment; filename="${slug}.json"`).json(bundle);
     }),
   );
-  r.post("/rules/import/preview", yamlBody, route((req) => previewImport(ctx, bundleBody(req))));
+  r.post(
+    "/rules/import/preview",
+    yamlBody,
+    route((req) => previewImport(ctx, bundleBody(req))),
+  );
   r.post(
     "/rules/import",
     yamlBody,

@@ -10,7 +10,14 @@ const SENSOR_FIELDS = new Set(["sensor_ids", "additional_sensor_ids", "eink_targ
 const PERSON_FIELDS = new Set(["person_id", "person_ids", "target_persons"]);
 
 const strings = (v: unknown): string[] =>
-  typeof v === "string" ? v.split(",").map((s) => s.trim()).filter((s) => s && !s.includes("{{")) : Array.isArray(v) ? v.flatMap(strings) : [];
+  typeof v === "string"
+    ? v
+        .split(",")
+        .map((s) => s.trim())
+        .filter((s) => s && !s.includes("{{"))
+    : Array.isArray(v)
+      ? v.flatMap(strings)
+      : [];
 
 export function collectReferences(primarySensor: string | null, steps: readonly StepView[], contexts: readonly ContextView[], settings: Settings) {
   const sensors = new Set<string>(primarySensor ? [primarySensor] : []);
@@ -28,7 +35,9 @@ export function collectReferences(primarySensor: string | null, steps: readonly 
     scan(s.config_json);
     if (s.step_type === "notification") {
       const level = String(s.config_json.alert_level ?? "warning") as keyof typeof DEFAULT_LEVELS;
-      const list = Array.isArray(s.config_json.channels) ? s.config_json.channels : settings.notifications.levels[level]?.channels ?? DEFAULT_LEVELS[level]?.channels ?? [];
+      const list = Array.isArray(s.config_json.channels)
+        ? s.config_json.channels
+        : (settings.notifications.levels[level]?.channels ?? DEFAULT_LEVELS[level]?.channels ?? []);
       strings(list).forEach((c) => channels.add(c));
     }
   }

@@ -13,7 +13,12 @@ const EVENT_LOGS_VIEW = `create view event_logs as
          trigger_type, id as execution_id, pipeline_data as pipeline_data_json, cast(null as text) as details
   from workflow_executions`;
 
-const OLD_INDEXES = ["workflow_executions_rule_id_index", "workflow_executions_status_index", "workflow_executions_resume_at_index", "workflow_executions_started_at_index"];
+const OLD_INDEXES = [
+  "workflow_executions_rule_id_index",
+  "workflow_executions_status_index",
+  "workflow_executions_resume_at_index",
+  "workflow_executions_started_at_index",
+];
 
 export async function up(knex: Knex): Promise<void> {
   await knex.schema.createTable("graph_snapshots", (t) => {
@@ -34,7 +39,9 @@ export async function up(knex: Knex): Promise<void> {
     const [to, from] = col.split(":");
     await knex.raw(`update workflow_executions set ${to} = (select l.${from} from event_logs l where l.id = workflow_executions.event_log_id)`);
   }
-  await knex("workflow_executions").whereNull("log_status").update({ log_status: knex.raw("case when status in ('running', 'waiting') then 'processing' when status = 'failed' then 'failed' else 'ignored' end") });
+  await knex("workflow_executions")
+    .whereNull("log_status")
+    .update({ log_status: knex.raw("case when status in ('running', 'waiting') then 'processing' when status = 'failed' then 'failed' else 'ignored' end") });
   await knex.schema.dropTable("event_logs");
   for (const name of OLD_INDEXES) await knex.raw(`drop index if exists ${name}`);
   await knex.schema.alterTable("workflow_executions", (t) => {
@@ -49,7 +56,9 @@ export async function up(knex: Knex): Promise<void> {
 
 export async function down(knex: Knex): Promise<void> {
   await knex.raw("drop view if exists event_logs");
-  await knex.raw(`update workflow_executions set graph = (select g.graph from graph_snapshots g where g.id = workflow_executions.graph_snapshot_id) where graph is null`);
+  await knex.raw(
+    `update workflow_executions set graph = (select g.graph from graph_snapshots g where g.id = workflow_executions.graph_snapshot_id) where graph is null`,
+  );
   for (const name of ["workflow_executions_rule_started", "workflow_executions_active", "workflow_executions_parked"]) {
     await knex.raw(`drop index if exists ${name}`);
   }

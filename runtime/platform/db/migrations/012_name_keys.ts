@@ -65,7 +65,9 @@ async function fillKeys(knex: Knex, { table, nameMax, what }: Named): Promise<vo
     }
     const name = freeName(r.name, nameMax, taken);
     taken.add(nameKey(name));
-    await knex(table).where({ id: r.id }).update({ name, name_key: nameKey(name), updated_at: now });
+    await knex(table)
+      .where({ id: r.id })
+      .update({ name, name_key: nameKey(name), updated_at: now });
     console.warn(
       `careflow migration 012_name_keys: ${what} ${r.id} '${r.name}' is the same name as ${what} ${first.id} '${first.name}' ` +
         `apart from case or Unicode spelling; renamed to '${name}'`,
@@ -78,7 +80,10 @@ function freeName(name: string, max: number, taken: ReadonlySet<string>): string
   const chars = Array.from(name);
   for (let n = 2; ; n++) {
     const suffix = ` (${n})`;
-    const candidate = `${chars.slice(0, max - suffix.length).join("").trimEnd()}${suffix}`;
+    const candidate = `${chars
+      .slice(0, max - suffix.length)
+      .join("")
+      .trimEnd()}${suffix}`;
     if (!taken.has(nameKey(candidate))) return candidate;
   }
 }

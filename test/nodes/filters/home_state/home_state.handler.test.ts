@@ -43,7 +43,16 @@ describe("home_state filter handler", () => {
 
   it("holds when presence cannot be read", async () => {
     const ctx = t.ctx();
-    const broken = { ...ctx, services: withParts(ctx.services, { presence: { resolve: async () => { throw new Error("store down"); } } }) };
+    const broken = {
+      ...ctx,
+      services: withParts(ctx.services, {
+        presence: {
+          resolve: async () => {
+            throw new Error("store down");
+          },
+        },
+      }),
+    };
     const r = await handler(broken, { trigger: trigger(), rule_id: 1, negate: false }, configOf(spec, { person_id: "rose", state: "state_unknown" }));
     assert.deepEqual(r, { pass: false, reason: "home_state: presence of rose is unavailable" });
   });

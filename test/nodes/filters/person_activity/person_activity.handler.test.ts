@@ -6,8 +6,10 @@ import { configOf, MIN, useTrackingDb, type TrackingDb } from "../_support/track
 
 const NOW = Date.parse("2026-11-22T10:00:00Z");
 type Seed = (t: TrackingDb) => Promise<unknown>;
-const med = (person_id: string | null, minutesAgo: number, activity_type = "medication"): Seed => (t) =>
-  t.seed.activity({ activity_type, person_id, atMs: NOW - minutesAgo * MIN });
+const med =
+  (person_id: string | null, minutesAgo: number, activity_type = "medication"): Seed =>
+  (t) =>
+    t.seed.activity({ activity_type, person_id, atMs: NOW - minutesAgo * MIN });
 
 describe("person_activity filter handler", () => {
   const t = useTrackingDb();

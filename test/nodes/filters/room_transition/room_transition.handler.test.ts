@@ -18,12 +18,22 @@ describe("room_transition filter handler", () => {
   const cases: Array<[string, Record<string, unknown>, boolean, string]> = [
     ["any transition", {}, true, "rose was approaching_exit from Hallway to Porch 2 min ago"],
     ["semantic", { semantic: "entering" }, true, "rose was entering from Bedroom to Hallway 4 min ago"],
-    ["semantic and room, any case", { semantic: "approaching_exit", from_room_name: "hallway" }, true, "rose was approaching_exit from Hallway to Porch 2 min ago"],
+    [
+      "semantic and room, any case",
+      { semantic: "approaching_exit", from_room_name: "hallway" },
+      true,
+      "rose was approaching_exit from Hallway to Porch 2 min ago",
+    ],
     ["to room", { to_room_name: "HALLWAY" }, true, "rose was entering from Bedroom to Hallway 4 min ago"],
     ["too old for the window", { to_room_name: "Bathroom" }, false, "no transition to Bathroom by rose in the last 5 min"],
     ["inside a longer window", { to_room_name: "Bathroom", within_minutes: 30 }, true, "rose was entering from Kitchen to Bathroom 20 min ago"],
     ["semantic that did not happen", { semantic: "exiting" }, false, "no exiting transition by rose in the last 5 min"],
-    ["rooms that do not go together", { from_room_name: "Bedroom", to_room_name: "Porch" }, false, "no transition from Bedroom to Porch by rose in the last 5 min"],
+    [
+      "rooms that do not go together",
+      { from_room_name: "Bedroom", to_room_name: "Porch" },
+      false,
+      "no transition from Bedroom to Porch by rose in the last 5 min",
+    ],
     ["a blank room is any room", { semantic: "entering", to_room_name: "  " }, true, "rose was entering from Bedroom to Hallway 4 min ago"],
   ];
   for (const [name, config, pass, reason] of cases) {

@@ -69,7 +69,13 @@ describe("activity_detection step handler", () => {
     ["an empty person is unknown", { activity_type: "medication", person_id: "" }, {}, "Kitchen", { person_id: null }],
     ["a person template rendering empty is unknown", { activity_type: "medication", person_id: "{{nobody}}" }, {}, "Kitchen", { person_id: null }],
     ["a literal confidence", { activity_type: "eating", confidence: 0.65 }, {}, "Kitchen", { confidence: 0.65 }],
-    ["a confidence template", { activity_type: "eating", confidence: "{{logic_response.confidence}}" }, { logic_response: { confidence: 0.93 } }, "Kitchen", { confidence: 0.93 }],
+    [
+      "a confidence template",
+      { activity_type: "eating", confidence: "{{logic_response.confidence}}" },
+      { logic_response: { confidence: 0.93 } },
+      "Kitchen",
+      { confidence: 0.93 },
+    ],
     ["a confidence template that is no number", { activity_type: "eating", confidence: "{{x}}" }, { x: "high" }, "Kitchen", { confidence: 0.8 }],
     ["a confidence template out of range", { activity_type: "eating", confidence: "{{x}}" }, { x: 85 }, "Kitchen", { confidence: 0.8 }],
   ];
@@ -82,10 +88,25 @@ describe("activity_detection step handler", () => {
 
   const metadataCases: Array<[string, Record<string, unknown>, Record<string, unknown>, Record<string, unknown>]> = [
     ["nothing by default", { activity_type: "eating" }, { vision_response: "Rose eats soup" }, {}],
-    ["the scene description when asked", { activity_type: "eating", capture_scene_description: true }, { vision_response: "Rose eats soup" }, { scene_description: "Rose eats soup" }],
-    ["the scene description from another key", { activity_type: "eating", capture_scene_description: true, scene_description_key: "scene.summary" }, { scene: { summary: "a bowl" } }, { scene_description: "a bowl" }],
+    [
+      "the scene description when asked",
+      { activity_type: "eating", capture_scene_description: true },
+      { vision_response: "Rose eats soup" },
+      { scene_description: "Rose eats soup" },
+    ],
+    [
+      "the scene description from another key",
+      { activity_type: "eating", capture_scene_description: true, scene_description_key: "scene.summary" },
+      { scene: { summary: "a bowl" } },
+      { scene_description: "a bowl" },
+    ],
     ["no scene description when the key is missing", { activity_type: "eating", capture_scene_description: true }, {}, {}],
-    ["metadata_extra rendered and merged", { activity_type: "medication", metadata_extra: '{"pill_box": "{{box}}", "count": 2}' }, { box: "morning" }, { pill_box: "morning", count: 2 }],
+    [
+      "metadata_extra rendered and merged",
+      { activity_type: "medication", metadata_extra: '{"pill_box": "{{box}}", "count": 2}' },
+      { box: "morning" },
+      { pill_box: "morning", count: 2 },
+    ],
     [
       "both together",
       { activity_type: "medication", capture_scene_description: true, metadata_extra: '{"pill_box": "evening"}' },
@@ -119,7 +140,11 @@ describe("activity_detection step handler", () => {
     await run({ activity_type: "medication", person_id: "rose" });
     const ctx = t.ctx();
     ctx.clock.advance(10 * MIN);
-    const f = await personActivity(ctx, { trigger: trigger(), rule_id: 1, negate: false }, configOf(personActivitySpec, { person_id: "rose", activity_type: "medication" }));
+    const f = await personActivity(
+      ctx,
+      { trigger: trigger(), rule_id: 1, negate: false },
+      configOf(personActivitySpec, { person_id: "rose", activity_type: "medication" }),
+    );
     assert.deepEqual(f, { pass: true, reason: "person_activity: rose had medication 10 min ago (in the last 30 min)" });
   });
 });

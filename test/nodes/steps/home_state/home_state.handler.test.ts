@@ -21,7 +21,13 @@ describe("home_state step handler", () => {
     ["seen leaving", [(t) => t.seed.location("rose", null, NOW - 1 * MIN)], { person_id: "rose" }, {}, flags(false, false, true, false)],
     ["stale", [(t) => t.seed.location("rose", "Lounge", NOW - 40 * MIN)], { person_id: "rose" }, {}, flags(false, false, false, true)],
     ["no location", [], { person_id: "rose" }, {}, flags(false, false, false, true)],
-    ["person from pipeline data", [(t) => t.seed.location("rose", "Lounge", NOW - 1 * MIN)], {}, { person_detections: [{ person_id: "rose" }] }, flags(true, false, false, false)],
+    [
+      "person from pipeline data",
+      [(t) => t.seed.location("rose", "Lounge", NOW - 1 * MIN)],
+      {},
+      { person_detections: [{ person_id: "rose" }] },
+      flags(true, false, false, false),
+    ],
   ];
   for (const [name, seeds, config, data, expected] of cases) {
     it(name, async () => {
@@ -39,7 +45,16 @@ describe("home_state step handler", () => {
 
   it("answers all four false when presence cannot be read", async () => {
     const ctx = t.ctx();
-    const broken = { ...ctx, services: withParts(ctx.services, { presence: { resolve: async () => { throw new Error("store down"); } } }) };
+    const broken = {
+      ...ctx,
+      services: withParts(ctx.services, {
+        presence: {
+          resolve: async () => {
+            throw new Error("store down");
+          },
+        },
+      }),
+    };
     const r = await handler(broken, stepInput({}, "home_state"), configOf(spec, { person_id: "rose" }));
     assert.deepEqual(r.data, flags(false, false, false, false));
   });

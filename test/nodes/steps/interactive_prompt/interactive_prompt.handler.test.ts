@@ -38,7 +38,11 @@ describe("interactive_prompt step handler", () => {
       { prompts: { record: (prompt) => savePrompt(db, prompt) }, webapp: { broadcast: (f) => (frames.push(f), 1) } },
       new ManualClock(NOW),
     );
-    return handler(ctx, { ...stepInput(data, "interactive_prompt"), execution_id: 7, rule_id: 3, step: { id: 42, label: "ask", step_type: "interactive_prompt" } }, configOf(spec, config));
+    return handler(
+      ctx,
+      { ...stepInput(data, "interactive_prompt"), execution_id: 7, rule_id: 3, step: { id: 42, label: "ask", step_type: "interactive_prompt" } },
+      configOf(spec, config),
+    );
   };
 
   const cases: Array<[string, Record<string, unknown>, Record<string, unknown>, Record<string, unknown>]> = [
@@ -50,11 +54,21 @@ describe("interactive_prompt step handler", () => {
     ],
     [
       "renders the popup and voice templates against pipeline_data",
-      { popup_message_template: "In the {{room_name}} for {{minutes}} min. Okay?", voice_prompt_template: "Hello {{name}}", voice_instruction: "Speak slowly to {{name}}", countdown_seconds: 60 },
+      {
+        popup_message_template: "In the {{room_name}} for {{minutes}} min. Okay?",
+        voice_prompt_template: "Hello {{name}}",
+        voice_instruction: "Speak slowly to {{name}}",
+        countdown_seconds: 60,
+      },
       { room_name: "bathroom", minutes: 25, name: "Rose" },
       { message: "In the bathroom for 25 min. Okay?", countdown_seconds: 60, voice_prompt: "Hello Rose", voice_instruction: "Speak slowly to Rose" },
     ],
-    ["voice only: no popup message", { popup_message_template: "", voice_prompt_template: "Are you alright?" }, {}, { message: "", voice_prompt: "Are you alright?" }],
+    [
+      "voice only: no popup message",
+      { popup_message_template: "", voice_prompt_template: "Are you alright?" },
+      {},
+      { message: "", voice_prompt: "Are you alright?" },
+    ],
     ["a popup message rendering to nothing still asks", { popup_message_template: "{{missing}}" }, {}, { message: "Are you okay?" }],
   ];
   for (const [name, config, data, expected] of cases) {

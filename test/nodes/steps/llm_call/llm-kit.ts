@@ -57,9 +57,30 @@ export function useLlmKit(): LlmKit {
     const ollama = await startFakeOllamaChatServer({ models: ["llava:13b"] });
     const log = createLogger("silent");
     const models = (): ModelInput[] => [
-      { id: "vision-vllm", name: "Qwen VL", api_type: "openai", base_url: openai.baseUrl, model: "qwen2-vl", api_key: "sk-test-secret", capabilities: ["text", "vision"], max_tokens: 512, timeout: 5, guided_decoding: true, max_retries: 2 },
+      {
+        id: "vision-vllm",
+        name: "Qwen VL",
+        api_type: "openai",
+        base_url: openai.baseUrl,
+        model: "qwen2-vl",
+        api_key: "sk-test-secret",
+        capabilities: ["text", "vision"],
+        max_tokens: 512,
+        timeout: 5,
+        guided_decoding: true,
+        max_retries: 2,
+      },
       { id: "text-vllm", api_type: "openai", base_url: openai.baseUrl, model: "qwen2.5", capabilities: ["text", "translation"], timeout: 5 },
-      { id: "llava", api_type: "ollama", base_url: ollama.baseUrl, model: "llava:13b", capabilities: ["text", "vision"], max_tokens: 300, timeout: 5, guided_decoding: true },
+      {
+        id: "llava",
+        api_type: "ollama",
+        base_url: ollama.baseUrl,
+        model: "llava:13b",
+        capabilities: ["text", "vision"],
+        max_tokens: 300,
+        timeout: 5,
+        guided_decoding: true,
+      },
     ];
     Object.assign(kit, {
       db: store.db,

@@ -38,7 +38,10 @@ describe("llm_call step handler", () => {
     });
 
     it("prepends special_instructions and renders both as templates", async () => {
-      await run({ special_instructions: "You watch over {{person}}.", prompt: "It is {{system.local_time}}." }, { person: "Rose", system: { local_time: "10:00 AM" } });
+      await run(
+        { special_instructions: "You watch over {{person}}.", prompt: "It is {{system.local_time}}." },
+        { person: "Rose", system: { local_time: "10:00 AM" } },
+      );
       assert.equal(sentText(), "You watch over Rose.\n\nIt is 10:00 AM.");
     });
 
@@ -92,7 +95,10 @@ describe("llm_call step handler", () => {
 
     it("json_free with an answer that is not JSON is a step error naming the model", async () => {
       kit.openai.script({ content: "I cannot see anything." });
-      await assert.rejects(run({ response_format: "json_free" }), /model 'text-vllm' \(openai, http:\/\/127\.0\.0\.1:\d+\/v1\) did not answer with JSON \(response_format json_free\): "I cannot see anything\."/);
+      await assert.rejects(
+        run({ response_format: "json_free" }),
+        /model 'text-vllm' \(openai, http:\/\/127\.0\.0\.1:\d+\/v1\) did not answer with JSON \(response_format json_free\): "I cannot see anything\."/,
+      );
     });
 
     it("writes to output_key", async () => {
@@ -124,13 +130,48 @@ describe("llm_call step handler", () => {
 
   describe("notification_suppressed", () => {
     const cases: Array<[string, Record<string, unknown>, string, Record<string, unknown>]> = [
-      ["logic_response with is_notification_needed false", { output_key: "logic_response", response_format: "json_free" }, '{"is_notification_needed": false, "reason": "asleep"}', { logic_response: { is_notification_needed: false, reason: "asleep" }, notification_suppressed: true }],
-      ["the text \"false\" counts", { output_key: "logic_response", response_format: "json_free" }, '{"is_notification_needed": "False"}', { logic_response: { is_notification_needed: "False" }, notification_suppressed: true }],
-      ["true: not suppressed", { output_key: "logic_response", response_format: "json_free" }, '{"is_notification_needed": true}', { logic_response: { is_notification_needed: true } }],
-      ["absent: not suppressed", { output_key: "logic_response", response_format: "json_free" }, '{"user_notification": "Check on Rose"}', { logic_response: { user_notification: "Check on Rose" } }],
-      ["another output_key: not suppressed", { output_key: "llm_response", response_format: "json_free" }, '{"is_notification_needed": false}', { llm_response: { is_notification_needed: false } }],
-      ["a text answer that is JSON still counts", { output_key: "logic_response" }, '{"is_notification_needed": false}', { logic_response: '{"is_notification_needed": false}', notification_suppressed: true }],
-      ["a text answer in prose does not", { output_key: "logic_response" }, "is_notification_needed: false", { logic_response: "is_notification_needed: false" }],
+      [
+        "logic_response with is_notification_needed false",
+        { output_key: "logic_response", response_format: "json_free" },
+        '{"is_notification_needed": false, "reason": "asleep"}',
+        { logic_response: { is_notification_needed: false, reason: "asleep" }, notification_suppressed: true },
+      ],
+      [
+        'the text "false" counts',
+        { output_key: "logic_response", response_format: "json_free" },
+        '{"is_notification_needed": "False"}',
+        { logic_response: { is_notification_needed: "False" }, notification_suppressed: true },
+      ],
+      [
+        "true: not suppressed",
+        { output_key: "logic_response", response_format: "json_free" },
+        '{"is_notification_needed": true}',
+        { logic_response: { is_notification_needed: true } },
+      ],
+      [
+        "absent: not suppressed",
+        { output_key: "logic_response", response_format: "json_free" },
+        '{"user_notification": "Check on Rose"}',
+        { logic_response: { user_notification: "Check on Rose" } },
+      ],
+      [
+        "another output_key: not suppressed",
+        { output_key: "llm_response", response_format: "json_free" },
+        '{"is_notification_needed": false}',
+        { llm_response: { is_notification_needed: false } },
+      ],
+      [
+        "a text answer that is JSON still counts",
+        { output_key: "logic_response" },
+        '{"is_notification_needed": false}',
+        { logic_response: '{"is_notification_needed": false}', notification_suppressed: true },
+      ],
+      [
+        "a text answer in prose does not",
+        { output_key: "logic_response" },
+        "is_notification_needed: false",
+        { logic_response: "is_notification_needed: false" },
+      ],
     ];
     for (const [name, config, answer, expected] of cases) {
       it(name, async () => {
@@ -163,14 +204,24 @@ describe("llm_call step handler", () => {
       const notImage = "uploads/notes.txt";
       fs.writeFileSync(path.join(kit.dataDir, notImage), "hello");
       await kit.media("den_cam", "Den", "den-1", 1);
-      await run({ model_id: "vision-vllm", image_source: "both", additional_sensor_ids: ["den_cam"], max_images: 2 }, {}, ["uploads/gone.jpg", notImage, "uploads/ok.jpg"]);
+      await run({ model_id: "vision-vllm", image_source: "both", additional_sensor_ids: ["den_cam"], max_images: 2 }, {}, [
+        "uploads/gone.jpg",
+        notImage,
+        "uploads/ok.jpg",
+      ]);
       assert.deepEqual(sentImages(), ["ok", "den-1"]);
     });
 
     it("additional: the newest images_per_sensor of each camera, cameras in list order, oldest first when sorting by sensor", async () => {
       for (const m of [1, 2, 3, 4]) await kit.media("den_cam", "Den", `den-${m}`, m);
       for (const m of [5, 6]) await kit.media("porch_cam", "Porch", `porch-${m}`, m);
-      await run({ model_id: "vision-vllm", image_source: "additional", additional_sensor_ids: ["porch_cam", "den_cam"], images_per_sensor: 2, sort_by_sensor_then_time: true });
+      await run({
+        model_id: "vision-vllm",
+        image_source: "additional",
+        additional_sensor_ids: ["porch_cam", "den_cam"],
+        images_per_sensor: 2,
+        sort_by_sensor_then_time: true,
+      });
       assert.deepEqual(sentImages(), ["porch-6", "porch-5", "den-2", "den-1"]);
     });
 
@@ -193,7 +244,13 @@ describe("llm_call step handler", () => {
     it("sort_by_sensor_then_time with the cap: later cameras in the list lose their images first", async () => {
       for (const m of [1, 2]) await kit.media("den_cam", "Den", `den-${m}`, m);
       for (const m of [3, 4]) await kit.media("porch_cam", "Porch", `porch-${m}`, m);
-      await run({ model_id: "vision-vllm", image_source: "additional", additional_sensor_ids: ["den_cam", "porch_cam"], sort_by_sensor_then_time: true, max_images: 3 });
+      await run({
+        model_id: "vision-vllm",
+        image_source: "additional",
+        additional_sensor_ids: ["den_cam", "porch_cam"],
+        sort_by_sensor_then_time: true,
+        max_images: 3,
+      });
       assert.deepEqual(sentImages(), ["den-2", "den-1", "porch-4"]);
     });
 
@@ -201,7 +258,13 @@ describe("llm_call step handler", () => {
       await kit.media("den_cam", "Den", "den-1", 1);
       await kit.media("kitchen_cam", "Küche", "kitchen-1", 2);
       await kit.media("other_cam", "Garage", "garage-1", 1);
-      await run({ model_id: "vision-vllm", image_source: "additional", additional_sensor_ids: ["den_cam"], additional_room_names: ["KÜCHE"], sort_by_sensor_then_time: true });
+      await run({
+        model_id: "vision-vllm",
+        image_source: "additional",
+        additional_sensor_ids: ["den_cam"],
+        additional_room_names: ["KÜCHE"],
+        sort_by_sensor_then_time: true,
+      });
       assert.deepEqual(sentImages(), ["den-1", "kitchen-1"]);
     });
 
@@ -209,14 +272,29 @@ describe("llm_call step handler", () => {
       for (const m of [2, 10, 30]) await kit.media("den_cam", "Den", `den-${m}`, m);
       await run({ model_id: "vision-vllm", image_source: "additional", additional_sensor_ids: ["den_cam"], image_time_filter: { since_minutes: 15 } });
       assert.deepEqual(sentImages(), ["den-10", "den-2"]);
-      await run({ model_id: "vision-vllm", image_source: "additional", additional_sensor_ids: ["den_cam"], image_time_filter: { time_start: "2026-11-22T09:25:00Z", time_end: "2026-11-22T09:55:00Z" } });
+      await run({
+        model_id: "vision-vllm",
+        image_source: "additional",
+        additional_sensor_ids: ["den_cam"],
+        image_time_filter: { time_start: "2026-11-22T09:25:00Z", time_end: "2026-11-22T09:55:00Z" },
+      });
       assert.deepEqual(sentImages(), ["den-30", "den-10"]);
     });
 
     it("image_time_filter with times of day reads them in app.timezone", async () => {
       // NOW is 10:00 UTC = 11:00 in Berlin; 10:45-10:55 Berlin = 09:45-09:55 UTC.
       for (const m of [2, 10, 30]) await kit.media("den_cam", "Den", `den-${m}`, m);
-      await run({ model_id: "vision-vllm", image_source: "additional", additional_sensor_ids: ["den_cam"], image_time_filter: { time_start: "10:45", time_end: "10:55" } }, {}, [], { timezone: "Europe/Berlin" });
+      await run(
+        {
+          model_id: "vision-vllm",
+          image_source: "additional",
+          additional_sensor_ids: ["den_cam"],
+          image_time_filter: { time_start: "10:45", time_end: "10:55" },
+        },
+        {},
+        [],
+        { timezone: "Europe/Berlin" },
+      );
       assert.deepEqual(sentImages(), ["den-10"]);
     });
 
@@ -231,7 +309,9 @@ describe("llm_call step handler", () => {
     it("sends /api/chat non-streamed with base64 images, format for guided decoding and num_predict", async () => {
       kit.image("uploads/a.jpg", "trigger-a");
       kit.ollama.script({ content: '{"hazard": false}' });
-      const result = await run({ model_id: "llava", image_source: "trigger", response_format: "json_schema", response_json_schema: SCHEMA }, {}, ["uploads/a.jpg"]);
+      const result = await run({ model_id: "llava", image_source: "trigger", response_format: "json_schema", response_json_schema: SCHEMA }, {}, [
+        "uploads/a.jpg",
+      ]);
       assert.deepEqual(result.data, { llm_response: { hazard: false } });
       const req = kit.ollama.requests[0];
       assert.equal(req.path, "/api/chat");

@@ -48,7 +48,10 @@ describe("notification step handler", function () {
     await run({ alert_level: "info" }, { logic_response: { user_notification: "Check on Rose" }, vision_response: "a person" });
     await run({ alert_level: "info" }, { vision_response: "a person lying on the floor" });
     await run({ alert_level: "info" }, {});
-    assert.deepEqual(env.hub.frames.map((f) => f.message), ["Check on Rose", "a person lying on the floor", "Info: Bathroom too long"]);
+    assert.deepEqual(
+      env.hub.frames.map((f) => f.message),
+      ["Check on Rose", "a person lying on the floor", "Info: Bathroom too long"],
+    );
   });
 
   it("notification_suppressed sends nothing, raises nothing and does not mark cool-off", async () => {
@@ -116,7 +119,14 @@ describe("notification step handler", function () {
   });
 
   it("settings levels override the defaults (channels and escalation)", async () => {
-    const custom = await notifyEnv({ notifications: { levels: { warning: { channels: ["pwa_popup_text"], escalation_minutes: 2, repeat_count: 1 }, info: { channels: ["pwa_popup_text"], escalation_minutes: 1, repeat_count: 1 } } } });
+    const custom = await notifyEnv({
+      notifications: {
+        levels: {
+          warning: { channels: ["pwa_popup_text"], escalation_minutes: 2, repeat_count: 1 },
+          info: { channels: ["pwa_popup_text"], escalation_minutes: 1, repeat_count: 1 },
+        },
+      },
+    });
     try {
       const r = await handler(custom.hctx(), notificationInput({ translation: "x" }), configOf({ alert_level: "warning" }));
       assert.deepEqual(r.data?.notification_channels, { pwa_popup_text: true });

@@ -80,7 +80,13 @@ describe("presence_query step handler", () => {
         presence_away: true,
       },
     ],
-    ["stale: keys empty, flags false", [(t) => t.seed.location("rose", "Kitchen", NOW - 31 * MIN)], { person_id: "rose" }, {}, { ...none, presence_status: "stale", presence_providers: ["stale_fallback"] }],
+    [
+      "stale: keys empty, flags false",
+      [(t) => t.seed.location("rose", "Kitchen", NOW - 31 * MIN)],
+      { person_id: "rose" },
+      {},
+      { ...none, presence_status: "stale", presence_providers: ["stale_fallback"] },
+    ],
     ["no location: unknown", [], { person_id: "rose" }, {}, { ...none, presence_status: "unknown", presence_providers: [] }],
     ["person from person_detections", [inKitchen], {}, { person_detections: [{ person_id: "rose" }] }, { presence_status: "present_room" }],
     ["person from person_id", [inKitchen], {}, { person_id: "rose" }, { presence_status: "present_room" }],
@@ -136,7 +142,10 @@ describe("presence_query step handler", () => {
     for (const [name, config, ids] of cases) {
       it(name, async () => {
         const out = await run({ person_id: "rose", ...config });
-        assert.deepEqual((out.presence_signals as Array<{ signal_id: string }>).map((s) => s.signal_id), ids);
+        assert.deepEqual(
+          (out.presence_signals as Array<{ signal_id: string }>).map((s) => s.signal_id),
+          ids,
+        );
       });
     }
 
@@ -160,7 +169,16 @@ describe("presence_query step handler", () => {
 
   it("answers unknown when the store cannot be read", async () => {
     const ctx = t.ctx();
-    const broken = { ...ctx, services: withParts(ctx.services, { presence: { resolve: async () => { throw new Error("store down"); } } }) };
+    const broken = {
+      ...ctx,
+      services: withParts(ctx.services, {
+        presence: {
+          resolve: async () => {
+            throw new Error("store down");
+          },
+        },
+      }),
+    };
     const r = await handler(broken, stepInput({}, "presence_query"), configOf(spec, { person_id: "rose" }));
     assert.equal(r.data?.presence_status, "unknown");
     assert.deepEqual(r.data?.presence_signals, []);

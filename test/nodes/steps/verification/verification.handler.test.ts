@@ -36,10 +36,22 @@ describe("verification step handler", () => {
     ["type compared case-insensitively", [act("Medication", "rose", 30)], { conditions: [med] }, {}, true],
     ["another person's record", [act("medication", "arun", 30)], { conditions: [med] }, {}, false],
     ["empty person means anyone", [act("medication", null, 30)], { conditions: [{ ...med, person_id: "" }] }, {}, true],
-    ["person from a template", [act("medication", "rose", 30)], { conditions: [{ ...med, person_id: "{{person_detections.0.person_id}}" }] }, { person_detections: [{ person_id: "rose" }] }, true],
+    [
+      "person from a template",
+      [act("medication", "rose", 30)],
+      { conditions: [{ ...med, person_id: "{{person_detections.0.person_id}}" }] },
+      { person_detections: [{ person_id: "rose" }] },
+      true,
+    ],
     ["template rendering to another person", [act("medication", "rose", 30)], { conditions: [{ ...med, person_id: "{{who}}" }] }, { who: "arun" }, false],
     ["room, any case", [act("medication", "rose", 30, { room_name: "Kitchen" })], { conditions: [{ ...med, room_name: "kitchen" }] }, {}, true],
-    ["room from a template, another room", [act("medication", "rose", 30, { room_name: "Kitchen" })], { conditions: [{ ...med, room_name: "{{trigger_room}}" }] }, { trigger_room: "Bedroom" }, false],
+    [
+      "room from a template, another room",
+      [act("medication", "rose", 30, { room_name: "Kitchen" })],
+      { conditions: [{ ...med, room_name: "{{trigger_room}}" }] },
+      { trigger_room: "Bedroom" },
+      false,
+    ],
     ["below min_confidence 0.5", [act("medication", "rose", 30, { confidence: 0.4 })], { conditions: [med] }, {}, false],
     ["exactly at min_confidence", [act("medication", "rose", 30, { confidence: 0.7 })], { conditions: [{ ...med, min_confidence: 0.7 }] }, {}, true],
     ["completed false: it did not happen", [], { conditions: [{ ...med, completed: false }] }, {}, true],
@@ -67,7 +79,15 @@ describe("verification step handler", () => {
   it("reports each condition with its rendered fields, window and what was found", async () => {
     await act("medication", "rose", 40)(t);
     await act("medication", "rose", 10)(t);
-    const { v } = await run({ conditions: [{ ...med, person_id: "{{p}}" }, { activity_type: "eating", within_minutes: 60 }] }, { p: "rose" });
+    const { v } = await run(
+      {
+        conditions: [
+          { ...med, person_id: "{{p}}" },
+          { activity_type: "eating", within_minutes: 60 },
+        ],
+      },
+      { p: "rose" },
+    );
     assert.deepEqual(v.matched_conditions, [
       {
         activity_type: "medication",
@@ -89,17 +109,59 @@ describe("verification step handler", () => {
   describe("daily windows re-anchored to today in the household time zone", () => {
     // [name, timezone, now, window_start, window_end, expected window (UTC)]
     const windows: Array<[string, string, number, string, string, [string, string]]> = [
-      ["an ISO date-time from another day", "Asia/Kolkata", NOW, "2026-01-01T08:00:00", "2026-01-01T10:00:00", ["2026-11-22T02:30:00.000Z", "2026-11-22T04:30:00.000Z"]],
+      [
+        "an ISO date-time from another day",
+        "Asia/Kolkata",
+        NOW,
+        "2026-01-01T08:00:00",
+        "2026-01-01T10:00:00",
+        ["2026-11-22T02:30:00.000Z", "2026-11-22T04:30:00.000Z"],
+      ],
       ["HH:MM", "Asia/Kolkata", NOW, "08:00", "10:00", ["2026-11-22T02:30:00.000Z", "2026-11-22T04:30:00.000Z"]],
-      ["an offset is ignored: the time as written counts", "Asia/Kolkata", NOW, "2026-01-01T08:00:00Z", "2026-01-01T10:00:00+02:00", ["2026-11-22T02:30:00.000Z", "2026-11-22T04:30:00.000Z"]],
+      [
+        "an offset is ignored: the time as written counts",
+        "Asia/Kolkata",
+        NOW,
+        "2026-01-01T08:00:00Z",
+        "2026-01-01T10:00:00+02:00",
+        ["2026-11-22T02:30:00.000Z", "2026-11-22T04:30:00.000Z"],
+      ],
       ["the same window in UTC", "UTC", NOW, "08:00", "10:00", ["2026-11-22T08:00:00.000Z", "2026-11-22T10:00:00.000Z"]],
       ["a window still open ends now", "UTC", NOW, "09:00", "12:00", ["2026-11-22T09:00:00.000Z", "2026-11-22T10:00:00.000Z"]],
       ["over midnight, checked in the afternoon: last night", "Asia/Kolkata", NOW, "22:00", "06:00", ["2026-11-21T16:30:00.000Z", "2026-11-22T00:30:00.000Z"]],
-      ["over midnight, checked late evening: tonight so far", "Asia/Kolkata", Date.parse("2026-11-22T17:30:00Z"), "22:00", "06:00", ["2026-11-22T16:30:00.000Z", "2026-11-22T17:30:00.000Z"]],
+      [
+        "over midnight, checked late evening: tonight so far",
+        "Asia/Kolkata",
+        Date.parse("2026-11-22T17:30:00Z"),
+        "22:00",
+        "06:00",
+        ["2026-11-22T16:30:00.000Z", "2026-11-22T17:30:00.000Z"],
+      ],
       // Berlin springs forward on 2026-03-29: 01:00 is CET (+1), 04:00 is CEST (+2).
-      ["across the spring DST change", "Europe/Berlin", Date.parse("2026-03-29T10:00:00Z"), "01:00", "04:00", ["2026-03-29T00:00:00.000Z", "2026-03-29T02:00:00.000Z"]],
-      ["the day before the change", "Europe/Berlin", Date.parse("2026-03-28T10:00:00Z"), "01:00", "04:00", ["2026-03-28T00:00:00.000Z", "2026-03-28T03:00:00.000Z"]],
-      ["across the autumn change: 02:30 is its first occurrence", "Europe/Berlin", Date.parse("2026-10-25T10:00:00Z"), "02:30", "03:00", ["2026-10-25T00:30:00.000Z", "2026-10-25T02:00:00.000Z"]],
+      [
+        "across the spring DST change",
+        "Europe/Berlin",
+        Date.parse("2026-03-29T10:00:00Z"),
+        "01:00",
+        "04:00",
+        ["2026-03-29T00:00:00.000Z", "2026-03-29T02:00:00.000Z"],
+      ],
+      [
+        "the day before the change",
+        "Europe/Berlin",
+        Date.parse("2026-03-28T10:00:00Z"),
+        "01:00",
+        "04:00",
+        ["2026-03-28T00:00:00.000Z", "2026-03-28T03:00:00.000Z"],
+      ],
+      [
+        "across the autumn change: 02:30 is its first occurrence",
+        "Europe/Berlin",
+        Date.parse("2026-10-25T10:00:00Z"),
+        "02:30",
+        "03:00",
+        ["2026-10-25T00:30:00.000Z", "2026-10-25T02:00:00.000Z"],
+      ],
     ];
     for (const [name, timezone, now, window_start, window_end, [from, to]] of windows) {
       it(name, async () => {

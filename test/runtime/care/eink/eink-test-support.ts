@@ -10,7 +10,14 @@ export interface DecodedImage {
 }
 
 /** Sends a multipart form; `image` becomes the file field of that name. */
-export async function postForm(t: TestApp, method: string, path: string, fields: Record<string, string>, image?: Buffer, key: string = KEYS.admin): Promise<ApiResponse> {
+export async function postForm(
+  t: TestApp,
+  method: string,
+  path: string,
+  fields: Record<string, string>,
+  image?: Buffer,
+  key: string = KEYS.admin,
+): Promise<ApiResponse> {
   const form = new FormData();
   for (const [k, v] of Object.entries(fields)) form.append(k, v);
   if (image) form.append("image", new Blob([new Uint8Array(image)], { type: "image/png" }), "background.png");
@@ -22,7 +29,11 @@ export async function postForm(t: TestApp, method: string, path: string, fields:
 }
 
 /** Fetches raw bytes (for PNG answers). */
-export async function getBytes(t: TestApp, path: string, init: { key?: string | null; headers?: Record<string, string>; method?: string; body?: unknown } = {}) {
+export async function getBytes(
+  t: TestApp,
+  path: string,
+  init: { key?: string | null; headers?: Record<string, string>; method?: string; body?: unknown } = {},
+) {
   const headers: Record<string, string> = { ...(init.headers ?? {}) };
   if (init.key !== null) headers["x-api-key"] = init.key ?? KEYS.admin;
   let body: string | undefined;
@@ -73,4 +84,6 @@ export function inkSpan(img: DecodedImage, y0: number, y1: number): { left: numb
 
 /** A solid-colour PNG of any size, to upload as a background. */
 export const solidPng = (width: number, height: number, rgb: [number, number, number]): Promise<Buffer> =>
-  sharp({ create: { width, height, channels: 3, background: { r: rgb[0], g: rgb[1], b: rgb[2] } } }).png().toBuffer();
+  sharp({ create: { width, height, channels: 3, background: { r: rgb[0], g: rgb[1], b: rgb[2] } } })
+    .png()
+    .toBuffer();

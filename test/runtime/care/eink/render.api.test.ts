@@ -32,7 +32,11 @@ describe("e-ink render, preview, reset and states", () => {
   });
 
   it("draws each region's own text (title and body), not one text everywhere", async () => {
-    const res = await t.post("/api/v1/image/render", { regions: { title: "Reminder", body: "Blood pressure tablet after breakfast" }, sensor_ids: ["hall_display"], expires_in_minutes: 5 });
+    const res = await t.post("/api/v1/image/render", {
+      regions: { title: "Reminder", body: "Blood pressure tablet after breakfast" },
+      sensor_ids: ["hall_display"],
+      expires_in_minutes: 5,
+    });
     assert.equal(res.status, 200, res.text);
     assert.equal(res.body.expires_at, "2026-11-22T10:05:00.000Z");
     const img = await getBytes(t, "/api/v1/image/active/hall_display");
@@ -64,7 +68,23 @@ describe("e-ink render, preview, reset and states", () => {
   });
 
   it("renders on a template chosen by name", async () => {
-    const created = await postForm(t, "POST", "/api/v1/image/templates", { name: "Black banner", regions_json: JSON.stringify([{ name: "main", x: 0, y: 0, width: 800, height: 480, font_size_max: 80, font_size_min: 20, align: "center", bg_color: "#000000", text_color: "#ffffff" }]) });
+    const created = await postForm(t, "POST", "/api/v1/image/templates", {
+      name: "Black banner",
+      regions_json: JSON.stringify([
+        {
+          name: "main",
+          x: 0,
+          y: 0,
+          width: 800,
+          height: 480,
+          font_size_max: 80,
+          font_size_min: 20,
+          align: "center",
+          bg_color: "#000000",
+          text_color: "#ffffff",
+        },
+      ]),
+    });
     assert.equal(created.status, 201, created.text);
     const res = await t.post("/api/v1/image/render", { text: "Hello", template: "black banner", sensor_ids: ["bedside_terminal"] });
     assert.equal(res.status, 200, res.text);
@@ -92,7 +112,20 @@ describe("e-ink render, preview, reset and states", () => {
       "POST",
       "/api/v1/image/preview-form",
       {
-        regions_json: JSON.stringify([{ name: "main", x: 100, y: 100, width: 600, height: 280, font_size_max: 60, font_size_min: 20, align: "left", bg_color: "#ffffff", text_color: "#000000" }]),
+        regions_json: JSON.stringify([
+          {
+            name: "main",
+            x: 100,
+            y: 100,
+            width: 600,
+            height: 280,
+            font_size_max: 60,
+            font_size_min: 20,
+            align: "left",
+            bg_color: "#ffffff",
+            text_color: "#000000",
+          },
+        ]),
         text: "Preview text",
       },
       await solidPng(800, 480, [250, 200, 0]),

@@ -7,10 +7,21 @@ import { renderCard, type CardLayout } from "../../../../runtime/care/eink/rende
 import { countDiffering, decodePng, inkSpan, pixel } from "./eink-test-support";
 
 const region = (over: Partial<Region> & Pick<Region, "name" | "x" | "y" | "width" | "height">): Region => ({
-  font_size_max: 48, font_size_min: 16, align: "center", bg_color: null, text_color: "#000000", ...over,
+  font_size_max: 48,
+  font_size_min: 16,
+  align: "center",
+  bg_color: null,
+  text_color: "#000000",
+  ...over,
 });
 
-const layout = (regions: Region[], over: Partial<CardLayout> = {}): CardLayout => ({ background: null, regions, font_filename: null, color_mode: "rgb", ...over });
+const layout = (regions: Region[], over: Partial<CardLayout> = {}): CardLayout => ({
+  background: null,
+  regions,
+  font_filename: null,
+  color_mode: "rgb",
+  ...over,
+});
 
 describe("e-ink renderer", () => {
   it("draws an 800x480 PNG with the text inside its region and nothing outside", async () => {
@@ -20,7 +31,9 @@ describe("e-ink renderer", () => {
     assert.equal(img.width, 800);
     assert.equal(img.height, 480);
     assert.ok(countDiffering(img, r, [255, 255, 255]) > 200, "text pixels in the region");
-    const outside = countDiffering(img, { x: 0, y: 0, width: 800, height: 100 }, [255, 255, 255]) + countDiffering(img, { x: 0, y: 300, width: 800, height: 180 }, [255, 255, 255]);
+    const outside =
+      countDiffering(img, { x: 0, y: 0, width: 800, height: 100 }, [255, 255, 255]) +
+      countDiffering(img, { x: 0, y: 300, width: 800, height: 180 }, [255, 255, 255]);
     assert.equal(outside, 0);
     assert.ok(fitted.main.sizePx >= 16 && fitted.main.sizePx <= 48);
   });
@@ -90,7 +103,10 @@ describe("e-ink renderer", () => {
     const img = await decodePng(png);
     const values = new Set<number>();
     for (let i = 0; i < img.data.length; i += img.channels) values.add(img.data[i]);
-    assert.deepEqual([...values].sort((a, b) => a - b), [0, 255]);
+    assert.deepEqual(
+      [...values].sort((a, b) => a - b),
+      [0, 255],
+    );
   });
 
   it("writes a card without colour as 8-bit greyscale, and keeps colour when there is some", async () => {
@@ -104,7 +120,9 @@ describe("e-ink renderer", () => {
   });
 
   it("draws onto the template background", async () => {
-    const background = await sharp({ create: { width: 800, height: 480, channels: 3, background: { r: 200, g: 30, b: 30 } } }).png().toBuffer();
+    const background = await sharp({ create: { width: 800, height: 480, channels: 3, background: { r: 200, g: 30, b: 30 } } })
+      .png()
+      .toBuffer();
     const img = await decodePng((await renderCard(layout([], { background, backgroundKey: "red" }), {})).png);
     assert.deepEqual(pixel(img, 10, 10), [200, 30, 30]);
   });

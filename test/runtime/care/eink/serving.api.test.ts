@@ -16,9 +16,9 @@ const poll = (t: TestApp, key: string = KEYS.display, query = "") => getBytes(t,
 async function stateOf(t: TestApp, sensorId: string) {
   const res = await t.get("/api/v1/image/states");
   assert.equal(res.status, 200);
-  return (res.body as { sensor_id: string; last_served_hash: string | null; last_served_at: string | null; expired: boolean; has_active_image: boolean }[]).find(
-    (s) => s.sensor_id === sensorId,
-  );
+  return (
+    res.body as { sensor_id: string; last_served_hash: string | null; last_served_at: string | null; expired: boolean; has_active_image: boolean }[]
+  ).find((s) => s.sensor_id === sensorId);
 }
 
 describe("e-ink serving: GET /image/active", () => {

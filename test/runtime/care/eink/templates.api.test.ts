@@ -5,7 +5,17 @@ import { KEYS, startTestApp, type TestApp } from "../../../support/test-app";
 import { decodePng, getBytes, pixel, postForm, solidPng } from "./eink-test-support";
 
 const region = (over: Record<string, unknown> = {}) => ({
-  name: "title", x: 20, y: 20, width: 760, height: 100, font_size_max: 48, font_size_min: 20, align: "center", bg_color: "#ffffff", text_color: "#000000", ...over,
+  name: "title",
+  x: 20,
+  y: 20,
+  width: 760,
+  height: 100,
+  font_size_max: 48,
+  font_size_min: 20,
+  align: "center",
+  bg_color: "#ffffff",
+  text_color: "#000000",
+  ...over,
 });
 
 describe("e-ink templates API", () => {
@@ -21,7 +31,10 @@ describe("e-ink templates API", () => {
     assert.equal(res.body.length, 1);
     const [def] = res.body;
     assert.equal(def.is_default, true);
-    assert.deepEqual(def.regions.map((r: { name: string }) => r.name), ["title", "body", "footer"]);
+    assert.deepEqual(
+      def.regions.map((r: { name: string }) => r.name),
+      ["title", "body", "footer"],
+    );
     const preview = await getBytes(t, `/api/v1/image/templates/${def.id}/preview`);
     assert.equal(preview.status, 200);
     assert.equal(preview.headers.get("content-type"), "image/png");
@@ -32,13 +45,19 @@ describe("e-ink templates API", () => {
 
   it("creates a template from a multipart upload and normalizes the background to 800x480 PNG", async () => {
     const image = await solidPng(400, 400, [10, 120, 200]);
-    const res = await postForm(t, "POST", "/api/v1/image/templates", {
-      name: "Medicine card",
-      description: "Blue card for medicine reminders",
-      font_filename: "NotoSans_700Bold.ttf",
-      regions_json: JSON.stringify([region(), region({ name: "body", y: 140, height: 300, align: "left", bg_color: null })]),
-      is_default: "false",
-    }, image);
+    const res = await postForm(
+      t,
+      "POST",
+      "/api/v1/image/templates",
+      {
+        name: "Medicine card",
+        description: "Blue card for medicine reminders",
+        font_filename: "NotoSans_700Bold.ttf",
+        regions_json: JSON.stringify([region(), region({ name: "body", y: 140, height: 300, align: "left", bg_color: null })]),
+        is_default: "false",
+      },
+      image,
+    );
     assert.equal(res.status, 201, res.text);
     assert.equal(res.body.name, "Medicine card");
     assert.equal(res.body.font_filename, "NotoSans_700Bold.ttf");
@@ -133,7 +152,10 @@ describe("e-ink templates API", () => {
     const created = await postForm(t, "POST", "/api/v1/image/templates", { name: "New default", is_default: "true" });
     assert.equal(created.body.is_default, true);
     const all = await t.get("/api/v1/image/templates");
-    assert.deepEqual(all.body.filter((x: { is_default: boolean }) => x.is_default).map((x: { name: string }) => x.name), ["New default"]);
+    assert.deepEqual(
+      all.body.filter((x: { is_default: boolean }) => x.is_default).map((x: { name: string }) => x.name),
+      ["New default"],
+    );
     const old = all.body.find((x: { name: string }) => x.name === "Default card");
     await t.request("PUT", `/api/v1/image/templates/${old.id}`, { body: { is_default: true } });
   });

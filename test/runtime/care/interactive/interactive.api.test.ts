@@ -73,7 +73,12 @@ describe("interactive prompts and responses", function () {
       rule: { name: `Ask ${++ruleSeq}`, trigger_type: "manual" },
       steps: [
         { label: "ask", step_type: "interactive_prompt", schema_version: 1, config: promptConfig },
-        { label: "okay?", step_type: "condition", schema_version: 1, config: { expression: `${String(promptConfig.output_key ?? "interactive_response")}.action == 'dismiss'` } },
+        {
+          label: "okay?",
+          step_type: "condition",
+          schema_version: 1,
+          config: { expression: `${String(promptConfig.output_key ?? "interactive_response")}.action == 'dismiss'` },
+        },
       ],
       edges: [{ source_label: "ask", source_port: "main", target_label: "okay?" }],
     });
@@ -97,7 +102,11 @@ describe("interactive prompts and responses", function () {
   const answer = (body: Record<string, unknown>, key: string = KEYS.admin) => t.request("POST", "/api/v1/interactive-responses", { body, key });
 
   it("broadcasts the prompt frame to every web-app client", async () => {
-    const { exec, prompt } = await askRun({ popup_message_template: "Still in the {{trigger_type}} room?", voice_prompt_template: "Are you alright?", countdown_seconds: 45 });
+    const { exec, prompt } = await askRun({
+      popup_message_template: "Still in the {{trigger_type}} room?",
+      voice_prompt_template: "Are you alright?",
+      countdown_seconds: 45,
+    });
     const { step_id } = prompt;
     assert.deepEqual(prompt, {
       type: "interactive_prompt",
@@ -119,14 +128,25 @@ describe("interactive prompts and responses", function () {
   it("the first answer resumes the run at once; later ones are acknowledged and change nothing", async () => {
     const { exec, prompt } = await askRun();
     await until(exec, ["waiting"]);
-    const first = await answer({ execution_id: exec, step_id: prompt.step_id, channel: "pwa_popup_text", action: "dismiss", raw_response: { button: "I'm okay" } });
+    const first = await answer({
+      execution_id: exec,
+      step_id: prompt.step_id,
+      channel: "pwa_popup_text",
+      action: "dismiss",
+      raw_response: { button: "I'm okay" },
+    });
     assert.equal(first.status, 200, first.text);
     assert.equal(first.body.success, true);
     assert.equal(first.body.action, "dismiss");
     // No clock advance: the countdown is cancelled and the run goes on now.
     const done = await until(exec, ["completed", "failed"]);
     assert.equal(done.status, "completed", JSON.stringify(done));
-    assert.deepEqual(done.pipeline_data.interactive_response, { channel: "pwa_popup_text", action: "dismiss", timestamp: new Date(clock.now()).toISOString(), raw_response: { button: "I'm okay" } });
+    assert.deepEqual(done.pipeline_data.interactive_response, {
+      channel: "pwa_popup_text",
+      action: "dismiss",
+      timestamp: new Date(clock.now()).toISOString(),
+      raw_response: { button: "I'm okay" },
+    });
     assert.equal(done.pipeline_data.condition.result, true);
     const closed = await terminal.next((f) => f.type === "interactive_prompt_closed" && f.execution_id === exec, "interactive_prompt_closed");
     assert.deepEqual(closed, { type: "interactive_prompt_closed", execution_id: exec, step_id: prompt.step_id, action: "dismiss", channel: "pwa_popup_text" });
@@ -162,7 +182,12 @@ describe("interactive prompts and responses", function () {
     assert.equal(result.action, "escalate");
     const done = await until(exec, ["completed", "failed"]);
     assert.equal(done.status, "completed");
-    assert.deepEqual(done.pipeline_data.answer, { channel: "pwa_popup_text", action: "escalate", timestamp: new Date(clock.now()).toISOString(), raw_response: { said: "help" } });
+    assert.deepEqual(done.pipeline_data.answer, {
+      channel: "pwa_popup_text",
+      action: "escalate",
+      timestamp: new Date(clock.now()).toISOString(),
+      raw_response: { said: "help" },
+    });
     const later = await answer({ execution_id: exec, step_id: result.step_id, channel: "pwa_popup_text", action: "dismiss", raw_response: {} });
     assert.deepEqual([later.status, later.body.success, later.body.action], [200, false, "escalate"]);
   });
@@ -171,8 +196,15 @@ describe("interactive prompts and responses", function () {
     const { exec, prompt } = await askRun();
     await until(exec, ["waiting"]);
     const body = (channel: string, action: string) => ({ execution_id: exec, step_id: prompt.step_id, channel, action, raw_response: {} });
-    const results = await Promise.all([answer(body("pwa_popup_text", "dismiss")), answer(body("pwa_realtime_ai", "escalate")), answer(body("pwa_popup_text", "escalate"))]);
-    assert.deepEqual(results.map((r) => r.status), [200, 200, 200]);
+    const results = await Promise.all([
+      answer(body("pwa_popup_text", "dismiss")),
+      answer(body("pwa_realtime_ai", "escalate")),
+      answer(body("pwa_popup_text", "escalate")),
+    ]);
+    assert.deepEqual(
+      results.map((r) => r.status),
+      [200, 200, 200],
+    );
     const winners = results.filter((r) => r.body.success);
     assert.equal(winners.length, 1);
     const done = await until(exec, ["completed", "failed"]);
@@ -188,7 +220,12 @@ describe("interactive prompts and responses", function () {
     assert.equal((await t.get(`/api/v1/workflows/${exec}`)).body.status, "waiting", "not before the countdown");
     clock.advance(1_000);
     const done = await until(exec, ["completed", "failed"]);
-    assert.deepEqual(done.pipeline_data.interactive_response, { channel: "timeout", action: "escalate", timestamp: new Date(clock.now()).toISOString(), raw_response: null });
+    assert.deepEqual(done.pipeline_data.interactive_response, {
+      channel: "timeout",
+      action: "escalate",
+      timestamp: new Date(clock.now()).toISOString(),
+      raw_response: null,
+    });
     assert.equal(done.pipeline_data.condition.result, false);
     const closed = await popup.next((f) => f.type === "interactive_prompt_closed" && f.execution_id === exec, "interactive_prompt_closed");
     assert.deepEqual([closed.channel, closed.action], ["timeout", "escalate"]);
@@ -212,7 +249,11 @@ describe("interactive prompts and responses", function () {
     const { exec, prompt } = await askRun({ auto_escalate: true });
     await until(exec, ["waiting"]);
     const alert = await createAlert(t.app.ctx, { alert_type: "bathroom_dwell", level: "warning", description: "long in the bathroom", execution_id: exec });
-    assert.equal((await answer({ execution_id: exec, step_id: prompt.step_id, channel: "pwa_realtime_ai", action: "dismiss", raw_response: { transcript: "I'm fine" } })).body.success, true);
+    assert.equal(
+      (await answer({ execution_id: exec, step_id: prompt.step_id, channel: "pwa_realtime_ai", action: "dismiss", raw_response: { transcript: "I'm fine" } }))
+        .body.success,
+      true,
+    );
     const acked = (await t.get(`/api/v1/alerts/${alert.id}`)).body;
     assert.equal(acked.resolved, true);
     assert.equal(acked.actions[0].action, "dismiss");
@@ -220,7 +261,11 @@ describe("interactive prompts and responses", function () {
 
     const second = await askRun({ auto_escalate: true });
     await until(second.exec, ["waiting"]);
-    assert.equal((await answer({ execution_id: second.exec, step_id: second.prompt.step_id, channel: "pwa_popup_text", action: "escalate", raw_response: {} })).body.success, true);
+    assert.equal(
+      (await answer({ execution_id: second.exec, step_id: second.prompt.step_id, channel: "pwa_popup_text", action: "escalate", raw_response: {} })).body
+        .success,
+      true,
+    );
     const raised = (await t.get("/api/v1/alerts?alert_type=interactive_prompt_escalation")).body.filter((a: Frame) => a.execution_id === second.exec);
     assert.equal(raised.length, 1);
     assert.equal(raised[0].resolved, false);

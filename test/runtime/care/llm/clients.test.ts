@@ -18,7 +18,10 @@ async function closedPort(): Promise<number> {
 }
 
 const entry = (over: Record<string, unknown>): ModelEntry =>
-  findModel(buildSettings({ llm: { models: [{ id: "m", api_type: "openai", base_url: "http://127.0.0.1:1", model: "x", capabilities: ["text"], ...over } as never] } }), "m");
+  findModel(
+    buildSettings({ llm: { models: [{ id: "m", api_type: "openai", base_url: "http://127.0.0.1:1", model: "x", capabilities: ["text"], ...over } as never] } }),
+    "m",
+  );
 
 const rejectsWith = async (p: Promise<unknown>, check: (e: ModelServerError) => void) => {
   await assert.rejects(p, (err: unknown) => {
@@ -131,7 +134,10 @@ describe("llm chat clients", () => {
   it("openai: images as image_url parts (bytes as data URLs, URLs as they are), guided_json in the body", async () => {
     await chat({
       model: entry({ base_url: openai.baseUrl, model: "qwen", api_key: "k-123" }),
-      messages: [{ role: "system", text: "be brief" }, { role: "user", text: "look", images: [{ mime: "image/png", data: PNG }, { url: "http://cam.local/x.jpg" }] }],
+      messages: [
+        { role: "system", text: "be brief" },
+        { role: "user", text: "look", images: [{ mime: "image/png", data: PNG }, { url: "http://cam.local/x.jpg" }] },
+      ],
       max_tokens: 77,
       guided_json: { type: "object" },
     });
@@ -144,7 +150,10 @@ describe("llm chat clients", () => {
   });
 
   it("ollama: images as a base64 list, api_key as a bearer token", async () => {
-    await chat({ model: entry({ api_type: "ollama", base_url: ollama.baseUrl, model: "llava", api_key: "k-9" }), messages: [{ role: "user", text: "look", images: [{ mime: "image/png", data: PNG }] }] });
+    await chat({
+      model: entry({ api_type: "ollama", base_url: ollama.baseUrl, model: "llava", api_key: "k-9" }),
+      messages: [{ role: "user", text: "look", images: [{ mime: "image/png", data: PNG }] }],
+    });
     const { body, authorization } = ollama.requests[0];
     assert.equal(authorization, "Bearer k-9");
     assert.deepEqual(body.messages, [{ role: "user", content: "look", images: [PNG.toString("base64")] }]);

@@ -86,10 +86,14 @@ describe("notifications that reach nobody", function () {
       assert.equal(listed.steps[0].warning, timing.warning);
 
       // The editor's runs sidebar reads the same views through the admin API.
-      const editorRuns = await fetch(`${t.baseUrl}/editor/careflow/runs`, { headers: { authorization: `Bearer ${KEYS.admin}` } }).then((r) => r.json() as Promise<Array<Record<string, any>>>);
+      const editorRuns = await fetch(`${t.baseUrl}/editor/careflow/runs`, { headers: { authorization: `Bearer ${KEYS.admin}` } }).then(
+        (r) => r.json() as Promise<Array<Record<string, any>>>,
+      );
       assert.deepEqual(editorRuns.find((r) => r.execution_id === run.id)?.warnings, run.warnings);
 
-      const completed = await eventually("step_completed on the live feed", () => frames.find((f) => f.event_type === "step_completed" && f.execution_id === run.id));
+      const completed = await eventually("step_completed on the live feed", () =>
+        frames.find((f) => f.event_type === "step_completed" && f.execution_id === run.id),
+      );
       assert.equal(completed.warning, timing.warning);
       assert.deepEqual(completed.receipts, timing.receipts);
     } finally {
@@ -127,7 +131,11 @@ describe("notifications that reach nobody", function () {
       await esc.settled();
       await eventually(`escalation ${i}`, async () => (await t.get(`/api/v1/alerts/${alert.id}`)).body.escalation_count === i);
     }
-    assert.equal(warnLines("escalation of an open alert reached nobody").filter((l) => l.alert_id === alert.id).length, 1, "one warning for the alert, not one per repetition");
+    assert.equal(
+      warnLines("escalation of an open alert reached nobody").filter((l) => l.alert_id === alert.id).length,
+      1,
+      "one warning for the alert, not one per repetition",
+    );
     assert.equal(captured.lines.filter((l) => l.msg === "notification not delivered").length, 0, "no per-channel warning lines");
   });
 });

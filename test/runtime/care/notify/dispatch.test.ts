@@ -32,7 +32,13 @@ describe("notification channel layer", () => {
       throw new Error("socket closed");
     };
     const lookup: ChannelLookup = (type) =>
-      type === "pwa_popup_text" ? { spec: popupSpec, handler: ok } : type === "webhook" ? { spec: webhookSpec, handler: boom } : type === "chat_app" ? { spec: chatSpec } : undefined;
+      type === "pwa_popup_text"
+        ? { spec: popupSpec, handler: ok }
+        : type === "webhook"
+          ? { spec: webhookSpec, handler: boom }
+          : type === "chat_app"
+            ? { spec: chatSpec }
+            : undefined;
     const receipts = await dispatch(ctx(), plan(["pwa_popup_text", "chat_app", "webhook", "pager"]), {}, lookup);
     assert.deepEqual(receipts, [
       { channel: "pwa_popup_text", delivered: true, detail: "for pwa_popup_text" },
@@ -52,14 +58,20 @@ describe("notification channel layer", () => {
   });
 
   it("levels: settings replace a level, the spec's table otherwise", () => {
-    assert.deepEqual(levelPlan(buildSettings({}), "emergency"), { channels: ["pwa_popup_text", "chat_app", "eink", "hub_speaker_tts"], escalation_minutes: 5, repeat_count: 3 });
+    assert.deepEqual(levelPlan(buildSettings({}), "emergency"), {
+      channels: ["pwa_popup_text", "chat_app", "eink", "hub_speaker_tts"],
+      escalation_minutes: 5,
+      repeat_count: 3,
+    });
     assert.deepEqual(levelPlan(buildSettings({}), "info"), { channels: ["pwa_popup_text"], escalation_minutes: null, repeat_count: 0 });
     const s = buildSettings({ notifications: { levels: { emergency: { channels: ["webhook"], escalation_minutes: 1, repeat_count: 5 } } } });
     assert.deepEqual(levelPlan(s, "emergency"), { channels: ["webhook"], escalation_minutes: 1, repeat_count: 5 });
   });
 
   it("channel configs come from the step's options over the settings, as each channel's spec says", () => {
-    const s = buildSettings({ notifications: { webhook: { url: "http://h/x", timeout_seconds: 3, headers: { Authorization: "Bearer t" } }, eink: { default_expiry_minutes: 12 } } }).notifications;
+    const s = buildSettings({
+      notifications: { webhook: { url: "http://h/x", timeout_seconds: 3, headers: { Authorization: "Bearer t" } }, eink: { default_expiry_minutes: 12 } },
+    }).notifications;
     assert.deepEqual(channelConfig(webhookSpec, {}, s), { url: "http://h/x", timeout_seconds: 3, headers: { Authorization: "Bearer t" } });
     assert.equal(channelConfig(webhookSpec, { webhook_url: "http://other/y" }, s).url, "http://other/y");
     assert.deepEqual(channelConfig(einkSpec, { eink_targets: ["d1"], eink_template_id: 4 }, s), { targets: ["d1"], template_id: 4, expiry_minutes: 12 });

@@ -102,7 +102,13 @@ describe("escalation", function () {
   });
 
   it("an alert raised without a stored notification re-sends its description through its level's channels", async () => {
-    const alert = await createAlert(env.ctx, { alert_type: "fall", level: "emergency", description: "Fall detected", room_name: "Hall", next_escalation_at: new Date(T0 + 5 * MIN).toISOString() });
+    const alert = await createAlert(env.ctx, {
+      alert_type: "fall",
+      level: "emergency",
+      description: "Fall detected",
+      room_name: "Hall",
+      next_escalation_at: new Date(T0 + 5 * MIN).toISOString(),
+    });
     await esc.settled();
     await advance(5);
     assert.deepEqual(env.hub.frames, [{ type: "emergency", message: "Fall detected", room: "Hall" }]);

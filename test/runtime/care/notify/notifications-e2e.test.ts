@@ -59,7 +59,11 @@ describe("notifications end to end", function () {
   before(async () => {
     rx = await startWebhookReceiver({ bearer: "hook-token" });
     clock = new ManualClock(T0);
-    t = await startTestApp({ nodeRed: true, clock, settings: { notifications: { webhook: { url: rx.url, headers: { Authorization: "Bearer hook-token" } } } } });
+    t = await startTestApp({
+      nodeRed: true,
+      clock,
+      settings: { notifications: { webhook: { url: rx.url, headers: { Authorization: "Bearer hook-token" } } } },
+    });
     esc = startEscalation(t.app.ctx);
     client = await connect(t.baseUrl, KEYS.display);
   });
@@ -182,11 +186,21 @@ describe("escalation across an app restart", function () {
     let alertId: number;
     try {
       const base = `http://127.0.0.1:${(first.server.address() as { port: number }).port}`;
-      const post = (p: string, body: unknown) => fetch(base + p, { method: "POST", headers: { "x-api-key": KEYS.admin, "content-type": "application/json" }, body: JSON.stringify(body) }).then((r) => r.json() as Promise<Record<string, any>>);
+      const post = (p: string, body: unknown) =>
+        fetch(base + p, { method: "POST", headers: { "x-api-key": KEYS.admin, "content-type": "application/json" }, body: JSON.stringify(body) }).then(
+          (r) => r.json() as Promise<Record<string, any>>,
+        );
       const imported = await post("/api/v1/rules/import", {
         schema_version: 1,
         rule: { name: "Smoke", trigger_type: "manual" },
-        steps: [{ label: "Smoke alarm", step_type: "notification", schema_version: 1, config: { alert_level: "emergency", channels: ["pwa_popup_text"], pwa_popup_text_template: "Smoke in the kitchen" } }],
+        steps: [
+          {
+            label: "Smoke alarm",
+            step_type: "notification",
+            schema_version: 1,
+            config: { alert_level: "emergency", channels: ["pwa_popup_text"], pwa_popup_text_template: "Smoke in the kitchen" },
+          },
+        ],
       });
       await post(`/api/v1/rules/${imported.rule_id}/execute`, {});
       const row = await eventually("alert raised", async () => first.ctx.db("alerts").first());
@@ -208,7 +222,10 @@ describe("escalation across an app restart", function () {
       clock.advance(0);
       await esc.settled();
       await eventually("re-send after restart", () => client.frames.some((f) => f.type === "emergency"));
-      assert.deepEqual(client.frames.filter((f) => f.type === "emergency"), [{ type: "emergency", message: "Smoke in the kitchen", room: null }]);
+      assert.deepEqual(
+        client.frames.filter((f) => f.type === "emergency"),
+        [{ type: "emergency", message: "Smoke in the kitchen", room: null }],
+      );
       const alert = await second.ctx.db("alerts").where({ id: alertId! }).first();
       assert.equal(alert.escalation_count, 1);
       assert.equal(alert.next_escalation_at, new Date(T0 + 12 * MIN).toISOString());

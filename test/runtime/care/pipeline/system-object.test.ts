@@ -7,7 +7,9 @@ const at = (iso: string): number => Date.parse(iso);
 
 describe("system object", () => {
   it("produces every system.* data key, and only those", () => {
-    const expected = BASE_DATA_KEYS.filter((k) => k.key.startsWith("system.")).map((k) => k.key.slice("system.".length)).sort();
+    const expected = BASE_DATA_KEYS.filter((k) => k.key.startsWith("system."))
+      .map((k) => k.key.slice("system.".length))
+      .sort();
     const obj = buildSystemObject(at("2026-09-21T13:35:00Z"), "UTC") as unknown as Record<string, unknown>;
     assert.deepEqual(Object.keys(obj).sort(), expected);
     for (const k of BASE_DATA_KEYS.filter((d) => d.key.startsWith("system."))) {
@@ -60,11 +62,25 @@ describe("system object", () => {
   });
 
   it("writes ordinals with English suffixes", () => {
-    assert.deepEqual([1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 30, 31].map(ordinal), ["1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "23rd", "30th", "31st"]);
+    assert.deepEqual([1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 30, 31].map(ordinal), [
+      "1st",
+      "2nd",
+      "3rd",
+      "4th",
+      "11th",
+      "12th",
+      "13th",
+      "21st",
+      "22nd",
+      "23rd",
+      "30th",
+      "31st",
+    ]);
   });
 
   it("maps wall times to instants across DST: one, two in the repeated hour, none (with the gap's end) in the skipped one", () => {
-    const wall = (month: number, day: number, hour: number, minute: number) => wallClockInstants({ year: 2026, month, day, hour, minute, second: 0 }, "Europe/Berlin");
+    const wall = (month: number, day: number, hour: number, minute: number) =>
+      wallClockInstants({ year: 2026, month, day, hour, minute, second: 0 }, "Europe/Berlin");
     assert.deepEqual(wall(3, 28, 2, 30), { instants: [at("2026-03-28T01:30:00Z")], gapEnd: null });
     assert.deepEqual(wall(3, 29, 2, 30), { instants: [], gapEnd: at("2026-03-29T01:00:00Z") });
     assert.deepEqual(wall(10, 25, 2, 30), { instants: [at("2026-10-25T00:30:00Z"), at("2026-10-25T01:30:00Z")], gapEnd: null });

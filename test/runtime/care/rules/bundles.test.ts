@@ -59,7 +59,10 @@ describe("rule bundles", () => {
     const res = await t.request("POST", "/api/v1/rules/import", { rawBody: viaQuery.text, headers: { "content-type": "application/yaml" } });
     assert.equal(res.status, 201, res.text);
     const rule = (await t.get(`/api/v1/rules/${res.body.rule_id}`)).body;
-    assert.deepEqual(rule.steps.map((s: { label: string }) => s.label), ["check", "pause"]);
+    assert.deepEqual(
+      rule.steps.map((s: { label: string }) => s.label),
+      ["check", "pause"],
+    );
     assert.equal(rule.edges[0].source_port, "true");
   });
 
@@ -68,7 +71,10 @@ describe("rule bundles", () => {
     assert.equal(res.status, 200);
     assert.equal(res.body.status, "ok");
     assert.equal(res.body.rule_id, null);
-    assert.deepEqual(res.body.steps.map((s: { status: string }) => s.status), ["ok", "ok"]);
+    assert.deepEqual(
+      res.body.steps.map((s: { status: string }) => s.status),
+      ["ok", "ok"],
+    );
     assert.equal(await ruleCount(), 0);
   });
 
@@ -88,7 +94,10 @@ describe("rule bundles", () => {
   });
 
   it("reports a newer step config version as a warning", async () => {
-    const res = await t.post("/api/v1/rules/import/preview", bundle({ steps: [{ label: "pause", step_type: "wait", schema_version: 9, config: { duration_minutes: 1 } }], edges: [] }));
+    const res = await t.post(
+      "/api/v1/rules/import/preview",
+      bundle({ steps: [{ label: "pause", step_type: "wait", schema_version: 9, config: { duration_minutes: 1 } }], edges: [] }),
+    );
     assert.equal(res.body.steps[0].status, "warning");
     assert.equal(res.body.status, "warning");
   });
@@ -102,10 +111,7 @@ describe("rule bundles", () => {
 
   it("skips an unknown dependency with a warning, and links a known one", async () => {
     await t.post("/api/v1/rules", { name: "Breakfast", trigger_type: "manual" });
-    const res = await t.post(
-      "/api/v1/rules/import",
-      bundle({ dependencies: [{ parent_rule_name: "Breakfast" }, { parent_rule_name: "Lunch" }] }),
-    );
+    const res = await t.post("/api/v1/rules/import", bundle({ dependencies: [{ parent_rule_name: "Breakfast" }, { parent_rule_name: "Lunch" }] }));
     assert.equal(res.status, 201, res.text);
     assert.ok(res.body.warnings.some((w: string) => w.includes("'Lunch'")));
     assert.equal((await t.get(`/api/v1/rules/${res.body.rule_id}/dependencies`)).body.length, 1);
@@ -114,9 +120,26 @@ describe("rule bundles", () => {
   const refused: Array<[string, Record<string, unknown>, RegExp]> = [
     ["an unknown step type", { steps: [{ label: "x", step_type: "teleport", config: {} }], edges: [] }, /unknown step type 'teleport'/],
     ["a bad step config", { steps: [{ label: "x", step_type: "wait", config: { duration_minutes: -1 } }], edges: [] }, /duration_minutes/],
-    ["a cron that does not parse", { rule: { name: "C", trigger_type: "cron", primary_sensor_ref: { kind: "sensor", label: "kitchen_cam" }, schedule_cron: "every day" } }, /schedule_cron: not a valid cron/],
-    ["an unknown primary sensor", { rule: { name: "S", trigger_type: "sensor_event", primary_sensor_ref: { kind: "sensor", label: "kitchen_camm" } } }, /did you mean 'kitchen_cam'/],
-    ["a cycle", { edges: [{ source_label: "check", source_port: "true", target_label: "pause" }, { source_label: "pause", source_port: "main", target_label: "check" }] }, /cycle/],
+    [
+      "a cron that does not parse",
+      { rule: { name: "C", trigger_type: "cron", primary_sensor_ref: { kind: "sensor", label: "kitchen_cam" }, schedule_cron: "every day" } },
+      /schedule_cron: not a valid cron/,
+    ],
+    [
+      "an unknown primary sensor",
+      { rule: { name: "S", trigger_type: "sensor_event", primary_sensor_ref: { kind: "sensor", label: "kitchen_camm" } } },
+      /did you mean 'kitchen_cam'/,
+    ],
+    [
+      "a cycle",
+      {
+        edges: [
+          { source_label: "check", source_port: "true", target_label: "pause" },
+          { source_label: "pause", source_port: "main", target_label: "check" },
+        ],
+      },
+      /cycle/,
+    ],
     ["a bad port", { edges: [{ source_label: "pause", source_port: "true", target_label: "check" }] }, /has no port 'true'/],
     ["a newer bundle format", { schema_version: 2 }, /newer than this app reads/],
   ];

@@ -33,7 +33,16 @@ describe("rules: deploy refuses what would fail, with readable messages", functi
     const ids = nodes.map((_, i) => `${id}-n${i}`);
     return [
       { id, type: "tab", label, disabled: false, info: "" },
-      { id: `${id}-trig`, type: "care-trigger", z: id, config: { trigger_type: "manual", ...trigger }, config_version: 1, x: 100, y: 80, wires: [ids.slice(0, 1)] },
+      {
+        id: `${id}-trig`,
+        type: "care-trigger",
+        z: id,
+        config: { trigger_type: "manual", ...trigger },
+        config_version: 1,
+        x: 100,
+        y: 80,
+        wires: [ids.slice(0, 1)],
+      },
       ...nodes.map((n, i) => ({ x: 300 + i * 200, y: 80, config_version: 1, wires: [ids.slice(i + 1, i + 2)], ...n, id: ids[i], z: id }) as FlowNode),
     ];
   };
@@ -54,14 +63,26 @@ describe("rules: deploy refuses what would fail, with readable messages", functi
     ],
     [
       "an unknown sensor in the trigger",
-      ruleTab("bad-sensor", "Kitchen watch", { trigger_type: "sensor_event", primary_sensor_id: "kitchen_pri" }, [{ type: "care-wait", name: "pause", config: { duration_minutes: 1 }, config_version: 2 }]),
+      ruleTab("bad-sensor", "Kitchen watch", { trigger_type: "sensor_event", primary_sensor_id: "kitchen_pri" }, [
+        { type: "care-wait", name: "pause", config: { duration_minutes: 1 }, config_version: 2 },
+      ]),
       /rule &#39;Kitchen watch&#39;, trigger, primary_sensor_id: the household has no sensor &#39;kitchen_pri&#39;; did you mean &#39;kitchen_pir&#39;\?/,
     ],
     [
       "an unknown room in a filter",
       [
         ...ruleTab("bad-room", "Room check", {}, [{ type: "care-wait", name: "pause", config: { duration_minutes: 1 }, config_version: 2 }]),
-        { id: "bad-room-f", type: "care-filter-room", z: "bad-room", name: "only kitchen", config: { room_names: ["Kitchn"] }, config_version: 1, x: 100, y: 200, wires: [] },
+        {
+          id: "bad-room-f",
+          type: "care-filter-room",
+          z: "bad-room",
+          name: "only kitchen",
+          config: { room_names: ["Kitchn"] },
+          config_version: 1,
+          x: 100,
+          y: 200,
+          wires: [],
+        },
       ],
       /rule &#39;Room check&#39;, filter &#39;only kitchen&#39;, config.room_names.0: the household has no room &#39;Kitchn&#39;; did you mean &#39;kitchen&#39;\?/,
     ],
@@ -70,7 +91,11 @@ describe("rules: deploy refuses what would fail, with readable messages", functi
       ruleTab("bad-person", "Where is she", {}, [{ type: "care-presence_query", name: "where", config: { person_id: "ros" } }]),
       /rule &#39;Where is she&#39;, step &#39;where&#39;, person_id: the household has no person &#39;ros&#39;; did you mean &#39;rose&#39;\?/,
     ],
-    ["an unlabelled step", ruleTab("no-label", "Nameless", {}, [{ type: "care-wait", name: "", config: { duration_minutes: 1 }, config_version: 2 }]), /rule &#39;Nameless&#39;, step &#39;\(no label\)&#39;, steps.0.label: a step needs a label/],
+    [
+      "an unlabelled step",
+      ruleTab("no-label", "Nameless", {}, [{ type: "care-wait", name: "", config: { duration_minutes: 1 }, config_version: 2 }]),
+      /rule &#39;Nameless&#39;, step &#39;\(no label\)&#39;, steps.0.label: a step needs a label/,
+    ],
     [
       "a node type that cannot run yet",
       ruleTab("pending", "Lights", {}, [{ type: "care-hub_action", name: "light on", config: { domain: "light", service: "turn_on" } }]),
@@ -81,7 +106,11 @@ describe("rules: deploy refuses what would fail, with readable messages", functi
       ruleTab("fn", "With code", {}, [{ type: "function", name: "my code", func: "return msg;", outputs: 1 }]),
       /rule &#39;With code&#39;, node &#39;my code&#39;, type: a &#39;function&#39; node is not a care node/,
     ],
-    ["a bad cron", ruleTab("cron", "Mornings", { trigger_type: "cron", primary_sensor_id: "kitchen_pir", schedule_cron: "61 8 * * *" }, []), /rule &#39;Mornings&#39;, trigger, schedule_cron: not a valid cron expression/],
+    [
+      "a bad cron",
+      ruleTab("cron", "Mornings", { trigger_type: "cron", primary_sensor_id: "kitchen_pir", schedule_cron: "61 8 * * *" }, []),
+      /rule &#39;Mornings&#39;, trigger, schedule_cron: not a valid cron expression/,
+    ],
   ];
 
   for (const [what, flows, message] of refusals) {
@@ -106,7 +135,11 @@ describe("rules: deploy refuses what would fail, with readable messages", functi
   });
 
   it("deploys a template with a misspelt key, and REST validate warns about it with a suggestion", async () => {
-    const res = await deploy(ruleTab("typo", "Greeting", {}, [{ type: "care-notification", name: "say hello", config: { alert_level: "info", message_template: "It is {{sytem.local_time}}" } }]));
+    const res = await deploy(
+      ruleTab("typo", "Greeting", {}, [
+        { type: "care-notification", name: "say hello", config: { alert_level: "info", message_template: "It is {{sytem.local_time}}" } },
+      ]),
+    );
     assert.equal(res.status, 200, res.text);
     const id = (await t.get("/api/v1/rules")).body.find((r: { name: string }) => r.name === "Greeting").id;
     const report = (await t.post(`/api/v1/rules/${id}/validate`)).body;

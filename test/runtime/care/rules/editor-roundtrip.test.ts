@@ -37,8 +37,27 @@ describe("rules: editor and REST round trips", function () {
     const flows: Node[] = [
       ...current.body.flows,
       { id: "ed-tab", type: "tab", label: "Editor rule", disabled: false, info: "made in the editor" },
-      { id: "ed-trig", type: "care-trigger", z: "ed-tab", config: { trigger_type: "manual", cool_off_minutes: 15 }, config_version: 1, x: 100, y: 80, wires: [["ed-cond"]] },
-      { id: "ed-cond", type: "care-condition", z: "ed-tab", name: "check", config: { expression: "x > 1", trigger_cooloff: false }, config_version: 1, x: 300, y: 80, wires: [["ed-wait"], []] },
+      {
+        id: "ed-trig",
+        type: "care-trigger",
+        z: "ed-tab",
+        config: { trigger_type: "manual", cool_off_minutes: 15 },
+        config_version: 1,
+        x: 100,
+        y: 80,
+        wires: [["ed-cond"]],
+      },
+      {
+        id: "ed-cond",
+        type: "care-condition",
+        z: "ed-tab",
+        name: "check",
+        config: { expression: "x > 1", trigger_cooloff: false },
+        config_version: 1,
+        x: 300,
+        y: 80,
+        wires: [["ed-wait"], []],
+      },
       { id: "ed-wait", type: "care-wait", z: "ed-tab", name: "pause", config: { duration_minutes: 3 }, config_version: 2, x: 500, y: 80, wires: [[]] },
     ];
     const res = await editor("/flows", { method: "POST", body: { flows, rev: current.body.rev } });
@@ -49,7 +68,13 @@ describe("rules: editor and REST round trips", function () {
     assert.equal(rule.cool_off_minutes, 15);
     assert.equal(rule.description, "made in the editor");
     const detail = (await t.get(`/api/v1/rules/${rule.id}`)).body;
-    assert.deepEqual(detail.steps.map((s: { label: string; step_type: string }) => [s.label, s.step_type]), [["check", "condition"], ["pause", "wait"]]);
+    assert.deepEqual(
+      detail.steps.map((s: { label: string; step_type: string }) => [s.label, s.step_type]),
+      [
+        ["check", "condition"],
+        ["pause", "wait"],
+      ],
+    );
     assert.deepEqual(detail.edges, [{ source_step_id: detail.steps[0].id, source_port: "true", target_step_id: detail.steps[1].id, target_port: "main" }]);
   });
 
@@ -60,7 +85,10 @@ describe("rules: editor and REST round trips", function () {
     const flows = current.body.flows.map((n: Node) => (n.id === "ed-wait" ? { ...n, x: 640 } : n));
     assert.equal((await editor("/flows", { method: "POST", body: { flows, rev: current.body.rev } })).status, 200);
     const after = (await t.get(`/api/v1/rules/${rule.id}/steps`)).body;
-    assert.deepEqual(after.map((s: { id: number }) => s.id), before);
+    assert.deepEqual(
+      after.map((s: { id: number }) => s.id),
+      before,
+    );
     assert.equal(after[1].position_x, 640);
   });
 
@@ -88,7 +116,10 @@ describe("rules: editor and REST round trips", function () {
     const res = await editor("/flows", { method: "POST", body: { flows, rev: current.body.rev } });
     assert.ok(res.status >= 400, `deploy answered ${res.status}`);
     assert.match(res.text, /pause.*duration_minutes/);
-    assert.match(res.text, /^This would break a rule, so nothing was deployed:<ul><li>rule &#39;Editor rule&#39;, step &#39;pause&#39;, duration_minutes: Invalid input/);
+    assert.match(
+      res.text,
+      /^This would break a rule, so nothing was deployed:<ul><li>rule &#39;Editor rule&#39;, step &#39;pause&#39;, duration_minutes: Invalid input/,
+    );
     assert.doesNotMatch(res.text, /unexpected_error|\{"code"/, "not Node-RED's raw JSON");
     const rule = (await t.get("/api/v1/rules")).body.find((r: { name: string }) => r.name === "Editor rule");
     const steps = (await t.get(`/api/v1/rules/${rule.id}/steps`)).body;

@@ -20,7 +20,10 @@ describe("rules: the rule resource", () => {
     assert.deepEqual(res.body.contexts, []);
     assert.deepEqual(res.body.dependencies, []);
     const list = await t.get("/api/v1/rules");
-    assert.deepEqual(list.body.map((r: { name: string }) => r.name), ["Morning check"]);
+    assert.deepEqual(
+      list.body.map((r: { name: string }) => r.name),
+      ["Morning check"],
+    );
   });
 
   it("updates name, description, enabled and trigger settings; a disabled rule is a disabled tab", async () => {
@@ -42,9 +45,24 @@ describe("rules: the rule resource", () => {
     ["an unknown trigger type", { name: "x", trigger_type: "sometimes" }, 422, /^trigger_type: /],
     ["a cron rule without a sensor", { name: "x", trigger_type: "cron", schedule_cron: "0 8 * * *" }, 422, /primary_sensor_id: is required for cron rules/],
     ["a cron rule without a schedule", { name: "x", trigger_type: "cron", primary_sensor_id: "hall_pir" }, 422, /schedule_cron: is required/],
-    ["a schedule that does not parse", { name: "x", trigger_type: "cron", primary_sensor_id: "hall_pir", schedule_cron: "61 * * * *" }, 422, /schedule_cron: not a valid cron expression/],
-    ["an occupancy rule without a sensor", { name: "x", trigger_type: "occupancy_duration", occupancy_config: { min_minutes: 20 } }, 422, /primary_sensor_id: is required for occupancy_duration/],
-    ["an unknown sensor, with a suggestion", { name: "x", trigger_type: "sensor_event", primary_sensor_id: "hall_pri" }, 422, /sensor 'hall_pri' does not exist; did you mean 'hall_pir'\?/],
+    [
+      "a schedule that does not parse",
+      { name: "x", trigger_type: "cron", primary_sensor_id: "hall_pir", schedule_cron: "61 * * * *" },
+      422,
+      /schedule_cron: not a valid cron expression/,
+    ],
+    [
+      "an occupancy rule without a sensor",
+      { name: "x", trigger_type: "occupancy_duration", occupancy_config: { min_minutes: 20 } },
+      422,
+      /primary_sensor_id: is required for occupancy_duration/,
+    ],
+    [
+      "an unknown sensor, with a suggestion",
+      { name: "x", trigger_type: "sensor_event", primary_sensor_id: "hall_pri" },
+      422,
+      /sensor 'hall_pri' does not exist; did you mean 'hall_pir'\?/,
+    ],
     ["a negative cool-off", { name: "x", trigger_type: "manual", cool_off_minutes: -5 }, 422, /^cool_off_minutes: /],
     ["an unknown field", { name: "x", trigger_type: "manual", colour: "red" }, 422, /colour: unknown field/],
   ];

@@ -58,7 +58,13 @@ describe("rules: steps, edges, contexts and dependencies", () => {
     const yes = (await steps({ step_type: "notification", label: "alarm" })).body;
     const no = (await steps({ step_type: "wait", label: "later" })).body;
     const res = await t.request("PUT", `/api/v1/rules/${rule}/steps/${cond.id}`, {
-      body: { config_json: { expression: "person_detections.count > 0" }, next_step_on_true: yes.id, next_step_on_false: no.id, position_x: 400, position_y: 222 },
+      body: {
+        config_json: { expression: "person_detections.count > 0" },
+        next_step_on_true: yes.id,
+        next_step_on_false: no.id,
+        position_x: 400,
+        position_y: 222,
+      },
     });
     assert.equal(res.status, 200, res.text);
     assert.equal(res.body.next_step_on_true, yes.id);
@@ -78,16 +84,30 @@ describe("rules: steps, edges, contexts and dependencies", () => {
     for (let i = 0; i < 3; i++) ids.push((await steps({ step_type: "wait" })).body.id);
     assert.equal((await t.request("DELETE", `/api/v1/rules/${rule}/steps/${ids[0]}`)).status, 204);
     const left = (await t.get(`/api/v1/rules/${rule}/steps`)).body;
-    assert.deepEqual(left.map((s: { id: number; order: number }) => [s.id, s.order]), [[ids[1], 1], [ids[2], 2]]);
+    assert.deepEqual(
+      left.map((s: { id: number; order: number }) => [s.id, s.order]),
+      [
+        [ids[1], 1],
+        [ids[2], 2],
+      ],
+    );
     assert.equal((await t.request("DELETE", `/api/v1/rules/${rule}/steps/${ids[0]}`)).status, 404);
   });
 
   it("reorders steps and persists canvas positions", async () => {
     const ids: number[] = [];
     for (let i = 0; i < 3; i++) ids.push((await steps({ step_type: "wait" })).body.id);
-    const res = await t.request("PUT", `/api/v1/rules/${rule}/steps/reorder`, { body: [{ id: ids[2], order: 1 }, { id: ids[0], order: 3 }] });
+    const res = await t.request("PUT", `/api/v1/rules/${rule}/steps/reorder`, {
+      body: [
+        { id: ids[2], order: 1 },
+        { id: ids[0], order: 3 },
+      ],
+    });
     assert.equal(res.status, 200, res.text);
-    assert.deepEqual(res.body.map((s: { id: number }) => s.id), [ids[2], ids[1], ids[0]]);
+    assert.deepEqual(
+      res.body.map((s: { id: number }) => s.id),
+      [ids[2], ids[1], ids[0]],
+    );
     assert.equal((await t.request("PUT", `/api/v1/rules/${rule}/steps/reorder`, { body: [{ id: 999, order: 1 }] })).status, 422);
     const pos = await t.request("PUT", `/api/v1/rules/${rule}/steps/positions`, { body: { positions: [{ step_id: ids[1], position_x: 10, position_y: 20 }] } });
     assert.equal(pos.status, 200, pos.text);
@@ -114,10 +134,32 @@ describe("rules: steps, edges, contexts and dependencies", () => {
     });
 
     const invalid: Array<[string, (s: number[]) => unknown, RegExp]> = [
-      ["a port the source does not declare", (s) => [{ source_step_id: s[1], source_port: "true", target_step_id: s[2] }], /source_port: step 'w1' has no port 'true'/],
-      ["a target that is not a step of the rule", (s) => [{ source_step_id: s[0], source_port: "true", target_step_id: 999 }], /target_step_id: step 999 is not a step of rule/],
-      ["a cycle", (s) => [{ source_step_id: s[1], source_port: "main", target_step_id: s[2] }, { source_step_id: s[2], source_port: "main", target_step_id: s[1] }], /cycle \('w1' → 'w2' → 'w1'\)/],
-      ["two targets from one port", (s) => [{ source_step_id: s[0], source_port: "true", target_step_id: s[1] }, { source_step_id: s[0], source_port: "true", target_step_id: s[2] }], /a port has one outgoing edge/],
+      [
+        "a port the source does not declare",
+        (s) => [{ source_step_id: s[1], source_port: "true", target_step_id: s[2] }],
+        /source_port: step 'w1' has no port 'true'/,
+      ],
+      [
+        "a target that is not a step of the rule",
+        (s) => [{ source_step_id: s[0], source_port: "true", target_step_id: 999 }],
+        /target_step_id: step 999 is not a step of rule/,
+      ],
+      [
+        "a cycle",
+        (s) => [
+          { source_step_id: s[1], source_port: "main", target_step_id: s[2] },
+          { source_step_id: s[2], source_port: "main", target_step_id: s[1] },
+        ],
+        /cycle \('w1' → 'w2' → 'w1'\)/,
+      ],
+      [
+        "two targets from one port",
+        (s) => [
+          { source_step_id: s[0], source_port: "true", target_step_id: s[1] },
+          { source_step_id: s[0], source_port: "true", target_step_id: s[2] },
+        ],
+        /a port has one outgoing edge/,
+      ],
       ["an edge into itself", (s) => [{ source_step_id: s[1], source_port: "main", target_step_id: s[1] }], /cannot feed itself/],
       ["a bad body", () => ({ edges: "all" }), /edges/],
     ];
@@ -141,7 +183,11 @@ describe("rules: steps, edges, contexts and dependencies", () => {
   });
 
   it("adds and removes contexts, validated by their filter type", async () => {
-    const res = await t.post(`/api/v1/rules/${rule}/contexts`, { context_type: "time_range", config: { start_time: "22:00", end_time: "06:00" }, negate: true });
+    const res = await t.post(`/api/v1/rules/${rule}/contexts`, {
+      context_type: "time_range",
+      config: { start_time: "22:00", end_time: "06:00" },
+      negate: true,
+    });
     assert.equal(res.status, 201, res.text);
     assert.deepEqual(res.body.config, { start_time: "22:00", end_time: "06:00" });
     assert.equal(res.body.negate, true);
@@ -160,10 +206,7 @@ describe("rules: steps, edges, contexts and dependencies", () => {
     const other = (await t.post("/api/v1/rules", { name: "Breakfast", trigger_type: "manual" })).body.id;
     const res = await t.post(`/api/v1/rules/${rule}/dependencies`, { depends_on_rule_id: other });
     assert.equal(res.status, 201, res.text);
-    assert.deepEqual(
-      { ...res.body, id: 0 },
-      { id: 0, rule_id: rule, depends_on_rule_id: other, lookback_minutes: 30, require_success: true },
-    );
+    assert.deepEqual({ ...res.body, id: 0 }, { id: 0, rule_id: rule, depends_on_rule_id: other, lookback_minutes: 30, require_success: true });
     assert.equal((await t.post(`/api/v1/rules/${rule}/dependencies`, { depends_on_rule_id: other })).status, 409);
     assert.match((await t.post(`/api/v1/rules/${rule}/dependencies`, { depends_on_rule_id: rule })).body.detail, /cannot depend on itself/);
     assert.equal((await t.post(`/api/v1/rules/${rule}/dependencies`, { depends_on_rule_id: 999 })).status, 422);

@@ -5,7 +5,11 @@ describe("rule validation and the type catalogs", () => {
   let t: TestApp;
   let rule: number;
   before(async () => {
-    t = await startTestApp({ settings: { llm: { models: [{ id: "vision-small", api_type: "ollama", base_url: "http://127.0.0.1:11434", model: "llava", capabilities: ["text", "vision"] }] } } });
+    t = await startTestApp({
+      settings: {
+        llm: { models: [{ id: "vision-small", api_type: "ollama", base_url: "http://127.0.0.1:11434", model: "llava", capabilities: ["text", "vision"] }] },
+      },
+    });
     rule = (await t.post("/api/v1/rules", { name: "V", trigger_type: "manual" })).body.id;
   });
   after(() => t.close());
@@ -40,10 +44,19 @@ describe("rule validation and the type catalogs", () => {
     });
     assert.equal(res.body.valid, false);
     const messages = res.body.errors.map((e: { field: string; message: string; suggestion?: string }) => `${e.field}|${e.message}|${e.suggestion ?? ""}`);
-    assert.ok(messages.some((m: string) => m.startsWith("config_json.model_id|model_id: required")), messages.join("\n"));
-    assert.ok(messages.some((m: string) => m.startsWith("config_json.prompt|")), "unclosed placeholder");
+    assert.ok(
+      messages.some((m: string) => m.startsWith("config_json.model_id|model_id: required")),
+      messages.join("\n"),
+    );
+    assert.ok(
+      messages.some((m: string) => m.startsWith("config_json.prompt|")),
+      "unclosed placeholder",
+    );
     assert.ok(res.body.errors.some((e: { field: string; position?: number }) => e.field === "config_json.expression" && typeof e.position === "number"));
-    assert.ok(messages.some((m: string) => m === "edges.0.target_label|no step is labelled 'ask modle'|ask model"), messages.join("\n"));
+    assert.ok(
+      messages.some((m: string) => m === "edges.0.target_label|no step is labelled 'ask modle'|ask model"),
+      messages.join("\n"),
+    );
     assert.ok(messages.some((m: string) => m.startsWith("edges.0.source_port|step 'branch' has no port 'maybe'")));
     assert.ok(res.body.warnings.some((w: { field: string; suggestion?: string }) => w.field === "config_json.model_id" && w.suggestion === "vision-small"));
   });
@@ -52,7 +65,8 @@ describe("rule validation and the type catalogs", () => {
     const res = await t.get("/api/v1/pipeline/step-types");
     const types = res.body.map((s: { type_name: string }) => s.type_name);
     assert.equal(types.length, 19, "16 step types and 3 legacy ones");
-    for (const name of ["person_identification", "llm_call", "condition", "interactive_prompt", "vision_analysis", "translation"]) assert.ok(types.includes(name), name);
+    for (const name of ["person_identification", "llm_call", "condition", "interactive_prompt", "vision_analysis", "translation"])
+      assert.ok(types.includes(name), name);
     const cond = res.body.find((s: { type_name: string }) => s.type_name === "condition");
     assert.deepEqual(cond.output_ports, ["true", "false"]);
     assert.equal(cond.category, "flow");
@@ -69,7 +83,17 @@ describe("rule validation and the type catalogs", () => {
 
   it("lists the 9 filter types and the 8 channel types", async () => {
     const filters = (await t.get("/api/v1/pipeline/filter-types")).body.map((f: { type_name: string }) => f.type_name).sort();
-    assert.deepEqual(filters, ["day_of_week", "dementia_signal", "home_state", "person_activity", "person_presence", "room", "room_transition", "scene_trend", "time_range"]);
+    assert.deepEqual(filters, [
+      "day_of_week",
+      "dementia_signal",
+      "home_state",
+      "person_activity",
+      "person_presence",
+      "room",
+      "room_transition",
+      "scene_trend",
+      "time_range",
+    ]);
     const channels = (await t.get("/api/v1/pipeline/channel-types")).body.map((c: { type_name: string }) => c.type_name).sort();
     assert.deepEqual(channels, ["announcement", "chat_app", "eink", "hub_speaker_tts", "pwa_popup_text", "pwa_realtime_ai", "tts", "webhook"]);
   });
@@ -77,7 +101,24 @@ describe("rule validation and the type catalogs", () => {
   it("lists every data key: trigger context, trigger_input, system and step outputs", async () => {
     const { body } = await t.get("/api/v1/pipeline/data-keys");
     const keys = body.keys.map((k: { key: string }) => k.key);
-    for (const k of ["trigger_type", "sensor_id", "room_name", "media_paths", "occupancy_duration_minutes", "trigger_input.command", "trigger_input.from_user", "system.local_time", "system.local_day_ordinal", "system.timezone", "person_detections", "scene_hazards", "verification.verified", "notification_dispatched", "interactive_response", "_cooloff_triggered"]) {
+    for (const k of [
+      "trigger_type",
+      "sensor_id",
+      "room_name",
+      "media_paths",
+      "occupancy_duration_minutes",
+      "trigger_input.command",
+      "trigger_input.from_user",
+      "system.local_time",
+      "system.local_day_ordinal",
+      "system.timezone",
+      "person_detections",
+      "scene_hazards",
+      "verification.verified",
+      "notification_dispatched",
+      "interactive_response",
+      "_cooloff_triggered",
+    ]) {
       assert.ok(keys.includes(k), `${k} is listed`);
     }
     assert.equal(body.total, keys.length);
@@ -98,7 +139,11 @@ describe("rules: validate suggests a step's label for a misspelt step reference"
       await t.post(`/api/v1/rules/${id}/validate`, {
         steps: [
           { label: "scene_analysis_1", step_type: "condition", config_json: { expression: "true" } },
-          { label: "tell", step_type: "notification", config_json: { alert_level: "info", message_template: "{{steps.scene_anaylsis_1.summary}} and {{scene_anaylsis_1}}" } },
+          {
+            label: "tell",
+            step_type: "notification",
+            config_json: { alert_level: "info", message_template: "{{steps.scene_anaylsis_1.summary}} and {{scene_anaylsis_1}}" },
+          },
         ],
       })
     ).body;

@@ -27,7 +27,12 @@ const ROWS: Row[] = [
   { method: "PUT", path: "/api/v1/rooms/1", body: { floor: "1" }, expect: ADMIN_ONLY },
   { method: "PATCH", path: "/api/v1/persons/rose", body: { notes: "x" }, expect: ADMIN_ONLY },
   { method: "DELETE", path: "/api/v1/sensors/no_such_sensor", expect: ADMIN_ONLY },
-  { method: "POST", path: "/api/v1/alerts/1/action", body: { action: "assist" }, expect: { admin: "allow", caregiver: "allow", mcp: 403, camera: 403, display: 403 } },
+  {
+    method: "POST",
+    path: "/api/v1/alerts/1/action",
+    body: { action: "assist" },
+    expect: { admin: "allow", caregiver: "allow", mcp: 403, camera: 403, display: 403 },
+  },
   { method: "POST", path: "/api/v1/rules/1/execute", expect: { admin: "allow", caregiver: 403, mcp: "allow", camera: 403, display: 403 } },
   { method: "POST", path: "/api/v1/mcp/tools/get_rooms", body: {}, expect: { admin: "allow", caregiver: 403, mcp: "allow", camera: 403, display: 403 } },
   { method: "POST", path: "/api/v1/device/camera", body: {}, expect: { admin: "allow", caregiver: 403, mcp: 403, camera: "allow", display: 403 } },

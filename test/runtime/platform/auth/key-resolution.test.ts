@@ -38,12 +38,18 @@ describe("key resolution order and device keys", () => {
   it("takes a key from the body only on the routes devices post to, and reads no other body first", async () => {
     const res = await t.request("POST", "/api/v1/rooms", { key: null, body: { name: "pantry", device_key: KEYS.admin } });
     assert.equal(res.status, 401, res.text);
-    assert.equal((await t.get("/api/v1/rooms")).body.some((r: { name: string }) => r.name === "pantry"), false);
+    assert.equal(
+      (await t.get("/api/v1/rooms")).body.some((r: { name: string }) => r.name === "pantry"),
+      false,
+    );
   });
 
   it("does not pass the body's device_key on to the handler as data", async () => {
     // The terminal answers prompts with its key in the body; the handler never sees the key.
-    const res = await t.request("POST", "/api/v1/interactive-responses", { key: null, body: { device_key: KEYS.terminal, execution_id: 999999, step_id: 1, channel: "terminal", action: "yes" } });
+    const res = await t.request("POST", "/api/v1/interactive-responses", {
+      key: null,
+      body: { device_key: KEYS.terminal, execution_id: 999999, step_id: 1, channel: "terminal", action: "yes" },
+    });
     assert.ok(![401, 403].includes(res.status), res.text);
     assert.doesNotMatch(res.text, /device_key/);
   });

@@ -35,9 +35,18 @@ describe("the service process", function () {
       const demoAdmin = keys.api_keys.find((k: { permissions: string[] }) => k.permissions.includes("admin")).key;
       assert.ok(first.stdout().includes(demoAdmin), "the demo admin key is printed");
       const rooms = await fetch(`${first.baseUrl}/api/v1/rooms`, { headers: { "x-api-key": demoAdmin } });
-      assert.deepEqual(((await rooms.json()) as Array<{ name: string }>).map((r) => r.name), ["kitchen", "bedroom", "bathroom", "hallway", "living room"]);
-      const sensors = (await (await fetch(`${first.baseUrl}/api/v1/sensors`, { headers: { "x-api-key": "operator-admin-key" } })).json()) as Array<{ sensor_type: string }>;
-      for (const type of ["camera", "presence", "light", "eink"]) assert.ok(sensors.some((s) => s.sensor_type === type), `a ${type} sensor`);
+      assert.deepEqual(
+        ((await rooms.json()) as Array<{ name: string }>).map((r) => r.name),
+        ["kitchen", "bedroom", "bathroom", "hallway", "living room"],
+      );
+      const sensors = (await (await fetch(`${first.baseUrl}/api/v1/sensors`, { headers: { "x-api-key": "operator-admin-key" } })).json()) as Array<{
+        sensor_type: string;
+      }>;
+      for (const type of ["camera", "presence", "light", "eink"])
+        assert.ok(
+          sensors.some((s) => s.sensor_type === type),
+          `a ${type} sensor`,
+        );
       const persons = (await (await fetch(`${first.baseUrl}/api/v1/persons`, { headers: { "x-api-key": demoAdmin } })).json()) as unknown[];
       assert.equal(persons.length, 1);
     } finally {

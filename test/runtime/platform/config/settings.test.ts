@@ -48,13 +48,24 @@ describe("settings", () => {
   ];
   for (const [what, raw, message] of bad) {
     it(`refuses ${what}, naming the key`, () => {
-      assert.throws(() => buildSettings(raw), (err: Error) => err instanceof SettingsError && message.test(err.message));
+      assert.throws(
+        () => buildSettings(raw),
+        (err: Error) => err instanceof SettingsError && message.test(err.message),
+      );
     });
   }
 
   it("refuses the same key value twice", () => {
     assert.throws(
-      () => buildSettings({ auth: { api_keys: [{ key: "same-key-1", name: "a", permissions: ["admin"] }, { key: "same-key-1", name: "b", permissions: ["caregiver"] }] } }),
+      () =>
+        buildSettings({
+          auth: {
+            api_keys: [
+              { key: "same-key-1", name: "a", permissions: ["admin"] },
+              { key: "same-key-1", name: "b", permissions: ["caregiver"] },
+            ],
+          },
+        }),
       /used twice/,
     );
   });

@@ -19,14 +19,52 @@ describe("migration 010: one row per run", () => {
     // Up to 009: the store as the previous release left it.
     while (!(await db.migrate.currentVersion({ migrationSource } as Knex.MigratorConfig)).startsWith("009")) await db.migrate.up({ migrationSource });
     const graph = JSON.stringify({ rule_id: 3, rule_name: "Night hall", steps: [{ id: 9, label: "c" }], edges: [] });
-    const common = { rule_id: 3, rule_name: "Night hall", trigger_type: "sensor_event", trigger_context: "{}", graph, step_records: "[]", updated_at: "2026-01-01T22:00:00.000Z" };
+    const common = {
+      rule_id: 3,
+      rule_name: "Night hall",
+      trigger_type: "sensor_event",
+      trigger_context: "{}",
+      graph,
+      step_records: "[]",
+      updated_at: "2026-01-01T22:00:00.000Z",
+    };
     await db("workflow_executions").insert([
       { ...common, id: 1, status: "completed", pipeline_data: '{"a":1}', event_log_id: 7, started_at: "2026-01-01T22:00:00.000Z" },
-      { ...common, id: 2, status: "waiting", pipeline_data: "{}", event_log_id: 8, resume_at: "2026-01-01T23:00:00.000Z", started_at: "2026-01-01T22:30:00.000Z" },
+      {
+        ...common,
+        id: 2,
+        status: "waiting",
+        pipeline_data: "{}",
+        event_log_id: 8,
+        resume_at: "2026-01-01T23:00:00.000Z",
+        started_at: "2026-01-01T22:30:00.000Z",
+      },
     ]);
     await db("event_logs").insert([
-      { id: 7, timestamp: "2026-01-01T22:00:00.000Z", rule_id: 3, rule_name: "Night hall", room_name: "hallway", sensor_id: "hall_pir", status: "completed", trigger_type: "sensor_event", execution_id: 1, pipeline_data_json: '{"a":1}' },
-      { id: 8, timestamp: "2026-01-01T22:30:00.000Z", rule_id: 3, rule_name: "Night hall", room_name: "hallway", sensor_id: "hall_pir", status: "processing", trigger_type: "sensor_event", execution_id: 2, pipeline_data_json: "{}" },
+      {
+        id: 7,
+        timestamp: "2026-01-01T22:00:00.000Z",
+        rule_id: 3,
+        rule_name: "Night hall",
+        room_name: "hallway",
+        sensor_id: "hall_pir",
+        status: "completed",
+        trigger_type: "sensor_event",
+        execution_id: 1,
+        pipeline_data_json: '{"a":1}',
+      },
+      {
+        id: 8,
+        timestamp: "2026-01-01T22:30:00.000Z",
+        rule_id: 3,
+        rule_name: "Night hall",
+        room_name: "hallway",
+        sensor_id: "hall_pir",
+        status: "processing",
+        trigger_type: "sensor_event",
+        execution_id: 2,
+        pipeline_data_json: "{}",
+      },
     ]);
     await db.migrate.up({ migrationSource });
   });

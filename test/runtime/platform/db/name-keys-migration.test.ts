@@ -64,7 +64,10 @@ describe("migration 012: names unique by one key", () => {
       { id: 4, name: "Ku\u0308che (4)" },
       { id: 5, name: "KÜCHE (2)" },
     ]);
-    assert.deepEqual((await db("eink_templates").orderBy("id").select("name")).map((r) => r.name), ["Morgenkarte", "MORGENKARTE (2)"]);
+    assert.deepEqual(
+      (await db("eink_templates").orderBy("id").select("name")).map((r) => r.name),
+      ["Morgenkarte", "MORGENKARTE (2)"],
+    );
     assert.equal(warnings.length, 3, warnings.join("\n"));
     assert.match(warnings[0], /room 3 'KÜCHE' is the same name as room 1 'Küche' .*renamed to 'KÜCHE \(3\)'/);
     assert.match(warnings[2], /template 2 'MORGENKARTE' is the same name as template 1 'Morgenkarte' .*renamed to 'MORGENKARTE \(2\)'/);
@@ -76,7 +79,9 @@ describe("migration 012: names unique by one key", () => {
       for (const r of await db(table).select("name", "name_key")) assert.equal(r.name_key, nameKey(r.name), `${table} '${r.name}'`);
     }
     await assert.rejects(db("rooms").insert({ id: 99, name: "KUECHE?", name_key: "küche", created_at: T, updated_at: T }));
-    await assert.rejects(db("eink_templates").insert({ id: 99, name: "x", name_key: "morgenkarte", background_hash: "0".repeat(64), created_at: T, updated_at: T }));
+    await assert.rejects(
+      db("eink_templates").insert({ id: 99, name: "x", name_key: "morgenkarte", background_hash: "0".repeat(64), created_at: T, updated_at: T }),
+    );
   });
 
   it("rolls back to the rooms and templates without a key column, rows and references kept", async () => {

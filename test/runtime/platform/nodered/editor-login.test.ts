@@ -19,7 +19,10 @@ describe("editor login: admin and read-only caregiver", function () {
     return { status: res.status, body: (await res.json()) as { access_token?: string; detail?: string } };
   };
   const editor = (token: string, path: string, init: RequestInit = {}) =>
-    fetch(`${t.baseUrl}/editor${path}`, { ...init, headers: { authorization: `Bearer ${token}`, "content-type": "application/json", "Node-RED-API-Version": "v2", ...(init.headers ?? {}) } });
+    fetch(`${t.baseUrl}/editor${path}`, {
+      ...init,
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json", "Node-RED-API-Version": "v2", ...(init.headers ?? {}) },
+    });
 
   it("says on the login page what to type", async () => {
     const res = (await (await fetch(`${t.baseUrl}/editor/auth/login`)).json()) as { loginMessage?: string };

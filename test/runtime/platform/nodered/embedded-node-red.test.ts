@@ -12,9 +12,27 @@ import { KEYS, startTestApp, type TestApp } from "../../../support/test-app";
 const FLOW = [
   { id: "tab1", type: "tab", label: "Hello flow" },
   { id: "in1", type: "http in", z: "tab1", url: "/hello", method: "get", x: 100, y: 100, wires: [["chg1"]] },
-  { id: "chg1", type: "change", z: "tab1", rules: [{ t: "set", p: "payload", pt: "msg", to: "hello from a flow", tot: "str" }], x: 300, y: 100, wires: [["out1"]] },
+  {
+    id: "chg1",
+    type: "change",
+    z: "tab1",
+    rules: [{ t: "set", p: "payload", pt: "msg", to: "hello from a flow", tot: "str" }],
+    x: 300,
+    y: 100,
+    wires: [["out1"]],
+  },
   { id: "out1", type: "http response", z: "tab1", statusCode: "", x: 500, y: 100, wires: [] },
-  { id: "req1", type: "http request", z: "tab1", method: "GET", url: "http://127.0.0.1:9/", x: 100, y: 200, wires: [[]], credentials: { user: "u", password: "secret-pw" } },
+  {
+    id: "req1",
+    type: "http request",
+    z: "tab1",
+    method: "GET",
+    url: "http://127.0.0.1:9/",
+    x: 100,
+    y: 200,
+    wires: [[]],
+    credentials: { user: "u", password: "secret-pw" },
+  },
 ];
 
 describe("embedded Node-RED", function () {
@@ -49,7 +67,10 @@ describe("embedded Node-RED", function () {
   });
 
   it("refuses the editor login with a caregiver key or another user name", async () => {
-    for (const [username, password] of [["admin", KEYS.caregiver], ["rose", KEYS.admin]]) {
+    for (const [username, password] of [
+      ["admin", KEYS.caregiver],
+      ["rose", KEYS.admin],
+    ]) {
       const body = new URLSearchParams({ client_id: "node-red-editor", grant_type: "password", scope: "*", username, password });
       const res = await admin("/auth/token", { method: "POST", body });
       assert.ok(res.status === 401 || res.status === 403, `${username}: got ${res.status}`);
@@ -73,7 +94,10 @@ describe("embedded Node-RED", function () {
     });
     assert.equal(res.status, 200, await res.text());
     const stored = await readFlows(t.app.ctx.db);
-    assert.deepEqual(stored.map((n) => n.id), ["tab1", "in1", "chg1", "out1", "req1"]);
+    assert.deepEqual(
+      stored.map((n) => n.id),
+      ["tab1", "in1", "chg1", "out1", "req1"],
+    );
     // Node-RED answers the deploy before the new flows have started.
     let hello = await fetch(`${t.baseUrl}/hello`);
     for (let i = 0; i < 40 && hello.status === 404; i++) {
@@ -94,7 +118,10 @@ describe("embedded Node-RED", function () {
 
   it("folds Node-RED's log into the service log", () => {
     const nr = captured.lines.filter((l) => l.component === "node-red");
-    assert.ok(nr.some((l) => String(l.msg).includes("Started flows")), "Node-RED's start-up lines are in our log");
+    assert.ok(
+      nr.some((l) => String(l.msg).includes("Started flows")),
+      "Node-RED's start-up lines are in our log",
+    );
   });
 
   it("re-attaches to a second app with a fresh store and serves that store's flows", async () => {

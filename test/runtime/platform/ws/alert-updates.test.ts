@@ -19,7 +19,13 @@ describe("/ws alert updates", () => {
     await t.request("POST", `/api/v1/alerts/${alert.id}/action`, { key: KEYS.caregiver, body: { action: "dismiss" } });
     for (let i = 0; i < 100 && frames.length < 2; i++) await new Promise((r) => setTimeout(r, 10));
     ws.close();
-    assert.deepEqual(frames.map((f) => [f.type, f.event, f.alert.id]), [["alert_update", "created", alert.id], ["alert_update", "acknowledged", alert.id]]);
+    assert.deepEqual(
+      frames.map((f) => [f.type, f.event, f.alert.id]),
+      [
+        ["alert_update", "created", alert.id],
+        ["alert_update", "acknowledged", alert.id],
+      ],
+    );
     assert.equal(frames[1].alert.resolved, true);
     assert.equal(frames[1].alert.resolved_by, "test caregiver");
   });

@@ -15,7 +15,10 @@ export function knexExecutionWriter(db: Knex): ExecutionWriter {
   return async (batch) => {
     await db.transaction(async (trx) => {
       if (batch.snapshots.length) {
-        await trx("graph_snapshots").insert(batch.snapshots.map((row) => record(SNAPSHOT_COLUMNS, row))).onConflict("digest").ignore();
+        await trx("graph_snapshots")
+          .insert(batch.snapshots.map((row) => record(SNAPSHOT_COLUMNS, row)))
+          .onConflict("digest")
+          .ignore();
       }
       const fresh = batch.runs.filter((w) => w.fixed);
       const changed = batch.runs.filter((w) => !w.fixed);

@@ -14,7 +14,9 @@ const names = (cols: readonly string[]): string => cols.map((c) => `"${c}"`).joi
 
 function prepare(conn: Database.Database): (batch: WriteBatch) => void {
   const runCols = [...FIXED_COLUMNS, ...MUTABLE_COLUMNS];
-  const insertSnapshot = conn.prepare(`insert into "graph_snapshots" (${names(SNAPSHOT_COLUMNS)}) values (${placeholders(SNAPSHOT_COLUMNS.length)}) on conflict ("digest") do nothing`);
+  const insertSnapshot = conn.prepare(
+    `insert into "graph_snapshots" (${names(SNAPSHOT_COLUMNS)}) values (${placeholders(SNAPSHOT_COLUMNS.length)}) on conflict ("digest") do nothing`,
+  );
   const insertRun = conn.prepare(`insert into "workflow_executions" (${names(runCols)}) values (${placeholders(runCols.length)})`);
   const updateRun = conn.prepare(`update "workflow_executions" set ${MUTABLE_COLUMNS.map((c) => `"${c}" = ?`).join(", ")} where "id" = ?`);
   return conn.transaction((batch: WriteBatch) => {

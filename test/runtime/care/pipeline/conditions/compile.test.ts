@@ -53,7 +53,10 @@ describe("compileCondition", () => {
     const compiled = compileCondition("no_such_key.deep > 3");
     assert.ok(compiled.ok);
     assert.equal(compiled.evaluate(pipelineData), false);
-    assert.deepEqual(compiled.references.map((r) => r.root), ["no_such_key"]);
+    assert.deepEqual(
+      compiled.references.map((r) => r.root),
+      ["no_such_key"],
+    );
   });
 
   it("compiles an empty expression to false with nothing referenced", () => {

@@ -20,7 +20,12 @@ describe("pipeline engine", function () {
   after(() => t.close());
 
   /** Import a rule from a compact bundle and return its id. */
-  async function rule(name: string, steps: Array<Record<string, unknown>>, edges: Array<Record<string, unknown>> = [], over: Record<string, unknown> = {}): Promise<number> {
+  async function rule(
+    name: string,
+    steps: Array<Record<string, unknown>>,
+    edges: Array<Record<string, unknown>> = [],
+    over: Record<string, unknown> = {},
+  ): Promise<number> {
     const res = await t.post("/api/v1/rules/import", { schema_version: 1, rule: { name, trigger_type: "manual", ...over }, steps, edges });
     assert.equal(res.status, 201, res.text);
     return res.body.rule_id;
@@ -58,7 +63,13 @@ describe("pipeline engine", function () {
     const exec = await execute(id);
     const run = await until(exec, ["completed", "failed"]);
     assert.equal(run.status, "completed", JSON.stringify(run));
-    assert.deepEqual(run.step_timings.map((s: { label: string; success: boolean }) => [s.label, s.success]), [["check", true], ["yes", true]]);
+    assert.deepEqual(
+      run.step_timings.map((s: { label: string; success: boolean }) => [s.label, s.success]),
+      [
+        ["check", true],
+        ["yes", true],
+      ],
+    );
     assert.equal(run.pipeline_data.condition.result, true, "the last condition's output");
     assert.equal(run.pipeline_data.system.timezone, "Europe/Berlin");
     assert.equal(run.pipeline_data.system.local_time_24h, "10:00", "the system object is localized");
@@ -83,7 +94,12 @@ describe("pipeline engine", function () {
   });
 
   it("refuses to save a rule with a step whose behaviour is not built, naming what it lacks", async () => {
-    const res = await t.post("/api/v1/rules/import", { schema_version: 1, rule: { name: "Cannot run", trigger_type: "manual" }, steps: [{ label: "light on", step_type: "hub_action", schema_version: 1, config: { domain: "light", service: "turn_on" } }], edges: [] });
+    const res = await t.post("/api/v1/rules/import", {
+      schema_version: 1,
+      rule: { name: "Cannot run", trigger_type: "manual" },
+      steps: [{ label: "light on", step_type: "hub_action", schema_version: 1, config: { domain: "light", service: "turn_on" } }],
+      edges: [],
+    });
     assert.equal(res.status, 422, res.text);
     assert.match(JSON.stringify(res.body), /hub_action cannot run yet: it needs the hub client/);
   });
@@ -104,35 +120,62 @@ describe("pipeline engine", function () {
   });
 
   it("parks a run at a wait with resume_at and resumes it when the time comes", async () => {
-    const id = await rule("Waits", [
-      { label: "pause", step_type: "wait", schema_version: 2, config: { duration_minutes: 10 } },
-      { label: "after", step_type: "condition", schema_version: 1, config: { expression: "wait_started != null" } },
-    ], [{ source_label: "pause", source_port: "main", target_label: "after" }]);
+    const id = await rule(
+      "Waits",
+      [
+        { label: "pause", step_type: "wait", schema_version: 2, config: { duration_minutes: 10 } },
+        { label: "after", step_type: "condition", schema_version: 1, config: { expression: "wait_started != null" } },
+      ],
+      [{ source_label: "pause", source_port: "main", target_label: "after" }],
+    );
     const events: PipelineExecutionEvent[] = [];
     const off = t.app.ctx.engine!.live.subscribe((e) => events.push(e));
     const exec = await execute(id);
     const waiting = await until(exec, ["waiting"]);
     assert.equal(waiting.resume_at, new Date(clock.now() + 10 * 60_000).toISOString());
-    assert.deepEqual((await t.get("/api/v1/pipeline/runs?status=active")).body.map((r: { execution_id: number }) => r.execution_id), [exec]);
+    assert.deepEqual(
+      (await t.get("/api/v1/pipeline/runs?status=active")).body.map((r: { execution_id: number }) => r.execution_id),
+      [exec],
+    );
     clock.advance(9 * 60_000);
     await new Promise((r) => setTimeout(r, 50));
     assert.equal((await t.get(`/api/v1/workflows/${exec}`)).body.status, "waiting", "not before its time");
     clock.advance(60_000);
     const done = await until(exec, ["completed", "failed"]);
     assert.equal(done.status, "completed", JSON.stringify(done));
-    assert.deepEqual(done.step_timings.map((s: { label: string }) => s.label), ["pause", "after"]);
+    assert.deepEqual(
+      done.step_timings.map((s: { label: string }) => s.label),
+      ["pause", "after"],
+    );
     off();
     const mine = events.filter((e) => e.execution_id === exec).map((e) => e.event_type);
-    assert.deepEqual(mine, ["pipeline_started", "step_started", "step_completed", "pipeline_waiting", "pipeline_resumed", "step_started", "step_completed", "pipeline_completed"]);
+    assert.deepEqual(mine, [
+      "pipeline_started",
+      "step_started",
+      "step_completed",
+      "pipeline_waiting",
+      "pipeline_resumed",
+      "step_started",
+      "step_completed",
+      "pipeline_completed",
+    ]);
     const seq = events.map((e) => e.sequence);
-    assert.deepEqual(seq, [...seq].sort((a, b) => a - b), "sequence numbers increase");
+    assert.deepEqual(
+      seq,
+      [...seq].sort((a, b) => a - b),
+      "sequence numbers increase",
+    );
   });
 
   it("reads a parked run back shortly before its time but resumes it only then; a cancel meanwhile stops it", async () => {
-    const id = await rule("Read ahead", [
-      { label: "pause", step_type: "wait", schema_version: 2, config: { duration_minutes: 10 } },
-      { label: "after", step_type: "condition", schema_version: 1, config: { expression: "true" } },
-    ], [{ source_label: "pause", source_port: "main", target_label: "after" }]);
+    const id = await rule(
+      "Read ahead",
+      [
+        { label: "pause", step_type: "wait", schema_version: 2, config: { duration_minutes: 10 } },
+        { label: "after", step_type: "condition", schema_version: 1, config: { expression: "true" } },
+      ],
+      [{ source_label: "pause", source_port: "main", target_label: "after" }],
+    );
     const kept = await execute(id);
     const dropped = await execute(id);
     await until(kept, ["waiting"]);
@@ -150,7 +193,11 @@ describe("pipeline engine", function () {
     await new Promise((r) => setTimeout(r, 50));
     const cancelled = (await t.get(`/api/v1/workflows/${dropped}`)).body;
     assert.equal(cancelled.status, "cancelled");
-    assert.deepEqual(cancelled.step_timings.map((s: { label: string }) => s.label), ["pause"], "the cancelled run never went on");
+    assert.deepEqual(
+      cancelled.step_timings.map((s: { label: string }) => s.label),
+      ["pause"],
+      "the cancelled run never went on",
+    );
   });
 
   it("cancels a waiting run and its pending resume; cancelling a finished run is 409", async () => {
@@ -181,10 +228,14 @@ describe("pipeline engine", function () {
   });
 
   it("keeps a waiting run across a REST redeploy of its rule and resumes it on the new flow", async () => {
-    const id = await rule("Redeploy", [
-      { label: "pause", step_type: "wait", schema_version: 2, config: { duration_minutes: 3 } },
-      { label: "after", step_type: "condition", schema_version: 1, config: { expression: "true" } },
-    ], [{ source_label: "pause", source_port: "main", target_label: "after" }]);
+    const id = await rule(
+      "Redeploy",
+      [
+        { label: "pause", step_type: "wait", schema_version: 2, config: { duration_minutes: 3 } },
+        { label: "after", step_type: "condition", schema_version: 1, config: { expression: "true" } },
+      ],
+      [{ source_label: "pause", source_port: "main", target_label: "after" }],
+    );
     const exec = await execute(id);
     await until(exec, ["waiting"]);
     const upd = await t.request("PUT", `/api/v1/rules/${id}`, { body: { description: "changed while a run waits" } });

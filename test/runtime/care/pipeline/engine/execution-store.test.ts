@@ -49,7 +49,12 @@ describe("execution store (group commit)", () => {
       batches.push([...batch.runs]);
       snapshotRows.push(...batch.snapshots);
     };
-    store = new ExecutionStore({} as Knex, writer, () => "2026-06-01T08:00:01.000Z", (_err, runs) => errors.push(runs));
+    store = new ExecutionStore(
+      {} as Knex,
+      writer,
+      () => "2026-06-01T08:00:01.000Z",
+      (_err, runs) => errors.push(runs),
+    );
   });
 
   const written = () => batches.flat();

@@ -11,7 +11,6 @@ import { findRule } from "../../../../../runtime/care/rules/rule-read";
 import { standInHandler } from "../../../../support/stand-in-handler";
 import { startTestApp, type TestApp } from "../../../../support/test-app";
 
-
 describe("runs written by group commit", function () {
   this.timeout(30000);
   let t: TestApp;

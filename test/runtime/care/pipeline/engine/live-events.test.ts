@@ -15,7 +15,16 @@ const event = (event_type: PipelineEventType) => ({
   at: "2026-01-05T09:00:00.000Z",
 });
 
-const ALL: PipelineEventType[] = ["pipeline_started", "step_started", "step_completed", "pipeline_waiting", "pipeline_resumed", "pipeline_completed", "pipeline_failed", "pipeline_cancelled"];
+const ALL: PipelineEventType[] = [
+  "pipeline_started",
+  "step_started",
+  "step_completed",
+  "pipeline_waiting",
+  "pipeline_resumed",
+  "pipeline_completed",
+  "pipeline_failed",
+  "pipeline_cancelled",
+];
 
 describe("LiveEvents", () => {
   it("wants nothing and delivers nothing without subscribers", () => {
@@ -69,7 +78,10 @@ describe("LiveEvents", () => {
     const got: PipelineExecutionEvent[] = [];
     live.subscribe((e) => got.push(e), ["step_started", "step_completed"]);
     for (const t of ["step_started", "step_completed", "step_started"] as const) live.emit(event(t));
-    assert.deepEqual(got.map((e) => e.type), ["pipeline_event", "pipeline_event", "pipeline_event"]);
+    assert.deepEqual(
+      got.map((e) => e.type),
+      ["pipeline_event", "pipeline_event", "pipeline_event"],
+    );
     const seq = got.map((e) => e.sequence);
     assert.ok(seq[0] < seq[1] && seq[1] < seq[2], String(seq));
   });

@@ -44,7 +44,10 @@ describe("live pipeline feed", function () {
     for (let i = 0; i < 100 && !frames.some((f) => f.event_type === "pipeline_completed"); i++) await new Promise((r) => setTimeout(r, 10));
     ws.close();
     const mine = frames.filter((f) => f.execution_id === body.execution_id);
-    assert.deepEqual(mine.map((f) => f.event_type), ["pipeline_started", "step_started", "step_completed", "pipeline_completed"]);
+    assert.deepEqual(
+      mine.map((f) => f.event_type),
+      ["pipeline_started", "step_started", "step_completed", "pipeline_completed"],
+    );
     const done = mine[3];
     assert.equal(done.type, "pipeline_event");
     assert.equal(done.rule_name, "Feed");
@@ -53,7 +56,10 @@ describe("live pipeline feed", function () {
     assert.equal(typeof done.elapsed_ms, "number");
     assert.equal(mine[2].step_label, "check");
     const seq = mine.map((f) => f.sequence as number);
-    assert.deepEqual(seq, [...seq].sort((a, b) => a - b));
+    assert.deepEqual(
+      seq,
+      [...seq].sort((a, b) => a - b),
+    );
   });
 
   const until = async (cond: () => boolean) => {
@@ -91,7 +97,10 @@ describe("live pipeline feed", function () {
     const exec = await runOnce("Feed later");
     await until(() => frames.some((f) => f.execution_id === exec && f.event_type === "pipeline_completed"));
     later.close();
-    assert.deepEqual(frames.filter((f) => f.execution_id === exec).map((f) => f.event_type), ["pipeline_started", "step_started", "step_completed", "pipeline_completed"]);
+    assert.deepEqual(
+      frames.filter((f) => f.execution_id === exec).map((f) => f.event_type),
+      ["pipeline_started", "step_started", "step_completed", "pipeline_completed"],
+    );
     await until(() => !live.wants("step_started"));
     assert.equal(live.wants("step_started"), false);
   });

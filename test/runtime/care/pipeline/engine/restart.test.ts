@@ -15,7 +15,11 @@ describe("waits across a restart", function () {
   after(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
   const api = async (base: string, method: string, p: string, body?: unknown) => {
-    const res = await fetch(base + p, { method, headers: { "x-api-key": "restart-admin-key", "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(base + p, {
+      method,
+      headers: { "x-api-key": "restart-admin-key", "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     return { status: res.status, body: (await res.json()) as Record<string, any> };
   };
 
@@ -51,9 +55,17 @@ describe("waits across a restart", function () {
         await new Promise((r) => setTimeout(r, 50));
       }
       assert.equal(run.status, "completed", JSON.stringify(run));
-      assert.deepEqual(run.step_timings.map((s: { label: string }) => s.label), ["pause", "after"], "the step after the wait ran once");
+      assert.deepEqual(
+        run.step_timings.map((s: { label: string }) => s.label),
+        ["pause", "after"],
+        "the step after the wait ran once",
+      );
       const logs = (await api(second.baseUrl, "GET", "/api/v1/events?rule_name=Survives")).body as unknown as Array<{ status: string }>;
-      assert.deepEqual(logs.map((l) => l.status), ["completed"], "one event log, finalised once");
+      assert.deepEqual(
+        logs.map((l) => l.status),
+        ["completed"],
+        "one event log, finalised once",
+      );
       const all = (await api(second.baseUrl, "GET", "/api/v1/workflows")).body as unknown as unknown[];
       assert.equal(all.length, 1, "no second run appeared");
     } finally {

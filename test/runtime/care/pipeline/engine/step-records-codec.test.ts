@@ -20,13 +20,51 @@ const started = "2026-06-01T08:00:00.000Z";
 describe("step records codec", () => {
   it("reads back every field of the records the engine kept", () => {
     const records: StepRecord[] = [
-      { step_id: 4, label: "Check the hall", step_type: "condition", started_at: "2026-06-01T08:00:00.012Z", elapsed_ms: 0.041, success: true, status: "success", output_ports: ["true"] },
-      { step_id: 5, label: "Ask Rose", step_type: "interactive_prompt", started_at: "2026-06-01T08:00:00.020Z", elapsed_ms: 3.5, success: true, status: "waiting", output_ports: [] },
-      { step_id: 0, label: "added later", step_type: "notification", started_at: "2026-06-01T08:05:00.000Z", elapsed_ms: 12, success: false, status: "failed", output_ports: ["main"], error: "webhook said 500" },
       {
-        step_id: 4, label: "Check the hall", step_type: "condition", started_at: "2026-06-01T08:05:01.000Z", elapsed_ms: 2, success: true, status: "success", output_ports: ["main"],
+        step_id: 4,
+        label: "Check the hall",
+        step_type: "condition",
+        started_at: "2026-06-01T08:00:00.012Z",
+        elapsed_ms: 0.041,
+        success: true,
+        status: "success",
+        output_ports: ["true"],
+      },
+      {
+        step_id: 5,
+        label: "Ask Rose",
+        step_type: "interactive_prompt",
+        started_at: "2026-06-01T08:00:00.020Z",
+        elapsed_ms: 3.5,
+        success: true,
+        status: "waiting",
+        output_ports: [],
+      },
+      {
+        step_id: 0,
+        label: "added later",
+        step_type: "notification",
+        started_at: "2026-06-01T08:05:00.000Z",
+        elapsed_ms: 12,
+        success: false,
+        status: "failed",
+        output_ports: ["main"],
+        error: "webhook said 500",
+      },
+      {
+        step_id: 4,
+        label: "Check the hall",
+        step_type: "condition",
+        started_at: "2026-06-01T08:05:01.000Z",
+        elapsed_ms: 2,
+        success: true,
+        status: "success",
+        output_ports: ["main"],
         warning: "reached nobody (pwa_popup_text: no web app client is connected to /ws)",
-        receipts: [{ channel: "pwa_popup_text", delivered: false, detail: "no web app client is connected to /ws" }, { channel: "eink", delivered: true }],
+        receipts: [
+          { channel: "pwa_popup_text", delivered: false, detail: "no web app client is connected to /ws" },
+          { channel: "eink", delivered: true },
+        ],
       },
     ];
     const text = encodeStepRecords(records, graph, Date.parse(started));
@@ -36,7 +74,9 @@ describe("step records codec", () => {
   });
 
   it("reads records stored as objects as they are", () => {
-    const old = [{ step_id: 4, label: "x", step_type: "condition", started_at: started, elapsed_ms: 1, success: true, status: "success", output_ports: ["true"] }];
+    const old = [
+      { step_id: 4, label: "x", step_type: "condition", started_at: started, elapsed_ms: 1, success: true, status: "success", output_ports: ["true"] },
+    ];
     assert.deepEqual(decodeStepRecords(old, graph, started), old);
   });
 });

@@ -8,7 +8,6 @@ import { ManualClock } from "../../../../../runtime/platform/core/clock";
 import { standInHandler } from "../../../../support/stand-in-handler";
 import { startTestApp, type TestApp } from "../../../../support/test-app";
 
-
 describe("step and run timeouts", function () {
   this.timeout(30000);
   let t: TestApp;
@@ -18,13 +17,15 @@ describe("step and run timeouts", function () {
 
   before(async () => {
     // The hub client has no handler yet; here it hangs until aborted, like a hub that never answers.
-    restore = standInHandler("hub_action", (hctx) =>
-      new Promise((_resolve, reject) =>
-        hctx.signal.addEventListener("abort", () => {
-          aborted++;
-          reject(new Error("aborted"));
-        }),
-      ),
+    restore = standInHandler(
+      "hub_action",
+      (hctx) =>
+        new Promise((_resolve, reject) =>
+          hctx.signal.addEventListener("abort", () => {
+            aborted++;
+            reject(new Error("aborted"));
+          }),
+        ),
     );
     clock = new ManualClock(Date.parse("2026-06-01T08:00:00Z"));
     t = await startTestApp({ nodeRed: true, clock, settings: { pipeline: { step_timeout_seconds: 60 } } });
@@ -64,10 +65,13 @@ describe("step and run timeouts", function () {
       run = await status(body.execution_id);
     }
     assert.equal(run.status, "completed", JSON.stringify(run));
-    assert.deepEqual(run.step_timings.map((s: { label: string; success: boolean; error: string | null }) => [s.label, s.success, s.error]), [
-      ["hub", false, "timed out after 60 s"],
-      ["after", true, null],
-    ]);
+    assert.deepEqual(
+      run.step_timings.map((s: { label: string; success: boolean; error: string | null }) => [s.label, s.success, s.error]),
+      [
+        ["hub", false, "timed out after 60 s"],
+        ["after", true, null],
+      ],
+    );
   });
 
   it("fails a run that exceeds its whole-run timeout", async () => {

@@ -37,10 +37,17 @@ describe("triggers through the engine", function () {
   };
 
   it("fires a webhook rule with the right secret only, with the body as trigger_input", async () => {
-    const id = await importRule({ rule: { name: "Hook", trigger_type: "webhook" }, steps: [{ label: "c", step_type: "condition", config: { expression: "trigger_input.kind == 'doorbell'" } }] });
+    const id = await importRule({
+      rule: { name: "Hook", trigger_type: "webhook" },
+      steps: [{ label: "c", step_type: "condition", config: { expression: "trigger_input.kind == 'doorbell'" } }],
+    });
     const { body: secret } = await t.post(`/api/v1/webhooks/${id}/generate-secret`);
     const hook = (s: string | null, body: unknown) =>
-      fetch(`${t.baseUrl}/api/v1/webhooks/${id}`, { method: "POST", headers: { "content-type": "application/json", ...(s ? { "x-webhook-secret": s } : {}) }, body: JSON.stringify(body) });
+      fetch(`${t.baseUrl}/api/v1/webhooks/${id}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...(s ? { "x-webhook-secret": s } : {}) },
+        body: JSON.stringify(body),
+      });
     assert.equal((await hook(null, {})).status, 401);
     assert.equal((await hook("wrong-secret", {})).status, 403);
     const res = await hook(secret.secret, { kind: "doorbell" });
@@ -76,7 +83,14 @@ describe("triggers through the engine", function () {
       steps: [{ label: "c", step_type: "condition", config: { expression: "true", trigger_cooloff: true } }],
     });
     const { body: secret } = await t.post(`/api/v1/webhooks/${id}/generate-secret`);
-    const fire = async () => (await fetch(`${t.baseUrl}/api/v1/webhooks/${id}`, { method: "POST", headers: { "content-type": "application/json", "x-webhook-secret": secret.secret }, body: "{}" })).json() as Promise<{ execution_id: number | null; reason?: string }>;
+    const fire = async () =>
+      (
+        await fetch(`${t.baseUrl}/api/v1/webhooks/${id}`, {
+          method: "POST",
+          headers: { "content-type": "application/json", "x-webhook-secret": secret.secret },
+          body: "{}",
+        })
+      ).json() as Promise<{ execution_id: number | null; reason?: string }>;
     assert.ok((await fire()).execution_id);
     await settle(id, 1);
     const held = await fire();

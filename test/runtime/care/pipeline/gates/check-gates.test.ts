@@ -38,7 +38,12 @@ describe("gates: checkGates", () => {
     await logRun(t.app.ctx.db, 1, "completed", minutesBefore(NOW, 5)); // cool-off and daily limit hold
     const all = { contexts: [roomContext(false)], dependencies: [dependency], cool_off_minutes: 30, max_daily_triggers: 1 };
     const reasons: string[] = [];
-    for (const r of [all, { ...all, contexts: [roomContext(true)] }, { ...all, contexts: [], dependencies: [] }, { ...all, contexts: [], dependencies: [], cool_off_minutes: 0 }]) {
+    for (const r of [
+      all,
+      { ...all, contexts: [roomContext(true)] },
+      { ...all, contexts: [], dependencies: [] },
+      { ...all, contexts: [], dependencies: [], cool_off_minutes: 0 },
+    ]) {
       const result = await checkGates(t.app.ctx, gateRule(r), trigger, { filters });
       reasons.push(result.pass ? "pass" : result.reason.split(":")[0]);
     }
@@ -64,7 +69,9 @@ describe("gates: checkGates", () => {
     const { body: rule } = await t.post("/api/v1/rules", { name: "Hall watch", trigger_type: "manual", cool_off_minutes: 15 });
     assert.equal((await t.post(`/api/v1/rules/${rule.id}/contexts`, { context_type: "room", config: { room_names: ["Hall"] } })).status, 201);
     assert.equal((await t.post(`/api/v1/rules/${rule.id}/dependencies`, { depends_on_rule_id: other.id, require_success: false })).status, 201);
-    const byConfig: FilterLookup = () => ({ handler: async (_c, input, config: { room_names: string[] }) => ({ pass: config.room_names.includes(input.trigger.room_name ?? "") }) });
+    const byConfig: FilterLookup = () => ({
+      handler: async (_c, input, config: { room_names: string[] }) => ({ pass: config.room_names.includes(input.trigger.room_name ?? "") }),
+    });
 
     assert.deepEqual(await checkGatesById(t.app.ctx, rule.id, trigger, { filters: byConfig }), { pass: true });
     await logRun(t.app.ctx.db, other.id, "completed", minutesBefore(NOW, 10));

@@ -20,7 +20,10 @@ describe("gates: cool-off", () => {
     await logRun(t.app.ctx.db, 1, "completed", minutesBefore(NOW, 10));
     const r = await gate(30);
     assert.equal(r.pass, false);
-    assert.match(r.pass ? "" : r.reason, /^cool-off: last completed run at 2026-11-22T03:50:00\.000Z; 30-minute cool-off ends at 2026-11-22T04:20:00\.000Z \(20 min left\)$/);
+    assert.match(
+      r.pass ? "" : r.reason,
+      /^cool-off: last completed run at 2026-11-22T03:50:00\.000Z; 30-minute cool-off ends at 2026-11-22T04:20:00\.000Z \(20 min left\)$/,
+    );
   });
 
   it("passes once the window is over", async () => {

@@ -14,7 +14,13 @@ describe("gates: dependencies", () => {
   after(() => t.close());
   beforeEach(() => t.app.ctx.db("workflow_executions").delete());
 
-  const dep = (require_success: boolean, lookback_minutes = 30): DependencyView => ({ id: 1, rule_id: 99, depends_on_rule_id: morning, lookback_minutes, require_success });
+  const dep = (require_success: boolean, lookback_minutes = 30): DependencyView => ({
+    id: 1,
+    rule_id: 99,
+    depends_on_rule_id: morning,
+    lookback_minutes,
+    require_success,
+  });
   const gate = (...dependencies: DependencyView[]) => dependenciesGate(t.app.ctx, { dependencies });
 
   it("passes a rule without dependencies", async () => {

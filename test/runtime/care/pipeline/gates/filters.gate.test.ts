@@ -34,7 +34,13 @@ describe("gates: context filters", () => {
   const fakes: FilterLookup = (type) => (["room", "time_range", "day_of_week"].includes(type) ? { handler: fakeHandler(type) } : undefined);
 
   let nextId = 1;
-  const context = (context_type: string, config: FakeConfig, negate = false): ContextView => ({ id: nextId++, rule_id: 7, context_type, config: { ...config }, negate });
+  const context = (context_type: string, config: FakeConfig, negate = false): ContextView => ({
+    id: nextId++,
+    rule_id: 7,
+    context_type,
+    config: { ...config },
+    negate,
+  });
   const trigger = triggerContext({ trigger_type: "sensor_event", sensor_id: "hall_cam", room_name: "Hall" });
   const gate = (contexts: ContextView[], lookup: FilterLookup = fakes) => filtersGate(t.app.ctx, { id: 7, contexts }, trigger, lookup);
 
@@ -65,19 +71,33 @@ describe("gates: context filters", () => {
 
   it("ORs contexts of one type: one passing context is enough", async () => {
     assert.deepEqual(await gate([context("room", { pass: false }), context("room", { pass: true })]), { pass: true });
-    assert.deepEqual(calls.map((c) => c.config.pass), [false, true]);
+    assert.deepEqual(
+      calls.map((c) => c.config.pass),
+      [false, true],
+    );
   });
 
   it("holds when no context of a type passes, with every reason", async () => {
-    const r = await gate([context("room", { pass: false, reason: "room: Hall is not one of Kitchen" }), context("room", { pass: false, reason: "room: Hall is not one of Bedroom" })]);
+    const r = await gate([
+      context("room", { pass: false, reason: "room: Hall is not one of Kitchen" }),
+      context("room", { pass: false, reason: "room: Hall is not one of Bedroom" }),
+    ]);
     assert.deepEqual(r, { pass: false, reason: "none of 2 room contexts passed: room: Hall is not one of Kitchen; room: Hall is not one of Bedroom" });
   });
 
   it("ANDs different types: every type must pass, and the first type that holds is the reason", async () => {
     assert.deepEqual(await gate([context("room", { pass: true }), context("time_range", { pass: true })]), { pass: true });
-    const r = await gate([context("room", { pass: true }), context("time_range", { pass: false, reason: "time_range: 23:10 is outside 08:00-22:00" }), context("day_of_week", { pass: false })]);
+    const r = await gate([
+      context("room", { pass: true }),
+      context("time_range", { pass: false, reason: "time_range: 23:10 is outside 08:00-22:00" }),
+      context("day_of_week", { pass: false }),
+    ]);
     assert.deepEqual(r, { pass: false, reason: "time_range: 23:10 is outside 08:00-22:00" });
-    assert.equal(calls.some((c) => c.type === "day_of_week"), false, "evaluation stops at the first type that holds");
+    assert.equal(
+      calls.some((c) => c.type === "day_of_week"),
+      false,
+      "evaluation stops at the first type that holds",
+    );
   });
 
   it("negate inverts one context, not its siblings", async () => {
@@ -135,7 +155,11 @@ describe("gates: context filters", () => {
     assert.equal(registryFilterLookup("weather"), undefined);
     for (const entry of registry.filters) {
       const r = await filtersGate(t.app.ctx, { id: 7, contexts: [context(entry.spec.type, {})] }, trigger);
-      if (!entry.handler) assert.deepEqual(r, { pass: false, reason: `context ${entry.spec.type}: filter type '${entry.spec.type}' cannot run yet: it needs ${entry.spec.pending ?? "a handler"}` });
+      if (!entry.handler)
+        assert.deepEqual(r, {
+          pass: false,
+          reason: `context ${entry.spec.type}: filter type '${entry.spec.type}' cannot run yet: it needs ${entry.spec.pending ?? "a handler"}`,
+        });
       else assert.doesNotMatch(r.pass ? "" : r.reason, /cannot run yet/);
     }
   });

@@ -78,7 +78,10 @@ describe("triggers: occupancy_duration", () => {
     await occ.idle();
     await presence("bath_pir", true);
     await advance(2);
-    assert.deepEqual(h.firer.calls.map((c) => [c.trigger.sensor_id, c.trigger.room_name, c.trigger.occupancy_duration_minutes]), [["hall_pir", "Hall", 5]]);
+    assert.deepEqual(
+      h.firer.calls.map((c) => [c.trigger.sensor_id, c.trigger.room_name, c.trigger.occupancy_duration_minutes]),
+      [["hall_pir", "Hall", 5]],
+    );
     assert.deepEqual([...occ.occupiedSince().keys()].sort(), ["bath_pir", "hall_pir"]);
   });
 

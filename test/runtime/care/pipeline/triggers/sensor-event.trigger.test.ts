@@ -30,7 +30,13 @@ describe("triggers: sensor_event", () => {
   });
 
   it("fires the enabled sensor_event rules of the sensor, and those without a primary sensor, with the event's context", async () => {
-    h.t.app.ctx.bus.publish("sensor.event", { sensor_id: "hall_cam", room_name: "Hall", media_paths: ["media/a.jpg", "media/b.jpg"], media_type: "image/jpeg", kind: "camera_batch" });
+    h.t.app.ctx.bus.publish("sensor.event", {
+      sensor_id: "hall_cam",
+      room_name: "Hall",
+      media_paths: ["media/a.jpg", "media/b.jpg"],
+      media_type: "image/jpeg",
+      kind: "camera_batch",
+    });
     await trigger.idle();
     assert.deepEqual(h.firer.ruleIds().sort(), [ids.hallCam, ids.anySensor].sort());
     for (const c of h.firer.calls) {

@@ -19,7 +19,10 @@ describe("triggers: startTriggers", () => {
     await running.idle();
     h.clock.set(at("2026-11-22T06:30:00Z")); // 12:00 in Kolkata; the bath has been occupied for 30 minutes
     await running.idle();
-    assert.deepEqual(h.firer.ruleIds().sort((a, b) => a - b), [cron, cam, bath]);
+    assert.deepEqual(
+      h.firer.ruleIds().sort((a, b) => a - b),
+      [cron, cam, bath],
+    );
 
     running.stop();
     assert.equal(h.clock.pendingTimers(), 0);

@@ -12,7 +12,10 @@ describe("webhooks: POST /webhooks/{rule_id} and generate-secret", () => {
   const call = (ruleId: number | string, opts: { secret?: string; body?: unknown; rawBody?: string; key?: string } = {}) =>
     t.request("POST", `/api/v1/webhooks/${ruleId}`, {
       key: opts.key ?? null,
-      headers: { ...(opts.secret !== undefined ? { "x-webhook-secret": opts.secret } : {}), ...(opts.rawBody !== undefined ? { "content-type": "application/json" } : {}) },
+      headers: {
+        ...(opts.secret !== undefined ? { "x-webhook-secret": opts.secret } : {}),
+        ...(opts.rawBody !== undefined ? { "content-type": "application/json" } : {}),
+      },
       body: opts.body,
       rawBody: opts.rawBody,
     });
