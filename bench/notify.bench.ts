@@ -22,6 +22,7 @@ import { nowMs, percentile, report } from "./support";
 const CLIENTS = 50;
 const RUNS = Number(process.env.BENCH_NOTIFY_RUNS ?? 200);
 const KEY = "bench-admin-key-01";
+const tabletKey = (i: number): string => `bench-tablet-key-${String(i).padStart(3, "0")}`;
 
 async function main(): Promise<void> {
   let hooks = 0;
@@ -37,7 +38,13 @@ async function main(): Promise<void> {
 
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "careflow-bench-notify-"));
   const settings = buildSettings({
-    auth: { api_keys: [{ key: KEY, name: "bench", permissions: ["admin"] }] },
+    // One web app key per tablet, as a household gives each its own (a key holds 10 sockets at most).
+    auth: {
+      api_keys: [
+        { key: KEY, name: "bench", permissions: ["admin"] },
+        ...Array.from({ length: CLIENTS }, (_, i) => ({ key: tabletKey(i), name: `tablet ${i}`, permissions: ["webapp"] })),
+      ],
+    },
     notifications: { webhook: { url: hookUrl, headers: { Authorization: "Bearer bench-token" } } },
   });
   const app = await createApp({
@@ -51,9 +58,9 @@ async function main(): Promise<void> {
   const clients = await Promise.all(
     Array.from(
       { length: CLIENTS },
-      () =>
+      (_, i) =>
         new Promise<WebSocket>((resolve) => {
-          const ws = new WebSocket(`ws://127.0.0.1:${port}/ws`, [KEY]);
+          const ws = new WebSocket(`ws://127.0.0.1:${port}/ws`, [tabletKey(i)]);
           ws.on("message", (d) => {
             if (String(d).includes('"type":"info"')) arrivals.push(nowMs());
           });
