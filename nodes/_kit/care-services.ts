@@ -138,7 +138,9 @@ export interface RoomTransition {
   person_id: string;
   person_name: string | null;
   sensor_id: string | null;
+  /** left-to-right, towards-camera, ... as the camera reported it. */
   direction_raw: string | null;
+  /** entering, exiting, approaching_exit, entering_depth or stationary. */
   semantic: string | null;
   from_room_id: string | null;
   from_room_name: string | null;

@@ -2,18 +2,10 @@
 import type { PlatformContext } from "../../platform/context";
 import { fromJsonText } from "../../platform/db/json-column";
 import { storedSpellings } from "../../platform/db/name-match";
+import type { Activity } from "../../../nodes/_kit/care-services";
 
-export interface Activity {
-  id: number;
-  timestamp: string;
-  activity_type: string;
-  person_id: string | null;
-  room_name: string | null;
-  confidence: number;
-  metadata_json: Record<string, unknown>;
-  rule_id: number | null;
-  execution_id: number | null;
-}
+/** Declared once, by the care-services seam the node handlers see. */
+export type { Activity };
 
 export interface ActivityFilters {
   person_id?: string;

@@ -10,24 +10,10 @@ import { resolvePath } from "../../platform/core/data-paths";
 import { latestLocationChange } from "./location-history.store";
 import { getPersonLocation, type LocationSource, type PersonLocation } from "./locations.store";
 import { minutesAgo, sameText } from "./match";
+import type { PresenceStatus, Presence } from "../../../nodes/_kit/care-services";
 
-export type PresenceStatus = "present_room" | "present_home" | "asleep" | "away" | "stale" | "unknown";
-
-export interface Presence {
-  status: PresenceStatus;
-  person_id: string | null;
-  room_id: string | null;
-  room_name: string | null;
-  /** Minutes since the person entered the room; null unless present in a room. */
-  dwell_minutes: number | null;
-  confidence: number;
-  /** Who answered, highest priority first. */
-  providers: string[];
-  /** When the location was observed; null when unknown or stale. */
-  timestamp: string | null;
-  /** The row as read, also when stale, for reasons shown to caregivers. */
-  location: PersonLocation | null;
-}
+/** Declared once, by the care-services seam the node handlers see. */
+export type { PresenceStatus, Presence };
 
 const PROVIDER_BY_SOURCE: Record<LocationSource, string> = {
   cts: "cts_location",

@@ -1,36 +1,16 @@
 /** Dementia signals from continuous tracking, with their acknowledgment. */
 import type { Knex } from "knex";
 import { fromJsonText } from "../../platform/db/json-column";
+import type { DementiaSignal, SignalQuery } from "../../../nodes/_kit/care-services";
+
+/** Declared once, by the care-services seam the node handlers see. */
+export type { DementiaSignal, SignalQuery };
 
 /** Lowest first. */
 export const SIGNAL_SEVERITY_SCALE = ["info", "warning", "emergency"] as const;
 
-export interface DementiaSignal {
-  id: number;
-  /** The tracking service's id for the signal. */
-  signal_id: string;
-  person_id: string;
-  kind: string;
-  severity: string;
-  /** e.g. `minutes` for a dwell anomaly; templates read `signal.details.minutes`. */
-  details: Record<string, unknown>;
-  started_at: string | null;
-  acknowledged_at: string | null;
-  created_at: string;
-}
-
 interface SignalRow extends Omit<DementiaSignal, "details"> {
   details_json: string;
-}
-
-/** Every field narrows; an absent or empty list does not. Ranges include both ends. */
-export interface SignalQuery {
-  signal_id?: string;
-  kinds?: readonly string[];
-  person_ids?: readonly string[];
-  unacknowledged?: boolean;
-  acknowledged_between?: readonly [string, string];
-  created_between?: readonly [string, string];
 }
 
 export async function findSignals(db: Knex, q: SignalQuery): Promise<DementiaSignal[]> {

@@ -1,22 +1,9 @@
 /** Room transitions: a person's movement between rooms, read from camera motion and its movement map. */
 import type { Knex } from "knex";
+import type { RoomTransition } from "../../../nodes/_kit/care-services";
 
-export interface RoomTransition {
-  id: number;
-  person_id: string;
-  person_name: string | null;
-  sensor_id: string | null;
-  /** left-to-right, towards-camera, ... as the camera reported it. */
-  direction_raw: string | null;
-  /** entering, exiting, approaching_exit, entering_depth or stationary. */
-  semantic: string | null;
-  from_room_id: string | null;
-  from_room_name: string | null;
-  to_room_id: string | null;
-  to_room_name: string | null;
-  confidence: number;
-  timestamp: string;
-}
+/** Declared once, by the care-services seam the node handlers see. */
+export type { RoomTransition };
 
 interface TransitionRow extends Omit<RoomTransition, "confidence"> {
   confidence: number | string;

@@ -1,14 +1,9 @@
 /** Room-level object-trend state (clutter, severity) as semantic memory last reported it. */
 import type { Knex } from "knex";
+import type { RoomTrend } from "../../../nodes/_kit/care-services";
 
-export interface RoomTrend {
-  room_id: string;
-  room_name: string | null;
-  overall_severity: string;
-  clutter_score: number | null;
-  trend_direction: string | null;
-  updated_at: string;
-}
+/** Declared once, by the care-services seam the node handlers see. */
+export type { RoomTrend };
 
 interface TrendRow extends Omit<RoomTrend, "clutter_score"> {
   clutter_score: number | string | null;
