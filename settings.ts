@@ -72,6 +72,24 @@ const llmModel = z
   })
   .strict();
 
+/** A legacy per-role model provider (`llm.vision`, …): shape not specified, kept as given. */
+const legacyProvider = z.record(z.string(), z.unknown()).nullable().default(null);
+
+/** An external service the household may run (scene analysis, semantic memory): off unless enabled. */
+const externalService = (port: number, timeoutSeconds: number) =>
+  z
+    .object({
+      enabled: z.boolean().default(false),
+      url: z
+        .string()
+        .url()
+        .refine((u) => !u.endsWith("/"), "url takes no trailing slash")
+        .default(`http://127.0.0.1:${port}`),
+      timeout_seconds: z.number().positive().default(timeoutSeconds),
+    })
+    .strict()
+    .prefault({});
+
 const level = z
   .object({
     channels: z.array(z.string()),
@@ -138,7 +156,15 @@ export const settingsSchema = z
       .strict()
       .prefault({}),
     llm: z
-      .object({ models: z.array(llmModel).default([]) })
+      .object({
+        models: z.array(llmModel).default([]),
+        // The legacy per-role providers (spec "Versioning"); their shape is not specified, so
+        // any object is kept as given (read by nothing yet).
+        vision: legacyProvider,
+        logic: legacyProvider,
+        translation: legacyProvider,
+        realtime: legacyProvider,
+      })
       .strict()
       .prefault({}),
     notifications: z
@@ -216,6 +242,53 @@ export const settingsSchema = z
       })
       .strict()
       .prefault({}),
+    // The spec's Limits: the camera ingest's batching and media cache.
+    event_aggregator: z
+      .object({
+        batch_size: z.number().int().positive().default(5),
+        window_seconds: z.number().positive().default(10),
+        cooldown_seconds: z.number().min(0).default(30),
+        media_retention_hours: z.number().positive().default(24),
+      })
+      .strict()
+      .prefault({}),
+    // Person identification (`recognition.threshold`: below it a face is `unknown`).
+    recognition: z
+      .object({ threshold: z.number().min(0).max(1).default(0.4) })
+      .strict()
+      .prefault({}),
+    // The hub's presence polling and the bathroom limit of the spec's Limits.
+    hub: z
+      .object({
+        poll_seconds: z.number().positive().default(30),
+        bathroom_time_limit: z.number().positive().default(20),
+      })
+      .strict()
+      .prefault({}),
+    // The knowledge repository's limits and the embedding model it must match.
+    knowledge: z
+      .object({
+        chunk_size_tokens: z.number().int().positive().default(400),
+        chunk_overlap_tokens: z.number().int().min(0).default(60),
+        retrieval_top_k: z.number().int().positive().default(8),
+        min_similarity: z.number().min(0).max(1).default(0.55),
+        max_upload_bytes: z.number().int().positive().default(15728640),
+        max_pixels: z.number().int().positive().default(40000000),
+      })
+      .strict()
+      .prefault({}),
+    embedding: z
+      .object({
+        dim: z.number().int().positive().default(768),
+        max_seq_len: z.number().int().positive().default(2048),
+        batch_size: z.number().int().positive().default(16),
+      })
+      .strict()
+      .prefault({}),
+    // The perception services the scene_analysis, object_trend_analysis and
+    // semantic_memory_query steps call (ports as the original project's examples).
+    scene_analysis: externalService(8100, 30),
+    semantic_memory: externalService(8300, 10),
     cts: z
       .object({
         enabled: z.boolean().default(false),

@@ -4,9 +4,11 @@ import type { NodeRegistry } from "./_kit/registry-types";
 import { spec as step_activity_detection } from "./steps/activity_detection/activity_detection.node";
 import { handler as step_activity_detection_handler } from "./steps/activity_detection/activity_detection.handler";
 import { spec as step_camera_media_poll } from "./steps/camera_media_poll/camera_media_poll.node";
+import { handler as step_camera_media_poll_handler } from "./steps/camera_media_poll/camera_media_poll.handler";
 import { spec as step_condition } from "./steps/condition/condition.node";
 import { handler as step_condition_handler } from "./steps/condition/condition.handler";
 import { spec as step_cts_window_poll } from "./steps/cts_window_poll/cts_window_poll.node";
+import { handler as step_cts_window_poll_handler } from "./steps/cts_window_poll/cts_window_poll.handler";
 import { spec as step_home_state } from "./steps/home_state/home_state.node";
 import { handler as step_home_state_handler } from "./steps/home_state/home_state.handler";
 import { spec as step_hub_action } from "./steps/hub_action/hub_action.node";
@@ -19,11 +21,15 @@ import { handler as step_logic_reasoning_handler } from "./steps/logic_reasoning
 import { spec as step_notification } from "./steps/notification/notification.node";
 import { handler as step_notification_handler } from "./steps/notification/notification.handler";
 import { spec as step_object_trend_analysis } from "./steps/object_trend_analysis/object_trend_analysis.node";
+import { handler as step_object_trend_analysis_handler } from "./steps/object_trend_analysis/object_trend_analysis.handler";
 import { spec as step_person_identification } from "./steps/person_identification/person_identification.node";
+import { handler as step_person_identification_handler } from "./steps/person_identification/person_identification.handler";
 import { spec as step_presence_query } from "./steps/presence_query/presence_query.node";
 import { handler as step_presence_query_handler } from "./steps/presence_query/presence_query.handler";
 import { spec as step_scene_analysis } from "./steps/scene_analysis/scene_analysis.node";
+import { handler as step_scene_analysis_handler } from "./steps/scene_analysis/scene_analysis.handler";
 import { spec as step_semantic_memory_query } from "./steps/semantic_memory_query/semantic_memory_query.node";
+import { handler as step_semantic_memory_query_handler } from "./steps/semantic_memory_query/semantic_memory_query.handler";
 import { spec as step_translation } from "./steps/translation/translation.node";
 import { handler as step_translation_handler } from "./steps/translation/translation.handler";
 import { spec as step_verification } from "./steps/verification/verification.node";
@@ -65,20 +71,20 @@ import { handler as channel_webhook_handler } from "./channels/webhook/webhook.h
 export const registry: NodeRegistry = {
   steps: [
     { spec: step_activity_detection, handler: step_activity_detection_handler },
-    { spec: step_camera_media_poll },
+    { spec: step_camera_media_poll, handler: step_camera_media_poll_handler },
     { spec: step_condition, handler: step_condition_handler },
-    { spec: step_cts_window_poll },
+    { spec: step_cts_window_poll, handler: step_cts_window_poll_handler },
     { spec: step_home_state, handler: step_home_state_handler },
     { spec: step_hub_action },
     { spec: step_interactive_prompt, handler: step_interactive_prompt_handler },
     { spec: step_llm_call, handler: step_llm_call_handler },
     { spec: step_logic_reasoning, handler: step_logic_reasoning_handler },
     { spec: step_notification, handler: step_notification_handler },
-    { spec: step_object_trend_analysis },
-    { spec: step_person_identification },
+    { spec: step_object_trend_analysis, handler: step_object_trend_analysis_handler },
+    { spec: step_person_identification, handler: step_person_identification_handler },
     { spec: step_presence_query, handler: step_presence_query_handler },
-    { spec: step_scene_analysis },
-    { spec: step_semantic_memory_query },
+    { spec: step_scene_analysis, handler: step_scene_analysis_handler },
+    { spec: step_semantic_memory_query, handler: step_semantic_memory_query_handler },
     { spec: step_translation, handler: step_translation_handler },
     { spec: step_verification, handler: step_verification_handler },
     { spec: step_vision_analysis, handler: step_vision_analysis_handler },

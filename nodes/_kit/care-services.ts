@@ -251,6 +251,116 @@ export interface EinkServices {
   render(request: EinkRenderRequest): Promise<{ sensor_ids: string[]; expires_at: string }>;
 }
 
+/**
+ * What an external service gave: a value, or why there is none (disabled, unreachable, timed
+ * out, an answer that could not be read). Perception steps degrade on the second and say why.
+ */
+export type ServiceAnswer<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly reason: string };
+
+/** The files of the media store (camera frames), by their path relative to the data dir. */
+export interface MediaServices {
+  /** The file's bytes; null when it is missing, unreadable or outside the media store. */
+  read(path: string): Promise<Uint8Array | null>;
+}
+
+export interface SceneDetection {
+  label: string;
+  confidence: number;
+  /** [x1, y1, x2, y2] */
+  bbox: number[];
+  class_id: number;
+}
+
+export interface SceneHazard {
+  name: string;
+  severity: string;
+  description: string;
+  detection: SceneDetection;
+}
+
+/** One image's analysis by the scene-analysis service. */
+export interface SceneAnalysis {
+  detections: SceneDetection[];
+  description: string;
+  embedding: number[];
+  hazards: SceneHazard[];
+  detector_available: boolean;
+  describer_available: boolean;
+  embedder_available: boolean;
+}
+
+export interface SceneAnalysisRequest {
+  run_detect: boolean;
+  run_describe: boolean;
+  run_embed: boolean;
+  run_hazards: boolean;
+  /** The camera the image came from, for the service's own correlation. */
+  sensor_id?: string | null;
+}
+
+/** The scene-analysis service (`scene_analysis.*` settings). */
+export interface SceneServices {
+  analyze(image: Uint8Array, request: SceneAnalysisRequest, signal: AbortSignal): Promise<ServiceAnswer<SceneAnalysis>>;
+}
+
+/** A room's current object-trend state in semantic memory. */
+export interface MemoryRoomTrend {
+  room_id: string;
+  room_name: string | null;
+  clutter_score: number;
+  trend_direction: string;
+  overall_severity: string;
+  persistent_objects: string[];
+  novel_objects: string[];
+  anomalies: Array<Record<string, unknown>>;
+}
+
+export interface MemoryTrendSnapshot {
+  period_start: string | null;
+  unique_object_count: number;
+  object_counts: Record<string, number>;
+  persistent_objects: string[];
+  novel_objects: string[];
+  embedding_variance: number;
+}
+
+export interface MemoryObject {
+  label: string;
+  observation_count: number;
+  last_seen_at: string | null;
+  confidence?: number;
+}
+
+export interface MemoryObservation {
+  id: number;
+  room_id: string;
+  observed_at: string | null;
+  description: string;
+  object_list: string[];
+  hazard_flags: string[];
+  text_similarity: number;
+  image_similarity: number;
+  confidence?: number;
+}
+
+export interface ObservationSearch {
+  room_id: string | null;
+  since_minutes: number;
+  limit: number;
+  min_confidence: number;
+}
+
+/** The semantic-memory service (`semantic_memory.*` settings). */
+export interface MemoryServices {
+  /** The room's current trend; null when memory has none for it. */
+  roomTrend(roomId: string, signal: AbortSignal): Promise<ServiceAnswer<MemoryRoomTrend | null>>;
+  /** Hourly snapshots of the last `sinceHours`. */
+  snapshots(roomId: string, sinceHours: number, signal: AbortSignal): Promise<ServiceAnswer<MemoryTrendSnapshot[]>>;
+  /** Objects seen in the room in the last `sinceMinutes`. */
+  recentObjects(roomId: string, sinceMinutes: number, signal: AbortSignal): Promise<ServiceAnswer<MemoryObject[]>>;
+  searchObservations(query: ObservationSearch, signal: AbortSignal): Promise<ServiceAnswer<MemoryObservation[]>>;
+}
+
 export interface CareServices {
   names: NameServices;
   time: TimeServices;
@@ -265,4 +375,7 @@ export interface CareServices {
   webapp: WebAppServices;
   models: ModelServices;
   eink: EinkServices;
+  media: MediaServices;
+  scene: SceneServices;
+  memory: MemoryServices;
 }

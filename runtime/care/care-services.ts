@@ -14,6 +14,9 @@ import { recordPrompt } from "./interactive/interactive.service";
 import { runLlmStep } from "./llm/step/run-llm-step";
 import { registeredChannels } from "./notify/channels";
 import { sendNotification } from "./notify/notify.service";
+import { readMediaFile } from "./perception/media-files";
+import { analyzeScene } from "./perception/scene-analysis.client";
+import { recentObjects, roomTrend, searchObservations, trendSnapshots } from "./perception/semantic-memory.client";
 import { compileCondition, resolvePath } from "./pipeline/conditions";
 import { renderTemplate } from "./pipeline/templates";
 import { listActivitiesBetween, recordActivity } from "../household/activities/activities.store";
@@ -86,6 +89,14 @@ function build(ctx: CareContext): CareServices {
     webapp: { broadcast: (frame) => ctx.webapp.broadcast(frame) },
     models: { runStep: (input, config, signal) => runLlmStep(ctx, input, config, signal) },
     eink: { render: (request) => renderToDevices(ctx, request) },
+    media: { read: (p) => readMediaFile(ctx.dataDir, p) },
+    scene: { analyze: (image, request, signal) => analyzeScene(ctx.settings.scene_analysis, image, request, signal) },
+    memory: {
+      roomTrend: (roomId, signal) => roomTrend(ctx.settings.semantic_memory, roomId, signal),
+      snapshots: (roomId, hours, signal) => trendSnapshots(ctx.settings.semantic_memory, roomId, hours, signal),
+      recentObjects: (roomId, minutes, signal) => recentObjects(ctx.settings.semantic_memory, roomId, minutes, signal),
+      searchObservations: (q, signal) => searchObservations(ctx.settings.semantic_memory, q, signal),
+    },
   };
   return services;
 }

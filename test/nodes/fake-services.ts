@@ -51,6 +51,9 @@ function defaults(timezone: string): CareServices {
     webapp: notFaked("webapp"),
     models: notFaked("models"),
     eink: notFaked("eink"),
+    media: notFaked("media"),
+    scene: notFaked("scene"),
+    memory: notFaked("memory"),
   };
 }
 

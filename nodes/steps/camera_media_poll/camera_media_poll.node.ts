@@ -31,6 +31,5 @@ export const spec = defineStep({
     { key: "since_minutes", type: "number", description: "The window used" },
     { key: "polled_at", type: "string", description: "When the cache was read (ISO-8601 UTC)" },
   ],
-  pending: "the camera media cache",
   palette: { color: "#A6BBCF", icon: "font-awesome/fa-camera" },
 });

@@ -31,6 +31,5 @@ export const spec = defineStep({
     { key: "summary", type: "object", description: "distinct_identities, detection_count, rooms" },
     { key: "partial", type: "boolean", description: "True when the window source is not wired or frames were trimmed" },
   ],
-  pending: "the continuous-tracking window source",
   palette: { color: "#A6BBCF", icon: "font-awesome/fa-film" },
 });

@@ -29,6 +29,5 @@ export const spec = defineStep({
     { key: "room_trends_max_severity", type: "string", description: "Highest room severity (prefix = output_key)" },
     { key: "room_trends_summary", type: "string", description: "One-line summary (prefix = output_key)" },
   ],
-  pending: "the semantic-memory client",
   palette: { color: "#A6BBCF", icon: "font-awesome/fa-line-chart" },
 });

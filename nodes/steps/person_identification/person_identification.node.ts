@@ -32,6 +32,5 @@ export const spec = defineStep({
     { key: "annotated_images", type: "list", description: "Frames with boxes and labels (only with include_annotated_image)" },
     { key: "room_transitions", type: "list", description: "Room changes derived from motion direction and the camera's movement map" },
   ],
-  pending: "the person-identification client",
   palette: { color: "#A6BBCF", icon: "font-awesome/fa-user" },
 });

@@ -26,6 +26,5 @@ export const spec = defineStep({
     { key: "scene_describer_available", type: "boolean", description: "The service has its describer loaded" },
     { key: "scene_embedder_available", type: "boolean", description: "The service has its embedder loaded" },
   ],
-  pending: "the scene-analysis client",
   palette: { color: "#A6BBCF", icon: "font-awesome/fa-picture-o" },
 });

@@ -31,6 +31,5 @@ export const spec = defineStep({
       description: "Text summary; `No memory context available.` when the service is unreachable (prefix = output_key)",
     },
   ],
-  pending: "the semantic-memory client",
   palette: { color: "#A6BBCF", icon: "font-awesome/fa-database" },
 });

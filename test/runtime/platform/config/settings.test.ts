@@ -21,6 +21,43 @@ describe("settings", () => {
     assert.equal(s.pipeline.step_timeout_seconds, 60);
   });
 
+  it("declares every setting the spec names, with the spec's defaults", () => {
+    const s = buildSettings({});
+    assert.deepEqual(s.event_aggregator, { batch_size: 5, window_seconds: 10, cooldown_seconds: 30, media_retention_hours: 24 });
+    assert.equal(s.recognition.threshold, 0.4);
+    assert.deepEqual(s.hub, { poll_seconds: 30, bathroom_time_limit: 20 });
+    assert.equal(s.knowledge.chunk_size_tokens, 400);
+    assert.equal(s.knowledge.min_similarity, 0.55);
+    assert.equal(s.knowledge.max_upload_bytes, 15728640);
+    assert.deepEqual(s.embedding, { dim: 768, max_seq_len: 2048, batch_size: 16 });
+    assert.deepEqual(s.scene_analysis, { enabled: false, url: "http://127.0.0.1:8100", timeout_seconds: 30 });
+    assert.deepEqual(s.semantic_memory, { enabled: false, url: "http://127.0.0.1:8300", timeout_seconds: 10 });
+    assert.equal(s.llm.vision, null);
+  });
+
+  it("accepts a settings file using the spec's setting names", () => {
+    const file = tmpFile(
+      "settings.json",
+      JSON.stringify({
+        event_aggregator: { batch_size: 8 },
+        recognition: { threshold: 0.5 },
+        scene_analysis: { enabled: true, url: "http://scene.local:8100" },
+        semantic_memory: { enabled: true, url: "http://memory.local:8300", timeout_seconds: 5 },
+        llm: { vision: { provider: "openai", model: "llava" }, realtime: { provider: "gemini_live" } },
+        knowledge: { retrieval_top_k: 4 },
+        embedding: { dim: 1024 },
+        hub: { bathroom_time_limit: 25 },
+      }),
+    );
+    const s = loadRunConfig({ CAREFLOW_SETTINGS: file }).settings;
+    assert.equal(s.event_aggregator.batch_size, 8);
+    assert.equal(s.event_aggregator.window_seconds, 10);
+    assert.equal(s.scene_analysis.url, "http://scene.local:8100");
+    assert.equal(s.semantic_memory.timeout_seconds, 5);
+    assert.deepEqual(s.llm.vision, { provider: "openai", model: "llava" });
+    assert.equal(s.hub.bathroom_time_limit, 25);
+  });
+
   it("merges the example of the run contract over the defaults", () => {
     const s = buildSettings({
       app: { timezone: "Europe/Berlin" },
