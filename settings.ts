@@ -144,6 +144,33 @@ export const settingsSchema = z
       .strict()
       .prefault({}),
     cameras: z.record(z.string(), camera).prefault({}),
+    // Camera frames (household/media, docs/media.md): content-addressed under the data dir,
+    // served by signed URLs that expire. 900 s: long enough for a speaker or a chat server to
+    // fetch a frame it was handed in an alert, short enough that a leaked URL soon stops working.
+    media: z
+      .object({
+        signed_url_ttl_seconds: z.number().int().positive().max(604_800).default(900),
+        // An S3-compatible store (design decision 7) is declared but not built yet: refused at
+        // startup rather than silently ignored (docs/decisions.md).
+        store_url: z
+          .string()
+          .nullable()
+          .default(null)
+          .refine((v) => v === null, "an S3-compatible media store is not supported yet; remove media.store_url to keep frames under the data dir"),
+      })
+      .strict()
+      .prefault({}),
+    // The camera event aggregator (spec "Limits": the ingest's batching per sensor); frames are
+    // deleted from the media store after the retention.
+    aggregator: z
+      .object({
+        batch_size: z.number().int().positive().default(5),
+        window_seconds: z.number().positive().default(10),
+        cooldown_seconds: z.number().min(0).default(30),
+        media_retention_hours: z.number().positive().default(24),
+      })
+      .strict()
+      .prefault({}),
     image: z
       .object({ refresh_window_minutes: z.number().min(0).default(60) })
       .strict()
@@ -239,16 +266,6 @@ export const settingsSchema = z
             "get_person_activities",
             "get_enrolled_persons",
           ]),
-      })
-      .strict()
-      .prefault({}),
-    // The spec's Limits: the camera ingest's batching and media cache.
-    event_aggregator: z
-      .object({
-        batch_size: z.number().int().positive().default(5),
-        window_seconds: z.number().positive().default(10),
-        cooldown_seconds: z.number().min(0).default(30),
-        media_retention_hours: z.number().positive().default(24),
       })
       .strict()
       .prefault({}),

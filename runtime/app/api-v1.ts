@@ -23,6 +23,7 @@ import { runsRouter } from "../care/pipeline/runs/runs.router";
 import { sensorsRouter } from "../household/sensors/sensors.router";
 import { webhookTriggerRouter, webhooksRouter } from "../care/pipeline/triggers/webhooks.router";
 import { interactiveRouter } from "../care/interactive/interactive.router";
+import { mediaRouter } from "../household/media/media.router";
 import { notFoundHandler } from "../platform/http/error-handler";
 import { jsonBody, queryGuard } from "../platform/http/json-body";
 
@@ -53,6 +54,8 @@ export function apiV1(ctx: AppContext, throttle: FailureThrottle, extra: readonl
   r.get("/image/active", authenticate(ctx.keys, throttle, "bare-or-bearer"), queryGuard);
   // A webhook call is authenticated by its rule's X-Webhook-Secret, not an API key.
   r.use(webhookTriggerRouter(ctx));
+  // A media URL's signature is its credential: a speaker or a chat server fetches it keyless.
+  r.use(mediaRouter(ctx));
   r.use(authenticate(ctx.keys, throttle), jsonBody(), queryGuard);
   for (const make of [...V1_ROUTERS, ...extra]) r.use(make(ctx));
   r.use(notFoundHandler);

@@ -42,6 +42,7 @@ import { ruleGates } from "../care/pipeline/gates/check-gates";
 import { startTriggers } from "../care/pipeline/triggers/start-triggers";
 import { startEscalation } from "../care/notify/escalation";
 import { forwardAlertUpdates } from "../household/alerts/alert-updates";
+import { startMediaSweep } from "../household/media/media.service";
 import { registerInteractiveHandlers, watchPromptTimeouts } from "../care/interactive";
 import { docsRouter } from "./ops/docs-pages";
 import { editorPageScriptFile, nodeRedPackageDir } from "../../nodes/_kit/node-red/emit-package";
@@ -153,6 +154,7 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
   const escalation = startEscalation(ctx);
   lifecycle.add("escalation", () => escalation.stop());
   lifecycle.add("alert updates", forwardAlertUpdates(ctx));
+  lifecycle.add("media sweep", startMediaSweep(ctx));
 
   const app = express();
   app.disable("x-powered-by");

@@ -36,7 +36,7 @@ export const OWNERS: Readonly<Record<string, string>> = {
   interactive_prompts: "care/interactive/prompts.store.ts",
   eink_templates: "care/eink/templates.store.ts",
   eink_device_states: "care/eink/device-states.store.ts",
-  camera_media: "care/llm/",
+  camera_media: "household/media/media.store.ts",
 };
 
 const MIGRATIONS = "platform/db/migrations/";

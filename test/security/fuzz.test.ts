@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { KEYS, startTestApp, testAuthSettings, type TestApp } from "../support/test-app";
 import { appRoutes, type RouteEntry } from "../support/route-table";
+import { signedUrl, storeFrame } from "../../runtime/household/media/media.service";
 
 const SEED = Number(process.env.CAREFLOW_FUZZ_SEED ?? 20261124);
 const PER_ROUTE = Number(process.env.CAREFLOW_FUZZ_PER_ROUTE ?? 26);
@@ -45,6 +46,9 @@ const PATH_VALUES = [
   "kitchen",
   "%2e%2e",
   "enrolled",
+  "..%2F..%2Fsettings.yaml",
+  "%2e%2e%2f%2e%2e%2fcareflow.sqlite",
+  `${"0".repeat(64)}.jpg`,
 ];
 const QUERY_KEYS = [
   "limit",
@@ -67,6 +71,8 @@ const QUERY_KEYS = [
   "api_key",
   "page",
   "hours",
+  "expires",
+  "sig",
 ];
 const QUERY_VALUES = [
   "",
@@ -215,6 +221,11 @@ describe("security: bounded fuzz of every route", function () {
     await t.post("/api/v1/persons", { person_id: "rose", display_name: "Rose" });
     const rule = (await t.post("/api/v1/rules", { name: "Fuzz target", trigger_type: "manual" })).body.id;
     await t.post(`/api/v1/rules/${rule}/steps`, { step_type: "wait", label: "wait_1", config_json: { seconds: 1 } });
+    // A stored frame: its object name for the media route's path, its signature and expiry for any query.
+    const frame = await storeFrame(t.app.ctx, { sensor_id: "kitchen_cam", bytes: Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3]) });
+    const signed = new URL(await signedUrl(t.app.ctx, frame.media_id), t.baseUrl).searchParams;
+    PATH_VALUES.push(frame.object_name);
+    QUERY_VALUES.push(signed.get("sig")!, signed.get("expires")!);
   });
   after(() => t.close());
 

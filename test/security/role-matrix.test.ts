@@ -30,6 +30,8 @@ const SPEC_GRANTS: Record<Exclude<Caller, "none" | "wrong">, readonly RegExp[]> 
 const OPEN = [re("GET", "/health"), re("GET", "/docs(/.*)?")];
 /** Authenticated by something other than an API key: the rule's webhook secret. */
 const SECRET_AUTH = [re("POST", `/api/v1/webhooks/:rule_id`)];
+/** A signed URL is its own credential (docs/media.md): without a valid signature, 403 for every caller, key or none. */
+const SIGNED_URL = [re("GET", `/api/v1/media/:object_name`)];
 
 type Expected = "open" | "allow" | 401 | 403;
 
@@ -37,6 +39,7 @@ function expected(route: RouteEntry, caller: Caller): Expected {
   const subject = `${route.method} ${route.path}`;
   if (OPEN.some((r) => r.test(subject))) return "open";
   if (SECRET_AUTH.some((r) => r.test(subject))) return 401; // no secret sent: every key is refused
+  if (SIGNED_URL.some((r) => r.test(subject))) return 403; // no signature sent: every key is refused
   if (caller === "none" || caller === "wrong") return 401;
   return SPEC_GRANTS[caller].some((r) => r.test(subject)) ? "allow" : 403;
 }
@@ -63,6 +66,7 @@ describe("security: every route × every kind of caller (role matrix from the ro
       "POST /api/v1/alerts/:id/action",
       "GET /api/v1/image/active",
       "POST /api/v1/webhooks/:rule_id",
+      "GET /api/v1/media/:object_name",
       "DELETE /api/v1/rooms/:id",
     ]) {
       assert.ok(subjects.includes(known), `${known} missing from the route table`);

@@ -12,6 +12,8 @@ export interface BusTopics {
   "presence.changed": { sensor_id: string; occupied: boolean; at: number };
   "alert.created": { alert_id: number; level: string };
   "alert.acknowledged": { alert_id: number; action: "dismiss" | "assist"; actor: string };
+  /** A camera frame was stored (household/media): the retention sweep arms for its expiry. */
+  "media.stored": { media_id: number; captured_at: string };
   /** The rules changed (REST, editor deploy, import): triggers re-read them. */
   "rules.changed": Record<string, never>;
 }

@@ -9,3 +9,12 @@ export async function kvGet(db: Knex, key: string): Promise<string | undefined> 
 export async function kvSet(db: Knex, key: string, value: string, nowIso: string): Promise<void> {
   await db("kv").insert({ key, value, updated_at: nowIso }).onConflict("key").merge();
 }
+
+/**
+ * Stores `value` unless the key already holds one, and returns what the key holds then: two
+ * processes generating a secret at once end up with the same one.
+ */
+export async function kvSetIfAbsent(db: Knex, key: string, value: string, nowIso: string): Promise<string> {
+  await db("kv").insert({ key, value, updated_at: nowIso }).onConflict("key").ignore();
+  return (await kvGet(db, key)) ?? value;
+}

@@ -1,13 +1,12 @@
 /**
  * The images an llm_call sends: the trigger's media first, then frames of other cameras from
- * `camera_media`, deduplicated by path and cut at `max_images`. Unreadable or non-image files
- * are skipped with a warning, and the next candidate takes their place.
+ * the media store (household/media), deduplicated by path and cut at `max_images`. Unreadable
+ * or non-image files are skipped with a warning, and the next candidate takes their place.
  */
 import fs from "node:fs/promises";
-import path from "node:path";
 import type { Knex } from "knex";
 import type { Logger } from "../../../platform/core/logger";
-import { sameText } from "../../../household/tracking/match";
+import { imageMime, mediaFilePath, newestFrames, sensorsWithFramesIn, type MediaRow } from "../../../household/media/media.service";
 import type { ChatImage } from "../types";
 import { imageTimeSpan, type ImageTimeFilter } from "./time-window";
 
@@ -31,13 +30,6 @@ export interface ImageEnv {
 
 export interface SelectedImage extends Extract<ChatImage, { data: Buffer }> {
   path: string;
-}
-
-interface MediaRow {
-  id: number;
-  sensor_id: string;
-  path: string;
-  captured_at: string;
 }
 
 export async function collectImages(env: ImageEnv, mediaPaths: readonly string[], config: ImageConfig): Promise<SelectedImage[]> {
@@ -69,27 +61,16 @@ const newestFirst = (a: MediaRow, b: MediaRow): number => b.captured_at.localeCo
 async function additionalRows(env: ImageEnv, config: ImageConfig): Promise<MediaRow[]> {
   const sensors = [...new Set(config.additional_sensor_ids)];
   if (config.additional_room_names.length > 0) {
-    // Rooms are compared here, not in SQL, so "Küche" matches "KÜCHE" on both stores.
-    const pairs: Array<{ sensor_id: string; room_name: string }> = await env.db("camera_media").distinct("sensor_id", "room_name").whereNotNull("room_name");
-    const inRooms = pairs
-      .filter((p) => config.additional_room_names.some((r) => sameText(r, p.room_name)))
-      .map((p) => p.sensor_id)
-      .filter((s) => !sensors.includes(s))
-      .sort();
-    sensors.push(...new Set(inRooms));
+    // Rooms are compared by the media service in JavaScript, so "Küche" matches "KÜCHE" on both stores.
+    const inRooms = (await sensorsWithFramesIn(env, config.additional_room_names)).filter((s) => !sensors.includes(s));
+    sensors.push(...inRooms);
   }
   const span = imageTimeSpan(config.image_time_filter, env.nowMs, env.timeZone);
+  const from = span.from !== null ? new Date(span.from).toISOString() : null;
+  const to = span.to !== null ? new Date(span.to).toISOString() : null;
   const out: MediaRow[] = [];
   for (const sensor of sensors) {
-    const q = env.db<MediaRow>("camera_media").select("id", "sensor_id", "path", "captured_at").where("sensor_id", sensor);
-    if (span.from !== null) q.where("captured_at", ">=", new Date(span.from).toISOString());
-    if (span.to !== null) q.where("captured_at", "<=", new Date(span.to).toISOString());
-    const newest = await q
-      .orderBy([
-        { column: "captured_at", order: "desc" },
-        { column: "id", order: "desc" },
-      ])
-      .limit(config.images_per_sensor);
+    const newest = await newestFrames(env, sensor, { from, to, limit: config.images_per_sensor });
     out.push(...newest.reverse());
   }
   return out;
@@ -108,7 +89,7 @@ async function readUpTo(env: ImageEnv, paths: readonly string[], limit: number, 
   return out;
 }
 
-const resolve = (dataDir: string, p: string): string => (path.isAbsolute(p) ? p : path.resolve(dataDir, p));
+const resolve = mediaFilePath;
 
 async function readImage(log: Logger, full: string): Promise<SelectedImage | null> {
   let data: Buffer;
@@ -126,11 +107,4 @@ async function readImage(log: Logger, full: string): Promise<SelectedImage | nul
   return { path: full, mime, data };
 }
 
-/** The type from the file's first bytes: names lie more often than headers do. */
-export function imageMime(data: Buffer): string | null {
-  if (data.length >= 3 && data[0] === 0xff && data[1] === 0xd8 && data[2] === 0xff) return "image/jpeg";
-  if (data.length >= 8 && data.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return "image/png";
-  if (data.length >= 12 && data.toString("latin1", 0, 4) === "RIFF" && data.toString("latin1", 8, 12) === "WEBP") return "image/webp";
-  if (data.length >= 6 && /^GIF8[79]a$/.test(data.toString("latin1", 0, 6))) return "image/gif";
-  return null;
-}
+export { imageMime };

@@ -15,6 +15,7 @@ import * as m008 from "./008_interactive";
 import * as m010 from "./010_compact_runs";
 import * as m011 from "./011_alert_idempotency";
 import * as m012 from "./012_name_keys";
+import * as m013 from "./013_media_store";
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -34,6 +35,7 @@ const migrations: Record<string, Migration> = {
   "010_compact_runs": m010,
   "011_alert_idempotency": m011,
   "012_name_keys": m012,
+  "013_media_store": m013,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

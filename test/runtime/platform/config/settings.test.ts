@@ -23,7 +23,7 @@ describe("settings", () => {
 
   it("declares every setting the spec names, with the spec's defaults", () => {
     const s = buildSettings({});
-    assert.deepEqual(s.event_aggregator, { batch_size: 5, window_seconds: 10, cooldown_seconds: 30, media_retention_hours: 24 });
+    assert.deepEqual(s.aggregator, { batch_size: 5, window_seconds: 10, cooldown_seconds: 30, media_retention_hours: 24 });
     assert.equal(s.recognition.threshold, 0.4);
     assert.deepEqual(s.hub, { poll_seconds: 30, bathroom_time_limit: 20 });
     assert.equal(s.knowledge.chunk_size_tokens, 400);
@@ -39,7 +39,7 @@ describe("settings", () => {
     const file = tmpFile(
       "settings.json",
       JSON.stringify({
-        event_aggregator: { batch_size: 8 },
+        aggregator: { batch_size: 8 },
         recognition: { threshold: 0.5 },
         scene_analysis: { enabled: true, url: "http://scene.local:8100" },
         semantic_memory: { enabled: true, url: "http://memory.local:8300", timeout_seconds: 5 },
@@ -50,8 +50,8 @@ describe("settings", () => {
       }),
     );
     const s = loadRunConfig({ CAREFLOW_SETTINGS: file }).settings;
-    assert.equal(s.event_aggregator.batch_size, 8);
-    assert.equal(s.event_aggregator.window_seconds, 10);
+    assert.equal(s.aggregator.batch_size, 8);
+    assert.equal(s.aggregator.window_seconds, 10);
     assert.equal(s.scene_analysis.url, "http://scene.local:8100");
     assert.equal(s.semantic_memory.timeout_seconds, 5);
     assert.deepEqual(s.llm.vision, { provider: "openai", model: "llava" });

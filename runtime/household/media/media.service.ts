@@ -1,0 +1,389 @@
+/**
+ * The media store (docs/media.md): camera frames as content-addressed files under the data
+ * dir, `media/ab/cd/<sha256>.<ext>`, written atomically (a temporary file, then a rename), the
+ * same bytes once however many rows name them; a `camera_media` row per frame; signed URLs
+ * that expire (HMAC-SHA256 over the object name and the expiry, with a secret generated once
+ * and kept in the store); and a sweep that deletes rows older than
+ * `aggregator.media_retention_hours` and then the files no row names any more.
+ *
+ * Writes and the sweep take one lock per data dir, so the sweep never deletes a file a frame
+ * being stored is about to name (one process owns a data dir).
+ */
+import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import fs from "node:fs/promises";
+import path from "node:path";
+import type { Knex } from "knex";
+import type { PlatformContext } from "../../platform/context";
+import { isoAt } from "../../platform/core/clock";
+import { ForbiddenError, NotFoundError, ValidationError } from "../../platform/core/errors";
+import { kvGet, kvSetIfAbsent } from "../../platform/db/kv";
+import { sameText } from "../tracking/match";
+import { IMAGE_EXT, imageMime, type ImageMime } from "./image-type";
+import {
+  deleteMediaRowsBefore,
+  insertMediaRow,
+  listMediaRows,
+  mediaRowById,
+  mediaRowByObject,
+  mediaSensorRooms,
+  oldestMediaTime,
+  referencedObjects,
+  type MediaBox,
+  type MediaRow,
+} from "./media.store";
+
+export type { MediaBox, MediaRow };
+export { imageMime, type ImageMime };
+
+export type MediaContext = Pick<PlatformContext, "db" | "dataDir" | "clock" | "settings" | "log" | "bus">;
+/** What reading rows and files needs. */
+export type MediaReader = Pick<PlatformContext, "db" | "dataDir">;
+
+/** The folder under the data dir that holds the objects. */
+export const MEDIA_DIR = "media";
+/** An object's name: its bytes' SHA-256 in hex and the extension of its type. Nothing else is served. */
+export const OBJECT_NAME = /^([0-9a-f]{64})\.(jpg|png|webp|gif)$/;
+const EXT_MIME: Readonly<Record<string, ImageMime>> = Object.fromEntries(Object.entries(IMAGE_EXT).map(([mime, ext]) => [ext, mime as ImageMime]));
+/** The app sweeps at most this often (and only when a frame has expired). */
+export const SWEEP_EVERY_MS = 10 * 60_000;
+/** A file younger than this is never swept, whatever the rows say (a write of another process). */
+const SWEEP_GRACE_MS = 60_000;
+const SECRET_KEY = "media:url-secret";
+
+export interface FrameInput {
+  sensor_id: string;
+  room_name?: string | null;
+  bytes: Buffer;
+  /** Must be what the bytes are (JPEG, PNG, WebP or GIF); taken from the bytes when omitted. */
+  content_type?: string;
+  labels?: readonly string[];
+  boxes?: readonly MediaBox[];
+  /** ISO-8601; the clock's now when omitted. Retention counts from it. */
+  captured_at?: string;
+}
+
+export interface StoredFrame {
+  media_id: number;
+  object_name: string;
+  /** Relative to the data dir, with forward slashes (what `media_paths` carry). */
+  path: string;
+}
+
+export const isObjectName = (name: string): boolean => OBJECT_NAME.test(name);
+
+/** `media/ab/cd/<object_name>`, relative to the data dir. */
+export function objectPath(objectName: string): string {
+  const m = OBJECT_NAME.exec(objectName);
+  if (!m) throw new ValidationError(`not a media object name: '${objectName.slice(0, 80)}'`);
+  return [MEDIA_DIR, m[1].slice(0, 2), m[1].slice(2, 4), objectName].join("/");
+}
+
+/** Where a row's (or a trigger's) media path is on this box: relative paths are under the data dir. */
+export const mediaFilePath = (dataDir: string, p: string): string => (path.isAbsolute(p) ? p : path.resolve(dataDir, p));
+
+// ---------------------------------------------------------------------------------------
+// Storing
+
+const locks = new Map<string, Promise<unknown>>();
+
+/** Runs `fn` alone among the writes and sweeps of this data dir. */
+async function exclusive<T>(dataDir: string, fn: () => Promise<T>): Promise<T> {
+  const previous = locks.get(dataDir) ?? Promise.resolve();
+  const run = previous.then(fn, fn);
+  const tail = run.catch(() => undefined);
+  locks.set(dataDir, tail);
+  try {
+    return await run;
+  } finally {
+    if (locks.get(dataDir) === tail) locks.delete(dataDir);
+  }
+}
+
+function checkedFrame(ctx: MediaContext, f: FrameInput): { mime: ImageMime; captured_at: string } {
+  if (typeof f.sensor_id !== "string" || f.sensor_id.trim() === "" || f.sensor_id.length > 100)
+    throw new ValidationError("sensor_id: required, at most 100 characters");
+  if (!Buffer.isBuffer(f.bytes) || f.bytes.length === 0) throw new ValidationError("bytes: an image is required");
+  const mime = imageMime(f.bytes);
+  if (!mime) throw new ValidationError("bytes: not a JPEG, PNG, WebP or GIF image");
+  if (f.content_type !== undefined && f.content_type.toLowerCase() !== mime)
+    throw new ValidationError(`content_type: '${f.content_type}' but the bytes are ${mime}`);
+  const at = f.captured_at === undefined ? ctx.clock.now() : Date.parse(f.captured_at);
+  if (!Number.isFinite(at)) throw new ValidationError("captured_at: not an ISO-8601 time");
+  return { mime, captured_at: isoAt(at) };
+}
+
+/** Writes the object unless it is there already (same name, same size); either way its mtime becomes now. */
+async function writeObject(ctx: MediaContext, rel: string, bytes: Buffer): Promise<void> {
+  const full = path.join(ctx.dataDir, rel);
+  const now = new Date(ctx.clock.now());
+  const existing = await fs.stat(full).catch(() => null);
+  if (existing?.isFile() && existing.size === bytes.length) {
+    // Touched, so a sweep's grace covers a file a new row names again.
+    await fs.utimes(full, now, now);
+    return;
+  }
+  await fs.mkdir(path.dirname(full), { recursive: true });
+  const tmp = path.join(path.dirname(full), `.${path.basename(full)}.${randomBytes(6).toString("hex")}.tmp`);
+  try {
+    await fs.writeFile(tmp, bytes, { flag: "wx" });
+    await fs.utimes(tmp, now, now);
+    await fs.rename(tmp, full);
+  } catch (err) {
+    await fs.rm(tmp, { force: true });
+    throw err;
+  }
+}
+
+/** Stores a frame's bytes (once per content) and its row. */
+export async function storeFrame(ctx: MediaContext, f: FrameInput): Promise<StoredFrame> {
+  const { mime, captured_at } = checkedFrame(ctx, f);
+  const hash = createHash("sha256").update(f.bytes).digest("hex");
+  const objectName = `${hash}.${IMAGE_EXT[mime]}`;
+  const rel = objectPath(objectName);
+  return exclusive(ctx.dataDir, async () => {
+    await writeObject(ctx, rel, f.bytes);
+    const media_id = await insertMediaRow(ctx.db, {
+      sensor_id: f.sensor_id,
+      room_name: f.room_name ?? null,
+      path: rel,
+      captured_at,
+      object_name: objectName,
+      content_type: mime,
+      byte_size: f.bytes.length,
+      labels: [...(f.labels ?? [])],
+      boxes: (f.boxes ?? []).map((b) => [...b]),
+    });
+    ctx.bus.publish("media.stored", { media_id, captured_at });
+    return { media_id, object_name: objectName, path: rel };
+  });
+}
+
+// ---------------------------------------------------------------------------------------
+// Reading
+
+export const mediaRow = (ctx: MediaReader, id: number): Promise<MediaRow | undefined> => mediaRowById(ctx.db, id);
+
+export interface FrameQuery {
+  sensor_ids?: readonly string[];
+  /** Matched in any case or Unicode spelling (match.ts). */
+  room_names?: readonly string[];
+  from?: string | null;
+  to?: string | null;
+}
+
+/** Frames of the given sensors and rooms, newest first. */
+export async function listFrames(ctx: MediaReader, q: FrameQuery = {}): Promise<MediaRow[]> {
+  const rows = await listMediaRows(ctx.db, { from: q.from, to: q.to });
+  const sensors = q.sensor_ids ?? [];
+  const rooms = q.room_names ?? [];
+  if (sensors.length === 0 && rooms.length === 0) return rows;
+  return rows.filter((r) => sensors.includes(r.sensor_id) || (r.room_name !== null && rooms.some((room) => sameText(room, r.room_name!))));
+}
+
+/** The sensors that have frames in any of `roomNames`, by id. */
+export async function sensorsWithFramesIn(ctx: MediaReader, roomNames: readonly string[]): Promise<string[]> {
+  const pairs = await mediaSensorRooms(ctx.db);
+  return [...new Set(pairs.filter((p) => roomNames.some((r) => sameText(r, p.room_name))).map((p) => p.sensor_id))].sort();
+}
+
+/** The newest `limit` frames of one sensor within the bounds, newest first. */
+export const newestFrames = (ctx: MediaReader, sensorId: string, q: { from?: string | null; to?: string | null; limit: number }): Promise<MediaRow[]> =>
+  listMediaRows(ctx.db, { sensor_id: sensorId, from: q.from, to: q.to, limit: q.limit, order: "desc" });
+
+// ---------------------------------------------------------------------------------------
+// Signed URLs
+
+const secrets = new WeakMap<Knex, Promise<Buffer>>();
+
+/** The URL secret: generated once, kept in the store's kv table, read once per store. */
+function urlSecret(ctx: MediaContext): Promise<Buffer> {
+  let secret = secrets.get(ctx.db);
+  if (!secret) {
+    secret = (async () => {
+      const stored = (await kvGet(ctx.db, SECRET_KEY)) ?? (await kvSetIfAbsent(ctx.db, SECRET_KEY, randomBytes(32).toString("hex"), isoAt(ctx.clock.now())));
+      return Buffer.from(stored, "hex");
+    })();
+    secret.catch(() => secrets.delete(ctx.db));
+    secrets.set(ctx.db, secret);
+  }
+  return secret;
+}
+
+/** The signature of an object name and an expiry (epoch seconds), base64url. */
+export const signature = (secret: Buffer, objectName: string, expires: number): string =>
+  createHmac("sha256", secret).update(`${objectName}\n${expires}`, "utf8").digest("base64url");
+
+/** `/api/v1/media/<object_name>?expires=<epoch s>&sig=<hmac>` (after `app.public_url` when set). */
+export async function signedUrl(ctx: MediaContext, ref: number | string, ttlSeconds?: number): Promise<string> {
+  let objectName: string;
+  if (typeof ref === "number") {
+    const row = await mediaRowById(ctx.db, ref);
+    if (!row) throw new NotFoundError(`Media ${ref} not found`);
+    if (!row.object_name) throw new ValidationError(`Media ${ref} has no stored object to sign`);
+    objectName = row.object_name;
+  } else {
+    objectName = ref;
+  }
+  if (!isObjectName(objectName)) throw new ValidationError(`not a media object name: '${objectName.slice(0, 80)}'`);
+  const ttl = ttlSeconds ?? ctx.settings.media.signed_url_ttl_seconds;
+  if (!Number.isInteger(ttl) || ttl <= 0) throw new ValidationError("ttl: a positive whole number of seconds");
+  const expires = Math.ceil(ctx.clock.now() / 1000) + ttl;
+  const sig = signature(await urlSecret(ctx), objectName, expires);
+  const base = (ctx.settings.app.public_url ?? "").replace(/\/+$/, "");
+  return `${base}/api/v1/media/${objectName}?expires=${expires}&sig=${sig}`;
+}
+
+const SIG = /^[A-Za-z0-9_-]{43}$/;
+const EXPIRES = /^\d{1,12}$/;
+
+/**
+ * Throws 403 unless `sig` signs `objectName` and `expires` and that time has not passed; the
+ * comparison takes the same time whatever the signature's content.
+ */
+export async function checkSignature(ctx: MediaContext, objectName: string, expires: unknown, sig: unknown): Promise<number> {
+  const given = typeof sig === "string" && SIG.test(sig) ? Buffer.from(sig, "base64url") : Buffer.alloc(32);
+  const at = typeof expires === "string" && EXPIRES.test(expires) ? Number(expires) : -1;
+  const expected = Buffer.from(signature(await urlSecret(ctx), objectName, at), "base64url");
+  const matches = timingSafeEqual(given, expected) && at >= 0 && typeof sig === "string" && SIG.test(sig);
+  if (!matches) throw new ForbiddenError("The media URL's signature does not match");
+  const left = at - Math.floor(ctx.clock.now() / 1000);
+  if (left < 0) throw new ForbiddenError("The media URL has expired");
+  return left;
+}
+
+export interface MediaObject {
+  data: Buffer;
+  content_type: string;
+  /** Seconds the URL stays valid. */
+  valid_for: number;
+}
+
+/** What a signed URL serves: 403 for a bad or expired signature, then 404 for an object no row stores. */
+export async function openSignedObject(ctx: MediaContext, objectName: string, query: { expires?: unknown; sig?: unknown }): Promise<MediaObject> {
+  const valid_for = await checkSignature(ctx, objectName, query.expires, query.sig);
+  const m = OBJECT_NAME.exec(objectName);
+  const row = m ? await mediaRowByObject(ctx.db, objectName) : undefined;
+  if (!m || !row) throw new NotFoundError("Media not found");
+  let data: Buffer;
+  try {
+    data = await fs.readFile(path.join(ctx.dataDir, objectPath(objectName)));
+  } catch {
+    throw new NotFoundError("Media not found");
+  }
+  return { data, content_type: row.content_type ?? EXT_MIME[m[2]], valid_for };
+}
+
+// ---------------------------------------------------------------------------------------
+// Retention
+
+export interface SweepReport {
+  rows: number;
+  files: number;
+}
+
+/** Every file under media/ (two levels of shards), relative to the data dir. */
+async function objectFiles(dataDir: string): Promise<string[]> {
+  const out: string[] = [];
+  const list = async (rel: string): Promise<string[]> => fs.readdir(path.join(dataDir, rel)).catch(() => [] as string[]);
+  for (const a of await list(MEDIA_DIR)) {
+    if (!/^[0-9a-f]{2}$/.test(a)) continue;
+    for (const b of await list(`${MEDIA_DIR}/${a}`)) {
+      if (!/^[0-9a-f]{2}$/.test(b)) continue;
+      for (const f of await list(`${MEDIA_DIR}/${a}/${b}`)) out.push(`${MEDIA_DIR}/${a}/${b}/${f}`);
+    }
+  }
+  return out;
+}
+
+/**
+ * Deletes the rows captured more than `aggregator.media_retention_hours` ago, then every
+ * object (and leftover temporary file) under media/ that no row names, unless it was written
+ * or stored again within the last minute.
+ */
+export async function sweepExpired(ctx: MediaContext): Promise<SweepReport> {
+  return exclusive(ctx.dataDir, async () => {
+    const now = ctx.clock.now();
+    const cutoff = isoAt(now - ctx.settings.aggregator.media_retention_hours * 3_600_000);
+    const rows = await deleteMediaRowsBefore(ctx.db, cutoff);
+    const kept = await referencedObjects(ctx.db);
+    let files = 0;
+    for (const rel of await objectFiles(ctx.dataDir)) {
+      const name = path.posix.basename(rel);
+      const isObject = isObjectName(name);
+      if (isObject && kept.has(name)) continue;
+      if (!isObject && !name.endsWith(".tmp")) continue; // not ours
+      const full = path.join(ctx.dataDir, rel);
+      const stat = await fs.stat(full).catch(() => null);
+      if (!stat?.isFile() || now - stat.mtimeMs < SWEEP_GRACE_MS) continue;
+      await fs.rm(full, { force: true });
+      files++;
+      // An emptied shard folder goes too (rmdir refuses one that is not empty).
+      await fs.rmdir(path.dirname(full)).catch(() => undefined);
+      await fs.rmdir(path.dirname(path.dirname(full))).catch(() => undefined);
+    }
+    if (rows || files) ctx.log.info({ rows, files, cutoff }, "media: expired frames deleted");
+    return { rows, files };
+  });
+}
+
+/**
+ * Sweeps now, then whenever the oldest frame passes the retention, on the context's clock, at
+ * most every SWEEP_EVERY_MS: one timer while there are frames, none while there are none. A
+ * stored frame arms it for its own expiry. The returned stop cancels the timer and waits for a
+ * sweep under way.
+ */
+export function startMediaSweep(ctx: MediaContext): () => Promise<void> {
+  // A frame is swept once strictly older than the retention: one millisecond past it.
+  const retentionMs = (): number => ctx.settings.aggregator.media_retention_hours * 3_600_000 + 1;
+  let timer: { at: number; cancel: () => void } | undefined;
+  let running: Promise<void> | undefined;
+  let again = false;
+  let lastSweep = -Infinity;
+  let stopped = false;
+
+  const arm = (dueMs: number): void => {
+    if (stopped) return;
+    const at = Math.max(dueMs, lastSweep + SWEEP_EVERY_MS);
+    if (timer && timer.at <= at) return;
+    timer?.cancel();
+    timer = {
+      at,
+      cancel: ctx.clock.at(at, () => {
+        timer = undefined;
+        run();
+      }),
+    };
+  };
+  const run = (): void => {
+    if (stopped) return;
+    if (running) {
+      again = true;
+      return;
+    }
+    lastSweep = ctx.clock.now();
+    running = (async () => {
+      try {
+        await sweepExpired(ctx);
+        const oldest = await oldestMediaTime(ctx.db);
+        if (oldest !== null) arm(Date.parse(oldest) + retentionMs());
+      } catch (err) {
+        ctx.log.error({ err }, "media: the sweep failed");
+      } finally {
+        running = undefined;
+        if (again) {
+          again = false;
+          run();
+        }
+      }
+    })();
+  };
+  const unsubscribe = ctx.bus.subscribe("media.stored", (e) => arm(Date.parse(e.captured_at) + retentionMs()));
+  run();
+  return async () => {
+    stopped = true;
+    unsubscribe();
+    timer?.cancel();
+    timer = undefined;
+    await running;
+  };
+}
