@@ -16,10 +16,15 @@ export function findSpec(r: NodeRegistry, kind: NodeKind, type: string): NodeSpe
   return list.find((e) => e.spec.type === type)?.spec;
 }
 
-/** A node type runs only when it has a handler. */
+/**
+ * A node type is ready when it has a handler and is not `pending`. A pending type with a
+ * handler only degrades (empty results and a warning saying why): a rule that holds one
+ * still runs, but the palette marks it, the catalogs list it unavailable and a deploy refuses
+ * it, so nobody mistakes it for the feature.
+ */
 export function isAvailable(r: NodeRegistry, spec: NodeSpec): boolean {
   const list: ReadonlyArray<{ spec: NodeSpec; handler?: unknown }> = spec.kind === "step" ? r.steps : spec.kind === "filter" ? r.filters : r.channels;
-  return list.some((e) => e.spec === spec && e.handler !== undefined);
+  return !spec.pending && list.some((e) => e.spec === spec && e.handler !== undefined);
 }
 
 /** Why a type cannot run, for catalogs and for the error when it is asked to. */

@@ -12,6 +12,6 @@ const WHY = "the camera media cache (event aggregator) is not available in this 
  * recorded in the run's errors, it does not end the run) and the warning says why.
  */
 export const handler: StepHandler<Config> = (ctx) => {
-  ctx.log.warn({}, `camera_media_poll: ${WHY}`);
+  ctx.log.debug({}, `camera_media_poll: ${WHY}`);
   return { success: false, data: {}, error: WHY, warning: `no camera images: ${WHY}` };
 };

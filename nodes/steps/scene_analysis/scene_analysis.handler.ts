@@ -43,7 +43,7 @@ export const handler: StepHandler<Config> = async (ctx, input, config) => {
     }
     const answer = await ctx.services.scene.analyze(image, request, ctx.signal);
     if (!answer.ok) {
-      ctx.log.warn({ reason: answer.reason }, "scene_analysis: service unavailable");
+      ctx.log.debug({ reason: answer.reason }, "scene_analysis: service unavailable");
       return empty(answer.reason);
     }
     results.push(answer.value);
