@@ -18,11 +18,6 @@ export class Lifecycle {
     this.parts.push({ name, stop });
   }
 
-  /** The names of the running parts, in the order they started. */
-  get names(): string[] {
-    return this.parts.map((p) => p.name);
-  }
-
   /** Stops every part once, last started first. */
   stop(): Promise<void> {
     this.stopping ??= (async () => {

@@ -12,7 +12,7 @@ export interface ConnectionLimitSettings {
 }
 
 /** One caller: a device by its sensor, an API key by its name. */
-export const callerOf = (p: Principal): string => (p.kind === "device" ? `device:${p.sensor_id}` : `key:${p.name}`);
+const callerOf = (p: Principal): string => (p.kind === "device" ? `device:${p.sensor_id}` : `key:${p.name}`);
 
 export class ConnectionLimits {
   private readonly perCaller = new Map<string, number>();
