@@ -164,6 +164,9 @@ export const settingsSchema = z
     // deleted from the media store after the retention.
     aggregator: z
       .object({
+        // Off: camera frames are still stored but start no batch, and camera_media_poll answers
+        // success=false with an empty payload (spec, camera_media_poll).
+        enabled: z.boolean().default(true),
         batch_size: z.number().int().positive().default(5),
         window_seconds: z.number().positive().default(10),
         cooldown_seconds: z.number().min(0).default(30),
