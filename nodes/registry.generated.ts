@@ -67,6 +67,18 @@ import { spec as channel_pwa_realtime_ai } from "./channels/pwa_realtime_ai/pwa_
 import { spec as channel_tts } from "./channels/tts/tts.node";
 import { spec as channel_webhook } from "./channels/webhook/webhook.node";
 import { handler as channel_webhook_handler } from "./channels/webhook/webhook.handler";
+import { spec as device_aggregate } from "./devices/aggregate/aggregate.node";
+import { handler as device_aggregate_handler } from "./devices/aggregate/aggregate.handler";
+import { spec as device_in } from "./devices/in/in.node";
+import { handler as device_in_handler } from "./devices/in/in.handler";
+import { spec as device_label_filter } from "./devices/label_filter/label_filter.node";
+import { handler as device_label_filter_handler } from "./devices/label_filter/label_filter.handler";
+import { spec as device_rotate } from "./devices/rotate/rotate.node";
+import { handler as device_rotate_handler } from "./devices/rotate/rotate.handler";
+import { spec as device_store } from "./devices/store/store.node";
+import { handler as device_store_handler } from "./devices/store/store.handler";
+import { spec as device_terminal } from "./devices/terminal/terminal.node";
+import { handler as device_terminal_handler } from "./devices/terminal/terminal.handler";
 
 export const registry: NodeRegistry = {
   steps: [
@@ -110,5 +122,13 @@ export const registry: NodeRegistry = {
     { spec: channel_pwa_realtime_ai },
     { spec: channel_tts },
     { spec: channel_webhook, handler: channel_webhook_handler },
+  ],
+  devices: [
+    { spec: device_aggregate, handler: device_aggregate_handler },
+    { spec: device_in, handler: device_in_handler },
+    { spec: device_label_filter, handler: device_label_filter_handler },
+    { spec: device_rotate, handler: device_rotate_handler },
+    { spec: device_store, handler: device_store_handler },
+    { spec: device_terminal, handler: device_terminal_handler },
   ],
 };

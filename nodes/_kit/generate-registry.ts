@@ -1,6 +1,7 @@
 /**
  * Generates `nodes/registry.generated.ts` from the node folders: `nodes/steps/<type>/`,
- * `nodes/filters/<type>/`, `nodes/channels/<type>/`, each with `<type>.node.ts` exporting
+ * `nodes/filters/<type>/`, `nodes/channels/<type>/` and the device nodes of the Devices tab,
+ * `nodes/devices/<type>/`, each with `<type>.node.ts` exporting
  * `spec` and, when its behaviour exists, `<type>.handler.ts` exporting `handler`.
  * This is the only list of node types. `npm run generate` rewrites it; a test fails when
  * the committed copy is stale.
@@ -12,6 +13,7 @@ const KINDS = [
   { kind: "step", folder: "steps" },
   { kind: "filter", folder: "filters" },
   { kind: "channel", folder: "channels" },
+  { kind: "device", folder: "devices" },
 ] as const;
 
 export const REGISTRY_FILE = "registry.generated.ts";

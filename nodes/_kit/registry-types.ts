@@ -1,12 +1,15 @@
 /** The shape of the generated registry and lookups over it. */
 import type { ChannelHandler, FilterHandler, StepHandler } from "./handler-types";
 import type { ChannelSpec, FilterSpec, NodeKind, NodeSpec, StepSpec } from "./types";
+import type { DeviceEntryHandler, DeviceSpec, DeviceStageHandler } from "./device-types";
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- a registry holds handlers of every config type */
 export interface NodeRegistry {
   steps: ReadonlyArray<{ spec: StepSpec; handler?: StepHandler<any> }>;
   filters: ReadonlyArray<{ spec: FilterSpec; handler?: FilterHandler<any> }>;
   channels: ReadonlyArray<{ spec: ChannelSpec; handler?: ChannelHandler<any> }>;
+  /** The Devices tab's nodes (device-types.ts): not rule steps, so not in `allSpecs`. */
+  devices: ReadonlyArray<{ spec: DeviceSpec; handler?: DeviceEntryHandler<any> | DeviceStageHandler<any> }>;
 }
 
 export const allSpecs = (r: NodeRegistry): NodeSpec[] => [...r.steps, ...r.filters, ...r.channels].map((e) => e.spec);

@@ -43,6 +43,11 @@ import { startTriggers } from "../care/pipeline/triggers/start-triggers";
 import { startEscalation } from "../care/notify/escalation";
 import { forwardAlertUpdates } from "../household/alerts/alert-updates";
 import { startMediaSweep } from "../household/media/media.service";
+import { FrameAggregator } from "../household/devices/aggregator";
+import { DeviceEndpoints } from "../household/devices/device-endpoints";
+import { deviceServices } from "../household/devices/device-services";
+import { devicesRouter } from "../household/devices/devices.router";
+import { ensureDevicesTab, withDevicesTab } from "../household/devices/devices-tab";
 import { registerInteractiveHandlers, watchPromptTimeouts } from "../care/interactive";
 import { docsRouter } from "./ops/docs-pages";
 import { editorPageScriptFile, nodeRedPackageDir } from "../../nodes/_kit/node-red/emit-package";
@@ -62,6 +67,8 @@ export interface CareflowApp {
   /** The engine itself (benchmarks and tests reach its internals; services see `ctx.engine`). */
   engine?: PipelineEngine;
   server: http.Server;
+  /** The camera aggregator and the device endpoints (tests and benchmarks wait on them). */
+  devices: { aggregator: FrameAggregator; endpoints: DeviceEndpoints };
   /** True when this start seeded the demo household. */
   demoSeeded: boolean;
   listen(port?: number, host?: string): Promise<number>;
@@ -155,6 +162,11 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
   lifecycle.add("escalation", () => escalation.stop());
   lifecycle.add("alert updates", forwardAlertUpdates(ctx));
   lifecycle.add("media sweep", startMediaSweep(ctx));
+  await ensureDevicesTab(ctx.db);
+  const aggregator = new FrameAggregator(ctx);
+  await aggregator.start();
+  lifecycle.add("camera aggregator", () => aggregator.stop());
+  const deviceEndpoints = new DeviceEndpoints(log);
 
   const app = express();
   app.disable("x-powered-by");
@@ -164,7 +176,7 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
   const throttle = new FailureThrottle(settings.auth.throttle, clock, (client, seconds) =>
     log.warn({ client, seconds }, "too many wrong keys or passwords: address blocked"),
   );
-  app.use("/api/v1", apiV1(ctx, throttle));
+  app.use("/api/v1", apiV1(ctx, throttle, [(c) => devicesRouter(c, deviceEndpoints)]));
   if (useNodeRed) {
     app.post(`${EDITOR_ROOT}/auth/token`, ...loginThrottle(throttle, (user, password) => editorLogin(keys, user, password) !== null));
     app.post(`${EDITOR_ROOT}/flows`, readableDeployErrors);
@@ -185,6 +197,7 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
   });
 
   if (useNodeRed) {
+    let restoreDevicesTab = false;
     const target: HostTarget = {
       db: ctx.db,
       keys,
@@ -198,14 +211,31 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
       services: {},
       saveFlows: async (flows) => {
         await engine?.drainInFlight();
-        const report = await saveFlowsWithIndex(ctx.db, flows, isoNow(clock), deployCheck);
+        // A deploy that deleted the Devices tab stores it back; the runtime runs it once this deploy has started.
+        const devicesTab = withDevicesTab(flows);
+        const report = await saveFlowsWithIndex(ctx.db, devicesTab.flows, isoNow(clock), deployCheck);
         if (report.warnings.length) nodeRedHost.notifyEditors("careflow-deploy", deployWarningsHtml(report.warnings), "warning");
+        if (devicesTab.restored) {
+          restoreDevicesTab = true;
+          log.warn({}, "a deploy deleted the Devices tab: it is restored");
+          nodeRedHost.notifyEditors(
+            "careflow-devices-tab",
+            "The <b>Devices</b> tab is part of careflow (cameras and the terminal reach it there): it has been restored.",
+            "warning",
+          );
+        }
       },
       // Triggers re-read the rules once the runtime runs the new flows, not when they are saved.
-      onFlowsStarted: () => ctx.bus.publish("rules.changed", {}),
+      onFlowsStarted: () => {
+        ctx.bus.publish("rules.changed", {});
+        if (restoreDevicesTab) {
+          restoreDevicesTab = false;
+          nodeRedHost.reloadFlows().catch((err: unknown) => log.error({ err }, "running the restored Devices tab failed"));
+        }
+      },
     };
     const pipeline = new PipelineEngine(ctx, nodeRedHost);
-    target.services = { ctx, engine: pipeline };
+    target.services = { ctx, engine: pipeline, devices: { services: deviceServices(ctx, aggregator), endpoints: deviceEndpoints } };
     await nodeRedHost.attach(target);
     lifecycle.add("node-red", () => nodeRedHost.detach(target));
     await pipeline.start();
@@ -231,6 +261,7 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
     ctx,
     engine,
     server,
+    devices: { aggregator, endpoints: deviceEndpoints },
     demoSeeded: empty,
     listen: (port = 0, host?: string) =>
       new Promise<number>((resolve, reject) => {

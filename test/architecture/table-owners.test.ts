@@ -37,6 +37,7 @@ export const OWNERS: Readonly<Record<string, string>> = {
   eink_templates: "care/eink/templates.store.ts",
   eink_device_states: "care/eink/device-states.store.ts",
   camera_media: "household/media/media.store.ts",
+  ingest_batches: "household/devices/ingest-batches.store.ts",
 };
 
 const MIGRATIONS = "platform/db/migrations/";

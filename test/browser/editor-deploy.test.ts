@@ -79,7 +79,7 @@ describe("browser: editing and deploying rules in the editor", function () {
       timeout: 20000,
     });
     const tabs = await page.locator("#red-ui-workspace-tabs .red-ui-tab-label").allInnerTexts();
-    assert.deepEqual(tabs.map((x) => x.trim()).sort(), ["Bathroom check", "Morning medication", "Night wandering"]);
+    assert.deepEqual(tabs.map((x) => x.trim()).sort(), ["Bathroom check", "Devices", "Morning medication", "Night wandering"]);
     await s.screenshot(page, "02-editor");
   });
 

@@ -1,7 +1,7 @@
 /**
- * kill -9, five times, at the moments that matter: a run parked at a wait, a run just past
+ * kill -9, six times, at the moments that matter: a run parked at a wait, a run just past
  * its wait with its webhook half sent, a run waiting for the senior's answer, an alert's
- * escalation half sent, and many runs parked at once. After each restart every run is
+ * escalation half sent, many runs parked at once, and a camera batch still gathering frames. After each restart every run is
  * accounted for (completed, or failed with a visible reason), no step sends twice, no alert
  * is raised twice, and no send repeats an idempotency key.
  */
@@ -13,6 +13,7 @@ import { startService, type ServiceProcess } from "../support/service-process";
 import { freshDatabase, type TestDatabase } from "../support/test-db";
 
 const ADMIN = "crash-admin-key-0001";
+const CAMERA = "CRASHCAM";
 type Json = Record<string, any>;
 
 describe("security: crash safety under kill -9", function () {
@@ -28,6 +29,8 @@ describe("security: crash safety under kill -9", function () {
     const dataDir = db.dataDir;
     rx = await startWebhookReceiver();
     const settings = {
+      auth: { device_keys: [{ key: CAMERA, sensor_id: "crash_cam", device_type: "camera_device" }] },
+      aggregator: { window_seconds: 4, batch_size: 5, cooldown_seconds: 0 },
       notifications: {
         webhook: { url: rx.url, timeout_seconds: 60 },
         levels: {
@@ -180,8 +183,38 @@ describe("security: crash safety under kill -9", function () {
     );
   });
 
+  it("6. a camera batch still gathering frames at the kill: after the restart it fires its rule once, with the frames it had", async () => {
+    const res = await api("POST", "/api/v1/rules/import", {
+      schema_version: 1,
+      rule: { name: "Crash camera", trigger_type: "sensor_event", primary_sensor_ref: { kind: "sensor", label: "crash_cam" } },
+      steps: [notify("tell", "info", "batch from {{sensor_id}}")],
+      edges: [],
+    });
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    const ruleId = res.body.rule_id as number;
+    const { testJpeg, cameraPayload } = await import("../support/jpeg");
+    for (let i = 0; i < 2; i++) {
+      const up = await fetch(`${svc!.baseUrl}/api/v1/device/camera?api_key=${CAMERA}`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(cameraPayload(await testJpeg(64, 48, 900 + i))),
+      });
+      assert.equal(up.status, 200, await up.text());
+    }
+    await killAndRestart();
+    const runs = await eventually("the batch's run", async () => {
+      const list = (await api("GET", `/api/v1/workflows?rule_id=${ruleId}`)).body as Json[];
+      return list.length > 0 && list.every((r) => r.status === "completed") ? list : undefined;
+    });
+    assert.equal(runs.length, 1);
+    assert.equal(runs[0].pipeline_data.media_paths.length, 2, "the frames stored before the kill");
+    await new Promise((r) => setTimeout(r, 500));
+    assert.equal(((await api("GET", `/api/v1/workflows?rule_id=${ruleId}`)).body as Json[]).length, 1, "fired once");
+    assert.equal(sent("batch from crash_cam").length, 1);
+  });
+
   it("after all the kills: no run lost, no idempotency key sent twice", async () => {
-    assert.ok(kills >= 5, `${kills} kills`);
+    assert.ok(kills >= 6, `${kills} kills`);
     const runs = (await api("GET", "/api/v1/workflows")).body as Json[];
     for (const r of runs) assert.ok(["completed", "failed", "waiting"].includes(r.status), `run ${r.id} is ${r.status}`);
     for (const r of runs.filter((x) => x.status === "failed")) assert.match(String(r.error), /interrupted/, `run ${r.id} failed without a reason`);

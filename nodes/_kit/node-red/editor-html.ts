@@ -12,11 +12,24 @@ import type { NodeRegistry } from "../registry-types";
 import { browserScript, inlineScript } from "./browser-scripts";
 import { z } from "zod";
 import { triggerConfigSchema } from "../../trigger/trigger.node";
+import { deviceNodeRedType, type DeviceSpec } from "../device-types";
 
 const PALETTE_CATEGORY = { step: "care steps", filter: "care filters", channel: "care channels" } as const;
 
 /** The palette's sections, care first; generic Node-RED nodes stay below for tabs that are not rules. */
-export const PALETTE_ORDER = ["care steps", "care filters", "care channels", "subflows", "common", "function", "network", "sequence", "parser", "storage"];
+export const PALETTE_ORDER = [
+  "care steps",
+  "care filters",
+  "care channels",
+  "care devices",
+  "subflows",
+  "common",
+  "function",
+  "network",
+  "sequence",
+  "parser",
+  "storage",
+];
 
 /**
  * Help goes into a `<script type="text/markdown">` element, whose text Node-RED hands to its
@@ -176,6 +189,27 @@ function triggerType(): EditorType {
   };
 }
 
+/** A Devices tab node: its form from its config schema like any care node, its help from its folder. */
+function deviceEditorType(nodesDir: string, spec: DeviceSpec): EditorType {
+  const schema = z.toJSONSchema(spec.config, { io: "input", unrepresentable: "any" });
+  delete (schema as { $schema?: string }).$schema;
+  const file = path.join(nodesDir, "devices", spec.type, `${spec.type}.help.md`);
+  const prose = fs.existsSync(file) ? fs.readFileSync(file, "utf8").trim() : spec.description;
+  return {
+    type: deviceNodeRedType(spec),
+    category: "care devices",
+    color: spec.palette.color,
+    icon: spec.palette.icon,
+    paletteLabel: spec.displayName,
+    inputs: spec.role === "entry" ? 0 : 1,
+    outputLabels: spec.outputs,
+    schema,
+    defaults: spec.config.parse({}),
+    version: spec.version,
+    help: `${prose}\n\n**Docs:** [Devices](${DOCS_ROOT}/devices)`,
+  };
+}
+
 export function renderEditorHtml(nodesDir: string, registry: NodeRegistry): string {
   const notYet = allSpecs(registry)
     .filter((spec) => !isAvailable(registry, spec))
@@ -185,5 +219,6 @@ export function renderEditorHtml(nodesDir: string, registry: NodeRegistry): stri
   const style = `<style>${notYet.length ? `${notYet.join(",\n")} { opacity: 0.55; border-style: dashed; }\n` : ""}.red-ui-help :not(pre) > code { white-space: normal; overflow-wrap: anywhere; }</style>`;
   const parts = [style, `<script type="text/javascript">${inlineScript(browserScript("form"))}</script>`, registration(triggerType())];
   for (const spec of allSpecs(registry)) parts.push(registration(editorType(nodesDir, registry, spec)));
+  for (const { spec } of registry.devices) parts.push(registration(deviceEditorType(nodesDir, spec)));
   return parts.join("\n") + "\n";
 }

@@ -1,6 +1,6 @@
 /**
- * The Node-RED node module: registers the rule trigger and every care node type of the
- * generated registry. A node validates its config when a flow starts (red status on a
+ * The Node-RED node module: registers the rule trigger, every care node type of the
+ * generated registry and the Devices tab's node types (device-nodes.ts). A node validates its config when a flow starts (red status on a
  * problem) and hands its input to the pipeline engine; a type without behaviour refuses
  * with an error naming what it lacks.
  */
@@ -9,6 +9,7 @@ import { allSpecs, isAvailable, unavailableReason } from "../registry-types";
 import { TRIGGER_NODE_TYPE, nodeRedType, type NodeSpec } from "../types";
 import { registry } from "../../registry.generated";
 import type { RedNodeApi, RedNodeConfig, RedNodeInstance } from "./red-api";
+import { registerDeviceNodes } from "./device-nodes";
 
 function careNode(RED: RedNodeApi, spec: NodeSpec) {
   const available = isAvailable(registry, spec);
@@ -43,4 +44,5 @@ function triggerNode(RED: RedNodeApi) {
 export = function register(RED: RedNodeApi): void {
   RED.nodes.registerType(TRIGGER_NODE_TYPE, triggerNode(RED));
   for (const spec of allSpecs(registry)) RED.nodes.registerType(nodeRedType(spec), careNode(RED, spec));
+  registerDeviceNodes(RED);
 };

@@ -1,6 +1,9 @@
 /** The slice of Node-RED's node API our node module uses (the published types are stale). */
+import type { DeviceKind, DeviceReply, DeviceRequest, DeviceServices } from "../device-types";
+
 export interface RedNodeInstance {
   id: string;
+  send(msg: RedMessage | Array<RedMessage | null>): void;
   z?: string;
   name?: string;
   on(event: "input", listener: (msg: RedMessage, send: (msg: RedMessage | Array<RedMessage | null>) => void, done: (err?: Error) => void) => void): void;
@@ -31,11 +34,18 @@ export interface RedNodeApi {
   settings: { careflow?: CareflowNodeServices };
 }
 
+/** Where device-in nodes register the endpoint they serve; the app's `/api/v1/device/*` routes dispatch to them. */
+export interface DeviceEndpointRegistry {
+  register(kind: DeviceKind, nodeId: string, serve: (request: DeviceRequest) => Promise<DeviceReply>): () => void;
+}
+
 /**
  * What the host hands our nodes through `RED.settings.careflow`. The pipeline engine, when
  * present, takes over a care node's input; without it care nodes refuse to run.
  */
 export interface CareflowNodeServices {
+  /** The Devices tab's nodes: the app's device services and its endpoint registry. */
+  devices?: { services: DeviceServices; endpoints: DeviceEndpointRegistry };
   engine?: {
     onInput(
       node: RedNodeInstance,

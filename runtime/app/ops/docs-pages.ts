@@ -20,6 +20,7 @@ const PAGES: Record<string, string> = {
   llm: "Language models",
   eink: "E-ink displays",
   tts: "Speech",
+  devices: "Cameras and the terminal",
 };
 const NODE_PAGE = /^nodes\/(steps|filters|channels)\/[a-z0-9_]+$/;
 

@@ -21,6 +21,7 @@ export interface EventLog {
 export interface EventLogFilters {
   rule_name?: string;
   status?: string;
+  trigger_type?: string;
   limit: number;
   offset: number;
 }
@@ -32,6 +33,7 @@ export async function listEventLogs(ctx: CareContext, f: EventLogFilters): Promi
   const q = ctx.db("event_logs").select("*").orderBy("id", "desc").limit(f.limit).offset(f.offset);
   if (f.rule_name !== undefined) q.where("rule_name", f.rule_name);
   if (f.status !== undefined) q.where("status", f.status);
+  if (f.trigger_type !== undefined) q.where("trigger_type", f.trigger_type);
   const rows: Array<Omit<EventLog, "pipeline_data"> & { pipeline_data_json: string }> = await q;
   return rows.map(({ pipeline_data_json, ...r }) => ({ ...r, pipeline_data: fromJsonText(pipeline_data_json, {}) }));
 }

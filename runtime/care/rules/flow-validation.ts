@@ -9,6 +9,8 @@ import { triggerConfigSchema } from "../../../nodes/trigger/trigger.node";
 import { describeIssue } from "../../platform/core/validation";
 import type { FlowNode } from "../../platform/nodered/flow-store";
 import { isTriggerNode, specOfNode } from "./care-types";
+import { isDeviceNodeType } from "../../../nodes/_kit/device-types";
+import { checkDevicesTab, DEVICES_TAB_ID } from "../../household/devices/devices-tab";
 import { nodeConfig } from "./rule-model";
 import type { Settings } from "../../../settings";
 import { checkRuleTab, describeProblem, ruleTabIds, type HouseholdNames, type TabProblem } from "./rule-tab-checks";
@@ -19,7 +21,8 @@ export interface FlowProblem {
   message: string;
 }
 
-const isCareType = (type: string) => type.startsWith("care-");
+/** Care node types of rules; the Devices tab's node types are checked by household/devices/devices-tab.ts. */
+const isCareType = (type: string) => type.startsWith("care-") && !isDeviceNodeType(type);
 
 function describeNode(node: FlowNode, tabs: Map<string, FlowNode>): string {
   const tab = node.z ? tabs.get(node.z) : undefined;
@@ -91,6 +94,9 @@ export function checkDeploy(flows: readonly FlowNode[], previous: readonly FlowN
   const report: DeployReport = { refused: [], warnings: [] };
   for (const p of validateCareNodes(flows.filter((n) => !(typeof n.z === "string" && ruleTabs.has(n.z))))) {
     report.refused.push({ tab_id: p.node_id, node_id: p.node_id, where: p.where, field: "config", message: p.message, severity: "error" });
+  }
+  for (const p of checkDevicesTab(flows)) {
+    report.refused.push({ tab_id: DEVICES_TAB_ID, node_id: p.node_id, where: "the Devices tab", field: "flow", message: p.message, severity: "error" });
   }
   const before = tabSignatures(previous);
   const now = tabSignatures(flows);

@@ -190,6 +190,9 @@ export async function sensorsWithFramesIn(ctx: MediaReader, roomNames: readonly 
 export const newestFrames = (ctx: MediaReader, sensorId: string, q: { from?: string | null; to?: string | null; limit: number }): Promise<MediaRow[]> =>
   listMediaRows(ctx.db, { sensor_id: sensorId, from: q.from, to: q.to, limit: q.limit, order: "desc" });
 
+/** The newest `limit` frames of every sensor, newest first (the ingest activity view). */
+export const latestFramesOfAll = (ctx: MediaReader, limit: number): Promise<MediaRow[]> => listMediaRows(ctx.db, { limit, order: "desc" });
+
 // ---------------------------------------------------------------------------------------
 // Signed URLs
 

@@ -6,10 +6,12 @@
 import { EventEmitter } from "node:events";
 
 export interface BusTopics {
-  /** Something a sensor saw: a camera batch is ready, a button was pressed, ... (sensor_event triggers). */
-  "sensor.event": { sensor_id: string; room_name: string | null; media_paths?: string[]; media_type?: string | null; kind?: string };
-  /** A presence sensor's state (occupancy_duration triggers and location state). */
-  "presence.changed": { sensor_id: string; occupied: boolean; at: number };
+  /**
+   * Something a sensor saw, from any source: a camera batch is ready, a terminal button was
+   * pressed or sent a command, a presence sensor changed. `sensor_event` rules fire on each;
+   * `occupancy_duration` rules follow the presence ones.
+   */
+  "sensor.event": SensorEvent;
   "alert.created": { alert_id: number; level: string };
   "alert.acknowledged": { alert_id: number; action: "dismiss" | "assist"; actor: string };
   /** A camera frame was stored (household/media): the retention sweep arms for its expiry. */
@@ -19,6 +21,18 @@ export interface BusTopics {
 }
 
 export type Topic = keyof BusTopics;
+
+interface SensorEventBase {
+  sensor_id: string;
+  room_name: string | null;
+}
+
+export type SensorEvent = SensorEventBase &
+  (
+    | { kind: "camera_batch"; media_paths: string[]; media_type: string | null; batch_id: number }
+    | { kind: "button" | "command"; input: Record<string, unknown> }
+    | { kind: "presence"; occupied: boolean; at: number }
+  );
 
 export class EventBus {
   private readonly emitter = new EventEmitter();

@@ -225,6 +225,13 @@ class NodeRedHost {
     await this.whenFlowsStarted(() => red.runtime.flows.setFlows({ flows: { flows: [...flows], ...(rev ? { rev } : {}) }, deploymentType: "flows" }));
   }
 
+  /** Runs the stored flows again (after the store was changed under the running flows). */
+  async reloadFlows(): Promise<void> {
+    if (!this.red) throw new Error("Node-RED is not running");
+    const red = this.red;
+    await this.whenFlowsStarted(() => red.runtime.flows.setFlows({ deploymentType: "reload" }));
+  }
+
   async shutdown(): Promise<void> {
     if (this.red && this.state !== "stopped") {
       await this.red.stop();

@@ -107,6 +107,8 @@ describe("scenario: a fall seen by a camera, an unanswered prompt, an escalating
       room_name: "kitchen",
       media_paths: ["media/kitchen_cam/frame1.jpg"],
       media_type: "image/jpeg",
+      kind: "camera_batch",
+      batch_id: 1,
     });
     const prompt = await waitFor("the prompt", () => frames.find((f) => f.type === "interactive_prompt"));
     assert.equal(prompt.message, "Are you okay?");

@@ -53,6 +53,8 @@ async function runOnce(t: TestApp): Promise<{ run: any; steps: Record<string, an
     room_name: "kitchen",
     media_paths: ["media/kitchen_cam/frame1.jpg"],
     media_type: "image/jpeg",
+    kind: "camera_batch",
+    batch_id: 1,
   });
   for (let i = 0; i < 500; i++) {
     const runs = (await t.get("/api/v1/workflows")).body;

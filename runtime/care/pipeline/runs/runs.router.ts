@@ -1,4 +1,4 @@
-/** Runs: `/workflows`, `/pipeline/runs` and the manual trigger `POST /rules/{id}/execute`. */
+/** Runs: `/workflows`, `/pipeline/runs`, the ingest activity and the manual trigger `POST /rules/{id}/execute`. */
 import { Router } from "express";
 import { z } from "zod";
 import type { CareContext } from "../../context";
@@ -6,6 +6,7 @@ import { intParam } from "../../../platform/http/params";
 import { parseQuery } from "../../../platform/http/query";
 import { reply, route } from "../../../platform/http/route";
 import { detailView } from "./run-detail";
+import { ingestActivity } from "./ingest-activity";
 import { cancelRun, envelope, executeRule, getRun, queryRuns, rerunRun, workflowView } from "./runs.service";
 
 const STATUSES = ["running", "waiting", "completed", "failed", "cancelled"] as const;
@@ -51,6 +52,13 @@ export function runsRouter(ctx: CareContext): Router {
   r.get(
     "/pipeline/runs/:id",
     route(async (req) => envelope(await getRun(ctx, id(req)))),
+  );
+  r.get(
+    "/pipeline/ingest/activity",
+    route(async (req) => {
+      const q = parseQuery(req, { limit: z.coerce.number().int().min(1).max(200).default(50) });
+      return ingestActivity(ctx, q.limit);
+    }),
   );
   r.post(
     "/rules/:id/execute",

@@ -1,5 +1,6 @@
 /**
- * occupancy_duration rules: `presence.changed` events tell which sensors are occupied
+ * occupancy_duration rules: presence events on the bus (`sensor.event` of kind `presence`,
+ * from whichever source publishes them) tell which sensors are occupied
  * since when. When a sensor has been continuously occupied for a rule's
  * `occupancy_config.min_minutes`, the rule fires once for that occupied period, with
  * `occupancy_duration_minutes` in its trigger context. Leaving ends the period; the next
@@ -9,7 +10,7 @@
  * `occupied: true` event.
  */
 import type { CareContext } from "../../context";
-import type { BusTopics } from "../../../platform/core/event-bus";
+import type { SensorEvent } from "../../../platform/core/event-bus";
 import type { RuleView } from "../../rules/rule-model";
 import { triggerContext, type RuleFirer } from "../engine/types";
 import { fireLogged, Inflight, rulesWithTrigger, sensorRoom, type Trigger } from "./trigger-kit";
@@ -41,7 +42,9 @@ export class OccupancyTrigger implements Trigger {
   start(): void {
     if (this.unsubscribers.length) return;
     this.unsubscribers = [
-      this.ctx.bus.subscribe("presence.changed", (e) => this.onPresence(e)),
+      this.ctx.bus.subscribe("sensor.event", (e) => {
+        if (e.kind === "presence") this.onPresence(e);
+      }),
       this.ctx.bus.subscribe("rules.changed", () => this.inflight.track(this.rearmAll())),
     ];
   }
@@ -62,7 +65,7 @@ export class OccupancyTrigger implements Trigger {
     return new Map([...this.periods].map(([id, p]) => [id, p.since]));
   }
 
-  private onPresence(e: BusTopics["presence.changed"]): void {
+  private onPresence(e: Extract<SensorEvent, { kind: "presence" }>): void {
     const current = this.periods.get(e.sensor_id);
     if (!e.occupied) {
       if (current) for (const t of current.timers.values()) t.cancel();

@@ -3,9 +3,13 @@
  * rule whose primary sensor is the event's sensor. A rule without a primary sensor fires
  * for every sensor event and lets its context filters (a room filter, typically) decide.
  * The rules are read from the flows on each event, so a rule change is seen at once.
+ *
+ * A camera batch brings its frames (`media_paths`); a terminal's press or command and a
+ * presence change bring what happened as `trigger_input` (`trigger_input.kind`, `.button`,
+ * `.command`, `.occupied`), the place a webhook's or chat command's payload goes too.
  */
 import type { CareContext } from "../../context";
-import type { BusTopics } from "../../../platform/core/event-bus";
+import type { BusTopics, SensorEvent } from "../../../platform/core/event-bus";
 import { triggerContext, type RuleFirer } from "../engine/types";
 import { fireLogged, Inflight, rulesWithTrigger, type Trigger } from "./trigger-kit";
 
@@ -40,9 +44,24 @@ export class SensorEventTrigger implements Trigger {
       trigger_type: "sensor_event",
       sensor_id: e.sensor_id,
       room_name: e.room_name,
-      media_paths: e.media_paths ?? [],
-      media_type: e.media_type ?? null,
+      ...(e.kind === "camera_batch" ? { media_paths: e.media_paths, media_type: e.media_type } : {}),
     });
-    await Promise.all(rules.map((r) => fireLogged(this.ctx, this.firer, { rule_id: r.id, trigger: { ...trigger, media_paths: [...trigger.media_paths] } })));
+    const input = triggerInputOf(e);
+    await Promise.all(
+      rules.map((r) =>
+        fireLogged(this.ctx, this.firer, {
+          rule_id: r.id,
+          trigger: { ...trigger, media_paths: [...trigger.media_paths] },
+          trigger_input: input === null ? null : structuredClone(input),
+        }),
+      ),
+    );
   }
+}
+
+/** What the event says beyond the trigger context, for `trigger_input` (null for a camera batch: its frames are the input). */
+function triggerInputOf(e: SensorEvent): Record<string, unknown> | null {
+  if (e.kind === "camera_batch") return null;
+  if (e.kind === "presence") return { kind: "presence", occupied: e.occupied };
+  return { ...e.input, kind: e.kind };
 }

@@ -16,6 +16,7 @@ import * as m010 from "./010_compact_runs";
 import * as m011 from "./011_alert_idempotency";
 import * as m012 from "./012_name_keys";
 import * as m013 from "./013_media_store";
+import * as m014 from "./014_ingest_batches";
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -36,6 +37,7 @@ const migrations: Record<string, Migration> = {
   "011_alert_idempotency": m011,
   "012_name_keys": m012,
   "013_media_store": m013,
+  "014_ingest_batches": m014,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

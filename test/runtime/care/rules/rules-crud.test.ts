@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { DEVICES_TAB_ID } from "../../../../runtime/household/devices/devices-tab";
 import { KEYS, startTestApp, type TestApp } from "../../../support/test-app";
 
 describe("rules: the rule resource", () => {
@@ -36,7 +37,7 @@ describe("rules: the rule resource", () => {
     assert.equal(res.body.enabled, false);
     assert.equal(res.body.schedule_cron, "0 22 * * *");
     assert.equal(res.body.max_daily_triggers, 2);
-    const tab = (await t.app.ctx.db("flow_nodes").where({ type: "tab" }).first()) as { json: string };
+    const tab = (await t.app.ctx.db("flow_nodes").where({ type: "tab" }).whereNot({ id: DEVICES_TAB_ID }).first()) as { json: string };
     assert.equal(JSON.parse(tab.json).disabled, true);
   });
 
@@ -90,7 +91,8 @@ describe("rules: the rule resource", () => {
     assert.equal((await t.request("DELETE", `/api/v1/rules/${a.id}`)).status, 204);
     assert.equal((await t.get(`/api/v1/rules/${a.id}`)).status, 404);
     assert.deepEqual((await t.get(`/api/v1/rules/${b.id}/dependencies`)).body, [], "dependencies on it are gone");
-    const left: Array<{ type: string }> = await t.app.ctx.db("flow_nodes").select("type");
+    const rows: Array<{ id: string; z: string | null; type: string }> = await t.app.ctx.db("flow_nodes").select("id", "z", "type");
+    const left = rows.filter((n) => n.id !== DEVICES_TAB_ID && n.z !== DEVICES_TAB_ID);
     assert.deepEqual(left.map((n) => n.type).sort(), ["care-trigger", "tab"], "only B's tab and trigger remain");
   });
 

@@ -66,11 +66,11 @@ describe("triggers through the engine", function () {
       contexts: [{ context_type: "time_range", config: { start_time: "22:00", end_time: "06:00" } }],
       steps: [{ label: "c", step_type: "condition", config: { expression: "room_name == 'hallway'" } }],
     });
-    t.app.ctx.bus.publish("sensor.event", { sensor_id: "hall_pir", room_name: "hallway" });
+    t.app.ctx.bus.publish("sensor.event", { kind: "button", input: {}, sensor_id: "hall_pir", room_name: "hallway" });
     await new Promise((r) => setTimeout(r, 100));
     assert.equal((await runsOf(id)).length, 0, "10:00 is outside 22:00-06:00: no execution");
     clock.set(Date.parse("2026-06-01T21:30:00Z")); // 23:30 in Berlin
-    t.app.ctx.bus.publish("sensor.event", { sensor_id: "hall_pir", room_name: "hallway" });
+    t.app.ctx.bus.publish("sensor.event", { kind: "button", input: {}, sensor_id: "hall_pir", room_name: "hallway" });
     const runs = await settle(id, 1);
     assert.equal(runs.length, 1);
     assert.equal(runs[0].status, "completed");

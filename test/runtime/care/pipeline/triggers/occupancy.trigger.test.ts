@@ -25,7 +25,7 @@ describe("triggers: occupancy_duration", () => {
   });
 
   const presence = async (sensor_id: string, occupied: boolean) => {
-    h.t.app.ctx.bus.publish("presence.changed", { sensor_id, occupied, at: h.clock.now() });
+    h.t.app.ctx.bus.publish("sensor.event", { kind: "presence", room_name: null, sensor_id, occupied, at: h.clock.now() });
     await occ.idle();
   };
   const advance = async (minutes: number) => {
@@ -74,7 +74,7 @@ describe("triggers: occupancy_duration", () => {
   });
 
   it("tracks sensors independently and counts from the event's time", async () => {
-    h.t.app.ctx.bus.publish("presence.changed", { sensor_id: "hall_pir", occupied: true, at: h.clock.now() - 3 * MIN });
+    h.t.app.ctx.bus.publish("sensor.event", { kind: "presence", room_name: null, sensor_id: "hall_pir", occupied: true, at: h.clock.now() - 3 * MIN });
     await occ.idle();
     await presence("bath_pir", true);
     await advance(2);

@@ -36,6 +36,7 @@ describe("triggers: sensor_event", () => {
       media_paths: ["media/a.jpg", "media/b.jpg"],
       media_type: "image/jpeg",
       kind: "camera_batch",
+      batch_id: 1,
     });
     await trigger.idle();
     assert.deepEqual(h.firer.ruleIds().sort(), [ids.hallCam, ids.anySensor].sort());
@@ -54,7 +55,7 @@ describe("triggers: sensor_event", () => {
   });
 
   it("fires only the rules without a primary sensor for a sensor no rule names", async () => {
-    h.t.app.ctx.bus.publish("sensor.event", { sensor_id: "bath_pir", room_name: "Bathroom" });
+    h.t.app.ctx.bus.publish("sensor.event", { kind: "button", input: {}, sensor_id: "bath_pir", room_name: "Bathroom" });
     await trigger.idle();
     assert.deepEqual(h.firer.ruleIds(), [ids.anySensor]);
     assert.deepEqual(h.firer.calls[0].trigger.media_paths, []);
@@ -63,7 +64,7 @@ describe("triggers: sensor_event", () => {
 
   it("sees a rule change at the next event, without a publish", async () => {
     await h.t.request("PUT", `/api/v1/rules/${ids.disabled}`, { body: { enabled: true } });
-    h.t.app.ctx.bus.publish("sensor.event", { sensor_id: "hall_cam", room_name: "Hall" });
+    h.t.app.ctx.bus.publish("sensor.event", { kind: "button", input: {}, sensor_id: "hall_cam", room_name: "Hall" });
     await trigger.idle();
     assert.deepEqual(h.firer.ruleIds().sort(), [ids.hallCam, ids.anySensor, ids.disabled].sort());
     await h.t.request("PUT", `/api/v1/rules/${ids.disabled}`, { body: { enabled: false } });
@@ -75,7 +76,7 @@ describe("triggers: sensor_event", () => {
       if (req.rule_id === ids.hallCam) throw new Error("engine down");
       return { execution_id: null, reason: "cool-off" };
     };
-    h.t.app.ctx.bus.publish("sensor.event", { sensor_id: "hall_cam", room_name: "Hall" });
+    h.t.app.ctx.bus.publish("sensor.event", { kind: "button", input: {}, sensor_id: "hall_cam", room_name: "Hall" });
     await trigger.idle();
     assert.equal(h.firer.calls.length, 2);
     const failed = captured.lines.find((l) => l.msg === "firing the rule failed");
@@ -85,7 +86,7 @@ describe("triggers: sensor_event", () => {
 
   it("stops listening on stop()", async () => {
     trigger.stop();
-    h.t.app.ctx.bus.publish("sensor.event", { sensor_id: "hall_cam", room_name: "Hall" });
+    h.t.app.ctx.bus.publish("sensor.event", { kind: "button", input: {}, sensor_id: "hall_cam", room_name: "Hall" });
     await trigger.idle();
     assert.equal(h.firer.calls.length, 0);
     trigger.start();

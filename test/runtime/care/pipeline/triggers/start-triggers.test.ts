@@ -14,8 +14,8 @@ describe("triggers: startTriggers", () => {
     const running = startTriggers(h.t.app.ctx, h.firer, { cron: { resyncMs: 0 } });
     await running.idle();
 
-    h.t.app.ctx.bus.publish("sensor.event", { sensor_id: "hall_cam", room_name: "Hall" });
-    h.t.app.ctx.bus.publish("presence.changed", { sensor_id: "bath_pir", occupied: true, at: h.clock.now() });
+    h.t.app.ctx.bus.publish("sensor.event", { kind: "button", input: {}, sensor_id: "hall_cam", room_name: "Hall" });
+    h.t.app.ctx.bus.publish("sensor.event", { kind: "presence", room_name: null, sensor_id: "bath_pir", occupied: true, at: h.clock.now() });
     await running.idle();
     h.clock.set(at("2026-11-22T06:30:00Z")); // 12:00 in Kolkata; the bath has been occupied for 30 minutes
     await running.idle();
@@ -26,7 +26,7 @@ describe("triggers: startTriggers", () => {
 
     running.stop();
     assert.equal(h.clock.pendingTimers(), 0);
-    h.t.app.ctx.bus.publish("sensor.event", { sensor_id: "hall_cam", room_name: "Hall" });
+    h.t.app.ctx.bus.publish("sensor.event", { kind: "button", input: {}, sensor_id: "hall_cam", room_name: "Hall" });
     await running.idle();
     assert.equal(h.firer.calls.length, 3);
   });
