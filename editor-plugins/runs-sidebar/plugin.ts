@@ -1,13 +1,15 @@
 /**
- * Node-RED plugin (runtime side) of the runs sidebar: recent runs and one run's detail on
- * the admin API, and live run events forwarded to the editor over Node-RED's own comms
- * channel (topic `careflow/pipeline`), all behind the editor's login. Events are forwarded
- * only while an editor is watching: the sidebar posts `/careflow/runs/watch` every 20 s.
+ * Node-RED plugin (runtime side) of the runs sidebar: recent runs and one run's detail (with
+ * signed URLs of its camera frames) on the admin API, and live run events forwarded to the
+ * editor over Node-RED's own comms channel (topic `careflow/pipeline`), all behind the
+ * editor's login. Events are forwarded only while an editor is watching: the sidebar posts
+ * `/careflow/runs/watch` every 20 s.
  */
 import type { RequestHandler } from "express";
 import type { AppContext } from "../../runtime/app/context";
 import type { PipelineEngine } from "../../runtime/care/pipeline/engine/engine";
 import { detailView } from "../../runtime/care/pipeline/runs/run-detail";
+import { runFrames } from "../../runtime/care/pipeline/runs/run-frames";
 import { envelope, getRun, queryRuns, tryRuleOfTab } from "../../runtime/care/pipeline/runs/runs.service";
 import { RunsWatch } from "./watch";
 
@@ -37,7 +39,7 @@ export = function register(RED: RedPluginApi): void {
         const id = Number(req.params.id);
         if (!c || !Number.isInteger(id)) return void res.status(404).json({ detail: "not found" });
         getRun(c, id)
-          .then((row) => res.json(detailView(row)))
+          .then(async (row) => res.json(detailView(row, await runFrames(c, row))))
           .catch((err: { status?: number; message?: string }) => (err.status === 404 ? res.status(404).json({ detail: err.message }) : next(err)));
       });
       // "Run now" from a rule's trigger node: a write, so the editor's write permission.

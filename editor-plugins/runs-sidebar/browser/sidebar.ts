@@ -4,7 +4,8 @@
  * warning (a notification that reached nobody, say) is marked. Opening a run shows its
  * timeline: per step its status, time, port taken, what it read and wrote, its own trace
  * (the message it rendered, a model's prompt, images and answer), each channel's receipt,
- * errors and warnings; and lights up its path on the canvas: nodes that ran with their
+ * errors and warnings; thumbnails of the camera frames that started the run and of the
+ * images each model step was given (a click opens the frame); and lights up its path on the canvas: nodes that ran with their
  * status, links taken, skipped nodes greyed out, the node where it waits or failed shown.
  * "Run now" (the sidebar's button, or a rule trigger node's button) tries the tab's rule
  * with a sample trigger. While the page is open it tells the server it is watching, every
@@ -29,6 +30,16 @@ RED.plugins.registerPlugin("careflow-runs-sidebar", {
       images?: string[];
       answer?: string;
     }
+    /** A camera frame with its signed URL (runtime/household/media/frame-views.ts). */
+    interface FrameView {
+      object_name: string;
+      url: string | null;
+      sensor_id: string | null;
+      room_name: string | null;
+      captured_at: string | null;
+      labels: string[];
+      note?: string;
+    }
     interface Receipt {
       channel: string;
       delivered: boolean;
@@ -48,6 +59,7 @@ RED.plugins.registerPlugin("careflow-runs-sidebar", {
       inputs?: Record<string, unknown>;
       outputs?: Record<string, unknown>;
       trace?: StepTrace;
+      images?: FrameView[];
     }
     interface PathNode {
       node_id: string;
@@ -70,6 +82,7 @@ RED.plugins.registerPlugin("careflow-runs-sidebar", {
       status: string;
       rule_name: string;
       trigger_summary: string;
+      frames?: FrameView[];
       started_at: string | null;
       resume_at?: string | null;
       timeline: TimelineStep[];
@@ -88,7 +101,11 @@ RED.plugins.registerPlugin("careflow-runs-sidebar", {
         ".careflow-skipped { opacity: 0.3; }" +
           ".careflow-link-taken .red-ui-flow-link-line { stroke: #3a9b3a !important; stroke-width: 4px !important; }" +
           ".careflow-step-detail pre { max-height: 160px; overflow: auto; background: #f7f7f7; padding: 4px; margin: 2px 0 6px; white-space: pre-wrap; word-break: break-word; font-size: 11px; }" +
-          ".careflow-step-detail h4 { margin: 6px 0 2px; font-size: 12px; }",
+          ".careflow-step-detail h4 { margin: 6px 0 2px; font-size: 12px; }" +
+          ".careflow-frames { display: flex; flex-wrap: wrap; gap: 4px; margin: 4px 0; }" +
+          ".careflow-frame { display: inline-block; width: 64px; height: 48px; border: 1px solid #ccc; border-radius: 2px; overflow: hidden; background: #eee; }" +
+          ".careflow-frame img { width: 100%; height: 100%; object-fit: cover; display: block; }" +
+          ".careflow-frame-gone { font-size: 10px; color: #777; text-align: center; line-height: 12px; padding-top: 12px; box-sizing: border-box; }",
       )
       .appendTo("head");
     const root = $('<div style="padding:8px;overflow-y:auto;height:100%;font-size:13px"></div>');
@@ -149,6 +166,42 @@ RED.plugins.registerPlugin("careflow-runs-sidebar", {
       else if (openId !== undefined) openRun(openId, false);
     }
 
+    // Thumbnails: the frame itself, scaled by CSS; a click opens it full size. A signed URL is
+    // new on every answer (its expiry moves), so one received less than a minute ago is
+    // reused and a refresh does not fetch every frame again.
+    const urls: Record<string, { url: string; at: number }> = {};
+    function frameUrl(objectName: string, url: string): string {
+      const kept = urls[objectName];
+      if (kept && Date.now() - kept.at < 60000) return kept.url;
+      urls[objectName] = { url, at: Date.now() };
+      return url;
+    }
+    function frameTitle(f: FrameView): string {
+      const where = [f.sensor_id, f.room_name].filter(Boolean).join(" in ");
+      const labels = f.labels.length ? " · " + f.labels.join(", ") : "";
+      return (where ? where + " · " : "") + (f.captured_at ? new Date(f.captured_at).toLocaleString() : "") + labels + "\n" + f.object_name;
+    }
+    function thumbnails(frames: FrameView[]): JQuery {
+      const box = $('<div class="careflow-frames"></div>');
+      frames.forEach((f) => {
+        if (f.url === null) {
+          $('<span class="careflow-frame careflow-frame-gone">no longer kept</span>')
+            .attr("title", (f.note || "no longer kept") + "\n" + f.object_name)
+            .attr("data-frame", f.object_name)
+            .appendTo(box);
+          return;
+        }
+        const url = frameUrl(f.object_name, f.url);
+        const link = $('<a class="careflow-frame" target="_blank" rel="noopener"></a>')
+          .attr("href", url)
+          .attr("title", frameTitle(f))
+          .attr("data-frame", f.object_name);
+        $('<img alt="" loading="lazy">').attr("src", url).appendTo(link);
+        link.appendTo(box);
+      });
+      return box;
+    }
+
     function section(box: JQuery, title: string, body: string): void {
       $("<h4></h4>").text(title).appendTo(box);
       $("<pre></pre>").text(body).appendTo(box);
@@ -188,6 +241,13 @@ RED.plugins.registerPlugin("careflow-runs-sidebar", {
         $('<div style="opacity:0.75"></div>')
           .text(d.trigger_summary + " · started " + when(d.started_at) + (d.resume_at ? " · resumes " + when(d.resume_at) : ""))
           .appendTo(detail);
+        if (d.frames && d.frames.length) {
+          const started = $('<div class="careflow-trigger-frames" style="margin-top:6px"></div>').appendTo(detail);
+          $('<div style="font-size:12px;opacity:0.75"></div>')
+            .text("Frames that started it (" + d.frames.length + ")")
+            .appendTo(started);
+          thumbnails(d.frames).appendTo(started);
+        }
         const table = $('<table style="width:100%;margin-top:8px;border-collapse:collapse"></table>').appendTo(detail);
         d.timeline.forEach((s) => {
           const tr = $('<tr class="careflow-step" style="border-bottom:1px solid #eee;cursor:pointer"></tr>')
@@ -209,6 +269,12 @@ RED.plugins.registerPlugin("careflow-runs-sidebar", {
               .appendTo(table)
               .find("td:last")
               .text("⚠ " + s.warning);
+          if (s.images && s.images.length)
+            $('<tr class="careflow-step-images"><td></td><td colspan="3" style="padding:0 3px 4px"></td></tr>')
+              .appendTo(table)
+              .find("td:last")
+              .append($('<div style="font-size:12px;opacity:0.75"></div>').text("Images sent (" + s.images.length + ")"))
+              .append(thumbnails(s.images));
           (s.receipts || []).forEach((rc) => {
             $('<tr class="careflow-receipt"><td></td><td colspan="3" style="padding:0 3px 2px;font-size:12px"></td></tr>')
               .appendTo(table)

@@ -63,6 +63,13 @@ export async function mediaRowByObject(db: Knex, objectName: string): Promise<Me
   return row ? fromDb(row) : undefined;
 }
 
+/** Every row that stores one of `objectNames`, in one query. */
+export async function mediaRowsByObjects(db: Knex, objectNames: readonly string[]): Promise<MediaRow[]> {
+  if (objectNames.length === 0) return [];
+  const rows: DbRow[] = await db("camera_media").whereIn("object_name", [...objectNames]);
+  return rows.map(fromDb);
+}
+
 export interface MediaQuery {
   sensor_id?: string;
   /** Inclusive ISO bounds on `captured_at`. */

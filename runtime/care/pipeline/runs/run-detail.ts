@@ -1,18 +1,20 @@
 /**
  * One run as a person traces it (`GET /workflows/{id}/detail` and the editor's runs view):
- * the snapshot, a timeline of every step with what it read, what it wrote, its own trace
- * (message, prompt, images, answer) and receipts, and the path the run took on the canvas.
+ * the snapshot, the camera frames that started it, a timeline of every step with what it
+ * read, what it wrote, its own trace (message, prompt, images, answer), the images it sent as
+ * frames (run-frames.ts) and receipts, and the path the run took on the canvas.
  */
 import { inspectTexts } from "../../rules/step-checks";
 import { stepSpecByType } from "../../rules/care-types";
 import type { ExecutionRow } from "../engine/execution-rows";
 import type { GraphSnapshot } from "../engine/graph-snapshot";
 import type { StepRecord } from "../engine/run-state";
+import type { RunFrames } from "./run-frames";
 import { runWarnings } from "./runs.service";
 
 const ENDED = new Set(["completed", "failed", "cancelled"]);
 
-export function detailView(r: ExecutionRow) {
+export function detailView(r: ExecutionRow, frames: RunFrames) {
   const recorded = new Map(r.step_records.map((s) => [s.step_id, s]));
   const timeline = r.graph.steps.map((st) => {
     const rec = recorded.get(st.id);
@@ -33,6 +35,7 @@ export function detailView(r: ExecutionRow) {
       warning: rec?.warning ?? null,
       receipts: rec?.receipts ?? [],
       trace: rec?.trace ?? null,
+      images: (rec && frames.images.get(rec)) ?? [],
     };
   });
   return {
@@ -43,6 +46,7 @@ export function detailView(r: ExecutionRow) {
     trigger_type: r.trigger_type,
     trigger_summary: summary(r),
     trigger_context: r.trigger_context,
+    frames: frames.frames,
     started_at: r.started_at,
     completed_at: r.completed_at,
     resume_at: r.resume_at,

@@ -7,6 +7,7 @@ import { parseQuery } from "../../../platform/http/query";
 import { reply, route } from "../../../platform/http/route";
 import { detailView } from "./run-detail";
 import { ingestActivity } from "./ingest-activity";
+import { framedEnvelope, runFrames } from "./run-frames";
 import { cancelRun, envelope, executeRule, getRun, queryRuns, rerunRun, workflowView } from "./runs.service";
 
 const STATUSES = ["running", "waiting", "completed", "failed", "cancelled"] as const;
@@ -31,7 +32,10 @@ export function runsRouter(ctx: CareContext): Router {
   );
   r.get(
     "/workflows/:id/detail",
-    route(async (req) => detailView(await getRun(ctx, id(req)))),
+    route(async (req) => {
+      const run = await getRun(ctx, id(req));
+      return detailView(run, await runFrames(ctx, run));
+    }),
   );
   r.post(
     "/workflows/:id/cancel",
@@ -51,7 +55,10 @@ export function runsRouter(ctx: CareContext): Router {
   );
   r.get(
     "/pipeline/runs/:id",
-    route(async (req) => envelope(await getRun(ctx, id(req)))),
+    route(async (req) => {
+      const run = await getRun(ctx, id(req));
+      return framedEnvelope(run, await runFrames(ctx, run));
+    }),
   );
   r.get(
     "/pipeline/ingest/activity",
