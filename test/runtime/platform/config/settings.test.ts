@@ -23,7 +23,7 @@ describe("settings", () => {
 
   it("declares every setting the spec names, with the spec's defaults", () => {
     const s = buildSettings({});
-    assert.deepEqual(s.aggregator, { batch_size: 5, window_seconds: 10, cooldown_seconds: 30, media_retention_hours: 24 });
+    assert.deepEqual(s.aggregator, { enabled: true, batch_size: 5, window_seconds: 10, cooldown_seconds: 30, media_retention_hours: 24 });
     assert.equal(s.recognition.threshold, 0.4);
     assert.deepEqual(s.hub, { poll_seconds: 30, bathroom_time_limit: 20 });
     assert.equal(s.knowledge.chunk_size_tokens, 400);
