@@ -257,10 +257,44 @@ export interface EinkServices {
  */
 export type ServiceAnswer<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly reason: string };
 
-/** The files of the media store (camera frames), by their path relative to the data dir. */
+/** A camera frame in the media store, with a URL a chat server or a speaker can fetch it by. */
+export interface CameraFrame {
+  media_id: number;
+  sensor_id: string;
+  room_name: string | null;
+  /** ISO-8601 UTC. */
+  captured_at: string;
+  /** Relative to the data dir: what a trigger's `media_paths` carry. */
+  path: string;
+  /** Signed and expiring (`media.signed_url_ttl_seconds`); it needs no API key. */
+  url: string;
+  labels: string[];
+}
+
+export interface RecentFramesQuery {
+  /** Cameras by id: their frames wherever they were taken. */
+  sensor_ids: readonly string[];
+  /** And the frames other cameras took in these rooms (any case or spelling). Both empty: every camera. */
+  room_names: readonly string[];
+  /** Inclusive ISO-8601 bounds on the capture time. */
+  since: string;
+  until: string;
+  /** The newest this many frames of each camera… */
+  per_sensor: number;
+  /** …or this many for the cameras named here (0: none). */
+  sensor_limits: Readonly<Record<string, number>>;
+}
+
+/** The media store (camera frames): files by their path relative to the data dir, and the camera media cache. */
 export interface MediaServices {
   /** The file's bytes; null when it is missing, unreadable or outside the media store. */
   read(path: string): Promise<Uint8Array | null>;
+  /**
+   * Each camera's newest frames in the span, newest first; cameras in `sensor_ids` order, then
+   * the others by id. Never a frame older than the store keeps them. Not ok while the event
+   * aggregator, whose cache this is, is off.
+   */
+  recentFrames(query: RecentFramesQuery): Promise<ServiceAnswer<CameraFrame[]>>;
 }
 
 export interface SceneDetection {

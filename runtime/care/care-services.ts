@@ -14,6 +14,7 @@ import { recordPrompt } from "./interactive/interactive.service";
 import { runLlmStep } from "./llm/step/run-llm-step";
 import { registeredChannels } from "./notify/channels";
 import { sendNotification } from "./notify/notify.service";
+import { recentCameraFrames } from "./perception/camera-frames";
 import { readMediaFile } from "./perception/media-files";
 import { analyzeScene } from "./perception/scene-analysis.client";
 import { recentObjects, roomTrend, searchObservations, trendSnapshots } from "./perception/semantic-memory.client";
@@ -89,7 +90,7 @@ function build(ctx: CareContext): CareServices {
     webapp: { broadcast: (frame) => ctx.webapp.broadcast(frame) },
     models: { runStep: (input, config, signal) => runLlmStep(ctx, input, config, signal) },
     eink: { render: (request) => renderToDevices(ctx, request) },
-    media: { read: (p) => readMediaFile(ctx.dataDir, p) },
+    media: { read: (p) => readMediaFile(ctx.dataDir, p), recentFrames: (q) => recentCameraFrames(ctx, q) },
     scene: { analyze: (image, request, signal) => analyzeScene(ctx.settings.scene_analysis, image, request, signal) },
     memory: {
       roomTrend: (roomId, signal) => roomTrend(ctx.settings.semantic_memory, roomId, signal),

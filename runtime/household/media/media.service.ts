@@ -24,6 +24,7 @@ import {
   insertMediaRow,
   listMediaRows,
   mediaRowById,
+  mediaObjectSensorRooms,
   mediaRowByObject,
   mediaSensorRooms,
   oldestMediaTime,
@@ -192,6 +193,64 @@ export const newestFrames = (ctx: MediaReader, sensorId: string, q: { from?: str
 
 /** The newest `limit` frames of every sensor, newest first (the ingest activity view). */
 export const latestFramesOfAll = (ctx: MediaReader, limit: number): Promise<MediaRow[]> => listMediaRows(ctx.db, { limit, order: "desc" });
+
+export interface CameraFramesQuery {
+  /** Cameras by id, in this order: their frames wherever they were taken. */
+  sensor_ids?: readonly string[];
+  /** And the frames other cameras took in these rooms (any case or spelling). Both empty: every camera. */
+  room_names?: readonly string[];
+  /** Inclusive ISO bounds on `captured_at`. */
+  from?: string | null;
+  to?: string | null;
+  /** The newest this many frames of each camera… */
+  per_sensor: number;
+  /** …or this many for the cameras named here (0: none). */
+  sensor_limits?: Readonly<Record<string, number>>;
+}
+
+/**
+ * Each camera's newest frames with a stored object (so a URL can be signed for each), newest
+ * first; cameras in `sensor_ids` order, then the others by id. A camera found by room gives
+ * only the frames it took in that room, so a camera moved to another room is not read under
+ * its old one. Never a frame older than `aggregator.media_retention_hours`, swept yet or not:
+ * the sweep runs at most every 10 minutes, the retention is the promise.
+ */
+export async function newestFramesPerCamera(ctx: MediaContext, q: CameraFramesQuery): Promise<MediaRow[]> {
+  const edge = ctx.clock.now() - ctx.settings.aggregator.media_retention_hours * 3_600_000;
+  // Rows hold fixed-width ISO text: bounds are written the same way before they are compared.
+  const from = isoAt(Math.max(edge, q.from ? instant(q.from, "from") : -Infinity));
+  const to = q.to ? isoAt(instant(q.to, "to")) : null;
+  const pairs = await mediaObjectSensorRooms(ctx.db, { from, to });
+  const named = [...new Set(q.sensor_ids ?? [])];
+  const rooms = q.room_names ?? [];
+  // Per camera: undefined = all its frames; a list = only those taken in these rooms (as stored).
+  const cameras = new Map<string, readonly string[] | undefined>();
+  if (named.length === 0 && rooms.length === 0) {
+    for (const id of [...new Set(pairs.map((p) => p.sensor_id))].sort()) cameras.set(id, undefined);
+  } else {
+    for (const id of named) cameras.set(id, undefined);
+    const byRoom = new Map<string, string[]>();
+    for (const p of pairs) {
+      if (named.includes(p.sensor_id) || p.room_name === null || !rooms.some((r) => sameText(r, p.room_name!))) continue;
+      byRoom.set(p.sensor_id, [...(byRoom.get(p.sensor_id) ?? []), p.room_name]);
+    }
+    for (const id of [...byRoom.keys()].sort()) cameras.set(id, byRoom.get(id));
+  }
+  const limits = q.sensor_limits ?? {};
+  const out: MediaRow[] = [];
+  for (const [sensorId, inRooms] of cameras) {
+    const limit = Object.hasOwn(limits, sensorId) ? limits[sensorId] : q.per_sensor;
+    if (!(limit > 0)) continue;
+    out.push(...(await listMediaRows(ctx.db, { sensor_id: sensorId, rooms: inRooms, from, to, limit, order: "desc", objects_only: true })));
+  }
+  return out;
+}
+
+function instant(text: string, field: string): number {
+  const ms = Date.parse(text);
+  if (!Number.isFinite(ms)) throw new ValidationError(`${field}: not an ISO-8601 time`);
+  return ms;
+}
 
 // ---------------------------------------------------------------------------------------
 // Signed URLs

@@ -75,6 +75,10 @@ export interface MediaQuery {
   /** Inclusive ISO bounds on `captured_at`. */
   from?: string | null;
   to?: string | null;
+  /** Only rows whose `room_name` is one of these, exactly as stored. */
+  rooms?: readonly string[];
+  /** Only rows with a stored object (those a URL can be signed for). */
+  objects_only?: boolean;
   limit?: number;
   /** Newest first (default) or oldest first. */
   order?: "desc" | "asc";
@@ -92,6 +96,8 @@ export async function listMediaRows(db: Knex, q: MediaQuery = {}): Promise<Media
   if (q.sensor_id !== undefined) query.where("sensor_id", q.sensor_id);
   if (q.from) query.where("captured_at", ">=", q.from);
   if (q.to) query.where("captured_at", "<=", q.to);
+  if (q.rooms !== undefined) query.whereIn("room_name", [...q.rooms]);
+  if (q.objects_only) query.whereNotNull("object_name");
   if (q.limit !== undefined) query.limit(q.limit);
   const rows: DbRow[] = await query;
   return rows.map(fromDb);
@@ -100,6 +106,18 @@ export async function listMediaRows(db: Knex, q: MediaQuery = {}): Promise<Media
 /** Each (sensor, room) pair that has frames, rooms not null. */
 export async function mediaSensorRooms(db: Knex): Promise<Array<{ sensor_id: string; room_name: string }>> {
   return db("camera_media").distinct("sensor_id", "room_name").whereNotNull("room_name");
+}
+
+/** Each (sensor, room) pair of the rows with a stored object captured in the bounds; a room may be null. */
+export async function mediaObjectSensorRooms(
+  db: Knex,
+  q: { from?: string | null; to?: string | null },
+): Promise<Array<{ sensor_id: string; room_name: string | null }>> {
+  const query = db("camera_media").distinct("sensor_id", "room_name").whereNotNull("object_name");
+  if (q.from) query.where("captured_at", ">=", q.from);
+  if (q.to) query.where("captured_at", "<=", q.to);
+  const rows: Array<{ sensor_id: string; room_name: string | null }> = await query;
+  return rows.map((r) => ({ sensor_id: r.sensor_id, room_name: r.room_name ?? null }));
 }
 
 /** Deletes the rows captured before `cutoffIso`; returns how many. */

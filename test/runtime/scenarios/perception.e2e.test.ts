@@ -1,30 +1,28 @@
 /**
  * The perception steps through the real app and Node-RED, against fake scene-analysis and
- * semantic-memory services: a camera frame runs a rule of scene_analysis,
- * object_trend_analysis, semantic_memory_query, then the steps whose service does not exist
- * yet (camera_media_poll, cts_window_poll). With the services up the outputs are theirs; with
- * them failing or disabled the run still completes, the outputs are the spec's empty ones and
- * each step's record says why.
+ * semantic-memory services: a camera frame, stored through the media store, runs a rule of
+ * scene_analysis, object_trend_analysis, semantic_memory_query, camera_media_poll (which reads
+ * the frame back from the store) and cts_window_poll, whose bucketizer does not exist yet. With
+ * the services up the outputs are theirs; with them failing or disabled the run still
+ * completes, the outputs are the spec's empty ones and each step's record says why.
  */
 import assert from "node:assert/strict";
-import fs from "node:fs";
-import path from "node:path";
 import sharp from "sharp";
+import { storeFrame } from "../../../runtime/household/media/media.service";
 import { startFakeSceneAnalysisServer, type FakeSceneServer } from "../../fakes/scene-analysis-server";
 import { startFakeSemanticMemoryServer, type FakeMemoryServer } from "../../fakes/semantic-memory-server";
 import { startTestApp, type TestApp } from "../../support/test-app";
 
 const EMPTY_MEMORY = { recent_objects: [], recent_hazards: [], observations: [], observations_count: 0, summary: "No memory context available." };
 
-async function setUp(t: TestApp): Promise<void> {
+/** The household, the rule and one stored frame; answers the frame's media path. */
+async function setUp(t: TestApp): Promise<string> {
   const kitchen = (await t.post("/api/v1/rooms", { name: "kitchen" })).body.id;
   await t.request("PUT", "/api/v1/sensors/kitchen_cam", { body: { room_id: kitchen } });
-  const dir = path.join(t.app.ctx.dataDir, "media", "kitchen_cam");
-  fs.mkdirSync(dir, { recursive: true });
   const jpeg = await sharp({ create: { width: 32, height: 24, channels: 3, background: "#808080" } })
     .jpeg()
     .toBuffer();
-  fs.writeFileSync(path.join(dir, "frame1.jpg"), jpeg);
+  const frame = await storeFrame(t.app.ctx, { sensor_id: "kitchen_cam", room_name: "kitchen", bytes: jpeg });
   const res = await t.post("/api/v1/rules/import", {
     schema_version: 1,
     rule: { name: "Kitchen watch", trigger_type: "sensor_event", primary_sensor_ref: { kind: "sensor", label: "kitchen_cam" } },
@@ -43,15 +41,16 @@ async function setUp(t: TestApp): Promise<void> {
     ],
   });
   assert.equal(res.status, 201, res.text);
+  return frame.path;
 }
 
 /** Fires the rule with the frame and answers the run's detail once it has ended. */
-async function runOnce(t: TestApp): Promise<{ run: any; steps: Record<string, any> }> {
+async function runOnce(t: TestApp, framePath: string): Promise<{ run: any; steps: Record<string, any> }> {
   const before = (await t.get("/api/v1/workflows")).body.length;
   t.app.ctx.bus.publish("sensor.event", {
     sensor_id: "kitchen_cam",
     room_name: "kitchen",
-    media_paths: ["media/kitchen_cam/frame1.jpg"],
+    media_paths: [framePath],
     media_type: "image/jpeg",
     kind: "camera_batch",
     batch_id: 1,
@@ -74,6 +73,7 @@ describe("scenario: perception steps against the scene-analysis and semantic-mem
   let scene: FakeSceneServer;
   let memory: FakeMemoryServer;
   let t: TestApp;
+  let framePath: string;
 
   before(async () => {
     scene = await startFakeSceneAnalysisServer();
@@ -85,7 +85,7 @@ describe("scenario: perception steps against the scene-analysis and semantic-mem
         semantic_memory: { enabled: true, url: memory.url, timeout_seconds: 2 },
       },
     });
-    await setUp(t);
+    framePath = await setUp(t);
   });
   beforeEach(() => {
     scene.reset();
@@ -97,11 +97,11 @@ describe("scenario: perception steps against the scene-analysis and semantic-mem
     await memory?.close();
   });
 
-  it("writes what the services answered, and the steps without a service degrade as the spec says", async () => {
+  it("writes what the services answered, reads the frame back from the media store, and the step without a source degrades", async () => {
     memory.trends = { kitchen: { clutter_score: 2.5, trend_direction: "rising", overall_severity: "warning", persistent_objects: ["laundry"] } };
     memory.objects = { kitchen: [{ label: "cup", observation_count: 3, last_seen_at: "2026-11-22T09:00:00Z" }] };
     memory.observations = [{ id: 7, room_id: "kitchen", description: "stove left on", object_list: ["stove"], hazard_flags: ["stove_on"] }];
-    const { run, steps } = await runOnce(t);
+    const { run, steps } = await runOnce(t, framePath);
     assert.equal(run.status, "completed", JSON.stringify(run));
     const d = run.pipeline_data;
     assert.equal(d.scene_detections[0].label, "knife");
@@ -120,11 +120,13 @@ describe("scenario: perception steps against the scene-analysis and semantic-mem
     assert.equal(d.memory_context.recent_hazards[0].hazard_flags[0], "stove_on");
     assert.equal(d.memory_context.summary, "In the past 30 min in kitchen: cup (3x). 1 hazard(s): stove_on.");
     for (const s of ["scene_analysis", "object_trend_analysis", "semantic_memory_query"]) assert.equal(steps[s].warning, null, s);
-    // The steps whose service this installation lacks: recorded, warned, and the run went on.
-    assert.equal(steps.camera_media_poll.status, "failed", "the step failed as the spec says…");
-    assert.match(steps.camera_media_poll.error, /aggregator/);
-    assert.match(steps.camera_media_poll.warning, /aggregator/);
-    assert.equal(steps.cts_window_poll.status, "success", "…and the run went on");
+    // The camera media cache holds the trigger's frame.
+    assert.equal(steps.camera_media_poll.status, "success");
+    assert.equal(d.count, 1);
+    assert.deepEqual(d.sensor_ids, ["kitchen_cam"]);
+    assert.match(d.images[0], /^\/api\/v1\/media\/[0-9a-f]{64}\.jpg\?expires=/);
+    // The step whose source this installation lacks: recorded, warned, and the run went on.
+    assert.equal(steps.cts_window_poll.status, "success");
     assert.equal(d.partial, true);
     assert.match(steps.cts_window_poll.warning, /bucketizer/);
   });
@@ -132,7 +134,7 @@ describe("scenario: perception steps against the scene-analysis and semantic-mem
   it("completes with the spec's empty results when the services fail, each step saying why", async () => {
     scene.always = { status: 503, detail: "models loading" };
     memory.always = { hang: true };
-    const { run, steps } = await runOnce(t);
+    const { run, steps } = await runOnce(t, framePath);
     assert.equal(run.status, "completed", JSON.stringify(run));
     const d = run.pipeline_data;
     assert.deepEqual(d.scene_detections, []);
@@ -150,14 +152,15 @@ describe("scenario: perception steps against the scene-analysis and semantic-mem
 
   describe("with the services disabled (the default settings)", () => {
     let off: TestApp;
+    let offFrame: string;
     before(async () => {
       off = await startTestApp({ nodeRed: true });
-      await setUp(off);
+      offFrame = await setUp(off);
     });
     after(async () => off?.close());
 
     it("completes with empty results and says the services are disabled, calling nothing", async () => {
-      const { run, steps } = await runOnce(off);
+      const { run, steps } = await runOnce(off, offFrame);
       assert.equal(run.status, "completed", JSON.stringify(run));
       assert.deepEqual(run.pipeline_data.scene_hazards, []);
       assert.deepEqual(run.pipeline_data.memory_context, EMPTY_MEMORY);

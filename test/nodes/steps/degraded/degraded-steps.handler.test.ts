@@ -1,7 +1,5 @@
 /** Node types whose service is not built yet degrade as the spec says, instead of failing the run. */
 import assert from "node:assert/strict";
-import { handler as cameraPoll } from "../../../../nodes/steps/camera_media_poll/camera_media_poll.handler";
-import { spec as cameraSpec } from "../../../../nodes/steps/camera_media_poll/camera_media_poll.node";
 import { handler as ctsPoll } from "../../../../nodes/steps/cts_window_poll/cts_window_poll.handler";
 import { spec as ctsSpec } from "../../../../nodes/steps/cts_window_poll/cts_window_poll.node";
 import { handler as identify } from "../../../../nodes/steps/person_identification/person_identification.handler";
@@ -11,14 +9,6 @@ import { configOf } from "../../filters/_support/tracking-db";
 import { handlerContext, stepInput } from "../../handler-context";
 
 describe("steps that degrade while their service is missing", () => {
-  it("camera_media_poll: success false with an empty payload, and why", async () => {
-    const r = await cameraPoll(handlerContext(), stepInput({}, "camera_media_poll"), configOf(cameraSpec, {}));
-    assert.equal(r.success, false);
-    assert.deepEqual(r.data, {});
-    assert.match(r.warning ?? "", /aggregator/);
-    assert.notEqual(r.should_continue, false, "the run goes on");
-  });
-
   it("cts_window_poll: an empty window, partial true", async () => {
     const clock = new ManualClock(Date.parse("2026-11-22T10:00:00Z"));
     const r = await ctsPoll(handlerContext({}, clock), stepInput({}, "cts_window_poll"), configOf(ctsSpec, { cameras: ["cts1"] }));
