@@ -67,6 +67,8 @@ describe("browser: a run's camera frames in the Care runs tab", function () {
     });
     assert.equal(res.status, 201, res.text);
     t.app.ctx.bus.publish("sensor.event", {
+      kind: "camera_batch",
+      batch_id: 1,
       sensor_id: "front_cam",
       room_name: "Hallway",
       media_paths: [...frames.map((f) => f.path), GONE],

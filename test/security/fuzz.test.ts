@@ -91,6 +91,7 @@ const QUERY_VALUES = [
   "[]",
   "1,2",
   "yaml",
+  "kitchen_cam",
 ];
 const FIELDS = [
   "name",
@@ -140,6 +141,16 @@ const FIELDS = [
   "version",
   "id",
   "sensor_ids",
+  // Device input (camera payload, terminal)
+  "data",
+  "image",
+  "labels",
+  "boxes",
+  "resolution",
+  "button",
+  "command",
+  "args",
+  "alert_id",
 ];
 
 describe("security: bounded fuzz of every route", function () {

@@ -99,6 +99,8 @@ describe("run frames: the frames that started a run and the images its model ste
 
     // The camera batch: two stored frames and the hand-placed file.
     t.app.ctx.bus.publish("sensor.event", {
+      kind: "camera_batch",
+      batch_id: 1,
       sensor_id: "front_cam",
       room_name: "Hallway",
       media_paths: [first.path, second.path, "media/front_cam/by-hand.jpg"],
