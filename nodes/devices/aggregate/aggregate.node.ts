@@ -7,7 +7,7 @@ export const spec = defineDevice({
   role: "stage",
   displayName: "Aggregate frames",
   description:
-    "Hands each stored frame to its camera's aggregator: the first frame opens a batch for `aggregator.window_seconds`, `aggregator.batch_size` frames flush it at once, then `aggregator.cooldown_seconds` pass in which frames start no batch. A flushed batch fires the camera's `sensor_event` rules with its frames.",
+    'Hands each stored frame to its camera\'s aggregator: the first frame opens a batch for `aggregator.window_seconds`, `aggregator.batch_size` frames flush it at once, then `aggregator.cooldown_seconds` pass in which frames start no batch. A flushed batch fires the camera\'s `sensor_event` rules with its frames. Then answers the camera `{"status":"accepted","object_name"}`.',
   version: 1,
   config: z.object({}).strict(),
   handles: ["camera"],

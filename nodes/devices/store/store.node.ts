@@ -7,7 +7,7 @@ export const spec = defineDevice({
   role: "stage",
   displayName: "Store frame",
   description:
-    'Stores the frame in the media store (content-addressed under the data dir, a media row with sensor, room, labels, boxes and time) and answers the camera `{"status":"accepted","object_name"}`.',
+    "Stores the frame in the media store (content-addressed under the data dir, a media row with sensor, room, labels, boxes and time) and passes it on to be batched.",
   version: 1,
   config: z.object({}).strict(),
   handles: ["camera"],

@@ -7,7 +7,7 @@ export const spec = defineDevice({
   kind: "device",
   type: "terminal",
   role: "stage",
-  displayName: "Terminal input",
+  displayName: "Terminal actions",
   description:
     "Handles the bedside terminal: a press can act on the newest open alert (dismiss: the senior is fine; assist: help is needed), recorded with the terminal's name, and every press or command fires the terminal's `sensor_event` rules with it in `trigger_input`.",
   version: 1,

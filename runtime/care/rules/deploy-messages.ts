@@ -19,7 +19,8 @@ export function readableDeployErrors(_req: Request, res: Response, next: NextFun
     const message = res.statusCode >= 400 && body && typeof body === "object" ? (body as { message?: unknown }).message : undefined;
     if (typeof message !== "string" || !message.startsWith("Deploy refused: ")) return json(body);
     const lines = message.slice("Deploy refused: ".length).split("\n");
-    return res.type("text/html").send(`This would break a rule, so nothing was deployed:${list(lines)}`);
+    const what = lines.every((l) => l.startsWith("the Devices tab")) ? "the Devices tab" : "a rule";
+    return res.type("text/html").send(`This would break ${what}, so nothing was deployed:${list(lines)}`);
   };
   next();
 }
