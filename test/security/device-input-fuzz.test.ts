@@ -5,21 +5,12 @@
  * leaves nothing in the media store. Deterministic (`CAREFLOW_FUZZ_SEED`).
  */
 import assert from "node:assert/strict";
+import { prng } from "../support/prng";
 import { listFrames } from "../../runtime/household/media/media.service";
 import { cameraPayload, testJpeg } from "../support/jpeg";
 import { KEYS, startTestApp, testAuthSettings, type TestApp } from "../support/test-app";
 
 const SEED = Number(process.env.CAREFLOW_FUZZ_SEED ?? 20261124);
-
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let x = Math.imul(a ^ (a >>> 15), 1 | a);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const JUNK: unknown[] = [
   null,

@@ -5,23 +5,13 @@
  * Deterministic: `CAREFLOW_FUZZ_SEED` replays a run, `CAREFLOW_FUZZ_PER_ROUTE` sends more.
  */
 import assert from "node:assert/strict";
+import { prng } from "../support/prng";
 import { KEYS, startTestApp, testAuthSettings, type TestApp } from "../support/test-app";
 import { appRoutes, type RouteEntry } from "../support/route-table";
 import { signedUrl, storeFrame } from "../../runtime/household/media/media.service";
 
 const SEED = Number(process.env.CAREFLOW_FUZZ_SEED ?? 20261124);
 const PER_ROUTE = Number(process.env.CAREFLOW_FUZZ_PER_ROUTE ?? 26);
-
-/** mulberry32: a small seeded generator, so a failure can be replayed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let x = Math.imul(a ^ (a >>> 15), 1 | a);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const PATH_VALUES = [
   "0",
