@@ -12,6 +12,11 @@ export interface BusTopics {
    * `occupancy_duration` rules follow the presence ones.
    */
   "sensor.event": SensorEvent;
+  /**
+   * A camera saw a known person or a visitor (household/identity): sightings and the location
+   * state follow (household/tracking).
+   */
+  "person.sighted": PersonSighting;
   "alert.created": { alert_id: number; level: string };
   "alert.acknowledged": { alert_id: number; action: "dismiss" | "assist"; actor: string };
   /** A camera frame was stored (household/media): the retention sweep arms for its expiry. */
@@ -22,6 +27,26 @@ export interface BusTopics {
 
 export type Topic = keyof BusTopics;
 
+export interface PersonSighting {
+  /** A person's id, or a visitor's stable id (`visitor-3`). */
+  person_id: string;
+  person_name: string | null;
+  /** True for a visitor (an unknown face given a stable id). */
+  visitor: boolean;
+  sensor_id: string;
+  room_name: string | null;
+  confidence: number;
+  /** Face box [x1, y1, x2, y2] in the frame. */
+  bbox: number[];
+  /** Epoch milliseconds the frame was taken. */
+  at: number;
+  /** The frame, relative to the data dir (a media store path). */
+  media_path: string | null;
+  /** From motion across the batch's frames, when asked for: raw and through the camera's movement_map. */
+  direction_raw: string | null;
+  direction_semantic: string | null;
+}
+
 interface SensorEventBase {
   sensor_id: string;
   room_name: string | null;
@@ -31,6 +56,8 @@ export type SensorEvent = SensorEventBase &
   (
     | { kind: "camera_batch"; media_paths: string[]; media_type: string | null; batch_id: number }
     | { kind: "button" | "command"; input: Record<string, unknown> }
+    // A person's location changed (household/tracking): `input` says who, from where to where.
+    | { kind: "location"; input: Record<string, unknown> }
     | { kind: "presence"; occupied: boolean; at: number }
   );
 

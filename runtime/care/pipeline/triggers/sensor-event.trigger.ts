@@ -5,7 +5,8 @@
  * The rules are read from the flows on each event, so a rule change is seen at once.
  *
  * A camera batch brings its frames (`media_paths`); a terminal's press or command and a
- * presence change bring what happened as `trigger_input` (`trigger_input.kind`, `.button`,
+ * presence change or a person's move to another room bring what happened as `trigger_input`
+ * (`trigger_input.kind`, `.button`,
  * `.command`, `.occupied`), the place a webhook's or chat command's payload goes too.
  */
 import type { CareContext } from "../../context";
