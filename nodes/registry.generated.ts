@@ -12,6 +12,7 @@ import { handler as step_cts_window_poll_handler } from "./steps/cts_window_poll
 import { spec as step_home_state } from "./steps/home_state/home_state.node";
 import { handler as step_home_state_handler } from "./steps/home_state/home_state.handler";
 import { spec as step_hub_action } from "./steps/hub_action/hub_action.node";
+import { handler as step_hub_action_handler } from "./steps/hub_action/hub_action.handler";
 import { spec as step_interactive_prompt } from "./steps/interactive_prompt/interactive_prompt.node";
 import { handler as step_interactive_prompt_handler } from "./steps/interactive_prompt/interactive_prompt.handler";
 import { spec as step_llm_call } from "./steps/llm_call/llm_call.node";
@@ -61,10 +62,12 @@ import { spec as channel_chat_app } from "./channels/chat_app/chat_app.node";
 import { spec as channel_eink } from "./channels/eink/eink.node";
 import { handler as channel_eink_handler } from "./channels/eink/eink.handler";
 import { spec as channel_hub_speaker_tts } from "./channels/hub_speaker_tts/hub_speaker_tts.node";
+import { handler as channel_hub_speaker_tts_handler } from "./channels/hub_speaker_tts/hub_speaker_tts.handler";
 import { spec as channel_pwa_popup_text } from "./channels/pwa_popup_text/pwa_popup_text.node";
 import { handler as channel_pwa_popup_text_handler } from "./channels/pwa_popup_text/pwa_popup_text.handler";
 import { spec as channel_pwa_realtime_ai } from "./channels/pwa_realtime_ai/pwa_realtime_ai.node";
 import { spec as channel_tts } from "./channels/tts/tts.node";
+import { handler as channel_tts_handler } from "./channels/tts/tts.handler";
 import { spec as channel_webhook } from "./channels/webhook/webhook.node";
 import { handler as channel_webhook_handler } from "./channels/webhook/webhook.handler";
 import { spec as device_aggregate } from "./devices/aggregate/aggregate.node";
@@ -87,7 +90,7 @@ export const registry: NodeRegistry = {
     { spec: step_condition, handler: step_condition_handler },
     { spec: step_cts_window_poll, handler: step_cts_window_poll_handler },
     { spec: step_home_state, handler: step_home_state_handler },
-    { spec: step_hub_action },
+    { spec: step_hub_action, handler: step_hub_action_handler },
     { spec: step_interactive_prompt, handler: step_interactive_prompt_handler },
     { spec: step_llm_call, handler: step_llm_call_handler },
     { spec: step_logic_reasoning, handler: step_logic_reasoning_handler },
@@ -117,10 +120,10 @@ export const registry: NodeRegistry = {
     { spec: channel_announcement },
     { spec: channel_chat_app },
     { spec: channel_eink, handler: channel_eink_handler },
-    { spec: channel_hub_speaker_tts },
+    { spec: channel_hub_speaker_tts, handler: channel_hub_speaker_tts_handler },
     { spec: channel_pwa_popup_text, handler: channel_pwa_popup_text_handler },
     { spec: channel_pwa_realtime_ai },
-    { spec: channel_tts },
+    { spec: channel_tts, handler: channel_tts_handler },
     { spec: channel_webhook, handler: channel_webhook_handler },
   ],
   devices: [

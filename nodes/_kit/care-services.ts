@@ -395,6 +395,45 @@ export interface MemoryServices {
   searchObservations(query: ObservationSearch, signal: AbortSignal): Promise<ServiceAnswer<MemoryObservation[]>>;
 }
 
+export interface HubCall {
+  domain: string;
+  service: string;
+  entity_id: string | null;
+  data: Record<string, unknown>;
+}
+
+export interface SpeechRequest {
+  text: string;
+  /** The speaker; null: the room's speaker (`hub.speakers`), else `hub.media_player`. */
+  media_player: string | null;
+  /** The room to speak in when no speaker is named. */
+  room_name: string | null;
+  voice?: string;
+  language?: string;
+  model?: string;
+  speed?: number;
+}
+
+export interface HubWeather {
+  state: string;
+  temperature: number | null;
+  temperature_unit: string | null;
+  humidity: number | null;
+  wind_speed: number | null;
+  wind_speed_unit: string | null;
+  forecast: Array<Record<string, unknown>>;
+}
+
+/** The home hub (`hub.*` settings): its services, its speakers and its weather. */
+export interface HubServices {
+  /** Calls a hub service; refused outside `hub.allowed_services`, or when there is no hub. */
+  call(request: HubCall, signal: AbortSignal): Promise<ServiceAnswer<{ response: unknown }>>;
+  /** Synthesises the text with the household's TTS service and plays it on a hub speaker. */
+  speak(request: SpeechRequest, signal: AbortSignal): Promise<ServiceAnswer<{ media_player: string; url: string }>>;
+  /** The hub's weather entity (`hub.weather_entity`) as last reported. */
+  weather(): ServiceAnswer<HubWeather>;
+}
+
 export interface CareServices {
   names: NameServices;
   time: TimeServices;
@@ -412,4 +451,5 @@ export interface CareServices {
   media: MediaServices;
   scene: SceneServices;
   memory: MemoryServices;
+  hub: HubServices;
 }

@@ -48,6 +48,12 @@ import { DeviceEndpoints } from "../household/devices/device-endpoints";
 import { deviceServices } from "../household/devices/device-services";
 import { devicesRouter } from "../household/devices/devices.router";
 import { ensureDevicesTab, withDevicesTab } from "../household/devices/devices-tab";
+import { startHub } from "../household/hub/hub";
+import { bridgeHubSensors } from "../household/hub/hub-sensors";
+import { pushLocationsToHub } from "../household/hub/hub-location";
+import { haSyncRouter } from "../household/hub/ha-sync.router";
+import { OccupancyBoard } from "../household/occupancy/occupancy.board";
+import { occupancyRouter } from "../household/occupancy/occupancy.router";
 import { registerInteractiveHandlers, watchPromptTimeouts } from "../care/interactive";
 import { docsRouter } from "./ops/docs-pages";
 import { editorPageScriptFile, nodeRedPackageDir } from "../../nodes/_kit/node-red/emit-package";
@@ -167,6 +173,16 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
   await aggregator.start();
   lifecycle.add("camera aggregator", () => aggregator.stop());
   const deviceEndpoints = new DeviceEndpoints(log);
+  const occupancy = new OccupancyBoard(ctx);
+  lifecycle.add("occupancy", occupancy.start());
+  // The home hub, when configured: its sensors publish on the bus, locations go back to it.
+  const hub = startHub(ctx);
+  ctx.hub = hub;
+  lifecycle.add("hub", () => hub.stop());
+  if (hub.client) {
+    lifecycle.add("hub sensors", bridgeHubSensors(ctx, hub.client));
+    lifecycle.add("hub locations", pushLocationsToHub(ctx, hub.client));
+  }
 
   const app = express();
   app.disable("x-powered-by");
@@ -176,7 +192,7 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
   const throttle = new FailureThrottle(settings.auth.throttle, clock, (client, seconds) =>
     log.warn({ client, seconds }, "too many wrong keys or passwords: address blocked"),
   );
-  app.use("/api/v1", apiV1(ctx, throttle, [(c) => devicesRouter(c, deviceEndpoints)]));
+  app.use("/api/v1", apiV1(ctx, throttle, [(c) => devicesRouter(c, deviceEndpoints), () => occupancyRouter(occupancy), (c) => haSyncRouter(c, hub)]));
   if (useNodeRed) {
     app.post(`${EDITOR_ROOT}/auth/token`, ...loginThrottle(throttle, (user, password) => editorLogin(keys, user, password) !== null));
     app.post(`${EDITOR_ROOT}/flows`, readableDeployErrors);

@@ -7,6 +7,7 @@
  */
 import type { CareServices } from "../../nodes/_kit/care-services";
 import type { HandlerContext } from "../../nodes/_kit/handler-types";
+import { hubServices } from "../household/hub/hub-services";
 import type { CareContext } from "./context";
 import { sameName } from "../platform/core/name-key";
 import { renderToDevices } from "./eink/render.service";
@@ -98,6 +99,7 @@ function build(ctx: CareContext): CareServices {
       recentObjects: (roomId, minutes, signal) => recentObjects(ctx.settings.semantic_memory, roomId, minutes, signal),
       searchObservations: (q, signal) => searchObservations(ctx.settings.semantic_memory, q, signal),
     },
+    hub: hubServices(ctx, ctx.hub),
   };
   return services;
 }

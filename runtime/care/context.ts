@@ -2,6 +2,7 @@
 import type { PlatformContext } from "../platform/context";
 import type { FlowWriter } from "./rules/flow-writer";
 import type { RuleFirer, RunEngine } from "./pipeline/engine/types";
+import type { HubLink } from "../household/hub/hub";
 
 export interface CareContext extends PlatformContext {
   /** Reads and writes the flows; rules, steps, edges and contexts live there. */
@@ -10,4 +11,6 @@ export interface CareContext extends PlatformContext {
   engine?: RunEngine;
   /** Fires rules through the gates; the engine sets it when it starts (webhooks call it). */
   firer?: RuleFirer;
+  /** The home hub, when the app started one (`hub.url` and a token set); see household/hub. */
+  hub?: HubLink;
 }

@@ -3,6 +3,7 @@
  * real Deploy button (the change is then what REST reads), every refusal of deploy
  * validation as the editor shows it, and the caregiver's read-only login.
  */
+import { unbuiltStep } from "../support/stand-in-handler";
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { deployAndReadNotification, startEditorSession, waitForNotification, type EditorSession } from "../support/browser";
@@ -175,7 +176,8 @@ describe("browser: editing and deploying rules in the editor", function () {
     it(`refuses ${what} with a readable message naming rule, node and field`, async () => {
       const before = ((await s.t.get("/api/v1/rules")).body as Array<{ name: string }>).map((r) => r.name).sort();
       await importRule(id, label, trigger, nodes);
-      const note = await deployAndReadNotification(page);
+      const restore = unbuiltStep("hub_action", "the hub client");
+      const note = await deployAndReadNotification(page).finally(restore);
       if (id === "b-cond") await page.waitForTimeout(500).then(() => s.screenshot(page, "04-deploy-refused")); // after the notification slid in
       assert.equal(note.type, "error", note.text);
       assert.match(note.text, /^Deploy failed: This would break a rule, so nothing was deployed:/);

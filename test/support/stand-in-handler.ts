@@ -31,3 +31,21 @@ export function allowPendingDeploy(type: string): () => void {
     if (pending !== undefined) entry.spec.pending = pending;
   };
 }
+
+/**
+ * Makes a step type one whose behaviour is not built (no handler, `pending` set), for tests of
+ * what careflow does with such a type: the palette, the catalogs, deploy refusals, a run that
+ * meets one. Types get built over time, so these tests pick one and unbuild it. Restores both.
+ */
+export function unbuiltStep(type: string, pending: string): () => void {
+  const entry = (registry.steps as ReadonlyArray<Entry>).find((e) => e.spec.type === type);
+  if (!entry) throw new Error(`no step type ${type}`);
+  const before = { pending: entry.spec.pending, handler: entry.handler };
+  entry.spec.pending = pending;
+  delete entry.handler;
+  return () => {
+    entry.handler = before.handler;
+    if (before.pending === undefined) delete entry.spec.pending;
+    else entry.spec.pending = before.pending;
+  };
+}

@@ -4,7 +4,7 @@ import { defineChannel } from "../../_kit/define";
 export const spec = defineChannel({
   type: "hub_speaker_tts",
   displayName: "Hub speaker",
-  description: "Speaks the message on a speaker of the home automation hub.",
+  description: "Speaks the message on a speaker of the home automation hub, synthesised by the household's TTS service.",
   version: 1,
   config: z
     .object({
@@ -13,11 +13,11 @@ export const spec = defineChannel({
         .regex(/^media_player\.[a-z0-9_]+$/, "use a media player entity, e.g. media_player.kitchen")
         .optional()
         .describe("Speaker entity, e.g. media_player.kitchen; the step's hub_media_player overrides it"),
-      voice: z.string().optional().describe("Voice; empty = the hub's default"),
-      language: z.string().optional().describe("Language code, e.g. en or hi; empty = the hub's default"),
+      voice: z.string().optional().describe("Voice; empty = tts.default_voice"),
+      language: z.string().optional().describe("Language code, e.g. en or hi; empty = tts.default_language"),
     })
     .strict(),
   stepOptions: ["hub_media_player"],
-  pending: "the hub client",
+  configFrom: (options) => (typeof options.hub_media_player === "string" && options.hub_media_player ? { media_player: options.hub_media_player } : {}),
   palette: { color: "#F3B567", icon: "font-awesome/fa-volume-up" },
 });

@@ -19,6 +19,7 @@ export const spec = defineChannel({
         .describe("Speaker entity that plays the audio; the step's hub_media_player overrides it"),
     })
     .strict(),
-  pending: "the hub client and stored speech files",
+  stepOptions: ["hub_media_player"],
+  configFrom: (options) => (typeof options.hub_media_player === "string" && options.hub_media_player ? { media_player: options.hub_media_player } : {}),
   palette: { color: "#F3B567", icon: "font-awesome/fa-bullhorn" },
 });

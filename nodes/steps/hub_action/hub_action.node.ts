@@ -25,6 +25,5 @@ export const spec = defineStep({
     { key: "hub_action", type: "object", description: "domain, service, entity_id and success of the call" },
     { key: "_cooloff_triggered", type: "boolean", description: "Set when trigger_cooloff is on" },
   ],
-  pending: "the hub client",
   palette: { color: "#FDD0A2", icon: "font-awesome/fa-lightbulb-o" },
 });

@@ -10,9 +10,23 @@ import type { PlatformContext } from "../../platform/context";
 import { queryGuard } from "../../platform/http/json-body";
 import { route } from "../../platform/http/route";
 import { openSignedObject } from "./media.service";
+import { openSpeechClip } from "./speech-clips";
 
 export function mediaRouter(ctx: PlatformContext): Router {
   const r = Router();
+  // A spoken message for a hub speaker (speech-clips.ts); before the frames' route.
+  r.get(
+    "/media/speech/:clip_name",
+    queryGuard,
+    route(async (req, res) => {
+      const clip = await openSpeechClip(ctx, req.params.clip_name ?? "", { expires: req.query.expires, sig: req.query.sig });
+      res.status(200);
+      res.setHeader("Content-Type", clip.content_type);
+      res.setHeader("Content-Length", String(clip.data.length));
+      res.setHeader("Cache-Control", `private, max-age=${clip.valid_for}`);
+      res.end(clip.data);
+    }),
+  );
   r.get(
     "/media/:object_name",
     queryGuard,

@@ -258,7 +258,7 @@ function instant(text: string, field: string): number {
 const secrets = new WeakMap<Knex, Promise<Buffer>>();
 
 /** The URL secret: generated once, kept in the store's kv table, read once per store. */
-function urlSecret(ctx: MediaContext): Promise<Buffer> {
+export function urlSecret(ctx: MediaContext): Promise<Buffer> {
   let secret = secrets.get(ctx.db);
   if (!secret) {
     secret = (async () => {

@@ -58,7 +58,9 @@ export type SensorEvent = SensorEventBase &
     | { kind: "button" | "command"; input: Record<string, unknown> }
     // A person's location changed (household/tracking): `input` says who, from where to where.
     | { kind: "location"; input: Record<string, unknown> }
-    | { kind: "presence"; occupied: boolean; at: number }
+    // `initial`: a state first read (a hub's states on connecting), not a change: occupancy
+    // follows it, sensor_event rules do not fire on it.
+    | { kind: "presence"; occupied: boolean; at: number; initial?: boolean }
   );
 
 export class EventBus {

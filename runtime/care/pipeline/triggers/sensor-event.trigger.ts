@@ -40,6 +40,7 @@ export class SensorEventTrigger implements Trigger {
   }
 
   private async onEvent(e: BusTopics["sensor.event"]): Promise<void> {
+    if (e.kind === "presence" && e.initial) return;
     const rules = (await rulesWithTrigger(this.ctx, "sensor_event")).filter((r) => r.primary_sensor_id === null || r.primary_sensor_id === e.sensor_id);
     const trigger = triggerContext({
       trigger_type: "sensor_event",

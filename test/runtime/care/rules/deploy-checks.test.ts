@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import type { FlowNode } from "../../../../runtime/platform/nodered/flow-store";
 import { KEYS, startTestApp, type TestApp } from "../../../support/test-app";
+import { unbuiltStep } from "../../../support/stand-in-handler";
 
 describe("rules: deploy refuses what would fail, with readable messages", function () {
   this.timeout(30000);
@@ -116,7 +117,8 @@ describe("rules: deploy refuses what would fail, with readable messages", functi
   for (const [what, flows, message] of refusals) {
     it(`refuses ${what}, names the rule, node and field, and deploys nothing`, async () => {
       const before = await ruleNames();
-      const res = await deploy(flows);
+      const restore = unbuiltStep("hub_action", "the hub client");
+      const res = await deploy(flows).finally(restore);
       assert.equal(res.status, 400, res.text);
       assert.match(res.text, /^This would break a rule, so nothing was deployed:<ul><li>/);
       assert.match(res.text, message);

@@ -25,7 +25,26 @@ describe("settings", () => {
     const s = buildSettings({});
     assert.deepEqual(s.aggregator, { enabled: true, batch_size: 5, window_seconds: 10, cooldown_seconds: 30, media_retention_hours: 24 });
     assert.equal(s.recognition.threshold, 0.4);
-    assert.deepEqual(s.hub, { poll_seconds: 30, bathroom_time_limit: 20 });
+    assert.deepEqual(s.hub, {
+      url: null,
+      token: null,
+      poll_seconds: 30,
+      bathroom_time_limit_minutes: 20,
+      allowed_services: [
+        "light.*",
+        "switch.*",
+        "media_player.*",
+        "input_text.*",
+        "input_boolean.*",
+        "input_number.*",
+        "input_select.*",
+        "input_button.*",
+        "notify.*",
+      ],
+      media_player: null,
+      speakers: {},
+      weather_entity: null,
+    });
     assert.equal(s.knowledge.chunk_size_tokens, 400);
     assert.equal(s.knowledge.min_similarity, 0.55);
     assert.equal(s.knowledge.max_upload_bytes, 15728640);

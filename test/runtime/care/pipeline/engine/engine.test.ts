@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { ManualClock } from "../../../../../runtime/platform/core/clock";
 import type { PipelineExecutionEvent } from "../../../../../runtime/care/pipeline/engine/live-events";
-import { allowPendingDeploy } from "../../../../support/stand-in-handler";
+import { allowPendingDeploy, unbuiltStep } from "../../../../support/stand-in-handler";
 import { startTestApp, type TestApp } from "../../../../support/test-app";
 
 describe("pipeline engine", function () {
@@ -93,30 +93,36 @@ describe("pipeline engine", function () {
     assert.equal((await t.get("/api/v1/events?rule_name=Cooloff")).body[0].status, "completed");
   });
 
-  it("refuses to save a rule with a step whose behaviour is not built, naming what it lacks", async () => {
-    const res = await t.post("/api/v1/rules/import", {
-      schema_version: 1,
-      rule: { name: "Cannot run", trigger_type: "manual" },
-      steps: [{ label: "light on", step_type: "hub_action", schema_version: 1, config: { domain: "light", service: "turn_on" } }],
-      edges: [],
-    });
-    assert.equal(res.status, 422, res.text);
-    assert.match(JSON.stringify(res.body), /hub_action cannot run yet: it needs the hub client/);
-  });
+  describe("a step type whose behaviour is not built", () => {
+    let restore: () => void;
+    before(() => (restore = unbuiltStep("hub_action", "the hub client")));
+    after(() => restore());
 
-  it("fails a run at a step whose behaviour is not built (a rule saved before that was checked), naming what it lacks", async () => {
-    const allow = allowPendingDeploy("hub_action");
-    let id: number;
-    try {
-      id = await rule("Needs hub", [{ label: "light on", step_type: "hub_action", schema_version: 1, config: { domain: "light", service: "turn_on" } }]);
-    } finally {
-      allow();
-    }
-    const exec = await execute(id);
-    const run = await until(exec, ["failed", "completed"]);
-    assert.equal(run.status, "failed");
-    assert.match(run.error, /light on.*hub_action cannot run yet: it needs/);
-    assert.equal((await t.get("/api/v1/events?rule_name=Needs%20hub")).body[0].status, "failed");
+    it("refuses to save a rule with a step whose behaviour is not built, naming what it lacks", async () => {
+      const res = await t.post("/api/v1/rules/import", {
+        schema_version: 1,
+        rule: { name: "Cannot run", trigger_type: "manual" },
+        steps: [{ label: "light on", step_type: "hub_action", schema_version: 1, config: { domain: "light", service: "turn_on" } }],
+        edges: [],
+      });
+      assert.equal(res.status, 422, res.text);
+      assert.match(JSON.stringify(res.body), /hub_action cannot run yet: it needs the hub client/);
+    });
+
+    it("fails a run at a step whose behaviour is not built (a rule saved before that was checked), naming what it lacks", async () => {
+      const allow = allowPendingDeploy("hub_action");
+      let id: number;
+      try {
+        id = await rule("Needs hub", [{ label: "light on", step_type: "hub_action", schema_version: 1, config: { domain: "light", service: "turn_on" } }]);
+      } finally {
+        allow();
+      }
+      const exec = await execute(id);
+      const run = await until(exec, ["failed", "completed"]);
+      assert.equal(run.status, "failed");
+      assert.match(run.error, /light on.*hub_action cannot run yet: it needs/);
+      assert.equal((await t.get("/api/v1/events?rule_name=Needs%20hub")).body[0].status, "failed");
+    });
   });
 
   it("parks a run at a wait with resume_at and resumes it when the time comes", async () => {

@@ -1,0 +1,104 @@
+/**
+ * The hub as care steps and channels use it (`HubServices` of nodes/_kit/care-services.ts):
+ * service calls within `hub.allowed_services`, speech played on the hub's speakers, and the
+ * weather entity. Every "cannot" is an answer with its reason, never a throw, so a step or a
+ * channel records why and the run goes on.
+ */
+import type { HubServices, HubWeather, ServiceAnswer, SpeechRequest } from "../../../nodes/_kit/care-services";
+import type { PlatformContext } from "../../platform/context";
+import { fnmatch } from "../../platform/auth/fnmatch";
+import { storeSpeechClip } from "../media/speech-clips";
+import { usableHub, type HubLink } from "./hub";
+
+const fail = <T>(reason: string): ServiceAnswer<T> => ({ ok: false, reason });
+const num = (v: unknown): number | null =>
+  typeof v === "number" && Number.isFinite(v) ? v : typeof v === "string" && v.trim() !== "" && Number.isFinite(Number(v)) ? Number(v) : null;
+const text = (v: unknown): string | null => (typeof v === "string" && v !== "" ? v : null);
+
+/** Whether `domain.service` is allowed by the settings' patterns (`light.*`, `lock.unlock`). */
+export const serviceAllowed = (patterns: readonly string[], domain: string, service: string): boolean =>
+  patterns.some((p) => fnmatch(`${domain}.${service}`, p));
+
+/** Synthesises speech with the household's TTS service (`POST {tts.url}/v1/audio/speech`). */
+async function synthesize(ctx: PlatformContext, req: SpeechRequest, signal: AbortSignal): Promise<ServiceAnswer<Buffer>> {
+  const tts = ctx.settings.tts;
+  const url = new URL("/v1/audio/speech", tts.url);
+  try {
+    const res = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        model: req.model ?? tts.default_model,
+        input: req.text.slice(0, 4096),
+        voice: req.voice ?? tts.default_voice,
+        response_format: "mp3",
+        speed: req.speed ?? tts.default_speed,
+        language: req.language ?? tts.default_language,
+      }),
+      signal: AbortSignal.any([signal, AbortSignal.timeout(30_000)]),
+    });
+    const body = Buffer.from(await res.arrayBuffer());
+    if (!res.ok) return fail(`the TTS service at ${tts.url} answered ${res.status}: ${body.toString("utf8").slice(0, 200)}`);
+    return { ok: true, value: body };
+  } catch (err) {
+    return fail(`the TTS service at ${tts.url} did not answer: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
+export function hubServices(ctx: PlatformContext, link: HubLink | undefined): HubServices {
+  return {
+    call: async (request) => {
+      const hub = usableHub(link);
+      if (!hub.ok) return fail(hub.reason);
+      if (!serviceAllowed(ctx.settings.hub.allowed_services, request.domain, request.service)) {
+        return fail(`'${request.domain}.${request.service}' is not in hub.allowed_services; add it there to let rules call it`);
+      }
+      try {
+        const response = await hub.client.callService(request.domain, request.service, request.data, request.entity_id ?? undefined);
+        return { ok: true, value: { response } };
+      } catch (err) {
+        return fail(`the hub refused ${request.domain}.${request.service}: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    },
+    speak: async (request, signal) => {
+      const hub = usableHub(link);
+      if (!hub.ok) return fail(hub.reason);
+      const player = request.media_player ?? (request.room_name ? speakerOfRoom(ctx, request.room_name) : null) ?? ctx.settings.hub.media_player;
+      if (!player) return fail("no speaker: set hub.media_player, a room's speaker in hub.speakers, or the step's hub_media_player");
+      if (!ctx.settings.app.public_url)
+        return fail("app.public_url is not set, so the speaker could not fetch the audio: set it to the address the hub reaches careflow at");
+      const audio = await synthesize(ctx, request, signal);
+      if (!audio.ok) return audio;
+      const clip = await storeSpeechClip(ctx, audio.value, "mp3");
+      try {
+        await hub.client.callService("media_player", "play_media", { media_content_id: clip.url, media_content_type: "music", announce: true }, player);
+      } catch (err) {
+        return fail(`the hub did not play the audio on ${player}: ${err instanceof Error ? err.message : String(err)}`);
+      }
+      return { ok: true, value: { media_player: player, url: clip.url } };
+    },
+    weather: () => {
+      const entity = ctx.settings.hub.weather_entity;
+      if (!entity) return fail("no weather entity: set hub.weather_entity (e.g. weather.home)");
+      const state = link?.state(entity);
+      if (!state) return fail(link?.client ? `the hub has not reported ${entity}` : (link?.reason ?? "no hub"));
+      const a = state.attributes;
+      const weather: HubWeather = {
+        state: state.state,
+        temperature: num(a.temperature),
+        temperature_unit: text(a.temperature_unit),
+        humidity: num(a.humidity),
+        wind_speed: num(a.wind_speed),
+        wind_speed_unit: text(a.wind_speed_unit),
+        forecast: (Array.isArray(a.forecast) ? (a.forecast as Array<Record<string, unknown>>) : []).slice(0, 3),
+      };
+      return { ok: true, value: weather };
+    },
+  };
+}
+
+/** The speaker mapped to a room in `hub.speakers` (room names compared in any case). */
+function speakerOfRoom(ctx: PlatformContext, roomName: string): string | null {
+  const key = Object.keys(ctx.settings.hub.speakers).find((r) => r.toLocaleLowerCase() === roomName.toLocaleLowerCase());
+  return key ? ctx.settings.hub.speakers[key] : null;
+}
