@@ -202,10 +202,14 @@ describe("security: crash safety under kill -9", function () {
       assert.equal(up.status, 200, await up.text());
     }
     await killAndRestart();
-    const runs = await eventually("the batch's run", async () => {
-      const list = (await api("GET", `/api/v1/workflows?rule_id=${ruleId}`)).body as Json[];
-      return list.length > 0 && list.every((r) => r.status === "completed") ? list : undefined;
-    }, 40_000);
+    const runs = await eventually(
+      "the batch's run",
+      async () => {
+        const list = (await api("GET", `/api/v1/workflows?rule_id=${ruleId}`)).body as Json[];
+        return list.length > 0 && list.every((r) => r.status === "completed") ? list : undefined;
+      },
+      40_000,
+    );
     assert.equal(runs.length, 1);
     assert.equal(runs[0].pipeline_data.media_paths.length, 2, "the frames stored before the kill");
     await new Promise((r) => setTimeout(r, 500));
