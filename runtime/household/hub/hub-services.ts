@@ -97,6 +97,13 @@ export function hubServices(ctx: PlatformContext, link: HubLink | undefined): Hu
   };
 }
 
+/** The weather as templates see it (`system.weather`): null without a hub or a weather entity. */
+export function currentWeather(ctx: PlatformContext & { hub?: HubLink }): HubWeather | null {
+  if (!ctx.hub?.client || !ctx.settings.hub.weather_entity) return null;
+  const answer = hubServices(ctx, ctx.hub).weather();
+  return answer.ok ? answer.value : null;
+}
+
 /** The speaker mapped to a room in `hub.speakers` (room names compared in any case). */
 function speakerOfRoom(ctx: PlatformContext, roomName: string): string | null {
   const key = Object.keys(ctx.settings.hub.speakers).find((r) => r.toLocaleLowerCase() === roomName.toLocaleLowerCase());

@@ -31,6 +31,7 @@ import type { CareServices } from "../../../../nodes/_kit/care-services";
 import { careServices } from "../../care-services";
 import type { FireRequest, FireResult, RunEngine, TriggerContext } from "./types";
 import { initialPipelineData } from "./pipeline-data";
+import { currentWeather } from "../../../household/hub/hub-services";
 import { recoverRuns } from "./recovery";
 import { newRunState, readableTrace, reviveRun, stepRecord } from "./run-state";
 import { ParkSignals } from "./park-signals";
@@ -150,7 +151,14 @@ export class PipelineEngine implements RunEngine {
     const graph = snapshotRule(rule);
     const startedAt = isoNow(this.ctx.clock);
     const now = this.ctx.clock.now();
-    const state = newRunState(graph, trigger, initialPipelineData(trigger, triggerInput, now, this.ctx.settings.app.timezone), startedAt, now, rerunOf);
+    const state = newRunState(
+      graph,
+      trigger,
+      initialPipelineData(trigger, triggerInput, now, this.ctx.settings.app.timezone, currentWeather(this.ctx)),
+      startedAt,
+      now,
+      rerunOf,
+    );
     // Its rows are written by group commit: a run of flow steps that ends quickly is written
     // once, ended; a step that acts on the world waits for the row first (see execute).
     const run: RunState = this.store.create(state);

@@ -225,7 +225,16 @@ describe("the home hub", function () {
     await eventually("input_text.cc_rose_location", () => hub.state("input_text.cc_rose_location")?.state === "Kitchen");
   });
 
-  it("reads the weather entity", () => {
+  it("reads the weather entity, and runs see it as system.weather", async () => {
+    const ruleId = await importRule({
+      rule: { name: "Umbrella", trigger_type: "manual" },
+      steps: [{ label: "wet?", step_type: "condition", config: { expression: "system.weather.state == 'rainy'" } }],
+      edges: [],
+    });
+    await t.post(`/api/v1/rules/${ruleId}/execute`);
+    const [run] = await settled(ruleId, 1);
+    assert.equal(run.pipeline_data.condition.result, true);
+    assert.equal(run.pipeline_data.system.weather.temperature, 11.5);
     const w = careServices(t.app.ctx).hub.weather();
     assert.ok(w.ok);
     assert.deepEqual(w.value, {
