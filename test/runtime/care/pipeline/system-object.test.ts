@@ -10,9 +10,7 @@ describe("system object", () => {
   const clockKeys = BASE_DATA_KEYS.filter((k) => k.key.startsWith("system.") && !k.key.startsWith("system.weather"));
 
   it("produces every system.* data key of the clock, and only those", () => {
-    const expected = clockKeys
-      .map((k) => k.key.slice("system.".length))
-      .sort();
+    const expected = clockKeys.map((k) => k.key.slice("system.".length)).sort();
     const obj = buildSystemObject(at("2026-09-21T13:35:00Z"), "UTC") as unknown as Record<string, unknown>;
     assert.deepEqual(Object.keys(obj).sort(), expected);
     for (const k of clockKeys) {
