@@ -50,6 +50,7 @@ import { devicesRouter } from "../household/devices/devices.router";
 import { ensureDevicesTab, withDevicesTab } from "../household/devices/devices-tab";
 import { registerInteractiveHandlers, watchPromptTimeouts } from "../care/interactive";
 import { docsRouter } from "./ops/docs-pages";
+import { LocationFusion } from "../household/tracking/location-fusion";
 import { editorPageScriptFile, nodeRedPackageDir } from "../../nodes/_kit/node-red/emit-package";
 
 export interface AppOptions {
@@ -69,6 +70,8 @@ export interface CareflowApp {
   server: http.Server;
   /** The camera aggregator and the device endpoints (tests and benchmarks wait on them). */
   devices: { aggregator: FrameAggregator; endpoints: DeviceEndpoints };
+  /** The location state's fusion of sightings and presence sensors (tests wait on it). */
+  tracking: LocationFusion;
   /** True when this start seeded the demo household. */
   demoSeeded: boolean;
   listen(port?: number, host?: string): Promise<number>;
@@ -126,6 +129,7 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
     clock,
     log,
     settings,
+    settingsFile: config.settingsFile,
     keys,
     webapp: new WebAppHub(
       () => keys,
@@ -167,6 +171,12 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
   await aggregator.start();
   lifecycle.add("camera aggregator", () => aggregator.stop());
   const deviceEndpoints = new DeviceEndpoints(log);
+  const tracking = new LocationFusion(ctx);
+  tracking.start();
+  lifecycle.add("location fusion", async () => {
+    tracking.stop();
+    await tracking.idle();
+  });
 
   const app = express();
   app.disable("x-powered-by");
@@ -262,6 +272,7 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
     engine,
     server,
     devices: { aggregator, endpoints: deviceEndpoints },
+    tracking,
     demoSeeded: empty,
     listen: (port = 0, host?: string) =>
       new Promise<number>((resolve, reject) => {
