@@ -21,6 +21,7 @@ const PAGES: Record<string, string> = {
   eink: "E-ink displays",
   tts: "Speech",
   devices: "Cameras and the terminal",
+  presence: "Where people are",
 };
 const NODE_PAGE = /^nodes\/(steps|filters|channels)\/[a-z0-9_]+$/;
 

@@ -4,26 +4,20 @@
  * deciding, its notification reaching the web app.
  */
 import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
 import WebSocket from "ws";
 import { ManualClock } from "../../../runtime/platform/core/clock";
 import type { PersonSighting } from "../../../runtime/platform/core/event-bus";
 import { KEYS, startTestApp, type TestApp } from "../../support/test-app";
 
-/** The rule exactly as the README shows it. */
-export const ROSE_ENTERS_KITCHEN = {
-  schema_version: 1,
-  rule: { name: "Rose enters the kitchen", trigger_type: "sensor_event" },
-  contexts: [{ context_type: "room", config: { room_names: ["kitchen"] } }],
-  steps: [
-    { label: "is it Rose", step_type: "condition", config: { expression: "trigger_input.kind == 'location' and trigger_input.person_id == 'rose'" } },
-    {
-      label: "tell me",
-      step_type: "notification",
-      config: { alert_level: "info", message_template: "{{trigger_input.person_name}} entered the {{room_name}}" },
-    },
-  ],
-  edges: [{ source_label: "is it Rose", source_port: "true", target_label: "tell me" }],
-};
+/** The rule exactly as the README shows it (its `rose-kitchen.json`), so the two cannot drift apart. */
+function readmeRule(): Record<string, unknown> {
+  const readme = fs.readFileSync(path.resolve(__dirname, "../../../../README.md"), "utf8");
+  const m = /cat > rose-kitchen\.json <<'EOF'\n([\s\S]*?)\nEOF\n/.exec(readme);
+  assert.ok(m, "the README shows rose-kitchen.json");
+  return JSON.parse(m[1]) as Record<string, unknown>;
+}
 
 describe("scenario: tell me when Rose enters the kitchen", function () {
   this.timeout(30000);
@@ -68,7 +62,7 @@ describe("scenario: tell me when Rose enters the kitchen", function () {
     await t.post("/api/v1/sensors", { sensor_id: "hall_cam", name: "hall camera", sensor_type: "camera", room_id: hallway });
     await t.post("/api/v1/persons", { person_id: "rose", display_name: "Rose" });
     await t.post("/api/v1/persons", { person_id: "tom", display_name: "Tom" });
-    const res = await t.post("/api/v1/rules/import", ROSE_ENTERS_KITCHEN);
+    const res = await t.post("/api/v1/rules/import", readmeRule());
     assert.equal(res.status, 201, res.text);
     ruleId = res.body.rule_id;
     ws = new WebSocket(`${t.baseUrl.replace("http", "ws")}/ws`, [KEYS.webapp]);
