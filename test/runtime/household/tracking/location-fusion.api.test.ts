@@ -6,6 +6,13 @@
 import assert from "node:assert/strict";
 import type { PersonSighting, SensorEvent } from "../../../../runtime/platform/core/event-bus";
 import { ManualClock } from "../../../../runtime/platform/core/clock";
+import { handlerContext } from "../../../../runtime/care/care-services";
+import { handler as personPresence } from "../../../../nodes/filters/person_presence/person_presence.handler";
+import { spec as personPresenceSpec } from "../../../../nodes/filters/person_presence/person_presence.node";
+import { handler as roomTransition } from "../../../../nodes/filters/room_transition/room_transition.handler";
+import { spec as roomTransitionSpec } from "../../../../nodes/filters/room_transition/room_transition.node";
+import { configOf } from "../../../nodes/filters/_support/tracking-db";
+import { trigger } from "../../../nodes/handler-context";
 import { KEYS, startTestApp, type TestApp } from "../../../support/test-app";
 
 const T0 = Date.parse("2026-05-04T08:00:00Z");
@@ -136,6 +143,24 @@ describe("location state: sightings and presence sensors fused", () => {
       (await t.get("/api/v1/persons/rose/history?hours=1")).body.map((h: { room_name: string }) => h.room_name),
       ["hallway"],
     );
+  });
+
+  it("the person_presence and room_transition filters read what the fusion wrote", async () => {
+    const ctx = handlerContext(t.app.ctx);
+    const input = { trigger: trigger(), rule_id: 1, negate: false };
+    const presence = (config: Record<string, unknown>) => personPresence(ctx, input, configOf(personPresenceSpec, { person_id: "rose", ...config }));
+    const transition = (config: Record<string, unknown>) => roomTransition(ctx, input, configOf(roomTransitionSpec, { person_id: "rose", ...config }));
+    assert.equal((await presence({ status: "unknown" })).pass, true);
+    await see({ sensor_id: "hall_cam" });
+    clock.advance(MIN);
+    await see({ direction_raw: "left-to-right", direction_semantic: "entering" });
+    assert.equal((await presence({ status: "home", room_name: "Kitchen" })).pass, true);
+    assert.equal((await presence({ status: "home", room_name: "hallway" })).pass, false);
+    const entered = await transition({ semantic: "entering", from_room_name: "Hallway", to_room_name: "kitchen" });
+    assert.equal(entered.pass, true, entered.reason);
+    assert.equal((await transition({ to_room_name: "bedroom" })).pass, false);
+    clock.advance(6 * MIN);
+    assert.equal((await transition({ to_room_name: "kitchen" })).pass, false, "older than within_minutes (5)");
   });
 
   it("stores every sighting, newest first; visitors are stored but not placed", async () => {
