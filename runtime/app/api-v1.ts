@@ -14,6 +14,7 @@ import { einkRouter } from "../care/eink/eink.router";
 import { eventLogsRouter } from "../care/events/event-logs.router";
 import { adminConfigRouter } from "./ops/ops.router";
 import { personsRouter } from "../household/persons/persons.router";
+import { trackingRouter } from "../household/tracking/tracking.router";
 import { roomsRouter } from "../household/rooms/rooms.router";
 import { rulesRouter } from "../care/rules/rules.router";
 import { bundlesRouter } from "../care/rules/bundles/bundles.router";
@@ -33,6 +34,7 @@ export type RouterFactory = (ctx: AppContext) => Router;
 export const V1_ROUTERS: readonly RouterFactory[] = [
   roomsRouter,
   sensorsRouter,
+  trackingRouter,
   personsRouter,
   alertsRouter,
   activitiesRouter,

@@ -48,7 +48,8 @@ import { DeviceEndpoints } from "../household/devices/device-endpoints";
 import { deviceServices } from "../household/devices/device-services";
 import { devicesRouter } from "../household/devices/devices.router";
 import { ensureDevicesTab, withDevicesTab } from "../household/devices/devices-tab";
-import { startHub } from "../household/hub/hub";
+import { hubStateReader, startHub } from "../household/hub/hub";
+import { useHubState } from "../household/hub/hub-state";
 import { bridgeHubSensors } from "../household/hub/hub-sensors";
 import { pushLocationsToHub } from "../household/hub/hub-location";
 import { haSyncRouter } from "../household/hub/ha-sync.router";
@@ -56,6 +57,7 @@ import { OccupancyBoard } from "../household/occupancy/occupancy.board";
 import { occupancyRouter } from "../household/occupancy/occupancy.router";
 import { registerInteractiveHandlers, watchPromptTimeouts } from "../care/interactive";
 import { docsRouter } from "./ops/docs-pages";
+import { LocationFusion } from "../household/tracking/location-fusion";
 import { editorPageScriptFile, nodeRedPackageDir } from "../../nodes/_kit/node-red/emit-package";
 
 export interface AppOptions {
@@ -75,6 +77,8 @@ export interface CareflowApp {
   server: http.Server;
   /** The camera aggregator and the device endpoints (tests and benchmarks wait on them). */
   devices: { aggregator: FrameAggregator; endpoints: DeviceEndpoints };
+  /** The location state's fusion of sightings and presence sensors (tests wait on it). */
+  tracking: LocationFusion;
   /** True when this start seeded the demo household. */
   demoSeeded: boolean;
   listen(port?: number, host?: string): Promise<number>;
@@ -132,6 +136,7 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
     clock,
     log,
     settings,
+    settingsFile: config.settingsFile,
     keys,
     webapp: new WebAppHub(
       () => keys,
@@ -182,7 +187,15 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
   if (hub.client) {
     lifecycle.add("hub sensors", bridgeHubSensors(ctx, hub.client));
     lifecycle.add("hub locations", pushLocationsToHub(ctx, hub.client));
+    // The hub-backed presence providers (bed sensor, phone, night anchor) read its states.
+    useHubState(ctx, hubStateReader(hub));
   }
+  const tracking = new LocationFusion(ctx);
+  tracking.start();
+  lifecycle.add("location fusion", async () => {
+    tracking.stop();
+    await tracking.idle();
+  });
 
   const app = express();
   app.disable("x-powered-by");
@@ -278,6 +291,7 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
     engine,
     server,
     devices: { aggregator, endpoints: deviceEndpoints },
+    tracking,
     demoSeeded: empty,
     listen: (port = 0, host?: string) =>
       new Promise<number>((resolve, reject) => {

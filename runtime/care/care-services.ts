@@ -24,8 +24,10 @@ import { renderTemplate } from "./pipeline/templates";
 import { listActivitiesBetween, recordActivity } from "../household/activities/activities.store";
 import { anchorDailyWindow, timeOfDay } from "../household/tracking/daily-window";
 import { localParts, startOfLocalDay } from "../household/tracking/local-time";
-import { getPersonLocation } from "../household/tracking/locations.store";
-import { homeStates, resolvePersonId, resolvePresence, unknownPresence } from "../household/tracking/presence";
+import { getPersonLocation, plainLocation } from "../household/tracking/locations.store";
+import { homeStates, resolvePersonId, resolvePresence, unknownPresence, type PresenceDeps } from "../household/tracking/presence";
+import { hubState } from "../household/hub/hub-state";
+import { findRoomByName } from "../household/rooms/rooms.service";
 import { loadAlertProfiles, profileAllows } from "../household/tracking/signal-profiles";
 import { findSignals } from "../household/tracking/signals.store";
 import { listTransitions } from "../household/tracking/transitions.store";
@@ -57,11 +59,14 @@ function build(ctx: CareContext): CareServices {
     templates: { render: renderTemplate },
     conditions: { compile: compileCondition, resolvePath },
     presence: {
-      resolve: (personId, nowMs) => resolvePresence(ctx.db, personId, nowMs, ctx.settings.person_tracking.stale_timeout_minutes),
+      resolve: (personId, nowMs) => resolvePresence(presenceDeps(ctx), personId, nowMs),
       unknown: unknownPresence,
       personIdFrom: resolvePersonId,
       homeStates,
-      location: (personId) => getPersonLocation(ctx.db, personId),
+      location: async (personId) => {
+        const l = await getPersonLocation(ctx.db, personId);
+        return l ? plainLocation(l) : null;
+      },
     },
     activities: {
       record: (activity) => recordActivity(ctx.db, activity),
@@ -102,6 +107,20 @@ function build(ctx: CareContext): CareServices {
     hub: hubServices(ctx, ctx.hub),
   };
   return services;
+}
+
+/** What the presence chain reads, as the settings say now (a reload swaps `presence`). */
+export function presenceDeps(ctx: CareContext): PresenceDeps {
+  return {
+    db: ctx.db,
+    hub: hubState(ctx),
+    presence: ctx.settings.presence,
+    staleAfterMinutes: ctx.settings.person_tracking.stale_timeout_minutes,
+    roomId: async (name) => {
+      const room = await findRoomByName(ctx, name);
+      return room ? String(room.id) : null;
+    },
+  };
 }
 
 /** A handler context outside a step (an escalation's re-send, a send of the notify service). */

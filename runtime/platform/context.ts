@@ -18,6 +18,8 @@ export interface PlatformContext {
   clock: Clock;
   log: Logger;
   settings: Settings;
+  /** The settings file the app was started with (CAREFLOW_SETTINGS); sections that reload re-read it. */
+  settingsFile?: string;
   keys: KeyStore;
   bus: EventBus;
   dataDir: string;

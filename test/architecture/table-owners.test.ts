@@ -26,6 +26,7 @@ export const OWNERS: Readonly<Record<string, string>> = {
   room_transitions: "household/tracking/",
   room_trends: "household/tracking/",
   dementia_signals: "household/tracking/",
+  sightings: "household/tracking/sightings.store.ts",
   rules: "care/rules/",
   rule_steps: "care/rules/",
   rule_contexts: "care/rules/",

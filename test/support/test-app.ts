@@ -4,7 +4,7 @@
  */
 import type { SettingsInput } from "../../settings";
 import { createApp, type CareflowApp } from "../../runtime/app/app";
-import { buildSettings } from "../../runtime/platform/config/load-settings";
+import { buildSettings, readSettingsFile } from "../../runtime/platform/config/load-settings";
 import type { Clock } from "../../runtime/platform/core/clock";
 import { createLogger, type Logger } from "../../runtime/platform/core/logger";
 import { freshDatabase } from "./test-db";
@@ -39,6 +39,8 @@ export interface TestAppOptions {
   nodeRed?: boolean;
   demo?: boolean;
   log?: Logger;
+  /** Started as with CAREFLOW_SETTINGS: the file's settings (under `settings`), and the file kept for reloads. */
+  settingsFile?: string;
 }
 
 export interface ApiResponse<T = any> {
@@ -67,9 +69,10 @@ export interface TestApp {
 
 export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> {
   const db = await freshDatabase();
-  const settings = buildSettings({ auth: testAuthSettings(), ...opts.settings });
+  const fromFile = opts.settingsFile ? (readSettingsFile(opts.settingsFile) as SettingsInput) : {};
+  const settings = buildSettings({ auth: testAuthSettings(), ...fromFile, ...opts.settings });
   const app = await createApp({
-    config: { port: 0, dataDir: db.dataDir, databaseUrl: db.databaseUrl, settingsFile: undefined, settings },
+    config: { port: 0, dataDir: db.dataDir, databaseUrl: db.databaseUrl, settingsFile: opts.settingsFile, settings },
     clock: opts.clock,
     log: opts.log ?? createLogger(process.env.CAREFLOW_TEST_LOG ? "debug" : "silent"),
     nodeRed: opts.nodeRed ?? false,

@@ -22,6 +22,7 @@ const PAGES: Record<string, string> = {
   tts: "Speech",
   devices: "Cameras and the terminal",
   hub: "The home hub",
+  presence: "Where people are",
 };
 const NODE_PAGE = /^nodes\/(steps|filters|channels)\/[a-z0-9_]+$/;
 

@@ -7,6 +7,7 @@
 import type { PlatformContext } from "../../platform/context";
 import { HubClient } from "./hub-client";
 import type { HubState } from "./hub-protocol";
+import type { HubStateReader } from "./hub-state";
 
 export interface HubLink {
   /** The client, or null with `reason` saying why there is none. */
@@ -39,3 +40,11 @@ export function usableHub(link: HubLink | undefined): { ok: true; client: HubCli
   if (!link?.client) return { ok: false, reason: link?.reason || NOT_CONFIGURED };
   return { ok: true, client: link.client };
 }
+
+/** The presence providers' view of the hub (hub-state.ts): entity states from the client's cache. */
+export const hubStateReader = (link: HubLink): HubStateReader => ({
+  state: async (entityId) => {
+    const s = link.state(entityId);
+    return s ? { state: s.state, last_changed: s.last_changed } : null;
+  },
+});

@@ -1,7 +1,6 @@
 import { Router } from "express";
 import type { PlatformContext } from "../../platform/context";
 import { reply, route } from "../../platform/http/route";
-import { listMemberLocations } from "./locations.service";
 import { createPerson, deletePerson, getPerson, listEnrolled, listPersons, updatePerson } from "./persons.service";
 
 export function personsRouter(ctx: PlatformContext): Router {
@@ -14,14 +13,11 @@ export function personsRouter(ctx: PlatformContext): Router {
     "/persons",
     route(async (req) => reply(201, await createPerson(ctx, req.body))),
   );
-  // Fixed routes before `/persons/:id` (their names are reserved person ids, RESERVED_PERSON_IDS).
+  // Fixed routes before `/persons/:id` (their names are reserved person ids, RESERVED_PERSON_IDS);
+  // `/persons/locations` is tracking's (tracking.router.ts, mounted before this router).
   r.get(
     "/persons/enrolled",
     route(() => listEnrolled(ctx)),
-  );
-  r.get(
-    "/persons/locations",
-    route(() => listMemberLocations(ctx)),
   );
   r.get(
     "/persons/:id",

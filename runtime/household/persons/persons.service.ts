@@ -130,6 +130,7 @@ export const PERSON_DATA_TABLES: readonly string[] = [
   "person_location_history",
   "room_transitions",
   "dementia_signals",
+  "sightings",
 ];
 
 export async function deletePerson(ctx: PlatformContext, id: string): Promise<void> {
@@ -140,6 +141,12 @@ export async function deletePerson(ctx: PlatformContext, id: string): Promise<vo
     }
     await trx("persons").where({ person_id: id }).delete();
   });
+}
+
+/** The member's display name; null for an id that is no member (a visitor, a removed person). */
+export async function displayNameOf(ctx: PlatformContext, id: string): Promise<string | null> {
+  const row: { display_name: string } | undefined = await ctx.db("persons").where({ person_id: id }).first("display_name");
+  return row?.display_name ?? null;
 }
 
 /** `GET /persons/enrolled`: the members whose faces are enrolled, with their embedding counts. */

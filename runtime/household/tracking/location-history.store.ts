@@ -12,13 +12,50 @@ export interface LocationChange {
   /** entering, exiting, ... when the change came from a room transition. */
   direction_semantic: string | null;
   timestamp: string;
+  /** The stay's quality so far: the mean confidence of the evidence that kept the person there. */
+  mean_quality: number | null;
+  quality_samples: number;
 }
 
-interface ChangeRow extends Omit<LocationChange, "confidence"> {
+interface ChangeRow extends Omit<LocationChange, "confidence" | "mean_quality" | "quality_samples"> {
   confidence: number | string;
+  mean_quality?: number | string | null;
+  quality_samples?: number | string | null;
 }
 
-const toChange = (r: ChangeRow): LocationChange => ({ ...r, id: Number(r.id), confidence: Number(r.confidence) });
+const toChange = (r: ChangeRow): LocationChange => ({
+  id: Number(r.id),
+  person_id: r.person_id,
+  room_id: r.room_id,
+  room_name: r.room_name,
+  source: r.source,
+  confidence: Number(r.confidence),
+  direction_semantic: r.direction_semantic,
+  timestamp: r.timestamp,
+  mean_quality: r.mean_quality === null || r.mean_quality === undefined ? null : Number(r.mean_quality),
+  quality_samples: Number(r.quality_samples ?? 0),
+});
+
+/** Appends a change; returns its id. */
+export async function appendLocationChange(db: Knex, c: Omit<LocationChange, "id">): Promise<number> {
+  const [row] = await db("person_location_history").insert(c).returning("id");
+  return Number(typeof row === "object" ? (row as { id: number }).id : row);
+}
+
+/** The stay's quality, updated as more evidence keeps the person in the room. */
+export async function setChangeQuality(db: Knex, id: number, meanQuality: number, samples: number): Promise<void> {
+  await db("person_location_history").where({ id }).update({ mean_quality: meanQuality, quality_samples: samples });
+}
+
+/** The person's changes with `timestamp >= since`, newest first. */
+export async function listLocationChanges(db: Knex, personId: string, since: string): Promise<LocationChange[]> {
+  const rows: ChangeRow[] = await db<ChangeRow>("person_location_history")
+    .where({ person_id: personId })
+    .andWhere("timestamp", ">=", since)
+    .orderBy("timestamp", "desc")
+    .orderBy("id", "desc");
+  return rows.map(toChange);
+}
 
 /** The person's most recent change, i.e. when they entered where they are now. */
 export async function latestLocationChange(db: Knex, personId: string): Promise<LocationChange | null> {

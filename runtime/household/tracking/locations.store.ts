@@ -15,17 +15,44 @@ export interface PersonLocation {
   updated_at: string;
 }
 
-interface LocationRow extends Omit<PersonLocation, "confidence"> {
-  confidence: number | string;
+/** The location with its presence segment's quality (the mean confidence of the evidence since the person entered the room). */
+export interface StoredLocation extends PersonLocation {
+  mean_quality: number | null;
+  quality_samples: number;
 }
 
-export async function getPersonLocation(db: Knex, personId: string): Promise<PersonLocation | null> {
+interface LocationRow extends Omit<StoredLocation, "confidence" | "mean_quality" | "quality_samples"> {
+  confidence: number | string;
+  mean_quality?: number | string | null;
+  quality_samples?: number | string | null;
+}
+
+const toLocation = (row: LocationRow): StoredLocation => ({
+  person_id: row.person_id,
+  room_id: row.room_id,
+  room_name: row.room_name,
+  source: row.source,
+  confidence: Number(row.confidence),
+  updated_at: row.updated_at,
+  mean_quality: row.mean_quality === null || row.mean_quality === undefined ? null : Number(row.mean_quality),
+  quality_samples: Number(row.quality_samples ?? 0),
+});
+
+/** The location as a handler sees it (without the segment's quality). */
+export const plainLocation = ({ mean_quality: _q, quality_samples: _n, ...l }: StoredLocation): PersonLocation => l;
+
+export async function getPersonLocation(db: Knex, personId: string): Promise<StoredLocation | null> {
   const row = await db<LocationRow>("person_locations").where({ person_id: personId }).first();
-  return row ? { ...row, confidence: Number(row.confidence) } : null;
+  return row ? toLocation(row) : null;
 }
 
 /** Every person's current location, by person_id. */
-export async function listPersonLocations(db: Knex): Promise<PersonLocation[]> {
+export async function listPersonLocations(db: Knex): Promise<StoredLocation[]> {
   const rows = await db<LocationRow>("person_locations").select("*").orderBy("person_id");
-  return rows.map((row) => ({ ...row, confidence: Number(row.confidence) }));
+  return rows.map(toLocation);
+}
+
+/** Sets the person's current location (one row per person). */
+export async function writePersonLocation(db: Knex, l: StoredLocation): Promise<void> {
+  await db("person_locations").insert(l).onConflict("person_id").merge();
 }

@@ -1,74 +1,88 @@
 /**
- * Where a person is, answered from the location state. This is the presence service's
- * fallback chain reduced to what the store holds today: a fresh location is `present_room`
- * (or `away` when the person was seen leaving), an old one `stale`, none `unknown`.
- * `present_home` and `asleep` need the hub providers (device tracker, bed sensor, night
- * anchor); until those exist they are never answered.
+ * Where a person is: the presence provider chain of `presence.providers` (night_anchor,
+ * hub_bed_sensor, cts_location, hub_device_tracker, stale_fallback; docs/presence.md).
+ * Each enabled provider offers at most one candidate; candidates under
+ * `presence.min_confidence` are dropped; the highest priority wins, then the most recent;
+ * with none left the answer is the unknown sentinel's.
  */
 import type { Knex } from "knex";
+import type { Settings } from "../../../settings";
 import { resolvePath } from "../../platform/core/data-paths";
+import type { HubStateReader } from "../hub/hub-state";
 import { latestLocationChange } from "./location-history.store";
-import { getPersonLocation, type LocationSource, type PersonLocation } from "./locations.store";
+import { getPersonLocation, plainLocation, type StoredLocation } from "./locations.store";
 import { minutesAgo, sameText } from "./match";
+import { offer, type Candidate } from "./presence-providers";
 import type { PresenceStatus, Presence } from "../../../nodes/_kit/care-services";
 
 /** Declared once, by the care-services seam the node handlers see. */
 export type { PresenceStatus, Presence };
 
-const PROVIDER_BY_SOURCE: Record<LocationSource, string> = {
-  cts: "cts_location",
-  camera: "camera_location",
-  hub_sensor: "hub_sensor_location",
-};
+export interface PresenceDeps {
+  db: Knex;
+  hub: HubStateReader;
+  /** The running chain (reloadable: read at each call). */
+  presence: Settings["presence"];
+  staleAfterMinutes: number;
+  /** A room's id (as text) from its name; null when no room has that name. */
+  roomId(name: string): Promise<string | null>;
+}
 
-const nothing = (person_id: string | null, status: "unknown" | "stale", location: PersonLocation | null): Presence => ({
-  status,
+const nothing = (person_id: string | null, location: StoredLocation | null, providers: string[]): Presence => ({
+  status: "unknown",
   person_id,
   room_id: null,
   room_name: null,
   dwell_minutes: null,
   confidence: 0,
-  providers: status === "stale" ? ["stale_fallback"] : [],
+  providers,
   timestamp: null,
-  location,
+  location: location ? plainLocation(location) : null,
 });
 
 /** The answer when nothing is known, also used when the store cannot be read. */
-export const unknownPresence = (personId: string | null): Presence => nothing(personId, "unknown", null);
+export const unknownPresence = (personId: string | null): Presence => nothing(personId, null, []);
 
-export async function resolvePresence(db: Knex, personId: string | null, nowMs: number, staleAfterMinutes: number): Promise<Presence> {
-  if (!personId) return nothing(null, "unknown", null);
-  const location = await getPersonLocation(db, personId);
-  if (!location) return nothing(personId, "unknown", null);
-  if (minutesAgo(nowMs, location.updated_at) > staleAfterMinutes) return nothing(personId, "stale", location);
-  const base = {
-    person_id: personId,
-    confidence: location.confidence,
-    providers: [PROVIDER_BY_SOURCE[location.source] ?? location.source],
-    timestamp: location.updated_at,
-    location,
-  };
-  if (location.room_id === null && location.room_name === null) {
-    return { ...base, status: "away", room_id: null, room_name: null, dwell_minutes: null };
-  }
-  return {
-    ...base,
-    status: "present_room",
-    room_id: location.room_id,
-    room_name: location.room_name,
-    dwell_minutes: await dwellMinutes(db, location, nowMs),
-  };
+/** Every enabled provider's candidate, ranked: highest priority first, then the most recent. */
+export async function rankCandidates(deps: PresenceDeps, personId: string, nowMs: number, location: StoredLocation | null): Promise<Candidate[]> {
+  const input = { personId, nowMs, location, hub: deps.hub, staleAfterMinutes: deps.staleAfterMinutes };
+  const offers = await Promise.all(deps.presence.providers.filter((p) => p.enabled).map((p) => offer(p, input)));
+  return offers
+    .filter((c): c is Candidate => c !== null && c.confidence >= deps.presence.min_confidence)
+    .sort((a, b) => b.priority - a.priority || Date.parse(b.timestamp) - Date.parse(a.timestamp));
 }
+
+export async function resolvePresence(deps: PresenceDeps, personId: string | null, nowMs: number): Promise<Presence> {
+  if (!personId) return nothing(null, null, ["unknown_sentinel"]);
+  const location = await getPersonLocation(deps.db, personId);
+  const ranked = await rankCandidates(deps, personId, nowMs, location);
+  const providers = ranked.map((c) => c.provider);
+  const best = ranked[0];
+  if (!best) return nothing(personId, location, ["unknown_sentinel"]);
+  const base = { person_id: personId, confidence: best.confidence, providers, timestamp: best.timestamp, location: location ? plainLocation(location) : null };
+  // Stale: the keys are empty, as for unknown (the spec); the providers still say why.
+  if (best.status === "stale") return { ...nothing(personId, location, providers), status: "stale" };
+  const roomId = best.room_id ?? (best.room_name ? await deps.roomId(best.room_name) : null);
+  const dwell =
+    best.since === null
+      ? null
+      : best.provider === "cts_location" && location
+        ? await dwellMinutes(deps.db, location, nowMs)
+        : round1(minutesAgo(nowMs, best.since));
+  return { ...base, status: best.status, room_id: roomId, room_name: best.room_name, dwell_minutes: dwell };
+}
+
+const round1 = (n: number): number => Math.max(0, Math.round(n * 10) / 10);
 
 /**
  * Time since the person entered the room: the latest history entry when it is about this
  * room, else the location's own timestamp (a lower bound, never an invented longer stay).
  */
-async function dwellMinutes(db: Knex, location: PersonLocation, nowMs: number): Promise<number> {
+async function dwellMinutes(db: Knex, location: StoredLocation, nowMs: number): Promise<number> {
   const change = await latestLocationChange(db, location.person_id);
   const sameRoom = change !== null && ((location.room_id !== null && change.room_id === location.room_id) || sameText(change.room_name, location.room_name));
   const since = sameRoom && change.timestamp <= location.updated_at ? change.timestamp : location.updated_at;
-  return Math.max(0, Math.round(minutesAgo(nowMs, since) * 10) / 10);
+  return round1(minutesAgo(nowMs, since));
 }
 
 /** The configured person, else the first detected person, else `person_id` in pipeline_data. */

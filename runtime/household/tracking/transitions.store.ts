@@ -18,3 +18,9 @@ export async function listTransitions(db: Knex, q: { person_id: string; since: s
     .orderBy("id", "desc");
   return rows.map((r) => ({ ...r, id: Number(r.id), confidence: Number(r.confidence) }));
 }
+
+/** Records a transition; returns it with its id. */
+export async function recordTransition(db: Knex, t: Omit<RoomTransition, "id">): Promise<RoomTransition> {
+  const [row] = await db("room_transitions").insert(t).returning("id");
+  return { ...t, id: Number(typeof row === "object" ? (row as { id: number }).id : row) };
+}

@@ -248,6 +248,19 @@ describe("the home hub", function () {
     });
   });
 
+  it("feeds the hub-backed presence providers: Rose's phone at home makes her present_home, away makes her away", async () => {
+    await t.post("/api/v1/persons", { person_id: "rose", display_name: "Rose" });
+    hub.setState("device_tracker.rose_phone", "home", { source_type: "router" });
+    const presence = careServices(t.app.ctx).presence;
+    const home = await eventually("present_home", async () => {
+      const p = await presence.resolve("rose", clock.now());
+      return p.status === "present_home" ? p : undefined;
+    });
+    assert.equal(home.providers[0], "hub_device_tracker");
+    hub.setState("device_tracker.rose_phone", "not_home", { source_type: "router" });
+    await eventually("away", async () => (await presence.resolve("rose", clock.now())).status === "away");
+  });
+
   it("loses no change across a dropped connection or a hub restart", async () => {
     hub.setState("binary_sensor.bathroom_presence", "off", { device_class: "occupancy" });
     await eventually("the bathroom to be free", async () => (await t.get("/api/v1/occupancy")).body.occupancy.Bathroom.occupied === false);
