@@ -14,6 +14,7 @@ import { einkRouter } from "../care/eink/eink.router";
 import { eventLogsRouter } from "../care/events/event-logs.router";
 import { adminConfigRouter } from "./ops/ops.router";
 import { personsRouter } from "../household/persons/persons.router";
+import { identityRouter } from "../household/identity/identity.router";
 import { roomsRouter } from "../household/rooms/rooms.router";
 import { rulesRouter } from "../care/rules/rules.router";
 import { bundlesRouter } from "../care/rules/bundles/bundles.router";
@@ -33,6 +34,8 @@ export type RouterFactory = (ctx: AppContext) => Router;
 export const V1_ROUTERS: readonly RouterFactory[] = [
   roomsRouter,
   sensorsRouter,
+  // Before the persons router: `/persons/enrolled` is not a person's id.
+  identityRouter,
   personsRouter,
   alertsRouter,
   activitiesRouter,

@@ -29,6 +29,7 @@ import { loadAlertProfiles, profileAllows } from "../household/tracking/signal-p
 import { findSignals } from "../household/tracking/signals.store";
 import { listTransitions } from "../household/tracking/transitions.store";
 import { listRoomTrends } from "../household/tracking/trends.store";
+import { identifyFrames } from "../household/identity/identify.service";
 
 const built = new WeakMap<CareContext, CareServices>();
 
@@ -98,6 +99,7 @@ function build(ctx: CareContext): CareServices {
       recentObjects: (roomId, minutes, signal) => recentObjects(ctx.settings.semantic_memory, roomId, minutes, signal),
       searchObservations: (q, signal) => searchObservations(ctx.settings.semantic_memory, q, signal),
     },
+    identity: { identify: (request, signal) => identifyFrames(ctx, request, signal) },
   };
   return services;
 }

@@ -54,6 +54,7 @@ function defaults(timezone: string): CareServices {
     media: notFaked("media"),
     scene: notFaked("scene"),
     memory: notFaked("memory"),
+    identity: notFaked("identity"),
   };
 }
 

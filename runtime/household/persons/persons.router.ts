@@ -2,7 +2,7 @@ import { Router } from "express";
 import type { PlatformContext } from "../../platform/context";
 import { reply, route } from "../../platform/http/route";
 import { listMemberLocations } from "./locations.service";
-import { createPerson, deletePerson, getPerson, listEnrolled, listPersons, updatePerson } from "./persons.service";
+import { createPerson, deletePerson, getPerson, listPersons, updatePerson } from "./persons.service";
 
 export function personsRouter(ctx: PlatformContext): Router {
   const r = Router();
@@ -14,11 +14,8 @@ export function personsRouter(ctx: PlatformContext): Router {
     "/persons",
     route(async (req) => reply(201, await createPerson(ctx, req.body))),
   );
-  // Fixed routes before `/persons/:id` (their names are reserved person ids, RESERVED_PERSON_IDS).
-  r.get(
-    "/persons/enrolled",
-    route(() => listEnrolled(ctx)),
-  );
+  // Fixed routes before `/persons/:id` (their names are reserved person ids, RESERVED_PERSON_IDS);
+  // `/persons/enrolled` is the identity router's, mounted before this one.
   r.get(
     "/persons/locations",
     route(() => listMemberLocations(ctx)),

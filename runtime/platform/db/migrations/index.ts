@@ -17,6 +17,7 @@ import * as m011 from "./011_alert_idempotency";
 import * as m012 from "./012_name_keys";
 import * as m013 from "./013_media_store";
 import * as m014 from "./014_ingest_batches";
+import * as m015 from "./015_face_identity";
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -38,6 +39,7 @@ const migrations: Record<string, Migration> = {
   "012_name_keys": m012,
   "013_media_store": m013,
   "014_ingest_batches": m014,
+  "015_face_identity": m015,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
