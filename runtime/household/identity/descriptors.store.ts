@@ -73,7 +73,11 @@ export async function deletePersonDescriptors(db: Knex, personId: string): Promi
 }
 
 export async function listVisitorRows(db: Knex): Promise<VisitorRow[]> {
-  return (await db<VisitorRow>("face_visitors").select("*").orderBy("number")).map((r) => ({ ...r, number: Number(r.number), sighting_count: Number(r.sighting_count) }));
+  return (await db<VisitorRow>("face_visitors").select("*").orderBy("number")).map((r) => ({
+    ...r,
+    number: Number(r.number),
+    sighting_count: Number(r.sighting_count),
+  }));
 }
 
 export async function visitorRow(db: Knex, visitorId: string): Promise<VisitorRow | undefined> {

@@ -124,7 +124,16 @@ export async function identifyFrames(ctx: PlatformContext, req: IdentifyRequest,
       for (const d of dets) {
         const known = d.identity !== "unknown" && d.confidence >= threshold;
         const personId = known ? (nameOf.has(d.identity) ? d.identity : (byName.get(d.identity.toLowerCase()) ?? null)) : null;
-        faces.push({ frame, bbox: d.bbox, width: 0, confidence: d.confidence, person_id: personId, identity: known ? d.identity : "unknown", descriptor: d.embedding, score: 1 });
+        faces.push({
+          frame,
+          bbox: d.bbox,
+          width: 0,
+          confidence: d.confidence,
+          person_id: personId,
+          identity: known ? d.identity : "unknown",
+          descriptor: d.embedding,
+          score: 1,
+        });
       }
     });
   } else {

@@ -29,7 +29,12 @@ function describe(err: unknown): string {
   return `body: not a readable multipart form (${err instanceof Error ? err.message : String(err)})`;
 }
 
-const safeName = (name: string, i: number): string => (name.replace(/[\u0000-\u001f\u007f]/g, "").slice(0, 120) || `photo-${i + 1}`);
+/** A file name as a 422 names it: printable characters only, at most 120. */
+const safeName = (name: string, i: number): string =>
+  [...name]
+    .filter((c) => c.charCodeAt(0) >= 0x20 && c.charCodeAt(0) !== 0x7f)
+    .join("")
+    .slice(0, 120) || `photo-${i + 1}`;
 
 async function readPhotos(req: Request, res: Response): Promise<Photo[]> {
   if (!req.is("multipart/form-data")) throw new ValidationError(`body: send multipart/form-data with 5 to ${MAX_PHOTOS} photos in the field 'photos'`);

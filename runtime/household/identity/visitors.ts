@@ -92,7 +92,11 @@ const visitorOut = (v: VisitorRow, descriptors: readonly StoredDescriptor[]): Vi
  * `person_id`) for a new one. The visitor's descriptors join the person's enrollment and the
  * visitor id is retired (its number is never given again).
  */
-export async function nameVisitor(ctx: PlatformContext, visitorId: string, body: unknown): Promise<{ person_id: string; display_name: string; embedding_count: number; visitor_id: string }> {
+export async function nameVisitor(
+  ctx: PlatformContext,
+  visitorId: string,
+  body: unknown,
+): Promise<{ person_id: string; display_name: string; embedding_count: number; visitor_id: string }> {
   await getVisitor(ctx, visitorId);
   const b = (typeof body === "object" && body !== null ? body : {}) as Record<string, unknown>;
   let personId: string;

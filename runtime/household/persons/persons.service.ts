@@ -145,9 +145,15 @@ export async function deletePerson(ctx: PlatformContext, id: string): Promise<vo
 
 /** Records a person's enrollment as the identity module keeps it (0 descriptors: not enrolled). */
 export async function setEnrollment(ctx: PlatformContext, id: string, e: { embedding_count: number; enrolled_at: string | null }): Promise<void> {
-  await ctx.db("persons")
+  await ctx
+    .db("persons")
     .where({ person_id: id })
-    .update({ enrolled: e.embedding_count > 0, embedding_count: e.embedding_count, enrolled_at: e.embedding_count > 0 ? e.enrolled_at : null, updated_at: isoNow(ctx.clock) });
+    .update({
+      enrolled: e.embedding_count > 0,
+      embedding_count: e.embedding_count,
+      enrolled_at: e.embedding_count > 0 ? e.enrolled_at : null,
+      updated_at: isoNow(ctx.clock),
+    });
 }
 
 /** How many persons there are (the demo seeds only an empty store). */
