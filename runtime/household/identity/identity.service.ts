@@ -119,8 +119,9 @@ export async function deleteEnrollment(ctx: PlatformContext, personId: string): 
   await setEnrollment(ctx, personId, { embedding_count: 0, enrolled_at: null });
 }
 
-/** `GET /persons/enrolled`: every enrolled member with its embedding count and date. */
-export async function listEnrollments(ctx: PlatformContext): Promise<Enrollment[]> {
-  const backend = ctx.settings.recognition.backend;
-  return (await listPersons(ctx)).filter((p) => p.enrolled).map((p) => enrollmentOf(p, backend));
+/** `GET /persons/enrolled`: every enrolled member with its embedding count and enrollment date. */
+export async function listEnrollments(ctx: PlatformContext): Promise<Array<Pick<Person, "person_id" | "display_name" | "embedding_count" | "enrolled_at">>> {
+  return (await listPersons(ctx))
+    .filter((p) => p.enrolled)
+    .map(({ person_id, display_name, embedding_count, enrolled_at }) => ({ person_id, display_name, embedding_count, enrolled_at }));
 }
