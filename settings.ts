@@ -360,9 +360,16 @@ export const settingsSchema = z
       })
       .strict()
       .prefault({}),
-    // Person identification (`recognition.threshold`: below it a face is `unknown`).
+    // Person identification: `backend` builtin (in-process face engine, the default) or remote
+    // (the household's identification service at `url`); below `threshold` a face is `unknown`.
     recognition: z
-      .object({ threshold: z.number().min(0).max(1).default(0.4) })
+      .object({
+        backend: z.enum(["builtin", "remote"]).default("builtin"),
+        url: z.string().default("http://127.0.0.1:8200"),
+        threshold: z.number().min(0).max(1).default(0.4),
+        timeout_seconds: z.number().positive().default(30),
+        save_guest_images: z.boolean().default(false),
+      })
       .strict()
       .prefault({}),
     // The hub's presence polling and the bathroom limit of the spec's Limits.

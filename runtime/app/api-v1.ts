@@ -15,6 +15,7 @@ import { eventLogsRouter } from "../care/events/event-logs.router";
 import { adminConfigRouter } from "./ops/ops.router";
 import { personsRouter } from "../household/persons/persons.router";
 import { trackingRouter } from "../household/tracking/tracking.router";
+import { identityRouter } from "../household/identity/identity.router";
 import { roomsRouter } from "../household/rooms/rooms.router";
 import { rulesRouter } from "../care/rules/rules.router";
 import { bundlesRouter } from "../care/rules/bundles/bundles.router";
@@ -35,6 +36,8 @@ export const V1_ROUTERS: readonly RouterFactory[] = [
   roomsRouter,
   sensorsRouter,
   trackingRouter,
+  // Before the persons router: `/persons/enrolled` is not a person's id.
+  identityRouter,
   personsRouter,
   alertsRouter,
   activitiesRouter,

@@ -58,6 +58,7 @@ import { occupancyRouter } from "../household/occupancy/occupancy.router";
 import { registerInteractiveHandlers, watchPromptTimeouts } from "../care/interactive";
 import { docsRouter } from "./ops/docs-pages";
 import { LocationFusion } from "../household/tracking/location-fusion";
+import { closeIdentity } from "../household/identity/identity.service";
 import { editorPageScriptFile, nodeRedPackageDir } from "../../nodes/_kit/node-red/emit-package";
 
 export interface AppOptions {
@@ -173,6 +174,8 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
   lifecycle.add("escalation", () => escalation.stop());
   lifecycle.add("alert updates", forwardAlertUpdates(ctx));
   lifecycle.add("media sweep", startMediaSweep(ctx));
+  // The face engine's worker thread starts at its first use; stopped here if it did.
+  lifecycle.add("face engine", () => closeIdentity(ctx));
   await ensureDevicesTab(ctx.db);
   const aggregator = new FrameAggregator(ctx);
   await aggregator.start();

@@ -32,6 +32,7 @@ import { loadAlertProfiles, profileAllows } from "../household/tracking/signal-p
 import { findSignals } from "../household/tracking/signals.store";
 import { listTransitions } from "../household/tracking/transitions.store";
 import { listRoomTrends } from "../household/tracking/trends.store";
+import { identifyFrames } from "../household/identity/identify.service";
 
 const built = new WeakMap<CareContext, CareServices>();
 
@@ -105,6 +106,7 @@ function build(ctx: CareContext): CareServices {
       searchObservations: (q, signal) => searchObservations(ctx.settings.semantic_memory, q, signal),
     },
     hub: hubServices(ctx, ctx.hub),
+    identity: { identify: (request, signal) => identifyFrames(ctx, request, signal) },
   };
   return services;
 }

@@ -39,6 +39,8 @@ export const OWNERS: Readonly<Record<string, string>> = {
   eink_device_states: "care/eink/device-states.store.ts",
   camera_media: "household/media/media.store.ts",
   ingest_batches: "household/devices/ingest-batches.store.ts",
+  face_descriptors: "household/identity/descriptors.store.ts",
+  face_visitors: "household/identity/descriptors.store.ts",
 };
 
 const MIGRATIONS = "platform/db/migrations/";

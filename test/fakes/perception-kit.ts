@@ -54,9 +54,9 @@ export async function sendReply(res: express.Response, reply: FakeReply): Promis
   res.json(reply.body);
 }
 
-export async function listen(app: express.Express): Promise<{ url: string; close(): Promise<void> }> {
+export async function listen(app: express.Express, listenPort = 0): Promise<{ url: string; close(): Promise<void> }> {
   const server = http.createServer(app);
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => server.listen(listenPort, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,

@@ -10,8 +10,6 @@ export const spec = defineStep({
   category: "perception",
   description: "Recognises household members in the trigger's frames, records sightings and updates where they are.",
   version: 1,
-  // Its handler only degrades (nobody identified) until the identification client exists.
-  pending: "the person-identification client",
   config: z
     .object({
       include_annotated_image: z.boolean().default(false).describe("Also return the frames with boxes and name labels"),

@@ -1,7 +1,7 @@
 import { Router } from "express";
 import type { PlatformContext } from "../../platform/context";
 import { reply, route } from "../../platform/http/route";
-import { createPerson, deletePerson, getPerson, listEnrolled, listPersons, updatePerson } from "./persons.service";
+import { createPerson, deletePerson, getPerson, listPersons, updatePerson } from "./persons.service";
 
 export function personsRouter(ctx: PlatformContext): Router {
   const r = Router();
@@ -14,11 +14,8 @@ export function personsRouter(ctx: PlatformContext): Router {
     route(async (req) => reply(201, await createPerson(ctx, req.body))),
   );
   // Fixed routes before `/persons/:id` (their names are reserved person ids, RESERVED_PERSON_IDS);
-  // `/persons/locations` is tracking's (tracking.router.ts, mounted before this router).
-  r.get(
-    "/persons/enrolled",
-    route(() => listEnrolled(ctx)),
-  );
+  // `/persons/locations` is tracking's (tracking.router.ts), `/persons/enrolled` identity's
+  // (identity.router.ts): both are mounted before this router.
   r.get(
     "/persons/:id",
     route((req) => getPerson(ctx, req.params.id)),

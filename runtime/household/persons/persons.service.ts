@@ -131,6 +131,7 @@ export const PERSON_DATA_TABLES: readonly string[] = [
   "room_transitions",
   "dementia_signals",
   "sightings",
+  "face_descriptors",
 ];
 
 export async function deletePerson(ctx: PlatformContext, id: string): Promise<void> {
@@ -149,11 +150,17 @@ export async function displayNameOf(ctx: PlatformContext, id: string): Promise<s
   return row?.display_name ?? null;
 }
 
-/** `GET /persons/enrolled`: the members whose faces are enrolled, with their embedding counts. */
-export async function listEnrolled(ctx: PlatformContext): Promise<Array<Pick<Person, "person_id" | "display_name" | "embedding_count" | "enrolled_at">>> {
-  return (await listPersons(ctx))
-    .filter((p) => p.enrolled)
-    .map(({ person_id, display_name, embedding_count, enrolled_at }) => ({ person_id, display_name, embedding_count, enrolled_at }));
+/** Records a person's enrollment as the identity module keeps it (0 descriptors: not enrolled). */
+export async function setEnrollment(ctx: PlatformContext, id: string, e: { embedding_count: number; enrolled_at: string | null }): Promise<void> {
+  await ctx
+    .db("persons")
+    .where({ person_id: id })
+    .update({
+      enrolled: e.embedding_count > 0,
+      embedding_count: e.embedding_count,
+      enrolled_at: e.embedding_count > 0 ? e.enrolled_at : null,
+      updated_at: isoNow(ctx.clock),
+    });
 }
 
 /** How many persons there are (the demo seeds only an empty store). */

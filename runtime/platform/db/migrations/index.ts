@@ -18,6 +18,7 @@ import * as m012 from "./012_name_keys";
 import * as m013 from "./013_media_store";
 import * as m014 from "./014_ingest_batches";
 import * as m016 from "./016_sightings";
+import * as m015 from "./015_face_identity";
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -40,6 +41,7 @@ const migrations: Record<string, Migration> = {
   "013_media_store": m013,
   "014_ingest_batches": m014,
   "016_sightings": m016,
+  "015_face_identity": m015,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -75,17 +75,15 @@ describe("rule validation and the type catalogs", () => {
     assert.equal(cond.available, true, "condition has its handler");
     const hub = res.body.find((s: { type_name: string }) => s.type_name === "hub_action");
     assert.equal(hub.available, true, "hub_action has its handler (without a hub it answers success=false)");
-    // Its handler only degrades (nobody identified) until its client exists: not ready, and said so.
+    // Identification exists (household/identity): the type is available and a rule with it imports.
     const who = res.body.find((s: { type_name: string }) => s.type_name === "person_identification");
-    assert.equal(who.available, false);
-    assert.match(who.unavailable_reason, /the person-identification client/);
-    const refused = await t.post("/api/v1/rules/import", {
+    assert.equal(who.available, true);
+    const imported = await t.post("/api/v1/rules/import", {
       schema_version: 1,
       rule: { name: "Who is there", trigger_type: "manual" },
       steps: [{ label: "who", step_type: "person_identification", schema_version: 1, config: {} }],
     });
-    assert.equal(refused.status, 422, refused.text);
-    assert.match(refused.body.detail, /person_identification cannot run yet: it needs the person-identification client/);
+    assert.equal(imported.status, 201, imported.text);
     const legacy = res.body.find((s: { type_name: string }) => s.type_name === "logic_reasoning");
     assert.equal(legacy.deprecated, true);
     assert.equal(legacy.replaced_by, "llm_call");
