@@ -217,6 +217,9 @@ export class McpSessions {
     let id: string | undefined;
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
+      // A request's answer as one JSON body, not an SSE stream: no tool streams progress, and
+      // a stream per call cost 4x the time (bench/mcp.bench.ts). GET still opens the session's stream.
+      enableJsonResponse: true,
       onsessioninitialized: (sid) => {
         id = sid;
         this.sessions.set(sid, session(sid));
