@@ -357,6 +357,13 @@ export const settingsSchema = z
             "get_person_activities",
             "get_enrolled_persons",
           ]),
+        // Browser origins allowed to call /mcp (`http://host:port`); a request without an Origin
+        // header (an agent, the SDK in Node) is not a browser and passes. The service's own origin
+        // (`app.public_url`) is always allowed. See docs/mcp.md (DNS rebinding).
+        allowed_origins: z.array(z.string().url()).default([]),
+        // Host names /mcp answers to besides IP addresses, `localhost` and `app.public_url`'s host
+        // (a name like `careflow.local` the household uses). Anything else is refused with 403.
+        allowed_hosts: z.array(z.string().min(1)).default([]),
       })
       .strict()
       .prefault({}),

@@ -59,6 +59,10 @@ import { registerInteractiveHandlers, watchPromptTimeouts } from "../care/intera
 import { docsRouter } from "./ops/docs-pages";
 import { LocationFusion } from "../household/tracking/location-fusion";
 import { closeIdentity } from "../household/identity/identity.service";
+import { CallLog } from "../care/mcp/call-log";
+import { checkToolSettings, ToolRegistry } from "../care/mcp/registry";
+import { McpSessions } from "../care/mcp/server";
+import { mcpRestRouter } from "../care/mcp/mcp.router";
 import { editorPageScriptFile, nodeRedPackageDir } from "../../nodes/_kit/node-red/emit-package";
 
 export interface AppOptions {
@@ -118,6 +122,8 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
   const clock = opts.clock ?? systemClock;
   const log = opts.log ?? createLogger(config.settings.app.log_level);
   const useNodeRed = opts.nodeRed !== false;
+  // Tool names in mcp.tools / mcp.voice_tools are checked before anything starts.
+  checkToolSettings(config.settings.mcp);
   const lifecycle = new Lifecycle(log);
   const store = await openStore(config.databaseUrl, config.dataDir);
   lifecycle.add("store", () => store.close());
@@ -200,6 +206,13 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
     await tracking.idle();
   });
 
+  // The MCP server: the tool registry (mcp.tools, mcp.voice_tools), its call log and sessions.
+  const mcpCalls = new CallLog(ctx);
+  lifecycle.add("mcp call log", mcpCalls.start());
+  const mcpTools = new ToolRegistry(settings.mcp, log, mcpCalls);
+  const mcpSessions = new McpSessions(ctx, occupancy, mcpTools);
+  lifecycle.add("mcp sessions", () => mcpSessions.close());
+
   const app = express();
   app.disable("x-powered-by");
   app.use(requestTargetGuard);
@@ -208,7 +221,16 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
   const throttle = new FailureThrottle(settings.auth.throttle, clock, (client, seconds) =>
     log.warn({ client, seconds }, "too many wrong keys or passwords: address blocked"),
   );
-  app.use("/api/v1", apiV1(ctx, throttle, [(c) => devicesRouter(c, deviceEndpoints), () => occupancyRouter(occupancy), (c) => haSyncRouter(c, hub)]));
+  app.use(mcpSessions.router(keys, throttle));
+  app.use(
+    "/api/v1",
+    apiV1(ctx, throttle, [
+      (c) => devicesRouter(c, deviceEndpoints),
+      () => occupancyRouter(occupancy),
+      (c) => haSyncRouter(c, hub),
+      (c) => mcpRestRouter(c, occupancy, mcpTools, mcpCalls),
+    ]),
+  );
   if (useNodeRed) {
     app.post(`${EDITOR_ROOT}/auth/token`, ...loginThrottle(throttle, (user, password) => editorLogin(keys, user, password) !== null));
     app.post(`${EDITOR_ROOT}/flows`, readableDeployErrors);

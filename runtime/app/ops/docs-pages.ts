@@ -23,6 +23,7 @@ const PAGES: Record<string, string> = {
   devices: "Cameras and the terminal",
   hub: "The home hub",
   presence: "Where people are",
+  mcp: "MCP: tools for agents",
 };
 const NODE_PAGE = /^nodes\/(steps|filters|channels)\/[a-z0-9_]+$/;
 

@@ -17,6 +17,7 @@ import * as m011 from "./011_alert_idempotency";
 import * as m012 from "./012_name_keys";
 import * as m013 from "./013_media_store";
 import * as m014 from "./014_ingest_batches";
+import * as m017 from "./017_mcp_calls";
 import * as m016 from "./016_sightings";
 import * as m015 from "./015_face_identity";
 
@@ -42,6 +43,7 @@ const migrations: Record<string, Migration> = {
   "014_ingest_batches": m014,
   "016_sightings": m016,
   "015_face_identity": m015,
+  "017_mcp_calls": m017,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

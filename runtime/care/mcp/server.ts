@@ -1,0 +1,267 @@
+/**
+ * `/mcp`: MCP over streamable HTTP with the official SDK (`@modelcontextprotocol/sdk`), in
+ * stateful sessions: `initialize` (POST without a session id) opens one and answers its id in
+ * `Mcp-Session-Id`; later POSTs carry it, GET opens the session's SSE stream, DELETE ends it.
+ * A session belongs to the key that opened it (another key's request with its id is answered
+ * 404, as an unknown one), and to the tool set asked for at `initialize` (`?tools=voice`: the
+ * voice subset). Idle sessions end after `SESSION_IDLE_MS`; at most `MAX_SESSIONS` live at
+ * once (the longest idle one is ended to make room).
+ *
+ * The transport's own HTTP errors are JSON-RPC bodies; careflow's errors are `{"detail"}`:
+ * the common failures are answered here first (both shapes in one body), and whatever the
+ * transport still refuses gets a `detail` beside its JSON-RPC error.
+ */
+import { randomUUID } from "node:crypto";
+import express, { Router, type NextFunction, type Request, type Response } from "express";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { CallToolRequestSchema, ErrorCode, isInitializeRequest, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
+import type { Principal } from "../../platform/auth/principal";
+import type { KeyStore } from "../../platform/auth/key-store";
+import type { FailureThrottle } from "../../platform/auth/failure-throttle";
+import type { CareContext } from "../context";
+import type { OccupancyBoard } from "../../household/occupancy/occupancy.board";
+import { isListTool, UnknownToolError, type CallOutcome, type ToolRegistry, type ToolSet } from "./registry";
+import { mcpAuth, originGuard, originPolicy } from "./guard";
+
+export const SESSION_IDLE_MS = 30 * 60_000;
+export const MAX_SESSIONS = 200;
+const SERVER_INFO = { name: "careflow", version: "0.1.0" };
+
+interface Session {
+  id: string;
+  transport: StreamableHTTPServerTransport;
+  server: Server;
+  owner: string;
+  set: ToolSet;
+  lastSeen: number;
+}
+
+/** A tool outcome as an MCP `tools/call` result: JSON text, and the value in structuredContent. */
+export function callResult(outcome: CallOutcome, listTool: boolean) {
+  if (!outcome.ok) return { content: [{ type: "text" as const, text: JSON.stringify({ error: outcome.message }) }], isError: true };
+  const value = outcome.value;
+  return {
+    content: [{ type: "text" as const, text: JSON.stringify(value) }],
+    structuredContent: (listTool ? { items: value } : value) as Record<string, unknown>,
+  };
+}
+
+const ownerOf = (p: Principal) => `${p.kind}:${p.name}`;
+
+function jsonRpcError(res: Response, status: number, message: string, code = -32000): void {
+  res.status(status).json({ jsonrpc: "2.0", error: { code, message }, id: null, detail: message });
+}
+
+/** Adds `detail` to an error body the transport writes (status >= 400), keeping its JSON-RPC fields. */
+function detailOnErrors(res: Response): void {
+  const writeHead = res.writeHead.bind(res) as (...a: unknown[]) => Response;
+  let failing = false;
+  const chunks: Buffer[] = [];
+  (res as unknown as { writeHead: (...a: unknown[]) => Response }).writeHead = (status: unknown, ...rest: unknown[]) => {
+    if (typeof status === "number" && status >= 400) failing = true;
+    if (!failing) return writeHead(status, ...rest);
+    // The body is rewritten below: its length is not the transport's.
+    res.statusCode = status as number;
+    for (const h of rest)
+      if (h && typeof h === "object" && !Array.isArray(h))
+        for (const [k, v] of Object.entries(h)) if (lower(k) !== "content-length") res.setHeader(k, v as string);
+    return res;
+  };
+  const write = res.write.bind(res);
+  const end = res.end.bind(res);
+  res.write = ((chunk: unknown, ...rest: unknown[]) => {
+    if (!failing) return (write as (...a: unknown[]) => boolean)(chunk, ...rest);
+    if (chunk) chunks.push(Buffer.from(chunk as string));
+    return true;
+  }) as typeof res.write;
+  res.end = ((chunk?: unknown, ...rest: unknown[]) => {
+    if (!failing) return (end as (...a: unknown[]) => Response)(chunk, ...rest);
+    if (chunk && typeof chunk !== "function") chunks.push(Buffer.from(chunk as string));
+    const text = Buffer.concat(chunks).toString("utf8");
+    let body: Record<string, unknown>;
+    try {
+      const parsed = JSON.parse(text) as unknown;
+      body = parsed && typeof parsed === "object" && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : { value: parsed };
+    } catch {
+      body = {};
+    }
+    const message = (body.error as { message?: string } | undefined)?.message ?? (text.trim() || `HTTP ${res.statusCode}`);
+    const out = JSON.stringify({ ...body, detail: typeof body.detail === "string" ? body.detail : message });
+    res.removeHeader("content-length");
+    res.setHeader("content-type", "application/json");
+    return (end as (...a: unknown[]) => Response)(out);
+  }) as typeof res.end;
+}
+const lower = (s: string) => s.toLowerCase();
+
+export class McpSessions {
+  private readonly sessions = new Map<string, Session>();
+  private readonly sweep: NodeJS.Timeout;
+
+  constructor(
+    private readonly ctx: CareContext,
+    private readonly occupancy: OccupancyBoard,
+    private readonly registry: ToolRegistry,
+  ) {
+    this.sweep = setInterval(() => void this.endIdle(), 60_000);
+    this.sweep.unref();
+  }
+
+  get size(): number {
+    return this.sessions.size;
+  }
+
+  private newServer(set: ToolSet, sessionId: () => string | undefined): Server {
+    const server = new Server(SERVER_INFO, {
+      capabilities: { tools: { listChanged: false } },
+      instructions:
+        "careflow watches over a senior living at home. Tools read the household (rooms, sensors, where members are, alerts, care rules and their runs) and a few act (run a rule, answer a prompt, import a rule) when the key allows it.",
+    });
+    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...this.registry.list(set)] }));
+    server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
+      const principal = (extra.authInfo?.extra as { principal?: Principal } | undefined)?.principal;
+      if (!principal) throw new McpError(ErrorCode.InternalError, "no caller");
+      const name = req.params.name;
+      try {
+        const outcome = await this.registry.call({ ctx: this.ctx, occupancy: this.occupancy }, principal, name, req.params.arguments ?? {}, set, {
+          transport: "mcp",
+          session_id: sessionId() ?? null,
+        });
+        return callResult(outcome, isListTool(this.registry.find(name, set)!));
+      } catch (err) {
+        if (err instanceof UnknownToolError) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+        throw err;
+      }
+    });
+    return server;
+  }
+
+  /** The `/mcp` router: origin guard, key, then the session's transport. */
+  router(keys: KeyStore, throttle: FailureThrottle): Router {
+    const r = Router();
+    const guard = originGuard(originPolicy(this.ctx.settings));
+    const auth = mcpAuth(keys, throttle);
+    const body = express.json({ limit: "6mb" });
+    r.post("/mcp", guard, auth, body, (req, res, next) => void this.post(req, res).catch(next));
+    r.get("/mcp", guard, auth, (req, res, next) => void this.stream(req, res).catch(next));
+    r.delete("/mcp", guard, auth, (req, res, next) => void this.stream(req, res).catch(next));
+    r.all("/mcp", guard, auth, (_req: Request, res: Response) => {
+      res.set("Allow", "GET, POST, DELETE");
+      jsonRpcError(res, 405, "Method not allowed: use POST, GET or DELETE");
+    });
+    r.use("/mcp", (err: unknown, _req: Request, _res: Response, next: NextFunction) => next(err));
+    return r;
+  }
+
+  private authInfo(req: Request) {
+    const principal = req.principal!;
+    return { token: "", clientId: principal.name, scopes: [], extra: { principal } };
+  }
+
+  /** The caller's session, or an answer saying why there is none. */
+  private sessionOf(req: Request, res: Response): Session | null {
+    const id = req.get("mcp-session-id");
+    if (!id) {
+      jsonRpcError(res, 400, "Bad Request: no Mcp-Session-Id header (initialize first)");
+      return null;
+    }
+    const s = this.sessions.get(id);
+    if (!s || s.owner !== ownerOf(req.principal!)) {
+      jsonRpcError(res, 404, "Session not found (it ended or expired): initialize again", -32001);
+      return null;
+    }
+    s.lastSeen = Date.now();
+    return s;
+  }
+
+  private async post(req: Request, res: Response): Promise<void> {
+    if (!acceptsBoth(req.get("accept"))) {
+      return jsonRpcError(res, 406, "Not Acceptable: the client must accept both application/json and text/event-stream");
+    }
+    if (!req.is("application/json")) return jsonRpcError(res, 415, "Unsupported Media Type: send application/json");
+    const message: unknown = req.body;
+    if (!isJsonRpc(message)) return jsonRpcError(res, 400, "Bad Request: not a JSON-RPC 2.0 message", -32600);
+    (req as Request & { auth?: unknown }).auth = this.authInfo(req);
+    const initializing = Array.isArray(message) ? message.some(isInitializeRequest) : isInitializeRequest(message);
+    if (initializing) {
+      if (req.get("mcp-session-id")) return jsonRpcError(res, 400, "Bad Request: initialize opens a new session; send it without Mcp-Session-Id");
+      const session = this.open(req);
+      detailOnErrors(res);
+      await session.transport.handleRequest(req, res, message);
+      return;
+    }
+    const s = this.sessionOf(req, res);
+    if (!s) return;
+    detailOnErrors(res);
+    await s.transport.handleRequest(req, res, message);
+  }
+
+  private async stream(req: Request, res: Response): Promise<void> {
+    if (req.method === "GET" && !(req.get("accept") ?? "").includes("text/event-stream")) {
+      return jsonRpcError(res, 406, "Not Acceptable: the client must accept text/event-stream");
+    }
+    const s = this.sessionOf(req, res);
+    if (!s) return;
+    (req as Request & { auth?: unknown }).auth = this.authInfo(req);
+    detailOnErrors(res);
+    await s.transport.handleRequest(req, res);
+  }
+
+  private open(req: Request): Session {
+    if (this.sessions.size >= MAX_SESSIONS) {
+      const oldest = [...this.sessions.values()].sort((a, b) => a.lastSeen - b.lastSeen)[0];
+      void this.end(oldest.id);
+    }
+    const set: ToolSet = req.query.tools === "voice" ? "voice" : "all";
+    let id: string | undefined;
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      // A request's answer as one JSON body, not an SSE stream: no tool streams progress, and
+      // a stream per call cost 4x the time (bench/mcp.bench.ts). GET still opens the session's stream.
+      enableJsonResponse: true,
+      onsessioninitialized: (sid) => {
+        id = sid;
+        this.sessions.set(sid, session(sid));
+      },
+      onsessionclosed: (sid) => {
+        this.sessions.delete(sid);
+      },
+    });
+    const server = this.newServer(set, () => id);
+    const owner = ownerOf(req.principal!);
+    const session = (sid: string): Session => ({ id: sid, transport, server, owner, set, lastSeen: Date.now() });
+    transport.onclose = () => {
+      if (id) this.sessions.delete(id);
+    };
+    void server.connect(transport);
+    return { id: "", transport, server, owner, set, lastSeen: Date.now() };
+  }
+
+  private async end(id: string): Promise<void> {
+    const s = this.sessions.get(id);
+    if (!s) return;
+    this.sessions.delete(id);
+    await s.server.close().catch(() => undefined);
+  }
+
+  private async endIdle(): Promise<void> {
+    const before = Date.now() - SESSION_IDLE_MS;
+    for (const s of [...this.sessions.values()]) if (s.lastSeen < before) await this.end(s.id);
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.sweep);
+    await Promise.all([...this.sessions.keys()].map((id) => this.end(id)));
+  }
+}
+
+function acceptsBoth(accept: string | undefined): boolean {
+  const a = accept ?? "";
+  return a.includes("application/json") && a.includes("text/event-stream");
+}
+
+function isJsonRpc(m: unknown): boolean {
+  const one = (x: unknown) => !!x && typeof x === "object" && !Array.isArray(x) && (x as { jsonrpc?: unknown }).jsonrpc === "2.0";
+  return Array.isArray(m) ? m.length > 0 && m.every(one) : one(m);
+}
