@@ -41,6 +41,7 @@ export const OWNERS: Readonly<Record<string, string>> = {
   ingest_batches: "household/devices/ingest-batches.store.ts",
   face_descriptors: "household/identity/descriptors.store.ts",
   face_visitors: "household/identity/descriptors.store.ts",
+  daily_reports: "care/reports/daily-reports.store.ts",
 };
 
 const MIGRATIONS = "platform/db/migrations/";

@@ -19,6 +19,7 @@ import * as m013 from "./013_media_store";
 import * as m014 from "./014_ingest_batches";
 import * as m016 from "./016_sightings";
 import * as m015 from "./015_face_identity";
+import * as m018 from "./018_daily_reports";
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -42,6 +43,7 @@ const migrations: Record<string, Migration> = {
   "014_ingest_batches": m014,
   "016_sightings": m016,
   "015_face_identity": m015,
+  "018_daily_reports": m018,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
