@@ -2,23 +2,20 @@
  * Daily reports, the person timeline and open activity sessions, on the real app and store
  * (SQLite, or PostgreSQL with CAREFLOW_TEST_DATABASE_URL) in Europe/Berlin on a ManualClock:
  * a day of activities, sightings and alerts gives the expected report; today's is not
- * stored; yesterday's is stored at Berlin's midnight and read back unchanged; a restart
- * stores the missing past days once; the timeline merges and orders; sessions open and close.
+ * stored; yesterday's is stored at Berlin's midnight and read back unchanged; the timeline
+ * merges and orders; sessions open and close.
  */
 import assert from "node:assert/strict";
 import type { PersonSighting } from "../../../../runtime/platform/core/event-bus";
 import { ManualClock } from "../../../../runtime/platform/core/clock";
 import { NotFoundError, ValidationError } from "../../../../runtime/platform/core/errors";
-import { createLogger } from "../../../../runtime/platform/core/logger";
-import { buildSettings } from "../../../../runtime/platform/config/load-settings";
-import { createApp, type CareflowApp } from "../../../../runtime/app/app";
+import type { CareflowApp } from "../../../../runtime/app/app";
 import { recordActivity } from "../../../../runtime/household/activities/activities.store";
 import { actOnAlert, createAlert } from "../../../../runtime/household/alerts/alerts.service";
 import { createPerson } from "../../../../runtime/household/persons/persons.service";
-import { dailyReport, openSessions, pairSessions, personTimeline, sessionEdge, type DailyReport } from "../../../../runtime/care/reports";
+import { dailyReport, openSessions, personTimeline, type DailyReport } from "../../../../runtime/care/reports";
 import { readStoredReport } from "../../../../runtime/care/reports/daily-reports.store";
-import { freshDatabase } from "../../../support/test-db";
-import { startTestApp, testAuthSettings, type TestApp } from "../../../support/test-app";
+import { startTestApp, type TestApp } from "../../../support/test-app";
 
 const TZ = "Europe/Berlin";
 const at = (iso: string): number => Date.parse(iso);
@@ -340,110 +337,5 @@ describe("care reports: daily report, timeline, open sessions", function () {
     await setClock("2026-05-04T20:13:00Z");
     assert.deepEqual(await openSessions(app.ctx, {}), []);
     await assert.rejects(openSessions(app.ctx, { person_id: "nobody" }), NotFoundError);
-  });
-});
-
-describe("care reports: the pairing rule", () => {
-  const a = (id: number, activity_type: string, minute: number, metadata_json: Record<string, unknown> = {}, person_id: string | null = "rose") => ({
-    id,
-    timestamp: new Date(Date.UTC(2026, 4, 4, 8, minute)).toISOString(),
-    activity_type,
-    person_id,
-    room_name: null,
-    confidence: 1,
-    metadata_json,
-    rule_id: null,
-    execution_id: null,
-  });
-
-  it("reads starts and ends from suffixes or metadata.session, in any case", () => {
-    assert.deepEqual(sessionEdge(a(1, "meal_start", 0)), { edge: "start", session_type: "meal" });
-    assert.deepEqual(sessionEdge(a(1, "Bathroom_Exit", 0)), { edge: "end", session_type: "Bathroom" });
-    assert.deepEqual(sessionEdge(a(1, "sleep", 0, { session: "end" })), { edge: "end", session_type: "sleep" });
-    assert.deepEqual(sessionEdge(a(1, "eating", 0)), { edge: null, session_type: "eating" });
-    assert.deepEqual(sessionEdge(a(1, "_start", 0)), { edge: null, session_type: "_start" });
-  });
-
-  it("pairs per person and type, in time order whatever the input order", () => {
-    const sessions = pairSessions([
-      a(4, "meal_end", 30),
-      a(1, "meal_start", 0),
-      a(2, "meal_start", 5, {}, "tom"),
-      a(3, "MEAL_START", 10),
-      a(5, "bathroom_enter", 40, {}, null),
-    ]);
-    assert.deepEqual(
-      sessions.map((s) => [s.person_id, s.activity_type, s.start_activity_id, s.end_activity_id]),
-      [
-        ["rose", "meal", 1, 4],
-        ["tom", "meal", 2, null],
-        [null, "bathroom", 5, null],
-      ],
-    );
-  });
-});
-
-describe("care reports: a restart stores the missing past days once", function () {
-  this.timeout(60_000);
-  let db: Awaited<ReturnType<typeof freshDatabase>>;
-  before(async () => {
-    db = await freshDatabase();
-  });
-  after(() => db.drop());
-
-  const start = (clock: ManualClock): Promise<CareflowApp> =>
-    createApp({
-      config: {
-        port: 0,
-        dataDir: db.dataDir,
-        databaseUrl: db.databaseUrl,
-        settingsFile: undefined,
-        settings: buildSettings({ auth: testAuthSettings(), app: { timezone: TZ } }),
-      },
-      clock,
-      log: createLogger("silent"),
-      nodeRed: false,
-    });
-
-  it("stores the days it was down for at start, and nothing twice after another restart", async () => {
-    const first = await start(new ManualClock(at("2026-05-04T08:00:00Z")));
-    await createPerson(first.ctx, { person_id: "rose", display_name: "Grandma Rose" });
-    await recordActivity(first.ctx.db, {
-      timestamp: "2026-05-04T09:00:00.000Z",
-      activity_type: "medication",
-      person_id: "rose",
-      room_name: null,
-      confidence: 1,
-      metadata_json: {},
-      rule_id: null,
-      execution_id: null,
-    });
-    await first.reports.idle();
-    await first.close();
-
-    // Down from Monday 10:00 until Thursday 09:00 (Berlin): Monday, Tuesday and Wednesday are missing.
-    const second = await start(new ManualClock(at("2026-05-07T07:00:00Z")));
-    await second.reports.idle();
-    const days = ["2026-05-04", "2026-05-05", "2026-05-06"];
-    const stored = await Promise.all(days.map((d) => readStoredReport<DailyReport>(second.ctx.db, "rose", d)));
-    assert.deepEqual(
-      stored.map((r) => [r?.date, r?.medication.count, r?.generated_at]),
-      days.map((d, i) => [d, i === 0 ? 1 : 0, "2026-05-07T07:00:00.000Z"]),
-    );
-    assert.equal(await readStoredReport(second.ctx.db, "rose", "2026-05-07"), null, "today is not over");
-    assert.equal(await readStoredReport(second.ctx.db, "rose", "2026-05-03"), null, "not before Rose was registered");
-    await second.close();
-
-    const third = await start(new ManualClock(at("2026-05-07T08:00:00Z")));
-    await third.reports.idle();
-    const again = await Promise.all(days.map((d) => readStoredReport<DailyReport>(third.ctx.db, "rose", d)));
-    assert.deepEqual(
-      again.map((r) => r?.generated_at),
-      days.map(() => "2026-05-07T07:00:00.000Z"),
-      "stored once: the second restart changes nothing",
-    );
-    const count = await third.ctx.db("daily_reports").count<{ n: number | string }[]>({ n: "*" });
-    assert.equal(Number(count[0].n), 3);
-    await third.close();
   });
 });
