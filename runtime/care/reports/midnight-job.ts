@@ -49,14 +49,15 @@ export function startDailyReports(ctx: CareContext): DailyReportJob {
         timer = undefined;
       }
     });
-  const armForMembers = (): void =>
+  /** Arms for the midnight after `fromMs` (when the member came), once someone is there. */
+  const armForMembers = (fromMs: number): void =>
     enqueue(async () => {
-      if ((await countPersons(ctx)) > 0) armAfter(ctx.clock.now());
+      if ((await countPersons(ctx)) > 0) armAfter(fromMs);
     });
 
   store(ctx.clock.now());
-  armForMembers();
-  const unsubscribe = ctx.bus.subscribe("person.added", armForMembers);
+  armForMembers(ctx.clock.now());
+  const unsubscribe = ctx.bus.subscribe("person.added", () => armForMembers(ctx.clock.now()));
 
   return {
     idle: async () => {

@@ -76,6 +76,7 @@ describe("care reports: daily report, timeline, open sessions", function () {
     app = t.app;
     await household(t);
     await createPerson(app.ctx, { person_id: "rose", display_name: "Grandma Rose" });
+    await app.reports.idle(); // the midnight job has armed for Rose
   });
   afterEach(() => t.close());
 
