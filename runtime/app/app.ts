@@ -58,6 +58,7 @@ import { occupancyRouter } from "../household/occupancy/occupancy.router";
 import { registerInteractiveHandlers, watchPromptTimeouts } from "../care/interactive";
 import { docsRouter } from "./ops/docs-pages";
 import { LocationFusion } from "../household/tracking/location-fusion";
+import { startDailyReports, type DailyReportJob } from "../care/reports";
 import { closeIdentity } from "../household/identity/identity.service";
 import { CallLog } from "../care/mcp/call-log";
 import { checkToolSettings, ToolRegistry } from "../care/mcp/registry";
@@ -84,6 +85,8 @@ export interface CareflowApp {
   devices: { aggregator: FrameAggregator; endpoints: DeviceEndpoints };
   /** The location state's fusion of sightings and presence sensors (tests wait on it). */
   tracking: LocationFusion;
+  /** The daily reports' midnight job (tests wait on it). */
+  reports: DailyReportJob;
   /** True when this start seeded the demo household. */
   demoSeeded: boolean;
   listen(port?: number, host?: string): Promise<number>;
@@ -205,6 +208,9 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
     tracking.stop();
     await tracking.idle();
   });
+  // Each member's report of the day that ended, stored at local midnight (and the missed ones at start).
+  const reports = startDailyReports(ctx);
+  lifecycle.add("daily reports", () => reports.stop());
 
   // The MCP server: the tool registry (mcp.tools, mcp.voice_tools), its call log and sessions.
   const mcpCalls = new CallLog(ctx);
@@ -317,6 +323,7 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
     server,
     devices: { aggregator, endpoints: deviceEndpoints },
     tracking,
+    reports,
     demoSeeded: empty,
     listen: (port = 0, host?: string) =>
       new Promise<number>((resolve, reject) => {

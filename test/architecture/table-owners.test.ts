@@ -42,6 +42,7 @@ export const OWNERS: Readonly<Record<string, string>> = {
   face_descriptors: "household/identity/descriptors.store.ts",
   face_visitors: "household/identity/descriptors.store.ts",
   mcp_calls: "care/mcp/call-log.store.ts",
+  daily_reports: "care/reports/daily-reports.store.ts",
 };
 
 const MIGRATIONS = "platform/db/migrations/";

@@ -76,6 +76,21 @@ export async function listAlerts(ctx: PlatformContext, f: AlertFilters): Promise
   return rows.map((row) => toAlert(row, actions.filter((a) => a.alert_id === row.id).map(stripAlertId)));
 }
 
+/** Alerts raised with `since <= timestamp < until`, oldest first, each with its actions (daily reports). */
+export async function alertsRaisedBetween(ctx: PlatformContext, since: string, until: string): Promise<Alert[]> {
+  const rows = await ctx.db<AlertRow>("alerts").where("timestamp", ">=", since).andWhere("timestamp", "<", until).orderBy("timestamp").orderBy("id");
+  const actions = rows.length
+    ? await ctx
+        .db<AlertAction & { alert_id: number }>("alert_actions")
+        .whereIn(
+          "alert_id",
+          rows.map((r) => r.id),
+        )
+        .orderBy("id")
+    : [];
+  return rows.map((row) => toAlert(row, actions.filter((a) => a.alert_id === row.id).map(stripAlertId)));
+}
+
 const stripAlertId = ({ alert_id: _alertId, ...a }: AlertAction & { alert_id: number }): AlertAction => a;
 
 export async function getAlert(ctx: PlatformContext, id: number): Promise<Alert> {

@@ -107,6 +107,7 @@ export async function createPerson(ctx: PlatformContext, input: unknown): Promis
     created_at: now,
     updated_at: now,
   });
+  ctx.bus.publish("person.added", { person_id: id });
   return getPerson(ctx, id);
 }
 
@@ -132,6 +133,7 @@ export const PERSON_DATA_TABLES: readonly string[] = [
   "dementia_signals",
   "sightings",
   "face_descriptors",
+  "daily_reports",
 ];
 
 export async function deletePerson(ctx: PlatformContext, id: string): Promise<void> {

@@ -62,3 +62,23 @@ export async function latestLocationChange(db: Knex, personId: string): Promise<
   const row = await db<ChangeRow>("person_location_history").where({ person_id: personId }).orderBy("timestamp", "desc").orderBy("id", "desc").first();
   return row ? toChange(row) : null;
 }
+
+/**
+ * The person's changes with `since <= timestamp < until`, oldest first, led by the change in
+ * force at `since` (the last one before it), when there is one: where the window began.
+ */
+export async function listLocationChangesBetween(db: Knex, personId: string, since: string, until: string): Promise<LocationChange[]> {
+  const before = await db<ChangeRow>("person_location_history")
+    .where({ person_id: personId })
+    .andWhere("timestamp", "<", since)
+    .orderBy("timestamp", "desc")
+    .orderBy("id", "desc")
+    .first();
+  const rows: ChangeRow[] = await db<ChangeRow>("person_location_history")
+    .where({ person_id: personId })
+    .andWhere("timestamp", ">=", since)
+    .andWhere("timestamp", "<", until)
+    .orderBy("timestamp", "asc")
+    .orderBy("id", "asc");
+  return (before ? [before, ...rows] : rows).map(toChange);
+}

@@ -41,3 +41,14 @@ export async function listSightings(db: Knex, personId: string, limit: number): 
   const rows: SightingRow[] = await db<SightingRow>("sightings").where({ person_id: personId }).orderBy("timestamp", "desc").orderBy("id", "desc").limit(limit);
   return rows.map(toSighting);
 }
+
+/** The person's sightings with `since <= timestamp < until`, oldest first. */
+export async function listSightingsBetween(db: Knex, personId: string, since: string, until: string): Promise<Sighting[]> {
+  const rows: SightingRow[] = await db<SightingRow>("sightings")
+    .where({ person_id: personId })
+    .andWhere("timestamp", ">=", since)
+    .andWhere("timestamp", "<", until)
+    .orderBy("timestamp", "asc")
+    .orderBy("id", "asc");
+  return rows.map(toSighting);
+}

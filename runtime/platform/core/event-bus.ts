@@ -23,6 +23,8 @@ export interface BusTopics {
   "media.stored": { media_id: number; captured_at: string };
   /** The rules changed (REST, editor deploy, import): triggers re-read them. */
   "rules.changed": Record<string, never>;
+  /** A member was registered (household/persons): the daily reports' midnight job arms for them. */
+  "person.added": { person_id: string };
 }
 
 export type Topic = keyof BusTopics;

@@ -20,6 +20,7 @@ import * as m014 from "./014_ingest_batches";
 import * as m017 from "./017_mcp_calls";
 import * as m016 from "./016_sightings";
 import * as m015 from "./015_face_identity";
+import * as m018 from "./018_daily_reports";
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -44,6 +45,7 @@ const migrations: Record<string, Migration> = {
   "016_sightings": m016,
   "015_face_identity": m015,
   "017_mcp_calls": m017,
+  "018_daily_reports": m018,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

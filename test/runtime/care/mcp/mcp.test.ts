@@ -35,6 +35,9 @@ const ALL_TOOLS = [
   "respond_to_interactive_prompt",
   "get_rule_bundle",
   "import_rule_bundle",
+  "get_daily_report",
+  "get_person_timeline",
+  "get_open_sessions",
 ];
 /** Capabilities this test household does not have: a tool error that says so. */
 const NOT_CONFIGURED: Record<string, RegExp> = {
@@ -91,6 +94,8 @@ async function argumentsFor(c: Client): Promise<Record<string, Record<string, un
     get_light_level: { entity_id: "sensor.kitchen_illuminance" },
     get_person_sightings: { person_id: person },
     get_person_activities: { person_id: person },
+    get_person_timeline: { person_id: person, minutes: 120 },
+    get_daily_report: { person_id: person },
     get_rule_pipeline: { rule_id: ruleId },
     trigger_rule: { rule_id: ruleId },
     respond_to_interactive_prompt: { execution_id: 999999, step_id: 1, action: "dismiss" },
@@ -168,6 +173,14 @@ describe("MCP server (official SDK client over streamable HTTP)", function () {
         const missing = await call(client, "trigger_rule", { rule_id: 987654 });
         assert.equal(missing.isError, true);
         assert.deepEqual(valueOf(missing), { error: "Rule 987654 not found" });
+        const report = valueOf(await call(client, "get_daily_report", { person_id: "rose" }));
+        assert.equal(report.length, 1);
+        assert.equal(report[0].person_id, "rose");
+        assert.equal(typeof report[0].date, "string");
+        assert.ok("meals" in report[0] && "medication" in report[0] && "sleep" in report[0] && "alerts" in report[0]);
+        assert.ok(Array.isArray(valueOf(await call(client, "get_open_sessions"))));
+        const unknown = await call(client, "get_person_timeline", { person_id: "nobody_here" });
+        assert.equal(unknown.isError, true);
         const bad = await call(client, "get_person_sightings", { limit: 5 });
         assert.equal(bad.isError, true);
         assert.match(valueOf(bad).error, /person_id/);
@@ -375,7 +388,7 @@ describe("MCP server (official SDK client over streamable HTTP)", function () {
       const c = await connectMcp(t.baseUrl, KEYS.admin);
       assert.deepEqual(
         (await c.listTools()).tools.map((x) => x.name),
-        ["get_rooms", "get_alerts", "trigger_rule"],
+        ["get_rooms", "get_alerts", "trigger_rule", "get_daily_report"],
       );
       await assert.rejects(c.callTool({ name: "get_sensors", arguments: {} }), /Unknown tool: get_sensors/);
       assert.equal((await t.post("/api/v1/mcp/tools/get_sensors", {})).status, 404);

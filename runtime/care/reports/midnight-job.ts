@@ -1,0 +1,78 @@
+/**
+ * Stores the day's reports when it ends: a timer on the app's clock at the next local
+ * midnight (`app.timezone`), re-armed at each. At start, and at each midnight, every missing
+ * report of the last `CATCH_UP_DAYS` days is stored, so a service that was down at
+ * midnight stores what it missed when it comes back, once (the store keeps the first).
+ * The timer is armed only while there is a member to report on: a new member arms it.
+ */
+import type { CareContext } from "../context";
+import { storeMissingReports } from "./daily-report";
+import { nextMidnight } from "./local-day";
+import { countPersons } from "../../household/persons/persons.service";
+
+export interface DailyReportJob {
+  /** Resolves when every store started so far has finished; for tests. */
+  idle(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export function startDailyReports(ctx: CareContext): DailyReportJob {
+  let stopped = false;
+  let timer: { at: number; cancel: () => void } | undefined;
+  let tail: Promise<void> = Promise.resolve();
+
+  const enqueue = (work: () => Promise<void>): void => {
+    tail = tail.then(work).catch((err: unknown) => ctx.log.error({ err }, "daily reports: storing the reports of past days failed"));
+  };
+  /** Arms for the first midnight after `fromMs`, unless armed. */
+  const armAfter = (fromMs: number): void => {
+    if (stopped || timer) return;
+    const at = nextMidnight(fromMs, ctx.settings.app.timezone);
+    timer = {
+      at,
+      cancel: ctx.clock.at(at, () => {
+        timer = undefined;
+        if (stopped) return;
+        // Re-armed at once, so a clock that jumps over several midnights fires each.
+        armAfter(at);
+        store(at);
+      }),
+    };
+  };
+  /** Stores the missing reports as at `asOfMs`; with nobody to report on, the timer goes. */
+  const store = (asOfMs: number): void =>
+    enqueue(async () => {
+      const stored = await storeMissingReports(ctx, asOfMs);
+      if (stored) ctx.log.info({ stored }, "daily reports stored");
+      if ((await countPersons(ctx)) === 0) {
+        timer?.cancel();
+        timer = undefined;
+      }
+    });
+  /** Arms for the midnight after `fromMs` (when the member came), once someone is there. */
+  const armForMembers = (fromMs: number): void =>
+    enqueue(async () => {
+      if ((await countPersons(ctx)) > 0) armAfter(fromMs);
+    });
+
+  store(ctx.clock.now());
+  armForMembers(ctx.clock.now());
+  const unsubscribe = ctx.bus.subscribe("person.added", () => armForMembers(ctx.clock.now()));
+
+  return {
+    idle: async () => {
+      let seen: Promise<void>;
+      do {
+        seen = tail;
+        await seen;
+      } while (seen !== tail);
+    },
+    stop: async () => {
+      stopped = true;
+      unsubscribe();
+      timer?.cancel();
+      timer = undefined;
+      await tail;
+    },
+  };
+}
