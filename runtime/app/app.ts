@@ -57,6 +57,7 @@ import { OccupancyBoard } from "../household/occupancy/occupancy.board";
 import { occupancyRouter } from "../household/occupancy/occupancy.router";
 import { registerInteractiveHandlers, watchPromptTimeouts } from "../care/interactive";
 import { docsRouter } from "./ops/docs-pages";
+import { webappRouter } from "./webapp/webapp.router";
 import { LocationFusion } from "../household/tracking/location-fusion";
 import { closeIdentity } from "../household/identity/identity.service";
 import { editorPageScriptFile, nodeRedPackageDir } from "../../nodes/_kit/node-red/emit-package";
@@ -165,6 +166,8 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
     },
   };
   lifecycle.add("web app socket", () => ctx.webapp.close());
+  // The web app shows the time in the household's time zone, wherever the tablet thinks it is.
+  ctx.webapp.onConnect((client) => client.send({ type: "welcome", timezone: ctx.settings.app.timezone, app_name: ctx.settings.app.name }));
 
   if (empty) await seedDemoHousehold(ctx);
   await upsertDeviceSensors(ctx, settings.auth.device_keys);
@@ -205,6 +208,7 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
   app.use(requestTargetGuard);
   app.use(healthRouter(ctx, { startedAt: Date.now(), nodeRedState: () => (useNodeRed ? nodeRedHost.state : "disabled") }));
   app.use(docsRouter());
+  app.use(webappRouter());
   const throttle = new FailureThrottle(settings.auth.throttle, clock, (client, seconds) =>
     log.warn({ client, seconds }, "too many wrong keys or passwords: address blocked"),
   );
