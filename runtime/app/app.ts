@@ -4,6 +4,7 @@
  */
 import { randomBytes } from "node:crypto";
 import http from "node:http";
+import type { Duplex } from "node:stream";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import express from "express";
@@ -225,7 +226,13 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
   const server = http.createServer(app);
   answerClientErrors(server, log);
   let feed: PipelineFeed | undefined;
+  // Upgraded sockets (/ws, /ws/pipeline, the editor's comms) are no longer the HTTP server's
+  // connections: closing the server waits for them, so it ends them itself (a web app that
+  // stays connected must not hold a shutdown for minutes).
+  const upgraded = new Set<Duplex>();
   server.on("upgrade", (req, socket, head) => {
+    upgraded.add(socket);
+    socket.once("close", () => upgraded.delete(socket));
     if (feed?.handleUpgrade(req, socket, head)) return;
     if (ctx.webapp.handleUpgrade(req, socket, head)) return;
     if (useNodeRed && nodeRedHost.handleUpgrade(req, socket, head)) return;
@@ -291,7 +298,7 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
   }
   if (empty) await importExampleRules(ctx);
   // The server closes first: no new requests reach parts that are stopping.
-  lifecycle.add("http server", () => closeServer(server));
+  lifecycle.add("http server", () => closeServer(server, upgraded));
 
   return {
     ctx,
@@ -309,10 +316,11 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
   };
 }
 
-function closeServer(server: http.Server): Promise<void> {
+function closeServer(server: http.Server, upgraded: Set<Duplex>): Promise<void> {
   return new Promise<void>((resolve) => {
     if (!server.listening) return resolve();
     server.close(() => resolve());
     server.closeAllConnections();
+    for (const socket of upgraded) socket.destroy();
   });
 }
