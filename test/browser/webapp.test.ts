@@ -263,7 +263,7 @@ describe("browser: the senior's web app", function () {
     await until(() => window.careflowWebApp.state === "disconnected");
     await page
       .locator("#status-retry")
-      .filter({ hasText: /Trying again in \d+ s/ })
+      .filter({ hasText: /trying again in \d+ s/ })
       .waitFor();
     // A reload while the server is away: the service worker serves the shell.
     dbg("disconnected shown");

@@ -296,7 +296,7 @@
   }
   function drawRetry(): void {
     const left = Math.max(0, Math.ceil((retryAt - Date.now()) / 1000));
-    $("status-retry").textContent = report.state === "disconnected" && left > 0 ? `Trying again in ${left} s` : "";
+    $("status-retry").textContent = report.state === "disconnected" && left > 0 ? `· trying again in ${left} s` : "";
   }
   window.setInterval(drawRetry, 500);
 

@@ -17,6 +17,7 @@ const PAGES: Record<string, string> = {
   filters: "Context filters",
   notifications: "Notifications and alerts",
   interactive: "Questions to the senior",
+  webapp: "The web app (the senior's screen)",
   llm: "Language models",
   eink: "E-ink displays",
   tts: "Speech",
