@@ -27,6 +27,7 @@ const TZ = "Asia/Kolkata";
 interface AppReport {
   state: string;
   connects: number;
+  chimes: number;
   shown: string[];
   audio: { streams: number; frames: number; bytes: number; clips: number; playing: boolean };
   answers: Array<{ execution_id: number; step_id: number; action: string }>;
@@ -160,12 +161,16 @@ describe("browser: the senior's web app", function () {
   });
 
   it("shows a popup after a chime, one thing at a time, and goes back to the clock on OK", async () => {
+    const chimes = (await report()).chimes;
     const exec = await notify({
       alert_level: "reminder",
       channels: ["pwa_popup_text"],
       message_template: "Time for your heart tablet, with a glass of water.",
     });
+    await until(() => window.careflowWebApp.chimes > 0);
+    assert.equal(await screen(), "idle", "the chime comes before the words");
     await page.locator("#popup").waitFor({ state: "visible" });
+    assert.equal((await report()).chimes, chimes + 1);
     assert.equal(await page.locator("#popup-message").innerText(), "Time for your heart tablet, with a glass of water.");
     assert.equal(await page.locator("#popup-level").innerText(), "Reminder");
     assert.equal(await page.locator("#idle").isVisible(), false, "the clock gives way");
@@ -280,5 +285,20 @@ describe("browser: the senior's web app", function () {
     await notify({ alert_level: "info", channels: ["pwa_popup_text"], message_template: "Back again." });
     await page.locator("#popup-message", { hasText: "Back again." }).waitFor();
     assert.deepEqual(pageErrors, []);
+  });
+  it("keeps an answer tapped while the server is away and sends it when it is back; the run resumes", async () => {
+    const exec = await ask({ popup_message_template: "Are you warm enough?", countdown_seconds: 120 });
+    await page.locator("#prompt-message", { hasText: "Are you warm enough?" }).waitFor();
+    await app!.close();
+    app = undefined;
+    await until(() => window.careflowWebApp.state === "disconnected");
+    await page.locator("#prompt-dismiss").tap();
+    await page.locator("#prompt-thanks").waitFor({ state: "visible" });
+    await start();
+    await until(() => window.careflowWebApp.state === "connected", 20000);
+    const run = await runEnded(exec);
+    assert.equal(run.status, "completed");
+    assert.equal(run.pipeline_data.interactive_response.channel, "pwa_popup_text");
+    assert.equal(run.pipeline_data.interactive_response.action, "dismiss");
   });
 });

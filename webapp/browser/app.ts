@@ -55,6 +55,7 @@
   const report = {
     state: "connecting" as State,
     connects: 0,
+    chimes: 0,
     shown: [] as string[],
     audio: { streams: 0, frames: 0, bytes: 0, clips: 0, playing: false },
     answers: [] as Array<{ execution_id: number; step_id: number; action: string }>,
@@ -199,6 +200,7 @@
   /** Two soft bell-like tones, falling; a third, higher one for an emergency. */
   function chime(urgent: boolean): void {
     if (!audio || audio.state !== "running") return;
+    report.chimes++;
     const notes = urgent ? [880, 659.25, 880] : [659.25, 523.25];
     notes.forEach((freq, i) => {
       const t = audio.currentTime + 0.02 + i * 0.35;
@@ -300,8 +302,12 @@
   }
   window.setInterval(drawRetry, 500);
 
+  // Answers given while the socket is down wait here and go out when it is back: the senior
+  // was thanked, so the answer must not be lost (the server keeps the first answer only).
+  const outbox: Frame[] = [];
   function send(frame: Frame): void {
     if (ws?.readyState === WebSocket.OPEN) ws.send(JSON.stringify(frame));
+    else outbox.push(frame);
   }
 
   function connect(): void {
@@ -317,6 +323,7 @@
       attempt = 0;
       report.connects++;
       setState("connected");
+      for (const frame of outbox.splice(0)) socket.send(JSON.stringify(frame));
     };
     socket.onmessage = (ev: MessageEvent) => {
       if (ev.data instanceof ArrayBuffer) return playPcm(ev.data);
