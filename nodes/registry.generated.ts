@@ -58,6 +58,7 @@ import { handler as filter_scene_trend_handler } from "./filters/scene_trend/sce
 import { spec as filter_time_range } from "./filters/time_range/time_range.node";
 import { handler as filter_time_range_handler } from "./filters/time_range/time_range.handler";
 import { spec as channel_announcement } from "./channels/announcement/announcement.node";
+import { handler as channel_announcement_handler } from "./channels/announcement/announcement.handler";
 import { spec as channel_chat_app } from "./channels/chat_app/chat_app.node";
 import { spec as channel_eink } from "./channels/eink/eink.node";
 import { handler as channel_eink_handler } from "./channels/eink/eink.handler";
@@ -66,6 +67,7 @@ import { handler as channel_hub_speaker_tts_handler } from "./channels/hub_speak
 import { spec as channel_pwa_popup_text } from "./channels/pwa_popup_text/pwa_popup_text.node";
 import { handler as channel_pwa_popup_text_handler } from "./channels/pwa_popup_text/pwa_popup_text.handler";
 import { spec as channel_pwa_realtime_ai } from "./channels/pwa_realtime_ai/pwa_realtime_ai.node";
+import { handler as channel_pwa_realtime_ai_handler } from "./channels/pwa_realtime_ai/pwa_realtime_ai.handler";
 import { spec as channel_tts } from "./channels/tts/tts.node";
 import { handler as channel_tts_handler } from "./channels/tts/tts.handler";
 import { spec as channel_webhook } from "./channels/webhook/webhook.node";
@@ -117,12 +119,12 @@ export const registry: NodeRegistry = {
     { spec: filter_time_range, handler: filter_time_range_handler },
   ],
   channels: [
-    { spec: channel_announcement },
+    { spec: channel_announcement, handler: channel_announcement_handler },
     { spec: channel_chat_app },
     { spec: channel_eink, handler: channel_eink_handler },
     { spec: channel_hub_speaker_tts, handler: channel_hub_speaker_tts_handler },
     { spec: channel_pwa_popup_text, handler: channel_pwa_popup_text_handler },
-    { spec: channel_pwa_realtime_ai },
+    { spec: channel_pwa_realtime_ai, handler: channel_pwa_realtime_ai_handler },
     { spec: channel_tts, handler: channel_tts_handler },
     { spec: channel_webhook, handler: channel_webhook_handler },
   ],

@@ -204,10 +204,36 @@ export interface WebAppFrame {
   [k: string]: unknown;
 }
 
+/** Something to say in the web app (the `announcement` channel). */
+export interface AnnounceRequest {
+  text: string;
+  /** `stream`: PCM frames while the speech is made; `file`: a link to a stored clip. */
+  mode: "stream" | "file";
+  voice?: string;
+  language?: string;
+  model?: string;
+  speed?: number;
+}
+
+export interface Announced {
+  mode: "stream" | "file";
+  /** Web app clients that were sent it. */
+  clients: number;
+  /** Audio bytes sent (PCM) or stored (the clip). */
+  bytes: number;
+  sample_rate?: number;
+  /** File mode: the clip's signed URL. */
+  url?: string;
+}
+
 /** The web app's socket (`/ws`). */
 export interface WebAppServices {
   /** How many clients were sent the frame. */
   broadcast(frame: WebAppFrame): number;
+  /** Speaks the text in every connected web app with the household's TTS service. */
+  announce(request: AnnounceRequest, signal: AbortSignal): Promise<ServiceAnswer<Announced>>;
+  /** Whether a realtime voice model is configured (`llm.realtime`) for the voice companion. */
+  realtimeConfigured(): boolean;
 }
 
 /** The llm_call config (and the legacy model steps', which share it). */

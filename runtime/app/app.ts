@@ -4,6 +4,7 @@
  */
 import { randomBytes } from "node:crypto";
 import http from "node:http";
+import type { Duplex } from "node:stream";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import express from "express";
@@ -57,6 +58,7 @@ import { OccupancyBoard } from "../household/occupancy/occupancy.board";
 import { occupancyRouter } from "../household/occupancy/occupancy.router";
 import { registerInteractiveHandlers, watchPromptTimeouts } from "../care/interactive";
 import { docsRouter } from "./ops/docs-pages";
+import { webappRouter } from "./webapp/webapp.router";
 import { LocationFusion } from "../household/tracking/location-fusion";
 import { startDailyReports, type DailyReportJob } from "../care/reports";
 import { closeIdentity } from "../household/identity/identity.service";
@@ -174,6 +176,8 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
     },
   };
   lifecycle.add("web app socket", () => ctx.webapp.close());
+  // The web app shows the time in the household's time zone, wherever the tablet thinks it is.
+  ctx.webapp.onConnect((client) => client.send({ type: "welcome", timezone: ctx.settings.app.timezone, app_name: ctx.settings.app.name }));
 
   if (empty) await seedDemoHousehold(ctx);
   await upsertDeviceSensors(ctx, settings.auth.device_keys);
@@ -224,6 +228,7 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
   app.use(requestTargetGuard);
   app.use(healthRouter(ctx, { startedAt: Date.now(), nodeRedState: () => (useNodeRed ? nodeRedHost.state : "disabled") }));
   app.use(docsRouter());
+  app.use(webappRouter());
   const throttle = new FailureThrottle(settings.auth.throttle, clock, (client, seconds) =>
     log.warn({ client, seconds }, "too many wrong keys or passwords: address blocked"),
   );
@@ -249,7 +254,13 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
   const server = http.createServer(app);
   answerClientErrors(server, log);
   let feed: PipelineFeed | undefined;
+  // Upgraded sockets (/ws, /ws/pipeline, the editor's comms) are no longer the HTTP server's
+  // connections: closing the server waits for them, so it ends them itself (a web app that
+  // stays connected must not hold a shutdown for minutes).
+  const upgraded = new Set<Duplex>();
   server.on("upgrade", (req, socket, head) => {
+    upgraded.add(socket);
+    socket.once("close", () => upgraded.delete(socket));
     if (feed?.handleUpgrade(req, socket, head)) return;
     if (ctx.webapp.handleUpgrade(req, socket, head)) return;
     if (useNodeRed && nodeRedHost.handleUpgrade(req, socket, head)) return;
@@ -315,7 +326,7 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
   }
   if (empty) await importExampleRules(ctx);
   // The server closes first: no new requests reach parts that are stopping.
-  lifecycle.add("http server", () => closeServer(server));
+  lifecycle.add("http server", () => closeServer(server, upgraded));
 
   return {
     ctx,
@@ -334,10 +345,11 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
   };
 }
 
-function closeServer(server: http.Server): Promise<void> {
+function closeServer(server: http.Server, upgraded: Set<Duplex>): Promise<void> {
   return new Promise<void>((resolve) => {
     if (!server.listening) return resolve();
     server.close(() => resolve());
     server.closeAllConnections();
+    for (const socket of upgraded) socket.destroy();
   });
 }

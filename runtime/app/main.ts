@@ -9,10 +9,12 @@ import type { Settings } from "../../settings";
 function printDemoBanner(port: number, settings: Settings, dataDir: string): void {
   const base = `http://localhost:${port}`;
   const admin = settings.auth.api_keys.find((k) => k.name === "demo admin");
+  const webapp = settings.auth.api_keys.find((k) => k.name === "demo web app");
   const lines = [
     "",
     "careflow is serving a demo household.",
     `  Editor:     ${base}${EDITOR_ROOT}  (user: admin, password: an admin key)`,
+    ...(webapp ? [`  Web app:    ${base}/app/#key=${encodeURIComponent(webapp.key)}  (open once on the senior's tablet)`] : []),
     `  API:        curl -H "X-API-Key: ${admin?.key ?? "<admin key>"}" ${base}/api/v1/rooms`,
     "  Demo keys:",
     ...settings.auth.api_keys.filter((k) => k.name.startsWith("demo ")).map((k) => `    ${k.permissions.join(",").padEnd(13)} ${k.key}`),

@@ -33,6 +33,7 @@ import { findSignals } from "../household/tracking/signals.store";
 import { listTransitions } from "../household/tracking/transitions.store";
 import { listRoomTrends } from "../household/tracking/trends.store";
 import { identifyFrames } from "../household/identity/identify.service";
+import { announce } from "../household/speech/announce";
 
 const built = new WeakMap<CareContext, CareServices>();
 
@@ -94,7 +95,11 @@ function build(ctx: CareContext): CareServices {
       },
     },
     prompts: { record: (prompt) => recordPrompt(ctx, prompt) },
-    webapp: { broadcast: (frame) => ctx.webapp.broadcast(frame) },
+    webapp: {
+      broadcast: (frame) => ctx.webapp.broadcast(frame),
+      announce: (request, signal) => announce(ctx, request, signal),
+      realtimeConfigured: () => Object.keys(ctx.settings.llm.realtime ?? {}).length > 0,
+    },
     models: { runStep: (input, config, signal) => runLlmStep(ctx, input, config, signal) },
     eink: { render: (request) => renderToDevices(ctx, request) },
     media: { read: (p) => readMediaFile(ctx.dataDir, p), recentFrames: (q) => recentCameraFrames(ctx, q) },

@@ -26,8 +26,12 @@ const SPEC_GRANTS: Record<Exclude<Caller, "none" | "wrong">, readonly RegExp[]> 
   terminal: [re("POST", "/api/v1/device/terminal"), re("GET", "/api/v1/image/active"), re("POST", "/api/v1/interactive-responses")],
 };
 
-/** Routes that take no API key at all: health, and the product docs the editor's help links to. */
-const OPEN = [re("GET", "/health"), re("GET", "/docs(/.*)?")];
+/**
+ * Routes that take no API key at all: health, the product docs the editor's help links to,
+ * and the senior's web app shell (/app, /app/, /app/:file): static files with nothing of the
+ * household in them; the app brings its key to /ws (docs/webapp.md).
+ */
+const OPEN = [re("GET", "/health"), re("GET", "/docs(/.*)?"), re("GET", "/app(/.*)?")];
 /** Authenticated by something other than an API key: the rule's webhook secret. */
 const SECRET_AUTH = [re("POST", `/api/v1/webhooks/:rule_id`)];
 /** A signed URL is its own credential (docs/media.md): without a valid signature, 403 for every caller, key or none. */

@@ -13,6 +13,5 @@ export const spec = defineChannel({
       language: z.string().optional().describe("Language code, e.g. en or hi; empty = tts.default_language"),
     })
     .strict(),
-  pending: "audio streaming on /ws",
   palette: { color: "#F3B567", icon: "font-awesome/fa-bullhorn" },
 });

@@ -14,6 +14,5 @@ export const spec = defineChannel({
       }).optional(),
     })
     .strict(),
-  pending: "the realtime voice companion",
   palette: { color: "#F3B567", icon: "font-awesome/fa-microphone" },
 });

@@ -17,6 +17,7 @@ const PAGES: Record<string, string> = {
   filters: "Context filters",
   notifications: "Notifications and alerts",
   interactive: "Questions to the senior",
+  webapp: "The web app (the senior's screen)",
   llm: "Language models",
   eink: "E-ink displays",
   tts: "Speech",
@@ -82,6 +83,11 @@ export function docsRouter(): Router {
   router.get(`${DOCS_ROOT}/*`, (req, res, next) => {
     const page = req.path.slice(DOCS_ROOT.length + 1).replace(/\.md$/, "");
     const dir = docsDir();
+    // The screenshots the pages show (docs/images/<name>.png).
+    if (dir && /^images\/[a-z0-9-]+\.png$/.test(page)) {
+      const image = path.join(dir, page);
+      return fs.existsSync(image) ? res.type("png").sendFile(image) : next();
+    }
     if (!dir || !(page in PAGES || NODE_PAGE.test(page))) return next();
     const file = path.join(dir, `${page}.md`);
     if (!fs.existsSync(file)) return next();

@@ -41,6 +41,23 @@ export function adminConfigRouter(ctx: AppContext): Router {
     "/admin/config",
     route(() => redactSecrets(ctx.settings)),
   );
+  // The senior's tablet is set up once by opening this link (docs/webapp.md): the web app
+  // keeps the key from the fragment and removes it from the address bar.
+  r.get(
+    "/admin/webapp-link",
+    route((req) => {
+      const base = (ctx.settings.app.public_url ?? `${req.protocol}://${req.get("host") ?? "localhost"}`).replace(/\/+$/, "");
+      const links = ctx.settings.auth.api_keys
+        .filter((k) => k.permissions.includes("webapp"))
+        .map((k) => ({ key_name: k.name, url: `${base}/app/#key=${encodeURIComponent(k.key)}` }));
+      return {
+        links,
+        hint: links.length
+          ? "Open the link once on the senior's tablet (or turn it into a QR code); the app keeps the key. Then add it to the home screen."
+          : 'No web app key: set CAREFLOW_WEBAPP_KEY or add an api_keys entry with permissions ["webapp"].',
+      };
+    }),
+  );
   r.get(
     "/admin/app-info",
     route(() => ({ name: ctx.settings.app.name, app: packageInfo().name, version: packageInfo().version, timezone: ctx.settings.app.timezone })),

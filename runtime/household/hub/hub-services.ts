@@ -4,10 +4,11 @@
  * weather entity. Every "cannot" is an answer with its reason, never a throw, so a step or a
  * channel records why and the run goes on.
  */
-import type { HubServices, HubWeather, ServiceAnswer, SpeechRequest } from "../../../nodes/_kit/care-services";
+import type { HubServices, HubWeather, ServiceAnswer } from "../../../nodes/_kit/care-services";
 import type { PlatformContext } from "../../platform/context";
 import { fnmatch } from "../../platform/auth/fnmatch";
 import { storeSpeechClip } from "../media/speech-clips";
+import { synthesize } from "../speech/tts-client";
 import { usableHub, type HubLink } from "./hub";
 
 const fail = <T>(reason: string): ServiceAnswer<T> => ({ ok: false, reason });
@@ -18,32 +19,6 @@ const text = (v: unknown): string | null => (typeof v === "string" && v !== "" ?
 /** Whether `domain.service` is allowed by the settings' patterns (`light.*`, `lock.unlock`). */
 export const serviceAllowed = (patterns: readonly string[], domain: string, service: string): boolean =>
   patterns.some((p) => fnmatch(`${domain}.${service}`, p));
-
-/** Synthesises speech with the household's TTS service (`POST {tts.url}/v1/audio/speech`). */
-async function synthesize(ctx: PlatformContext, req: SpeechRequest, signal: AbortSignal): Promise<ServiceAnswer<Buffer>> {
-  const tts = ctx.settings.tts;
-  const url = new URL("/v1/audio/speech", tts.url);
-  try {
-    const res = await fetch(url, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({
-        model: req.model ?? tts.default_model,
-        input: req.text.slice(0, 4096),
-        voice: req.voice ?? tts.default_voice,
-        response_format: "mp3",
-        speed: req.speed ?? tts.default_speed,
-        language: req.language ?? tts.default_language,
-      }),
-      signal: AbortSignal.any([signal, AbortSignal.timeout(30_000)]),
-    });
-    const body = Buffer.from(await res.arrayBuffer());
-    if (!res.ok) return fail(`the TTS service at ${tts.url} answered ${res.status}: ${body.toString("utf8").slice(0, 200)}`);
-    return { ok: true, value: body };
-  } catch (err) {
-    return fail(`the TTS service at ${tts.url} did not answer: ${err instanceof Error ? err.message : String(err)}`);
-  }
-}
 
 export function hubServices(ctx: PlatformContext, link: HubLink | undefined): HubServices {
   return {

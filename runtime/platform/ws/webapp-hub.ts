@@ -48,6 +48,7 @@ export class WebAppHub {
   private readonly clients = new Map<WebSocket, WebAppClient>();
   private readonly handlers = new Map<string, { handler: Handler; twin: RestTwin }>();
   private readonly limits: ConnectionLimits;
+  private readonly greeters: Array<(client: WebAppClient) => void> = [];
 
   constructor(
     private readonly keys: () => KeyStore,
@@ -68,6 +69,23 @@ export class WebAppHub {
       }
     }
     return n;
+  }
+
+  /** Send a binary frame (audio) to every connected client; returns how many it was sent to. */
+  broadcastBinary(data: Buffer): number {
+    let n = 0;
+    for (const ws of this.clients.keys()) {
+      if (ws.readyState === ws.OPEN) {
+        ws.send(data, { binary: true });
+        n++;
+      }
+    }
+    return n;
+  }
+
+  /** Called with each client as it connects, e.g. to send it a welcome frame. */
+  onConnect(greet: (client: WebAppClient) => void): void {
+    this.greeters.push(greet);
   }
 
   get size(): number {
@@ -110,6 +128,13 @@ export class WebAppHub {
       // A frame over the limit or a broken socket: ws closes it; without a listener it would throw.
       ws.on("error", (err) => this.log.debug({ err: err.message, caller: principal.name }, "web app socket error"));
       ws.on("message", (data) => void this.receive(String(data), client));
+      for (const greet of this.greeters) {
+        try {
+          greet(client);
+        } catch (err) {
+          this.log.warn({ err }, "web app greeting failed");
+        }
+      }
     });
     return true;
   }

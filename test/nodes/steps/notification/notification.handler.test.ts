@@ -62,11 +62,11 @@ describe("notification step handler", function () {
     assert.equal((await listAlerts(env.ctx, { limit: 10, offset: 0 })).length, 0);
   });
 
-  it("warning: the level's channels, unbuilt ones reported; an alert with next_escalation_at in 10 minutes", async () => {
+  it("warning: the level's channels, the voice companion through its fallback (on screen); an alert with next_escalation_at in 10 minutes", async () => {
     const r = await run({ alert_level: "warning", message_template: "{{person}} needs help", trigger_cooloff: false }, { person: "Rose" });
     assert.deepEqual(r.data, {
       notification_dispatched: true,
-      notification_channels: { pwa_popup_text: true, chat_app: false, eink: false, pwa_realtime_ai: false },
+      notification_channels: { pwa_popup_text: true, chat_app: false, eink: false, pwa_realtime_ai: true },
     });
     const [alert] = await listAlerts(env.ctx, { limit: 10, offset: 0 });
     assert.equal(alert.alert_type, "Bathroom too long", "the step's label");

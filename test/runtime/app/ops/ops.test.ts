@@ -32,6 +32,22 @@ describe("operations endpoints", () => {
     assert.match(res.body.version, /^\d+\.\d+\.\d+/);
   });
 
+  it("GET /api/v1/admin/webapp-link gives one set-up link per webapp key, the key in the fragment", async () => {
+    assert.equal((await t.get("/api/v1/admin/webapp-link", null)).status, 401);
+    assert.equal((await t.get("/api/v1/admin/webapp-link", KEYS.webapp)).status, 403);
+    const res = await t.get("/api/v1/admin/webapp-link");
+    assert.equal(res.status, 200);
+    assert.deepEqual(res.body.links, [{ key_name: "test web app", url: `${t.baseUrl}/app/#key=${KEYS.webapp}` }]);
+    const page = await fetch(`${t.baseUrl}/app`);
+    assert.equal(page.status, 200, "/app redirects to the page at /app/");
+    assert.equal(page.url, `${t.baseUrl}/app/`);
+    assert.match(await page.text(), /<script src="\/app\/app.js"><\/script>/);
+    assert.equal((await fetch(`${t.baseUrl}/app/sw.js`)).headers.get("content-type"), "text/javascript; charset=utf-8");
+    assert.equal((await fetch(`${t.baseUrl}/app/nothing.js`)).status, 404);
+    // docs/webapp.md shows its screenshots from /docs/images/.
+    assert.equal((await fetch(`${t.baseUrl}/docs/images/webapp-idle.png`)).headers.get("content-type"), "image/png");
+  });
+
   it("GET /api/v1/admin/config shows effective settings with every secret redacted", async () => {
     const res = await t.get("/api/v1/admin/config");
     assert.equal(res.status, 200);

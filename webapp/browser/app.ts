@@ -1,0 +1,420 @@
+/**
+ * The senior's web app (`/app`): one plain script, no framework. It keeps the key it was set
+ * up with (the link's `#key=` fragment, then localStorage), holds one WebSocket to `/ws` (the
+ * key as the subprotocol) and shows one thing at a time: the time and the day when idle, a
+ * popup, or a prompt with two big buttons and its countdown. It plays a soft chime before a
+ * popup or a prompt, and speech the server sends (PCM frames or a clip's URL) with Web Audio.
+ * Reconnects after 3 s, doubling to 30 s. `window.careflowWebApp` reports its state to tests.
+ */
+(() => {
+  type Frame = { type: string; [k: string]: unknown };
+  type State = "connecting" | "connected" | "disconnected" | "unconfigured";
+  interface Popup {
+    kind: "popup";
+    level: string;
+    message: string;
+    room: string | null;
+    image_url: string | null;
+    at: number;
+  }
+  interface Prompt {
+    kind: "prompt";
+    execution_id: number;
+    step_id: number;
+    title: string;
+    message: string;
+    dismiss: string;
+    escalate: string;
+    deadline: number;
+    answered: string | null;
+  }
+  type Item = Popup | Prompt;
+
+  const KEY_STORE = "careflow.webapp.key";
+  const TZ_STORE = "careflow.webapp.timezone";
+  const FIRST_DELAY_MS = 3000;
+  const MAX_DELAY_MS = 30000;
+  const CHIME_LEAD_MS = 700;
+  const LEVEL_NAMES: Record<string, string> = { emergency: "Urgent", warning: "Please look", info: "For you", reminder: "Reminder" };
+
+  const $ = <T extends HTMLElement = HTMLElement>(id: string): T => {
+    const el = document.getElementById(id);
+    if (!el) throw new Error(`#${id} is missing from the page`);
+    return el as T;
+  };
+
+  // The key: from the set-up link once, then from storage; never shown.
+  const fromLink = /(?:^#|&)key=([^&]+)/.exec(location.hash);
+  if (fromLink) {
+    localStorage.setItem(KEY_STORE, decodeURIComponent(fromLink[1]));
+    history.replaceState(null, "", location.pathname + location.search);
+  }
+  const key = localStorage.getItem(KEY_STORE);
+  let timeZone = localStorage.getItem(TZ_STORE) ?? undefined;
+
+  const report = {
+    state: "connecting" as State,
+    connects: 0,
+    chimes: 0,
+    shown: [] as string[],
+    audio: { streams: 0, frames: 0, bytes: 0, clips: 0, playing: false },
+    answers: [] as Array<{ execution_id: number; step_id: number; action: string }>,
+  };
+  (window as unknown as { careflowWebApp: typeof report }).careflowWebApp = report;
+
+  // ---- the screens ----------------------------------------------------------------------
+
+  const screens = { idle: $("idle"), popup: $("popup"), prompt: $("prompt"), setup: $("setup") };
+  function showScreen(name: keyof typeof screens): void {
+    for (const [n, el] of Object.entries(screens)) el.hidden = n !== name;
+    document.body.dataset.screen = name;
+  }
+
+  function tick(): void {
+    const now = new Date();
+    const fmt = (o: Intl.DateTimeFormatOptions): string => {
+      try {
+        return new Intl.DateTimeFormat(undefined, { ...o, timeZone }).format(now);
+      } catch {
+        return new Intl.DateTimeFormat(undefined, o).format(now);
+      }
+    };
+    $("clock").textContent = fmt({ hour: "numeric", minute: "2-digit" });
+    $("day").textContent = fmt({ weekday: "long" });
+    $("date").textContent = fmt({ day: "numeric", month: "long", year: "numeric" });
+    const hour = Number(fmt({ hour: "numeric", hourCycle: "h23" }).replace(/\D/g, ""));
+    $("part-of-day").textContent = hour >= 5 && hour < 12 ? "Morning" : hour >= 12 && hour < 17 ? "Afternoon" : hour >= 17 && hour < 21 ? "Evening" : "Night";
+    if (current?.kind === "prompt") drawCountdown(current);
+  }
+
+  // ---- one thing at a time --------------------------------------------------------------
+
+  let current: Item | null = null;
+  const queue: Item[] = [];
+  let revealTimer: number | undefined;
+
+  function enqueue(item: Item): void {
+    if (item.kind === "popup") {
+      // The same popup twice (a popup and the voice channel of one notification): shown once.
+      const same = (i: Item | null) => i?.kind === "popup" && i.message === item.message && i.level === item.level && item.at - i.at < 10000;
+      if (same(current) || queue.some(same)) return;
+      queue.push(item);
+    } else {
+      // A prompt goes before every popup; a popup on screen waits behind it.
+      const firstPopup = queue.findIndex((i) => i.kind === "popup");
+      queue.splice(firstPopup < 0 ? queue.length : firstPopup, 0, item);
+      if (current?.kind === "popup") {
+        queue.splice(queue.indexOf(item) + 1, 0, current);
+        current = null;
+      }
+    }
+    if (!current) next();
+  }
+
+  function next(): void {
+    window.clearTimeout(revealTimer);
+    current = queue.shift() ?? null;
+    if (!current) return showScreen("idle");
+    const item = current;
+    chime(item.kind === "popup" && item.level === "emergency");
+    // The chime first, then the words.
+    revealTimer = window.setTimeout(() => (item === current ? reveal(item) : undefined), CHIME_LEAD_MS);
+  }
+
+  function reveal(item: Item): void {
+    if (item.kind === "popup") {
+      $("popup-level").textContent = LEVEL_NAMES[item.level] ?? item.level;
+      screens.popup.dataset.level = item.level;
+      $("popup-message").textContent = item.message;
+      const img = $<HTMLImageElement>("popup-image");
+      img.hidden = !item.image_url;
+      if (item.image_url) img.src = item.image_url;
+      else img.removeAttribute("src");
+      showScreen("popup");
+      report.shown.push(`popup:${item.message}`);
+    } else {
+      $("prompt-title").textContent = item.title;
+      $("prompt-message").textContent = item.message;
+      $("prompt-dismiss").textContent = item.dismiss;
+      $("prompt-escalate").textContent = item.escalate;
+      $("prompt-thanks").hidden = true;
+      $("prompt-buttons").hidden = false;
+      $("prompt-countdown").hidden = false;
+      drawCountdown(item);
+      showScreen("prompt");
+      report.shown.push(`prompt:${item.execution_id}/${item.step_id}`);
+    }
+  }
+
+  function drawCountdown(p: Prompt): void {
+    const left = Math.max(0, Math.ceil((p.deadline - Date.now()) / 1000));
+    $("prompt-seconds").textContent = String(left);
+    const total = Number(screens.prompt.dataset.total ?? "30") || 30;
+    $("prompt-bar").style.width = `${Math.min(100, (100 * left) / total)}%`;
+    // The server closes a prompt nobody answered; if its word never comes, stop asking anyway.
+    if (left === 0 && !p.answered && Date.now() - p.deadline > 5000) closePrompt(p.execution_id, p.step_id);
+  }
+
+  function closePrompt(execution_id: number, step_id: number): void {
+    const match = (i: Item | null) => i?.kind === "prompt" && i.execution_id === execution_id && i.step_id === step_id;
+    for (let i = queue.length - 1; i >= 0; i--) if (match(queue[i])) queue.splice(i, 1);
+    if (match(current)) {
+      const p = current as Prompt;
+      if (p.answered) return; // our own thanks is on screen; it moves on by itself
+      next();
+    }
+  }
+
+  function answer(action: "dismiss" | "escalate"): void {
+    if (current?.kind !== "prompt" || current.answered) return;
+    const p = current;
+    p.answered = action;
+    const button = action === "dismiss" ? p.dismiss : p.escalate;
+    send({ type: "interactive_response", execution_id: p.execution_id, step_id: p.step_id, action, channel: "pwa_popup_text", raw_response: { button } });
+    report.answers.push({ execution_id: p.execution_id, step_id: p.step_id, action });
+    $("prompt-buttons").hidden = true;
+    $("prompt-countdown").hidden = true;
+    $("prompt-thanks-answer").textContent = `You answered: ${button}`;
+    $("prompt-thanks").hidden = false;
+    window.setTimeout(() => (current === p ? next() : undefined), 3000);
+  }
+
+  $("prompt-dismiss").addEventListener("click", () => answer("dismiss"));
+  $("prompt-escalate").addEventListener("click", () => answer("escalate"));
+  $("popup-ok").addEventListener("click", () => (current?.kind === "popup" ? next() : undefined));
+
+  // ---- sound ------------------------------------------------------------------------------
+
+  const AudioCtor = window.AudioContext ?? (window as unknown as { webkitAudioContext?: typeof AudioContext }).webkitAudioContext;
+  const audio = AudioCtor ? new AudioCtor() : null;
+  function unlockHint(): void {
+    $("sound-hint").hidden = !audio || audio.state !== "suspended";
+  }
+  if (audio) {
+    audio.addEventListener("statechange", unlockHint);
+    document.addEventListener("pointerdown", () => void audio.resume().then(unlockHint), { passive: true });
+    void audio.resume().catch(() => undefined);
+    window.setTimeout(unlockHint, 500);
+  }
+
+  /** Two soft bell-like tones, falling; a third, higher one for an emergency. */
+  function chime(urgent: boolean): void {
+    if (!audio || audio.state !== "running") return;
+    report.chimes++;
+    const notes = urgent ? [880, 659.25, 880] : [659.25, 523.25];
+    notes.forEach((freq, i) => {
+      const t = audio.currentTime + 0.02 + i * 0.35;
+      const osc = audio.createOscillator();
+      const gain = audio.createGain();
+      osc.type = "sine";
+      osc.frequency.value = freq;
+      gain.gain.setValueAtTime(0, t);
+      gain.gain.linearRampToValueAtTime(0.18, t + 0.03);
+      gain.gain.exponentialRampToValueAtTime(0.001, t + 1.1);
+      osc.connect(gain).connect(audio.destination);
+      osc.start(t);
+      osc.stop(t + 1.2);
+    });
+  }
+
+  let stream: { rate: number; at: number } | null = null;
+  let speakingUntil = 0;
+  function speaking(text: string | null, seconds: number): void {
+    speakingUntil = Math.max(speakingUntil, Date.now() + seconds * 1000);
+    report.audio.playing = true;
+    if (text) $("speaking-text").textContent = text;
+    $("speaking").hidden = false;
+  }
+  window.setInterval(() => {
+    if (report.audio.playing && Date.now() > speakingUntil + 300) {
+      report.audio.playing = false;
+      $("speaking").hidden = true;
+    }
+  }, 250);
+
+  function playPcm(data: ArrayBuffer): void {
+    report.audio.frames++;
+    report.audio.bytes += data.byteLength;
+    if (!audio || !stream) return;
+    const samples = new Int16Array(data, 0, data.byteLength >> 1);
+    if (samples.length === 0) return;
+    const buffer = audio.createBuffer(1, samples.length, stream.rate);
+    const out = buffer.getChannelData(0);
+    for (let i = 0; i < samples.length; i++) out[i] = samples[i] / 32768;
+    const src = audio.createBufferSource();
+    src.buffer = buffer;
+    src.connect(audio.destination);
+    const at = Math.max(stream.at, audio.currentTime + 0.05);
+    src.start(at);
+    stream.at = at + buffer.duration;
+    speaking(null, stream.at - audio.currentTime);
+  }
+
+  async function playClip(url: string, text: string | null): Promise<void> {
+    const res = await fetch(url);
+    const bytes = await res.arrayBuffer();
+    report.audio.clips++;
+    report.audio.bytes += bytes.byteLength;
+    if (!audio) return;
+    const buffer = await audio.decodeAudioData(bytes);
+    const src = audio.createBufferSource();
+    src.buffer = buffer;
+    src.connect(audio.destination);
+    src.start();
+    speaking(text, buffer.duration);
+  }
+
+  function onAnnouncement(f: Frame): void {
+    const text = typeof f.text === "string" ? f.text : null;
+    if (f.subtype === "stream_start") {
+      report.audio.streams++;
+      stream = { rate: Number(f.sample_rate) || 24000, at: 0 };
+      speaking(text, 1);
+    } else if (f.subtype === "stream_end") {
+      stream = null;
+    } else if (f.subtype === "audio_url" && typeof f.url === "string") {
+      playClip(f.url, text).catch((err: unknown) => console.warn("careflow: the announcement could not be played", err));
+    }
+  }
+
+  // ---- the connection ---------------------------------------------------------------------
+
+  let ws: WebSocket | null = null;
+  let attempt = 0;
+  let retryAt = 0;
+  let retryTimer: number | undefined;
+
+  function setState(state: State): void {
+    report.state = state;
+    document.body.dataset.connection = state;
+    const words: Record<State, string> = {
+      connecting: "Connecting…",
+      connected: "Connected",
+      disconnected: "Not connected",
+      unconfigured: "Not set up",
+    };
+    $("status-text").textContent = words[state];
+    drawRetry();
+  }
+  function drawRetry(): void {
+    const left = Math.max(0, Math.ceil((retryAt - Date.now()) / 1000));
+    $("status-retry").textContent = report.state === "disconnected" && left > 0 ? `· trying again in ${left} s` : "";
+  }
+  window.setInterval(drawRetry, 500);
+
+  // Answers given while the socket is down wait here and go out when it is back: the senior
+  // was thanked, so the answer must not be lost (the server keeps the first answer only).
+  const outbox: Frame[] = [];
+  function send(frame: Frame): void {
+    if (ws?.readyState === WebSocket.OPEN) ws.send(JSON.stringify(frame));
+    else outbox.push(frame);
+  }
+
+  function connect(): void {
+    if (!key) return;
+    window.clearTimeout(retryTimer);
+    setState("connecting");
+    const url = `${location.protocol === "https:" ? "wss:" : "ws:"}//${location.host}/ws`;
+    // The key as the subprotocol when it is a valid token; else in the query.
+    const socket = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(key) ? new WebSocket(url, [key]) : new WebSocket(`${url}?api_key=${encodeURIComponent(key)}`);
+    socket.binaryType = "arraybuffer";
+    ws = socket;
+    socket.onopen = () => {
+      attempt = 0;
+      report.connects++;
+      setState("connected");
+      for (const frame of outbox.splice(0)) socket.send(JSON.stringify(frame));
+    };
+    socket.onmessage = (ev: MessageEvent) => {
+      if (ev.data instanceof ArrayBuffer) return playPcm(ev.data);
+      let f: Frame;
+      try {
+        f = JSON.parse(String(ev.data)) as Frame;
+      } catch {
+        return;
+      }
+      receive(f);
+    };
+    socket.onclose = () => {
+      if (ws !== socket) return;
+      ws = null;
+      const delay = Math.min(MAX_DELAY_MS, FIRST_DELAY_MS * 2 ** attempt++);
+      retryAt = Date.now() + delay;
+      setState("disconnected");
+      retryTimer = window.setTimeout(connect, delay);
+    };
+  }
+
+  const str = (v: unknown, fallback = ""): string => (typeof v === "string" ? v : fallback);
+
+  function receive(f: Frame): void {
+    switch (f.type) {
+      case "welcome":
+        if (typeof f.timezone === "string") {
+          timeZone = f.timezone;
+          localStorage.setItem(TZ_STORE, f.timezone);
+          tick();
+        }
+        return;
+      case "interactive_prompt": {
+        const message = str(f.message) || str(f.voice_prompt);
+        if (!message) return;
+        const seconds = Number(f.countdown_seconds) || 30;
+        screens.prompt.dataset.total = String(seconds);
+        enqueue({
+          kind: "prompt",
+          execution_id: Number(f.execution_id),
+          step_id: Number(f.step_id),
+          title: str(f.title, "Question for You"),
+          message,
+          dismiss: str(f.dismiss_button_text, "I'm okay"),
+          escalate: str(f.escalate_button_text, "I need help"),
+          deadline: Date.now() + seconds * 1000,
+          answered: null,
+        });
+        return;
+      }
+      case "interactive_prompt_closed":
+        return closePrompt(Number(f.execution_id), Number(f.step_id));
+      case "announcement":
+        return onAnnouncement(f);
+      case "emergency":
+      case "warning":
+      case "info":
+      case "reminder":
+        if (str(f.message))
+          enqueue({
+            kind: "popup",
+            level: f.type,
+            message: str(f.message),
+            room: typeof f.room === "string" ? f.room : null,
+            image_url: typeof f.image_url === "string" ? f.image_url : null,
+            at: Date.now(),
+          });
+        return;
+      default:
+        return; // alert updates, results of our answers, tracking frames: nothing to show
+    }
+  }
+
+  // Back online or back on screen: try now instead of waiting for the timer.
+  const retryNow = () => {
+    if (report.state === "disconnected") connect();
+  };
+  window.addEventListener("online", retryNow);
+  document.addEventListener("visibilitychange", () => (document.visibilityState === "visible" ? retryNow() : undefined));
+
+  if ("serviceWorker" in navigator) {
+    navigator.serviceWorker.register("/app/sw.js", { scope: "/app/" }).catch((err: unknown) => console.warn("careflow: no offline copy", err));
+  }
+
+  tick();
+  window.setInterval(tick, 1000);
+  if (!key) {
+    setState("unconfigured");
+    showScreen("setup");
+  } else {
+    showScreen("idle");
+    connect();
+  }
+})();
