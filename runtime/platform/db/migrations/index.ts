@@ -18,6 +18,7 @@ import * as m012 from "./012_name_keys";
 import * as m013 from "./013_media_store";
 import * as m014 from "./014_ingest_batches";
 import * as m016 from "./016_sightings";
+import * as m017 from "./017_alert_history";
 import * as m015 from "./015_face_identity";
 
 interface Migration {
@@ -42,6 +43,7 @@ const migrations: Record<string, Migration> = {
   "014_ingest_batches": m014,
   "016_sightings": m016,
   "015_face_identity": m015,
+  "017_alert_history": m017,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
