@@ -303,7 +303,7 @@ class ChatService implements ChatLink {
       chat_id: String(msg.chat.id),
       from_user: { id: msg.from?.id ?? null, first_name: msg.from?.first_name ?? null, username: msg.from?.username ?? null },
     };
-    const rules = await rulesWithTrigger(this.ctx, "chat_app");
+    const rules = (await rulesWithTrigger(this.ctx, "chat_app")).filter((r) => !r.chat_command || r.chat_command === command);
     await Promise.all(
       rules.map((r) =>
         fireLogged(this.ctx, firer, {
