@@ -27,6 +27,7 @@ export function reasonOf(err: unknown): string {
     if (/message is too long/i.test(d)) return `message too long (${err.error_code})`;
     if (err.error_code === 429) return `rate limited (429, retry after ${err.parameters.retry_after ?? "?"} s)`;
     if (err.error_code === 401) return "the bot token was refused (401)";
+    if (err.error_code === 409) return `conflict (409: ${d}): another process polls this bot, or a webhook is set while in polling mode`;
     if (err.error_code === 403) return `the bot may not write there (403: ${d})`;
     return `${err.method} failed (${err.error_code}: ${d})`;
   }

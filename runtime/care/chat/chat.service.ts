@@ -82,6 +82,24 @@ class ChatService implements ChatLink {
   ) {
     this.unsubscribe = ctx.bus.subscribe("alert.acknowledged", ({ alert_id }) => this.track(this.editAll(alert_id)));
     if (client && chatSettings(ctx).mode === "polling") this.track(this.poll(client));
+    if (client && chatSettings(ctx).mode === "webhook") this.track(this.registerWebhook(client));
+  }
+
+  /**
+   * Webhook mode with `app.public_url` set: tells the chat service where to post updates, with the
+   * secret token. Without a public URL the operator calls setWebhook (docs/chat.md).
+   */
+  private async registerWebhook(client: BotClient): Promise<void> {
+    const s = chatSettings(this.ctx);
+    const base = this.ctx.settings.app.public_url;
+    if (!base || !s.webhook_secret) {
+      this.ctx.log.warn("chat app in webhook mode without app.public_url or webhook_secret: call setWebhook yourself (docs/chat.md)");
+      return;
+    }
+    const url = `${base.replace(/\/+$/, "")}/api/v1/chat/webhook`;
+    const done = await client.call((api) => api.setWebhook(url, { secret_token: s.webhook_secret!, allowed_updates: ["message", "callback_query"] }));
+    if (done.ok) this.ctx.log.info({ url }, "chat webhook registered");
+    else this.ctx.log.warn({ url, reason: done.reason }, "chat webhook not registered");
   }
 
   async stop(): Promise<void> {
@@ -207,6 +225,9 @@ class ChatService implements ChatLink {
     const signal = this.poller.signal;
     let offset = 0;
     let failures = 0;
+    // getUpdates is refused (409) while a webhook is set: polling mode removes it, keeping pending updates.
+    const removed = await client.call((api, sig) => api.deleteWebhook({ drop_pending_updates: false }, sig), signal);
+    if (!removed.ok) this.ctx.log.warn({ reason: removed.reason }, "chat updates: deleteWebhook failed; polling anyway");
     while (!this.stopped) {
       const timeout = chatSettings(this.ctx).poll_timeout_seconds;
       const got = await client.call((api, sig) => api.getUpdates({ offset, timeout, allowed_updates: ["message", "callback_query"] }, sig), signal);

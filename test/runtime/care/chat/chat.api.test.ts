@@ -34,7 +34,7 @@ describe("chat app through the app (fake Bot API)", function () {
   };
   const runsOf = async (ruleId: number) => (await t.get(`/api/v1/workflows?rule_id=${ruleId}`)).body as Array<Record<string, any>>;
 
-  async function start(mode: "polling" | "webhook") {
+  async function start(mode: "polling" | "webhook", publicUrl?: string) {
     chat = await startFakeChat({
       token: TOKEN,
       chats: [
@@ -46,7 +46,7 @@ describe("chat app through the app (fake Bot API)", function () {
       nodeRed: true,
       clock: new ManualClock(Date.parse("2026-06-01T06:14:00Z")),
       settings: {
-        app: { timezone: "Europe/Berlin" },
+        app: { timezone: "Europe/Berlin", ...(publicUrl ? { public_url: publicUrl } : {}) },
         notifications: {
           chat_app: {
             api_base_url: chat.url,
@@ -98,6 +98,10 @@ describe("chat app through the app (fake Bot API)", function () {
     assert.equal(run!.trigger_context.trigger_type, "chat_app");
     assert.equal(run!.pipeline_data.condition.result, true);
     await eventually("the updates to be consumed", () => chat.pendingUpdates() === 0 || undefined);
+    assert.ok(
+      chat.calls.some((c) => c.method === "deleteWebhook"),
+      "polling removes a webhook first",
+    );
     await new Promise((r) => setTimeout(r, 200));
     assert.equal((await runsOf(status)).length, 1, "Mallory's /status was ignored");
     assert.equal((await runsOf(where)).length, 0);
@@ -127,7 +131,7 @@ describe("chat app through the app (fake Bot API)", function () {
   });
 
   it("webhook mode: updates arrive at POST /api/v1/chat/webhook with the secret token", async () => {
-    await start("webhook");
+    await start("webhook", "https://care.example.org/");
     const rule = await importRule({
       rule: { name: "Status", trigger_type: "chat_app", chat_command: "status" },
       steps: [{ label: "c", step_type: "condition", config: { expression: "true" } }],
@@ -147,5 +151,8 @@ describe("chat app through the app (fake Bot API)", function () {
     assert.equal((await post(SECRET)).status, 200);
     await eventually("the run", async () => ((await runsOf(rule)).length === 1 ? true : undefined));
     assert.equal(chat.calls.filter((c) => c.method === "getUpdates").length, 0, "no polling in webhook mode");
+    const registered = await chat.waitFor((c) => c.method === "setWebhook");
+    assert.equal(registered.params.url, "https://care.example.org/api/v1/chat/webhook");
+    assert.equal(registered.params.secret_token, SECRET);
   });
 });
