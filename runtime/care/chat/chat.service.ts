@@ -126,6 +126,11 @@ class ChatService implements ChatLink {
     const targets = await this.ladder(request);
     const photo = request.photo ? await scaled(request.photo, request.max_image_side).catch(() => null) : null;
     const results = await Promise.all(targets.map((t) => this.sendTo(client, t, request, photo, signal)));
+    // Acknowledged while this send was under way: its new messages say so at once, like the others.
+    if (request.alert_id !== null && results.some((r) => r.delivered)) {
+      const alert = await getAlert(this.ctx, request.alert_id).catch(() => null);
+      if (alert && (alert.resolved || alert.assistance_needed)) this.track(this.editAll(alert.id));
+    }
     return { ok: true, value: results };
   }
 
@@ -153,6 +158,19 @@ class ChatService implements ChatLink {
     if (photo) {
       const sent = await client.call((api, sig) => api.sendPhoto(target.chat_id, new InputFile(photo, "frame.jpg"), {}, sig), signal);
       if (!sent.ok) notes.push(`photo not sent: ${sent.reason}`);
+      // A reply to the photo acknowledges too: its ref leads back to the alert.
+      else if (request.alert_id !== null) {
+        await recordAlertHistory(this.ctx, request.alert_id, [
+          {
+            event: "photo_delivered",
+            channel: CHANNEL,
+            target: target.name,
+            escalation: request.escalation,
+            detail: `photo ${sent.value.message_id}`,
+            ref: ref(target.chat_id, sent.value.message_id),
+          },
+        ]);
+      }
     }
     let text = request.text.length > MAX_TEXT ? `${request.text.slice(0, MAX_TEXT - 1)}…` : request.text;
     const markup = withButtons ? { reply_markup: buttonsFor(request.alert_id!, true) } : {};

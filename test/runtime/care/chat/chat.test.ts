@@ -169,6 +169,16 @@ describe("chat app channel (fake Bot API)", function () {
     await until("resolved", async () => (await getAlert(env.ctx, alertId!)).resolved);
   });
 
+  it("a reply to the alert's photo acknowledges it too", async () => {
+    await start();
+    const rel = await frame(320, 240);
+    const { alertId } = await notify("emergency", "Rose fell", ["chat_app"], [rel]);
+    const photo = chat.messages.find((m) => m.photo && m.chat_id === CHATS.anna)!;
+    chat.sendText(CHATS.anna, "I see her, going", ANNA, photo.message_id);
+    await until("acknowledged", async () => (await getAlert(env.ctx, alertId!)).assistance_needed);
+    await until("edits", () => textMessages().every((m) => /Anna is on it/.test(m.text ?? "")));
+  });
+
   it("an alert acknowledged elsewhere (the API, the terminal) edits the chats too", async () => {
     await start();
     const { alertId } = await notify("emergency", "Rose fell");
