@@ -297,6 +297,24 @@ export const settingsSchema = z
               )
               .default([]),
             max_image_side: z.number().int().positive().default(1920),
+            // The chat service's Bot API (Telegram's protocol): the client calls
+            // `<api_base_url>/bot<token>/<method>`; a self-hosted Bot API server or a test's fake is another URL.
+            api_base_url: z.string().url().default("https://api.telegram.org"),
+            // The bot's token is a secret: CAREFLOW_CHAT_TOKEN keeps it out of the settings file.
+            token: z.string().min(1).nullable().default(null),
+            // How updates (button presses, replies, commands) arrive: long polling needs no public endpoint.
+            mode: z.enum(["polling", "webhook"]).default("polling"),
+            // Webhook mode: the secret the chat service sends in X-Telegram-Bot-Api-Secret-Token.
+            webhook_secret: z.string().min(16).nullable().default(null),
+            poll_timeout_seconds: z.number().int().min(0).max(50).default(25),
+            // Commands a chat_app rule may fire on (without the slash).
+            commands: z.array(z.string().regex(/^[a-z0-9_]{1,32}$/)).default(["status", "where", "checkin"]),
+            // The escalation ladder: when set, an alert first goes to these targets (by name) only,
+            // and to every target from the first re-send at least `everyone_after_minutes` later.
+            first_targets: z.array(z.string()).default([]),
+            everyone_after_minutes: z.number().min(0).default(5),
+            // Longest a 429's retry_after is waited for before the send is reported failed.
+            max_retry_after_seconds: z.number().min(0).default(30),
           })
           .strict()
           .prefault({}),

@@ -60,6 +60,7 @@ import { handler as filter_time_range_handler } from "./filters/time_range/time_
 import { spec as channel_announcement } from "./channels/announcement/announcement.node";
 import { handler as channel_announcement_handler } from "./channels/announcement/announcement.handler";
 import { spec as channel_chat_app } from "./channels/chat_app/chat_app.node";
+import { handler as channel_chat_app_handler } from "./channels/chat_app/chat_app.handler";
 import { spec as channel_eink } from "./channels/eink/eink.node";
 import { handler as channel_eink_handler } from "./channels/eink/eink.handler";
 import { spec as channel_hub_speaker_tts } from "./channels/hub_speaker_tts/hub_speaker_tts.node";
@@ -120,7 +121,7 @@ export const registry: NodeRegistry = {
   ],
   channels: [
     { spec: channel_announcement, handler: channel_announcement_handler },
-    { spec: channel_chat_app },
+    { spec: channel_chat_app, handler: channel_chat_app_handler },
     { spec: channel_eink, handler: channel_eink_handler },
     { spec: channel_hub_speaker_tts, handler: channel_hub_speaker_tts_handler },
     { spec: channel_pwa_popup_text, handler: channel_pwa_popup_text_handler },

@@ -62,6 +62,12 @@ export interface ChannelMessage {
   execution_id: number | null;
   /** Sent with the message (e.g. the webhook's `Idempotency-Key`) so a receiver can drop a repeat. */
   idempotency_key: string | null;
+  /** The alert this send belongs to (warnings, emergencies): what a chat's buttons act on. */
+  alert_id?: number | null;
+  /** 0: the first send; n: the alert's n-th re-send. */
+  escalation?: number;
+  /** The trigger's media (camera frames), relative to the data dir: the chat's photo. */
+  media_paths?: string[];
 }
 
 export type ChannelHandler<C, S = CareServices> = (ctx: HandlerContext<S>, message: ChannelMessage, config: C) => Promise<DeliveryReceipt>;

@@ -27,6 +27,12 @@ export const maxDailyTriggers = z
   .nullable()
   .transform((v) => (v === 0 ? null : v));
 
+/** A chat command without its slash, as the chat service allows them (lower case, digits, underscore). */
+export const chatCommand = z
+  .string()
+  .transform((s) => s.replace(/^\//, "").toLowerCase())
+  .pipe(z.string().regex(/^[a-z0-9_]{1,32}$/, "a command is 1-32 letters, digits or underscores, e.g. status"));
+
 export const triggerConfigSchema = z
   .object({
     trigger_type: z.enum(TRIGGER_TYPES).default("manual").describe("How the rule fires"),
@@ -40,6 +46,10 @@ export const triggerConfigSchema = z
       .nullable()
       .default(null)
       .describe("For occupancy_duration triggers"),
+    chat_command: chatCommand
+      .nullable()
+      .default(null)
+      .describe("For chat_app rules: the command it answers, without the slash (e.g. status); empty = every configured command"),
     max_concurrent_executions: z.number().int().min(1).max(20).default(1).describe("Runs of this rule at once"),
     execution_timeout_minutes: z.number().positive().max(1440).default(5).describe("Whole-run timeout, waits excluded"),
   })

@@ -25,6 +25,7 @@ import { runsRouter } from "../care/pipeline/runs/runs.router";
 import { sensorsRouter } from "../household/sensors/sensors.router";
 import { webhookTriggerRouter, webhooksRouter } from "../care/pipeline/triggers/webhooks.router";
 import { interactiveRouter } from "../care/interactive/interactive.router";
+import { chatWebhookRouter } from "../care/chat/chat-webhook.router";
 import { mediaRouter } from "../household/media/media.router";
 import { notFoundHandler } from "../platform/http/error-handler";
 import { jsonBody, queryGuard } from "../platform/http/json-body";
@@ -59,6 +60,8 @@ export function apiV1(ctx: AppContext, throttle: FailureThrottle, extra: readonl
   r.get("/image/active", authenticate(ctx.keys, throttle, "bare-or-bearer"), queryGuard);
   // A webhook call is authenticated by its rule's X-Webhook-Secret, not an API key.
   r.use(webhookTriggerRouter(ctx));
+  // The chat service's webhook (webhook mode) is authenticated by its secret token.
+  r.use(chatWebhookRouter(ctx));
   // A media URL's signature is its credential: a speaker or a chat server fetches it keyless.
   r.use(mediaRouter(ctx));
   r.use(authenticate(ctx.keys, throttle), jsonBody(), queryGuard);

@@ -42,6 +42,7 @@ import { WebAppHub } from "../platform/ws/webapp-hub";
 import { ruleGates } from "../care/pipeline/gates/check-gates";
 import { startTriggers } from "../care/pipeline/triggers/start-triggers";
 import { startEscalation } from "../care/notify/escalation";
+import { startChat } from "../care/chat/chat.service";
 import { forwardAlertUpdates } from "../household/alerts/alert-updates";
 import { startMediaSweep } from "../household/media/media.service";
 import { FrameAggregator } from "../household/devices/aggregator";
@@ -206,6 +207,10 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
     // The hub-backed presence providers (bed sensor, phone, night anchor) read its states.
     useHubState(ctx, hubStateReader(hub));
   }
+  // The family's chat: alerts out, buttons, replies and commands in (long polling unless webhook mode).
+  const chat = startChat(ctx);
+  ctx.chat = chat;
+  lifecycle.add("chat", () => chat.stop());
   const tracking = new LocationFusion(ctx);
   tracking.start();
   lifecycle.add("location fusion", async () => {

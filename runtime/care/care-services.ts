@@ -112,6 +112,10 @@ function build(ctx: CareContext): CareServices {
     },
     hub: hubServices(ctx, ctx.hub),
     identity: { identify: (request, signal) => identifyFrames(ctx, request, signal) },
+    chat: {
+      send: (request, signal) =>
+        ctx.chat ? ctx.chat.send(request, signal) : Promise.resolve({ ok: false as const, reason: "the chat service is not started" }),
+    },
   };
   return services;
 }

@@ -3,6 +3,7 @@ import type { PlatformContext } from "../platform/context";
 import type { FlowWriter } from "./rules/flow-writer";
 import type { RuleFirer, RunEngine } from "./pipeline/engine/types";
 import type { HubLink } from "../household/hub/hub";
+import type { ChatServices } from "../../nodes/_kit/care-services";
 
 export interface CareContext extends PlatformContext {
   /** Reads and writes the flows; rules, steps, edges and contexts live there. */
@@ -13,4 +14,6 @@ export interface CareContext extends PlatformContext {
   firer?: RuleFirer;
   /** The home hub, when the app started one (`hub.url` and a token set); see household/hub. */
   hub?: HubLink;
+  /** The family's chat, when the app started it (runtime/care/chat). */
+  chat?: ChatServices;
 }

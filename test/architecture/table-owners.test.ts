@@ -20,6 +20,7 @@ export const OWNERS: Readonly<Record<string, string>> = {
   persons: "household/persons/",
   alerts: "household/alerts/",
   alert_actions: "household/alerts/",
+  alert_history: "household/alerts/",
   person_activities: "household/activities/",
   person_locations: "household/tracking/",
   person_location_history: "household/tracking/",

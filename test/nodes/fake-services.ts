@@ -55,6 +55,7 @@ function defaults(timezone: string): CareServices {
     scene: notFaked("scene"),
     memory: notFaked("memory"),
     hub: notFaked("hub"),
+    chat: notFaked("chat"),
     identity: notFaked("identity"),
   };
 }

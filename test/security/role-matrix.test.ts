@@ -33,7 +33,7 @@ const SPEC_GRANTS: Record<Exclude<Caller, "none" | "wrong">, readonly RegExp[]> 
  */
 const OPEN = [re("GET", "/health"), re("GET", "/docs(/.*)?"), re("GET", "/app(/.*)?")];
 /** Authenticated by something other than an API key: the rule's webhook secret. */
-const SECRET_AUTH = [re("POST", `/api/v1/webhooks/:rule_id`)];
+const SECRET_AUTH = [re("POST", `/api/v1/webhooks/:rule_id`), re("POST", "/api/v1/chat/webhook")];
 /** A signed URL is its own credential (docs/media.md): without a valid signature, 403 for every caller, key or none. */
 const SIGNED_URL = [re("GET", `/api/v1/media/:object_name`), re("GET", `/api/v1/media/speech/:clip_name`)];
 

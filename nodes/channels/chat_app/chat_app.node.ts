@@ -22,6 +22,9 @@ export const spec = defineChannel({
       include_image: z.boolean().default(true).describe("Attach the run's image when there is one"),
     })
     .strict(),
-  pending: "the chat-app client",
+  configFrom: (_options, notifications) => ({
+    targets: notifications.chat_app.targets,
+    max_image_side: notifications.chat_app.max_image_side,
+  }),
   palette: { color: "#F3B567", icon: "font-awesome/fa-paper-plane" },
 });

@@ -16,6 +16,7 @@ const PAGES: Record<string, string> = {
   triggers: "Triggers and gates",
   filters: "Context filters",
   notifications: "Notifications and alerts",
+  chat: "The family's chat",
   interactive: "Questions to the senior",
   webapp: "The web app (the senior's screen)",
   llm: "Language models",

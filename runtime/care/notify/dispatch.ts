@@ -25,6 +25,12 @@ export interface Channels {
   optionKeys: readonly string[];
 }
 
+/** The alert a send belongs to and which send of it this is (0 first, n the n-th re-send). */
+export interface AlertRef {
+  id: number;
+  escalation: number;
+}
+
 /** What every channel of one send is given. */
 export interface ChannelSend {
   hctx: HandlerContext<CareServices>;
@@ -44,6 +50,7 @@ async function deliverOne(
   pipelineData: Record<string, unknown>,
   lookup: ChannelLookup,
   idempotencyKey: string | null,
+  alert: AlertRef | null,
 ): Promise<DeliveryReceipt> {
   const entry = lookup(channel);
   if (!entry) return notDelivered(channel, `unknown channel '${channel}'`);
@@ -63,6 +70,9 @@ async function deliverOne(
     pipeline_data: pipelineData,
     execution_id: plan.execution_id,
     idempotency_key: idempotencyKey,
+    alert_id: alert?.id ?? null,
+    escalation: alert?.escalation ?? 0,
+    media_paths: plan.media_paths ?? [],
   };
   try {
     const receipt = await entry.handler(send.hctx, message, parsed.data);
@@ -80,8 +90,10 @@ export async function dispatch(
   lookup: ChannelLookup,
   /** One per step activation or escalation repetition: a repeat of the same send carries the same key. */
   idempotencyKey: string | null = null,
+  /** The alert being sent (first send or a re-send), when the level raises one. */
+  alert: AlertRef | null = null,
 ): Promise<DeliveryReceipt[]> {
-  const receipts = await Promise.all(plan.channels.map((c) => deliverOne(send, c, plan, pipelineData, lookup, idempotencyKey)));
+  const receipts = await Promise.all(plan.channels.map((c) => deliverOne(send, c, plan, pipelineData, lookup, idempotencyKey, alert)));
   // Per channel at debug: the run (or the escalation) says it once when a send reached nobody.
   for (const r of receipts)
     send.hctx.log.debug(

@@ -24,6 +24,7 @@ import { registeredChannel } from "./channels";
 import { deliveryWarning, dispatch, type ChannelLookup } from "./dispatch";
 import { escalationPlan, levelPlan } from "./levels";
 import { parsePlan, type NotificationPlan } from "./plan";
+import { recordReceipts } from "./notify.service";
 
 export interface EscalationHandle {
   /** Cancels the timers and waits for re-sends in progress (they are aborted). */
@@ -148,7 +149,9 @@ class Escalator {
       {},
       this.lookup,
       `alert:${id}:escalation:${count}`,
+      { id, escalation: count },
     );
+    await recordReceipts(this.ctx, id, count, receipts);
     const warning = deliveryWarning(receipts);
     // One warning per alert, not one per repetition: later ones are in the info line below.
     if (warning && !this.warned.has(id)) {

@@ -4,7 +4,7 @@
  */
 import type { CareServices, NotificationRequest } from "../../../nodes/_kit/care-services";
 import type { DeliveryReceipt, HandlerContext, StepInput } from "../../../nodes/_kit/handler-types";
-import { createAlert, storeAlertNotification, type Alert } from "../../household/alerts/alerts.service";
+import { createAlert, recordAlertHistory, storeAlertNotification, type Alert } from "../../household/alerts/alerts.service";
 import type { CareContext } from "../context";
 import { toJsonText } from "../../platform/db/json-column";
 import { dispatch, type Channels } from "./dispatch";
@@ -38,6 +38,7 @@ export function buildPlan(ctx: CareContext, input: StepInput, config: Notificati
     messages: channelMessages(channels, config, input.pipeline_data, fallbackMessage(config.alert_level, input.step.label)),
     room_name: input.trigger.room_name,
     image_url: imageUrlOf(input.pipeline_data),
+    media_paths: [...(input.trigger.media_paths ?? [])],
     execution_id: input.execution_id,
     options: JSON.parse(JSON.stringify(options)) as NotificationPlan["options"],
     escalation: RAISES_ALERT.has(config.alert_level) ? escalationPlan(level) : null,
@@ -66,6 +67,15 @@ export async function raiseAlert(ctx: CareContext, input: StepInput, plan: Notif
   return alert;
 }
 
+/** One history line per channel of a send of an alert: delivered or failed, with the receipt's reason. */
+export async function recordReceipts(ctx: CareContext, alertId: number, escalation: number, receipts: DeliveryReceipt[]): Promise<void> {
+  await recordAlertHistory(
+    ctx,
+    alertId,
+    receipts.map((r) => ({ event: r.delivered ? "delivered" : "failed", channel: r.channel, escalation, detail: r.detail })),
+  );
+}
+
 /**
  * Raises the alert (warning, emergency), then sends. The alert is recorded first and
  * whatever the receipts say: a warning that reached no one, or whose send was cut short by
@@ -81,6 +91,14 @@ export async function sendNotification(
 ): Promise<NotificationOutcome> {
   const plan = buildPlan(ctx, input, config, channels.optionKeys);
   const alert = RAISES_ALERT.has(plan.alert_level) ? await raiseAlert(ctx, input, plan) : null;
-  const receipts = await dispatch({ hctx, notifications: ctx.settings.notifications }, plan, input.pipeline_data, channels.find, input.idempotency_key);
+  const receipts = await dispatch(
+    { hctx, notifications: ctx.settings.notifications },
+    plan,
+    input.pipeline_data,
+    channels.find,
+    input.idempotency_key,
+    alert ? { id: alert.id, escalation: 0 } : null,
+  );
+  if (alert) await recordReceipts(ctx, alert.id, 0, receipts);
   return { plan, receipts, alert };
 }

@@ -14,6 +14,8 @@ export interface NotificationPlan {
   messages: Record<string, string>;
   room_name: string | null;
   image_url: string | null;
+  /** The trigger's media (camera frames); the chat channel sends the first as a photo. */
+  media_paths?: string[];
   execution_id: number | null;
   /** The step's options for the channels (each channel spec's `stepOptions`). */
   options: ChannelOptions;
@@ -31,6 +33,7 @@ export function parsePlan(value: unknown): NotificationPlan | null {
     messages: p.messages,
     room_name: p.room_name ?? null,
     image_url: p.image_url ?? null,
+    media_paths: Array.isArray(p.media_paths) ? p.media_paths.filter((m): m is string => typeof m === "string") : [],
     execution_id: p.execution_id ?? null,
     options: p.options ?? {},
     escalation: p.escalation ?? null,

@@ -5,7 +5,7 @@ import { ConflictError, ValidationError } from "../../platform/core/errors";
 import { sameName } from "../../platform/core/name-key";
 import { sensorExists, sensorIds } from "../../household/sensors/sensors.service";
 import { suggest, didYouMean } from "../pipeline/suggest";
-import { maxDailyTriggers, TRIGGER_TYPES } from "../../../nodes/trigger/trigger.node";
+import { chatCommand, maxDailyTriggers, TRIGGER_TYPES } from "../../../nodes/trigger/trigger.node";
 
 const triggerFields = {
   trigger_type: z.enum(TRIGGER_TYPES),
@@ -14,6 +14,7 @@ const triggerFields = {
   cool_off_minutes: z.number().int().min(0),
   max_daily_triggers: maxDailyTriggers,
   occupancy_config: z.object({ min_minutes: z.number().positive() }).strict().nullable(),
+  chat_command: chatCommand.nullable(),
   max_concurrent_executions: z.number().int().min(1).max(20),
   execution_timeout_minutes: z.number().positive().max(1440),
 };

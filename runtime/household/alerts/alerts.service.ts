@@ -38,9 +38,34 @@ export interface Alert {
   escalation_count: number;
   next_escalation_at: string | null;
   actions: AlertAction[];
+  /** Every send, delivery, failure, acknowledgement and edit, oldest first (only on a single alert). */
+  history?: AlertHistoryEntry[];
 }
 
-type AlertRow = Omit<Alert, "resolved" | "assistance_needed" | "actions"> & { resolved: unknown; assistance_needed: unknown };
+/** One line of an alert's history, timestamped to the second. */
+export interface AlertHistoryEntry {
+  at: string;
+  /** `sent` (a channel was tried), `delivered`, `failed`, `acknowledged`, `resolved`, `edited`. */
+  event: string;
+  channel: string | null;
+  /** The chat target's name, the actor of an acknowledgement. */
+  target: string | null;
+  /** 0: the first send; n: the n-th re-send. */
+  escalation: number;
+  detail: string | null;
+}
+
+export interface NewHistoryEntry {
+  event: string;
+  channel?: string | null;
+  target?: string | null;
+  escalation?: number;
+  detail?: string | null;
+  /** What a later edit finds the message by (a chat message's `chat_id:message_id`). */
+  ref?: string | null;
+}
+
+type AlertRow = Omit<Alert, "resolved" | "assistance_needed" | "actions" | "history"> & { resolved: unknown; assistance_needed: unknown };
 
 export interface AlertFilters {
   resolved?: boolean;
@@ -97,7 +122,53 @@ export async function getAlert(ctx: PlatformContext, id: number): Promise<Alert>
   const row = await ctx.db<AlertRow>("alerts").where({ id }).first();
   if (!row) throw new NotFoundError(`Alert ${id} not found`);
   const actions = await ctx.db<AlertAction & { alert_id: number }>("alert_actions").where({ alert_id: id }).orderBy("id");
-  return toAlert(row, actions.map(stripAlertId));
+  const history: AlertHistoryEntry[] = await ctx
+    .db("alert_history")
+    .where({ alert_id: id })
+    .orderBy("id")
+    .select("at", "event", "channel", "target", "escalation", "detail");
+  return { ...toAlert(row, actions.map(stripAlertId)), history };
+}
+
+/** The second an event happened, as the history keeps it. */
+const toSecond = (ms: number): string => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(".000Z", "Z");
+
+/** Adds lines to an alert's history (never throws: a history that cannot be written is logged, the send stands). */
+export async function recordAlertHistory(ctx: PlatformContext, alertId: number, entries: NewHistoryEntry[]): Promise<void> {
+  if (entries.length === 0) return;
+  const at = toSecond(ctx.clock.now());
+  try {
+    await ctx.db("alert_history").insert(
+      entries.map((e) => ({
+        alert_id: alertId,
+        at,
+        event: e.event,
+        channel: e.channel ?? null,
+        target: e.target ?? null,
+        escalation: e.escalation ?? 0,
+        detail: e.detail === undefined || e.detail === null ? null : e.detail.slice(0, 2000),
+        ref: e.ref ?? null,
+      })),
+    );
+  } catch (err) {
+    ctx.log.warn({ err, alert_id: alertId }, "alert history not written");
+  }
+}
+
+/** The refs of an alert's history lines of a channel and event (a chat's messages to edit), with their target. */
+export async function alertHistoryRefs(
+  ctx: PlatformContext,
+  alertId: number,
+  channel: string,
+  event: string,
+): Promise<Array<{ ref: string; target: string | null }>> {
+  return ctx.db("alert_history").where({ alert_id: alertId, channel, event }).whereNotNull("ref").orderBy("id").select("ref", "target");
+}
+
+/** The alert whose history holds this ref (a reply to a chat message names the message). */
+export async function alertIdByRef(ctx: PlatformContext, ref: string): Promise<number | null> {
+  const row: { alert_id: number } | undefined = await ctx.db("alert_history").where({ ref }).first("alert_id");
+  return row?.alert_id ?? null;
 }
 
 export interface NewAlert {
@@ -169,6 +240,9 @@ export async function actOnAlert(ctx: PlatformContext, id: number, input: unknow
     }
     await trx("alert_actions").insert({ alert_id: id, action: body.action, actor, note: body.note ?? null, created_at: now });
   });
+  await recordAlertHistory(ctx, id, [
+    { event: body.action === "dismiss" ? "resolved" : "acknowledged", target: actor, escalation: alert.escalation_count, detail: body.note ?? null },
+  ]);
   ctx.bus.publish("alert.acknowledged", { alert_id: id, action: body.action, actor });
   return getAlert(ctx, id);
 }

@@ -35,6 +35,7 @@ export async function exportRule(ctx: CareContext, id: number, exportedBy: strin
       schedule_timezone: rule.schedule_cron ? ctx.settings.app.timezone : null,
       max_concurrent_executions: rule.max_concurrent_executions,
       execution_timeout_minutes: rule.execution_timeout_minutes,
+      ...(rule.chat_command ? { chat_command: rule.chat_command } : {}),
     },
     references: collectReferences(rule.primary_sensor_id, steps, contexts, ctx.settings),
     contexts: contexts.map((c) => ({ context_type: c.context_type, schema_version: versionOfContext(r, c.id), config: c.config, negate: c.negate })),

@@ -28,6 +28,7 @@ export const bundleSchema = z
         occupancy_config: z.object({ min_minutes: z.number().positive() }).strict().nullable().default(null),
         schedule_cron: z.string().nullable().default(null),
         schedule_timezone: z.string().nullable().optional(),
+        chat_command: z.string().nullable().optional(),
         max_concurrent_executions: z.number().int().min(1).max(20).default(1),
         execution_timeout_minutes: z.number().positive().max(1440).default(5),
       })

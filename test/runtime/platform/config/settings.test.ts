@@ -157,4 +157,13 @@ describe("settings", () => {
   it("refuses a PORT that is not a port", () => {
     assert.throws(() => loadRunConfig({ PORT: "eighty" }), /PORT/);
   });
+
+  it("takes the chat bot's token from CAREFLOW_CHAT_TOKEN unless the settings name one; polling against the public Bot API by default", () => {
+    const s = loadRunConfig({ CAREFLOW_CHAT_TOKEN: "123:abc" }).settings.notifications.chat_app;
+    assert.equal(s.token, "123:abc");
+    assert.equal(s.mode, "polling");
+    assert.equal(s.api_base_url, "https://api.telegram.org");
+    assert.deepEqual(s.commands, ["status", "where", "checkin"]);
+    assert.equal(loadRunConfig({}).settings.notifications.chat_app.token, null);
+  });
 });

@@ -1,0 +1,375 @@
+/**
+ * The family's chat (`notifications.chat_app`): sends alerts to the targets' chats, with the
+ * triggering frame and, for an alert, "I'm on it" / "Resolved" buttons; takes a button press or a
+ * reply to an alert's message as an acknowledgement (who, when), after which every message of
+ * the alert in every chat is edited to say who took it; and fires chat_app rules on the
+ * configured commands from the targets' chats. Updates arrive by long polling (`mode:
+ * polling`, the default) or at `POST /api/v1/chat/webhook` (`mode: webhook`).
+ */
+import sharp from "sharp";
+import { InlineKeyboard, InputFile } from "grammy";
+import type { Update, Message, CallbackQuery } from "grammy/types";
+import type { ChatSendRequest, ChatSendResult, ChatTarget, ServiceAnswer } from "../../../nodes/_kit/care-services";
+import type { CareContext } from "../context";
+import { localParts } from "../../platform/core/zoned-time";
+import { fromJsonText } from "../../platform/db/json-column";
+import { actOnAlert, alertHistoryRefs, alertIdByRef, escalationRow, getAlert, recordAlertHistory, type Alert } from "../../household/alerts/alerts.service";
+import { ConflictError, NotFoundError } from "../../platform/core/errors";
+import { fireLogged, rulesWithTrigger } from "../pipeline/triggers/trigger-kit";
+import { triggerContext } from "../pipeline/engine/types";
+import { BotClient, isTooLong } from "./bot-client";
+
+/** The Bot API's longest message text. */
+export const MAX_TEXT = 4096;
+const CHANNEL = "chat_app";
+
+type ChatSettings = CareContext["settings"]["notifications"]["chat_app"];
+
+export const ackData = (alertId: number): string => `ack:${alertId}`;
+export const resolveData = (alertId: number): string => `res:${alertId}`;
+
+const buttonsFor = (alertId: number, withAck: boolean): InlineKeyboard => {
+  const k = new InlineKeyboard();
+  if (withAck) k.text("I'm on it", ackData(alertId));
+  return k.text("Resolved", resolveData(alertId));
+};
+
+const ref = (chatId: number | string, messageId: number): string => `${chatId}:${messageId}`;
+
+function splitRef(r: string): { chat_id: string; message_id: number } | null {
+  const i = r.lastIndexOf(":");
+  const id = Number(r.slice(i + 1));
+  return i > 0 && Number.isInteger(id) ? { chat_id: r.slice(0, i), message_id: id } : null;
+}
+
+export interface ChatLink {
+  readonly client: BotClient | null;
+  send(request: ChatSendRequest, signal: AbortSignal): Promise<ServiceAnswer<ChatSendResult[]>>;
+  /** One update from the chat service (polling or webhook). */
+  handleUpdate(update: Update): Promise<void>;
+  stop(): Promise<void>;
+  /** Resolves when the edits and commands in progress are done (tests). */
+  settled(): Promise<void>;
+}
+
+/** The current chat settings (a reload swaps the object). */
+const chatSettings = (ctx: CareContext): ChatSettings => ctx.settings.notifications.chat_app;
+
+const links = new WeakMap<CareContext, ChatLink>();
+
+/** The app's chat link (the webhook route hands it updates). */
+export const chatLinkOf = (ctx: CareContext): ChatLink | undefined => links.get(ctx);
+
+export function startChat(ctx: CareContext): ChatLink {
+  const s = chatSettings(ctx);
+  const client = s.token ? new BotClient({ token: s.token, apiBaseUrl: s.api_base_url, maxRetryAfterSeconds: s.max_retry_after_seconds }) : null;
+  const link = new ChatService(ctx, client);
+  links.set(ctx, link);
+  if (!client) ctx.log.info("chat app: no bot token (CAREFLOW_CHAT_TOKEN); chat_app sends report that");
+  else ctx.log.info({ api_base_url: s.api_base_url, mode: s.mode, targets: s.targets.length }, "chat app started");
+  return link;
+}
+
+class ChatService implements ChatLink {
+  private readonly inflight = new Set<Promise<unknown>>();
+  private readonly unsubscribe: () => void;
+  private stopped = false;
+  private poller: AbortController | null = null;
+
+  constructor(
+    private readonly ctx: CareContext,
+    readonly client: BotClient | null,
+  ) {
+    this.unsubscribe = ctx.bus.subscribe("alert.acknowledged", ({ alert_id }) => this.track(this.editAll(alert_id)));
+    if (client && chatSettings(ctx).mode === "polling") this.track(this.poll(client));
+    if (client && chatSettings(ctx).mode === "webhook") this.track(this.registerWebhook(client));
+  }
+
+  /**
+   * Webhook mode with `app.public_url` set: tells the chat service where to post updates, with the
+   * secret token. Without a public URL the operator calls setWebhook (docs/chat.md).
+   */
+  private async registerWebhook(client: BotClient): Promise<void> {
+    const s = chatSettings(this.ctx);
+    const base = this.ctx.settings.app.public_url;
+    if (!base || !s.webhook_secret) {
+      this.ctx.log.warn("chat app in webhook mode without app.public_url or webhook_secret: call setWebhook yourself (docs/chat.md)");
+      return;
+    }
+    const url = `${base.replace(/\/+$/, "")}/api/v1/chat/webhook`;
+    const done = await client.call((api) => api.setWebhook(url, { secret_token: s.webhook_secret!, allowed_updates: ["message", "callback_query"] }));
+    if (done.ok) this.ctx.log.info({ url }, "chat webhook registered");
+    else this.ctx.log.warn({ url, reason: done.reason }, "chat webhook not registered");
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.unsubscribe();
+    this.poller?.abort();
+    await this.settled();
+  }
+
+  async settled(): Promise<void> {
+    while (this.inflight.size) await Promise.allSettled([...this.inflight]);
+  }
+
+  private track<T>(p: Promise<T>): void {
+    const t = p.catch((err: unknown) => this.ctx.log.error({ err }, "chat work failed")).finally(() => this.inflight.delete(t));
+    this.inflight.add(t);
+  }
+
+  // ---- sending ------------------------------------------------------------------------
+
+  async send(request: ChatSendRequest, signal: AbortSignal): Promise<ServiceAnswer<ChatSendResult[]>> {
+    const client = this.client;
+    if (!client) return { ok: false, reason: "no chat bot configured: set CAREFLOW_CHAT_TOKEN (or notifications.chat_app.token)" };
+    const targets = await this.ladder(request);
+    const photo = request.photo ? await scaled(request.photo, request.max_image_side).catch(() => null) : null;
+    const results = await Promise.all(targets.map((t) => this.sendTo(client, t, request, photo, signal)));
+    // Acknowledged while this send was under way: its new messages say so at once, like the others.
+    if (request.alert_id !== null && results.some((r) => r.delivered)) {
+      const alert = await getAlert(this.ctx, request.alert_id).catch(() => null);
+      if (alert && (alert.resolved || alert.assistance_needed)) this.track(this.editAll(alert.id));
+    }
+    return { ok: true, value: results };
+  }
+
+  /** The escalation ladder: the first targets only until `everyone_after_minutes` have passed since the alert was raised. */
+  private async ladder(request: ChatSendRequest): Promise<readonly ChatTarget[]> {
+    const s = chatSettings(this.ctx);
+    if (s.first_targets.length === 0 || request.alert_id === null) return request.targets;
+    const first = request.targets.filter((t) => s.first_targets.includes(t.name));
+    if (first.length === 0) return request.targets;
+    const alert = await getAlert(this.ctx, request.alert_id).catch(() => null);
+    if (!alert) return request.targets;
+    const age = this.ctx.clock.now() - Date.parse(alert.timestamp);
+    return age < s.everyone_after_minutes * 60_000 ? first : request.targets;
+  }
+
+  private async sendTo(
+    client: BotClient,
+    target: ChatTarget,
+    request: ChatSendRequest,
+    photo: Uint8Array | null,
+    signal: AbortSignal,
+  ): Promise<ChatSendResult> {
+    const withButtons = request.alert_id !== null;
+    const notes: string[] = [];
+    if (photo) {
+      const sent = await client.call((api, sig) => api.sendPhoto(target.chat_id, new InputFile(photo, "frame.jpg"), {}, sig), signal);
+      if (!sent.ok) notes.push(`photo not sent: ${sent.reason}`);
+      // A reply to the photo acknowledges too: its ref leads back to the alert.
+      else if (request.alert_id !== null) {
+        await recordAlertHistory(this.ctx, request.alert_id, [
+          {
+            event: "photo_delivered",
+            channel: CHANNEL,
+            target: target.name,
+            escalation: request.escalation,
+            detail: `photo ${sent.value.message_id}`,
+            ref: ref(target.chat_id, sent.value.message_id),
+          },
+        ]);
+      }
+    }
+    let text = request.text.length > MAX_TEXT ? `${request.text.slice(0, MAX_TEXT - 1)}…` : request.text;
+    const markup = withButtons ? { reply_markup: buttonsFor(request.alert_id!, true) } : {};
+    let sent = await client.call((api, sig) => api.sendMessage(target.chat_id, text, markup, sig), signal);
+    if (!sent.ok && isTooLong(sent.reason)) {
+      // The limit counts after entity parsing; a shorter text goes through.
+      text = `${text.slice(0, 1000)}…`;
+      sent = await client.call((api, sig) => api.sendMessage(target.chat_id, text, markup, sig), signal);
+    }
+    const detail = sent.ok ? [`message ${sent.value.message_id}`, ...notes].join("; ") : [sent.reason, ...notes].join("; ");
+    if (request.alert_id !== null) {
+      await recordAlertHistory(this.ctx, request.alert_id, [
+        {
+          event: sent.ok ? "delivered" : "failed",
+          channel: CHANNEL,
+          target: target.name,
+          escalation: request.escalation,
+          detail,
+          ref: sent.ok ? ref(target.chat_id, sent.value.message_id) : null,
+        },
+      ]);
+    }
+    return { target: target.name, delivered: sent.ok, detail };
+  }
+
+  // ---- acknowledgement ----------------------------------------------------------------
+
+  /** Edits every message of the alert in every chat to say who took it, keeping "Resolved" while it is open. */
+  private async editAll(alertId: number): Promise<void> {
+    const client = this.client;
+    if (!client) return;
+    const alert = await getAlert(this.ctx, alertId).catch(() => null);
+    if (!alert) return;
+    const refs = await alertHistoryRefs(this.ctx, alertId, CHANNEL, "delivered");
+    if (refs.length === 0) return;
+    const text = await this.editedText(alert);
+    const markup = alert.resolved ? { reply_markup: new InlineKeyboard() } : { reply_markup: buttonsFor(alertId, false) };
+    await Promise.all(
+      refs.map(async ({ ref: r, target }) => {
+        const m = splitRef(r);
+        if (!m) return;
+        const done = await client.call((api) => api.editMessageText(m.chat_id, m.message_id, text, markup));
+        // "message is not modified" means it already says this: nothing to record.
+        if (!done.ok && /not modified/i.test(done.reason)) return;
+        await recordAlertHistory(this.ctx, alertId, [
+          {
+            event: done.ok ? "edited" : "edit_failed",
+            channel: CHANNEL,
+            target,
+            escalation: alert.escalation_count,
+            detail: done.ok ? statusLine(this.ctx, alert) : done.reason,
+          },
+        ]);
+      }),
+    );
+  }
+
+  private async editedText(alert: Alert): Promise<string> {
+    const row = await escalationRow(this.ctx, alert.id);
+    const plan = fromJsonText<{ messages?: Record<string, string> } | null>(row?.notification_json ?? null, null);
+    const original = plan?.messages?.[CHANNEL] ?? alert.description;
+    const line = statusLine(this.ctx, alert);
+    return `${original.slice(0, MAX_TEXT - line.length - 4)}\n\n${line}`;
+  }
+
+  // ---- updates ------------------------------------------------------------------------
+
+  private async poll(client: BotClient): Promise<void> {
+    this.poller = new AbortController();
+    const signal = this.poller.signal;
+    let offset = 0;
+    let failures = 0;
+    // getUpdates is refused (409) while a webhook is set: polling mode removes it, keeping pending updates.
+    const removed = await client.call((api, sig) => api.deleteWebhook({ drop_pending_updates: false }, sig), signal);
+    if (!removed.ok) this.ctx.log.warn({ reason: removed.reason }, "chat updates: deleteWebhook failed; polling anyway");
+    while (!this.stopped) {
+      const timeout = chatSettings(this.ctx).poll_timeout_seconds;
+      const got = await client.call((api, sig) => api.getUpdates({ offset, timeout, allowed_updates: ["message", "callback_query"] }, sig), signal);
+      if (this.stopped) return;
+      if (!got.ok) {
+        failures += 1;
+        if (failures === 1 || failures % 20 === 0) this.ctx.log.warn({ reason: got.reason, failures }, "chat updates: getUpdates failed; trying again");
+        await new Promise((r) => setTimeout(r, Math.min(4000, 250 * 2 ** Math.min(failures, 4))));
+        continue;
+      }
+      failures = 0;
+      for (const u of got.value) {
+        offset = Math.max(offset, u.update_id + 1);
+        await this.handleUpdate(u).catch((err: unknown) => this.ctx.log.error({ err, update_id: u.update_id }, "chat update failed"));
+      }
+    }
+  }
+
+  async handleUpdate(update: Update): Promise<void> {
+    if (update.callback_query) return this.onButton(update.callback_query);
+    if (update.message) return this.onMessage(update.message);
+  }
+
+  /** The target a chat belongs to; null (and logged) for a chat that is not one of the targets'. */
+  private allowed(chatId: number | string | undefined, what: string): ChatTarget | null {
+    const t = chatSettings(this.ctx).targets.find((x) => String(x.chat_id) === String(chatId));
+    if (!t) this.ctx.log.warn({ chat_id: chatId, what }, "chat update from an unknown chat ignored");
+    return t ?? null;
+  }
+
+  private async onButton(q: CallbackQuery): Promise<void> {
+    const client = this.client!;
+    const target = this.allowed(q.message?.chat.id, "button");
+    const m = /^(ack|res):(\d+)$/.exec(q.data ?? "");
+    if (!target || !m) {
+      await client.call((api) => api.answerCallbackQuery(q.id, { text: "Not for this chat" }));
+      return;
+    }
+    const action = m[1] === "ack" ? "assist" : "dismiss";
+    const actor = q.from.first_name || q.from.username || target.name;
+    const answer = await this.act(Number(m[2]), action, actor, `chat ${target.name}: button`);
+    await client.call((api) => api.answerCallbackQuery(q.id, { text: answer }));
+  }
+
+  private async onMessage(msg: Message): Promise<void> {
+    const text = msg.text ?? "";
+    const replyTo = msg.reply_to_message;
+    if (replyTo) {
+      const alertId = await alertIdByRef(this.ctx, ref(msg.chat.id, replyTo.message_id));
+      if (alertId !== null) {
+        const target = this.allowed(msg.chat.id, "reply");
+        if (!target) return;
+        const actor = msg.from?.first_name || msg.from?.username || target.name;
+        const resolves = /^\s*(resolved|done|ok|erledigt)\b/i.test(text);
+        await this.act(alertId, resolves ? "dismiss" : "assist", actor, text.slice(0, 500) || `chat ${target.name}: reply`);
+        return;
+      }
+    }
+    if (text.startsWith("/")) await this.onCommand(msg, text);
+  }
+
+  /** Acts on the alert; the answer a person sees (a button's toast). */
+  private async act(alertId: number, action: "assist" | "dismiss", actor: string, note: string): Promise<string> {
+    try {
+      const alert = await getAlert(this.ctx, alertId);
+      if (action === "assist" && alert.assistance_needed) {
+        const by = [...alert.actions].reverse().find((a) => a.action === "assist")?.actor ?? "someone";
+        return `${by} is already on it`;
+      }
+      await actOnAlert(this.ctx, alertId, { action, note }, actor);
+      return action === "assist" ? "Thanks: the others see that you are on it" : "Marked resolved";
+    } catch (err) {
+      if (err instanceof ConflictError) return err.message;
+      if (err instanceof NotFoundError) return "This alert no longer exists";
+      throw err;
+    }
+  }
+
+  private async onCommand(msg: Message, text: string): Promise<void> {
+    const target = this.allowed(msg.chat.id, "command");
+    if (!target) return;
+    const [head = "", ...args] = text.trim().split(/\s+/);
+    const command = head.slice(1).split("@")[0]!.toLowerCase();
+    if (!chatSettings(this.ctx).commands.includes(command)) {
+      this.ctx.log.info({ chat_id: msg.chat.id, command }, "chat command not configured; ignored");
+      return;
+    }
+    const firer = this.ctx.firer;
+    if (!firer) return;
+    const input = {
+      command,
+      args,
+      text,
+      chat_id: String(msg.chat.id),
+      from_user: { id: msg.from?.id ?? null, first_name: msg.from?.first_name ?? null, username: msg.from?.username ?? null },
+    };
+    const rules = (await rulesWithTrigger(this.ctx, "chat_app")).filter((r) => !r.chat_command || r.chat_command === command);
+    await Promise.all(
+      rules.map((r) =>
+        fireLogged(this.ctx, firer, {
+          rule_id: r.id,
+          trigger: triggerContext({ trigger_type: "chat_app", sensor_id: r.primary_sensor_id, webhook_payload: structuredClone(input) }),
+          trigger_input: structuredClone(input),
+        }),
+      ),
+    );
+  }
+}
+
+/** "Anna is on it, 08:14" / "Resolved by Anna, 08:20", in the household's time. */
+export function statusLine(ctx: CareContext, alert: Alert): string {
+  const hhmm = (iso: string | null) => {
+    const p = localParts(iso ? Date.parse(iso) : ctx.clock.now(), ctx.settings.app.timezone);
+    return `${String(p.hour).padStart(2, "0")}:${String(p.minute).padStart(2, "0")}`;
+  };
+  const assist = [...alert.actions].reverse().find((a) => a.action === "assist");
+  if (alert.resolved) {
+    const onIt = assist && assist.actor !== alert.resolved_by ? ` (${assist.actor} was on it, ${hhmm(assist.created_at)})` : "";
+    return `✅ Resolved by ${alert.resolved_by ?? "someone"}, ${hhmm(alert.resolved_at)}${onIt}`;
+  }
+  return `🏃 ${assist?.actor ?? "Someone"} is on it, ${hhmm(assist?.created_at ?? null)}`;
+}
+
+/** The frame scaled so its longest side is at most `maxSide`, as JPEG. */
+export async function scaled(bytes: Uint8Array, maxSide: number): Promise<Uint8Array> {
+  return sharp(bytes).rotate().resize({ width: maxSide, height: maxSide, fit: "inside", withoutEnlargement: true }).jpeg({ quality: 85 }).toBuffer();
+}
