@@ -148,7 +148,13 @@ const payload = (jpeg: Buffer, width: number, height: number): Buffer =>
 // ---------------------------------------------------------------------------------------
 // HTTP
 
-const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+let agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+
+/** New connections from here on: after a pause the service may close idle ones (keepAliveTimeout, 5 s) as they are reused. */
+function freshConnections(): void {
+  agent.destroy();
+  agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+}
 
 interface Answer {
   status: number;
@@ -159,9 +165,11 @@ interface Answer {
   text: string;
 }
 
+/** One frame posted; a connection error is an answer too (status 0), so one never stops a run. */
 function upload(port: number, key: string, body: Buffer): Promise<Answer> {
   const t0 = nowMs();
-  return new Promise((resolve, reject) => {
+  return new Promise((resolve) => {
+    const failed = (err: Error) => resolve({ status: 0, accepted: false, ms: nowMs() - t0, text: `connection: ${err.message}` });
     const req = http.request(
       {
         host: "127.0.0.1",
@@ -174,7 +182,7 @@ function upload(port: number, key: string, body: Buffer): Promise<Answer> {
       (res) => {
         const chunks: Buffer[] = [];
         res.on("data", (c: Buffer) => chunks.push(c));
-        res.on("error", reject);
+        res.on("error", failed);
         res.on("end", () => {
           const text = Buffer.concat(chunks).toString();
           let parsed: { status?: string; object_name?: string } = {};
@@ -188,7 +196,7 @@ function upload(port: number, key: string, body: Buffer): Promise<Answer> {
         });
       },
     );
-    req.on("error", reject);
+    req.on("error", failed);
     req.end(body);
   });
 }
@@ -225,6 +233,7 @@ interface Paced {
 async function paced(port: number, bodies: Buffer[], from: number, fps: number, seconds: number): Promise<Paced> {
   const total = Math.round(fps * seconds);
   const gap = 1000 / fps;
+  freshConnections();
   const answers: Paced["answers"] = [];
   const pending: Array<Promise<void>> = [];
   let maxSlipMs = 0;
@@ -335,9 +344,14 @@ async function uploadPart(tmp: string, pool: Pool): Promise<Part> {
   const next = { i: 0 };
   await saturate(svc.port, cameraKey(0), pool.bodies, next, THROUGHPUT_CONNECTIONS, nowMs() + WARMUP_S * 1000);
   const from = next.i;
+  const cpu0 = cpuNow(svc.child.pid!);
   const t1 = nowMs();
   const sat = await saturate(svc.port, cameraKey(0), pool.bodies, next, THROUGHPUT_CONNECTIONS, t1 + THROUGHPUT_S * 1000);
-  const fps = sat.accepted / ((nowMs() - t1) / 1000);
+  const windowS = (nowMs() - t1) / 1000;
+  const fps = sat.accepted / windowS;
+  const cpu = cpuSince(cpu0, cpuNow(svc.child.pid!));
+  const perFrame = (s: number) => (s * 1000) / sat.accepted;
+  const cores = (s: number) => s / windowS;
   const posted = next.i;
   await new Promise((r) => setTimeout(r, 1000));
   const lat = await paced(svc.port, pool.bodies, next.i, PACED_FPS, PACED_S);
@@ -359,6 +373,16 @@ async function uploadPart(tmp: string, pool: Pool): Promise<Part> {
       { measure: "   latency p50 / p99 under that load", value: `${fmt(percentile(sat.latencies, 50))} / ${fmt(percentile(sat.latencies, 99))}`, unit: "ms" },
       { measure: "   frames posted in the 10 s (after a 2 s warm-up); not accepted", value: `${posted - from}; ${sat.refused}`, unit: sat.firstRefusal },
       {
+        measure: "   service CPU per frame: main thread / libvips workers (sharp) / other threads (libuv pool, V8, SQLite)",
+        value: `${fmt(perFrame(cpu.main))} / ${fmt(perFrame(cpu.vips))} / ${fmt(perFrame(cpu.other))}`,
+        unit: "ms",
+      },
+      {
+        measure: "   CPU meanwhile: service / this client / other processes",
+        value: `${fmt(cores(cpu.main + cpu.vips + cpu.other))} / ${fmt(cores(cpu.client))} / ${fmt(cores(cpu.others))}`,
+        unit: `cores of ${os.cpus().length}`,
+      },
+      {
         measure: `2. ${PACED_FPS} frames/s over ${CAMERAS} cameras (rotate 90), ${PACED_S} s open loop, accepted p99`,
         value: p99,
         unit: "ms",
@@ -378,6 +402,8 @@ async function uploadPart(tmp: string, pool: Pool): Promise<Part> {
       upload_fps: fps,
       upload_p50_ms: percentile(sat.latencies, 50),
       upload_p99_ms: percentile(sat.latencies, 99),
+      upload_cpu_ms_per_frame: { main: perFrame(cpu.main), vips: perFrame(cpu.vips), other: perFrame(cpu.other) },
+      upload_cpu_cores: { service: cores(cpu.main + cpu.vips + cpu.other), client: cores(cpu.client), others: cores(cpu.others) },
       paced_p50_ms: percentile(accepted, 50),
       paced_p99_ms: p99,
       paced_max_ms: Math.max(...accepted),
@@ -480,7 +506,7 @@ async function memoryPart(tmp: string): Promise<Part> {
     });
   };
   // The frames are made and posted by a client process, so only the service is in this one.
-  const client = fork(__filename, [CLIENT_ARG], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  const client = fork(__filename, [CLIENT_ARG], { stdio: ["ignore", "inherit", "inherit", "ipc"], serialization: "advanced" });
   const done = new Promise<ClientChunk>((resolve, reject) => {
     client.on("message", (m: ClientChunk) => {
       if (m.final) return resolve(m);
@@ -506,6 +532,7 @@ async function memoryPart(tmp: string): Promise<Part> {
   const [probe] = await makeFrames(texture(64, 48), 64, 48, 2 ** MARK_BITS - 1, 1);
   const tSweep = nowMs();
   clock.advance(SWEEP_EVERY_MS + 2 * 60_000);
+  freshConnections();
   const probeAnswer = await upload(port, cameraKey(1), payload(probe, 64, 48));
   await sweepExpired(app.ctx);
   const sweepMs = nowMs() - tSweep;
@@ -597,6 +624,26 @@ async function memoryPart(tmp: string): Promise<Part> {
 }
 
 const CLIENT_ARG = "memory-client";
+const MEMORY_ARG = "memory-part";
+
+/** Runs this file again with `arg` and resolves with the one message it sends. */
+function inChild<T>(arg: string): Promise<T> {
+  const child = fork(__filename, [arg], { stdio: ["ignore", "inherit", "inherit", "ipc"], serialization: "advanced" });
+  return new Promise<T>((resolve, reject) => {
+    child.once("message", (m: T) => resolve(m));
+    child.on("exit", (code) => reject(new Error(`${arg} exited with ${code}`)));
+  });
+}
+
+/** The memory part as a child process: runs it and sends its rows and figures back. */
+async function memoryMain(): Promise<void> {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "careflow-bench-camera-memory-"));
+  const part = await memoryPart(tmp);
+  await nodeRedHost.shutdown();
+  agent.destroy();
+  fs.rmSync(tmp, { recursive: true, force: true });
+  process.send!(part, () => process.exit(0));
+}
 
 interface ClientJob {
   port: number;
@@ -627,6 +674,7 @@ function memoryClient(): void {
       while (state.sent < job.total && state.postingMs < job.budgetMs) {
         const chunk = Math.min(job.every, job.total - state.sent);
         const bodies = (await makeFrames(small, 64, 48, state.sent, chunk)).map((j) => payload(j, 64, 48));
+        freshConnections();
         const t0 = nowMs();
         let k = 0;
         state.latencies = [];
@@ -676,7 +724,8 @@ async function main(): Promise<void> {
     if (parts.has("batch")) add(await batchPart(tmp, pool));
     pool.bodies.length = 0;
   }
-  if (parts.has("memory")) add(await memoryPart(tmp));
+  // In a process of its own, so what the parts before it left behind is not in its RSS.
+  if (parts.has("memory")) add(await inChild<Part>(MEMORY_ARG));
   await nodeRedHost.shutdown();
   agent.destroy();
   fs.rmSync(tmp, { recursive: true, force: true });
@@ -686,6 +735,45 @@ async function main(): Promise<void> {
 }
 
 const fmt = (v: number): string => v.toFixed(1);
+
+/**
+ * CPU seconds so far (Linux /proc, USER_HZ 100): the service's main thread, its libvips worker
+ * threads (sharp's pixel work), its other threads; this process; and the whole box busy.
+ */
+interface CpuTimes {
+  main: number;
+  vips: number;
+  other: number;
+  client: number;
+  box: number;
+}
+
+function cpuNow(pid: number): CpuTimes {
+  const t: CpuTimes = { main: 0, vips: 0, other: 0, client: process.cpuUsage().user / 1e6 + process.cpuUsage().system / 1e6, box: 0 };
+  const tasks = `/proc/${pid}/task`;
+  if (!fs.existsSync(tasks)) return { main: NaN, vips: NaN, other: NaN, client: t.client, box: NaN };
+  for (const tid of fs.readdirSync(tasks)) {
+    try {
+      const stat = fs.readFileSync(`${tasks}/${tid}/stat`, "utf8");
+      const name = /\((.*)\)/.exec(stat)?.[1] ?? "";
+      const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      const sec = (Number(f[11]) + Number(f[12])) / 100;
+      if (tid === String(pid)) t.main += sec;
+      else if (name.startsWith("libvips")) t.vips += sec;
+      else t.other += sec;
+    } catch {
+      // a thread that ended meanwhile
+    }
+  }
+  const cpuLine = fs.readFileSync("/proc/stat", "utf8").split("\n")[0].split(/\s+/).slice(1).map(Number);
+  t.box = (cpuLine[0] + cpuLine[1] + cpuLine[2] + cpuLine[5] + cpuLine[6] + cpuLine[7]) / 100;
+  return t;
+}
+
+function cpuSince(a: CpuTimes, b: CpuTimes): CpuTimes & { others: number } {
+  const d = { main: b.main - a.main, vips: b.vips - a.vips, other: b.other - a.other, client: b.client - a.client, box: b.box - a.box };
+  return { ...d, others: d.box - d.main - d.vips - d.other - d.client };
+}
 
 const rssMb = (pid: number): number => Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? NaN) / 1024;
 
@@ -698,6 +786,11 @@ function rssParts(): { anon_mb: number; file_mb: number; shmem_mb: number } {
 
 if (process.argv[2] === CLIENT_ARG) {
   memoryClient();
+} else if (process.argv[2] === MEMORY_ARG) {
+  memoryMain().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
 } else {
   main().catch((err) => {
     console.error(err);
