@@ -38,12 +38,12 @@ describe("notification channel layer", () => {
         : type === "webhook"
           ? { spec: webhookSpec, handler: boom }
           : type === "pwa_realtime_ai"
-            ? { spec: realtimeSpec }
+            ? { spec: { ...realtimeSpec, pending: "the realtime voice companion" } }
             : undefined;
     const receipts = await dispatch(ctx(), plan(["pwa_popup_text", "pwa_realtime_ai", "webhook", "pager"]), {}, lookup);
     assert.deepEqual(receipts, [
       { channel: "pwa_popup_text", delivered: true, detail: "for pwa_popup_text" },
-      { channel: "pwa_realtime_ai", delivered: false, detail: `channel pwa_realtime_ai cannot deliver yet: it needs ${realtimeSpec.pending}` },
+      { channel: "pwa_realtime_ai", delivered: false, detail: "channel pwa_realtime_ai cannot deliver yet: it needs the realtime voice companion" },
       { channel: "webhook", delivered: false, detail: "channel webhook failed: socket closed" },
       { channel: "pager", delivered: false, detail: "unknown channel 'pager'" },
     ]);
