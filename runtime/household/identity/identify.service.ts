@@ -21,46 +21,11 @@ import { bestMatch } from "./matching";
 import { directionOf, movementMap, roomsOf, type TrackPoint } from "./motion";
 import { identifyRemote } from "./remote.client";
 import { VisitorBook } from "./visitors";
+import type { IdentifyRequest, PersonDetection, RoomTransitionSeen } from "../../../nodes/_kit/care-services";
 
-export interface IdentifyRequest {
-  media_paths: readonly string[];
-  sensor_id: string | null;
-  room_name: string | null;
-  /** Default `recognition.threshold`. */
-  threshold?: number;
-  /** Only these persons are reported (everyone seen still counts as a sighting). */
-  target_persons?: readonly string[];
-  include_annotated_image: boolean;
-  include_motion: boolean;
-}
-
-export interface PersonDetection {
-  /** The person's name, or `unknown`. */
-  identity: string;
-  confidence: number;
-  bbox: number[];
-  person_id: string | null;
-  name: string | null;
-  /** An unknown face's stable visitor id (`visitor-3`), when it has one. */
-  visitor_id: string | null;
-  /** The frame (media path) it was seen in. */
-  media_path: string;
-  direction_raw: string | null;
-  direction_semantic: string | null;
-}
-
-export interface RoomTransitionOut {
-  person_id: string;
-  person_name: string | null;
-  sensor_id: string | null;
-  direction_raw: string;
-  semantic: string;
-  from_room_id: string | null;
-  from_room_name: string | null;
-  to_room_id: string | null;
-  to_room_name: string | null;
-  confidence: number;
-}
+// The shapes the step sees are declared once, by the care-services seam.
+export type { IdentifyRequest, PersonDetection };
+export type RoomTransitionOut = RoomTransitionSeen;
 
 export interface IdentifyOutcome {
   person_detections: PersonDetection[];
