@@ -224,7 +224,7 @@ async function saturate(port: number, key: string, bodies: Buffer[], next: { i: 
 }
 
 interface Paced {
-  answers: Array<Answer & { camera: number }>;
+  answers: Answer[];
   /** The most a request started after its place in the schedule. */
   maxSlipMs: number;
 }
@@ -244,8 +244,7 @@ async function paced(port: number, bodies: Buffer[], from: number, fps: number, 
     if (wait > 1) await new Promise((r) => setTimeout(r, wait - 1));
     while (nowMs() < due) await new Promise((r) => setImmediate(r));
     maxSlipMs = Math.max(maxSlipMs, nowMs() - due);
-    const camera = k % CAMERAS;
-    pending.push(upload(port, cameraKey(camera), bodies[(from + k) % bodies.length]).then((a) => void answers.push({ ...a, camera })));
+    pending.push(upload(port, cameraKey(k % CAMERAS), bodies[(from + k) % bodies.length]).then((a) => void answers.push(a)));
   }
   await Promise.all(pending);
   return { answers, maxSlipMs };
