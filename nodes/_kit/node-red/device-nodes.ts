@@ -70,7 +70,10 @@ function entryNode(RED: RedNodeApi, spec: DeviceSpec, handler: DeviceEntryHandle
       if (!result.next) return result.reply ?? failure(500, `the Devices tab's '${nodeName(this, spec)}' node neither answered nor passed the request on`);
       const reply = new DeviceReplyHandle(DEVICE_REPLY_TIMEOUT_MS, () => {
         devices.services.log.warn({ device: kind, node: this.id }, "a device request reached no node that answers it");
-        return failure(504, "the Devices tab did not answer this request: a node that answers it (aggregate or terminal) is not wired");
+        return failure(
+          504,
+          `the Devices tab did not answer this request within ${DEVICE_REPLY_TIMEOUT_MS / 1000} s (a busy store, or no aggregate or terminal node wired after it)`,
+        );
       });
       if (result.reply) reply.answer(result.reply);
       if (!hasWires(config)) reply.answer(failure(500, `the Devices tab's '${nodeName(this, spec)}' node is wired to nothing`));

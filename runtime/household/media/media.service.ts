@@ -28,7 +28,7 @@ import {
   mediaRowByObject,
   mediaSensorRooms,
   oldestMediaTime,
-  referencedObjects,
+  referencedAmong,
   type MediaBox,
   type MediaRow,
 } from "./media.store";
@@ -357,35 +357,51 @@ async function objectFiles(dataDir: string): Promise<string[]> {
   return out;
 }
 
+/** Files deleted per turn of the lock: a frame being stored waits for one chunk, never a whole sweep. */
+const SWEEP_CHUNK = 100;
+
 /**
  * Deletes the rows captured more than `aggregator.media_retention_hours` ago, then every
  * object (and leftover temporary file) under media/ that no row names, unless it was written
- * or stored again within the last minute.
+ * or stored again within the last minute. The files go in chunks, each under the lock and
+ * checked again against the rows then, so a store waits at most for one chunk (the camera
+ * bench saw uploads held for seconds while a whole sweep held the lock).
  */
 export async function sweepExpired(ctx: MediaContext): Promise<SweepReport> {
-  return exclusive(ctx.dataDir, async () => {
-    const now = ctx.clock.now();
-    const cutoff = isoAt(now - ctx.settings.aggregator.media_retention_hours * 3_600_000);
-    const rows = await deleteMediaRowsBefore(ctx.db, cutoff);
-    const kept = await referencedObjects(ctx.db);
-    let files = 0;
-    for (const rel of await objectFiles(ctx.dataDir)) {
-      const name = path.posix.basename(rel);
-      const isObject = isObjectName(name);
-      if (isObject && kept.has(name)) continue;
-      if (!isObject && !name.endsWith(".tmp")) continue; // not ours
-      const full = path.join(ctx.dataDir, rel);
-      const stat = await fs.stat(full).catch(() => null);
-      if (!stat?.isFile() || now - stat.mtimeMs < SWEEP_GRACE_MS) continue;
-      await fs.rm(full, { force: true });
-      files++;
-      // An emptied shard folder goes too (rmdir refuses one that is not empty).
-      await fs.rmdir(path.dirname(full)).catch(() => undefined);
-      await fs.rmdir(path.dirname(path.dirname(full))).catch(() => undefined);
-    }
-    if (rows || files) ctx.log.info({ rows, files, cutoff }, "media: expired frames deleted");
-    return { rows, files };
+  const now = ctx.clock.now();
+  const cutoff = isoAt(now - ctx.settings.aggregator.media_retention_hours * 3_600_000);
+  const rows = await exclusive(ctx.dataDir, () => deleteMediaRowsBefore(ctx.db, cutoff));
+  // Listing needs no lock: a file written after it is simply not in this sweep.
+  const listed = (await objectFiles(ctx.dataDir)).filter((rel) => {
+    const name = path.posix.basename(rel);
+    return isObjectName(name) || name.endsWith(".tmp");
   });
+  let files = 0;
+  for (let i = 0; i < listed.length; i += SWEEP_CHUNK) {
+    const chunk = listed.slice(i, i + SWEEP_CHUNK);
+    files += await exclusive(ctx.dataDir, async () => {
+      const kept = await referencedAmong(ctx.db, chunk.map((rel) => path.posix.basename(rel)).filter(isObjectName));
+      let deleted = 0;
+      const folders = new Set<string>();
+      for (const rel of chunk) {
+        if (kept.has(path.posix.basename(rel))) continue;
+        const full = path.join(ctx.dataDir, rel);
+        const stat = await fs.stat(full).catch(() => null);
+        if (!stat?.isFile() || now - stat.mtimeMs < SWEEP_GRACE_MS) continue;
+        await fs.rm(full, { force: true });
+        deleted++;
+        folders.add(path.dirname(full));
+      }
+      // An emptied shard folder goes too (rmdir refuses one that is not empty).
+      for (const dir of folders) {
+        await fs.rmdir(dir).catch(() => undefined);
+        await fs.rmdir(path.dirname(dir)).catch(() => undefined);
+      }
+      return deleted;
+    });
+  }
+  if (rows || files) ctx.log.info({ rows, files, cutoff }, "media: expired frames deleted");
+  return { rows, files };
 }
 
 /**

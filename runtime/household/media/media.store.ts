@@ -126,8 +126,12 @@ export async function deleteMediaRowsBefore(db: Knex, cutoffIso: string): Promis
 }
 
 /** The object names some row still stores. */
-export async function referencedObjects(db: Knex): Promise<Set<string>> {
-  const rows: Array<{ object_name: string }> = await db("camera_media").distinct("object_name").whereNotNull("object_name");
+/** Which of these object names some row still names (the sweep asks chunk by chunk). */
+export async function referencedAmong(db: Knex, names: readonly string[]): Promise<Set<string>> {
+  if (names.length === 0) return new Set();
+  const rows: Array<{ object_name: string }> = await db("camera_media")
+    .distinct("object_name")
+    .whereIn("object_name", [...names]);
   return new Set(rows.map((r) => r.object_name));
 }
 

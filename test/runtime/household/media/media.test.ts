@@ -223,6 +223,23 @@ describe("media store: content-addressed frames, signed URLs, retention", functi
     await waitFor(async () => (await listFrames(ctx)).length === 0 && mediaFiles(ctx.dataDir).length === 0, "the periodic sweep");
   });
 
+  it("lets a frame be stored while a long sweep runs: the sweep deletes in chunks, not holding the store for all of it", async () => {
+    // 600 expired frames, each its own object.
+    for (let i = 0; i < 600; i++) await storeFrame(ctx, { sensor_id: "porch_cam", bytes: Buffer.concat([red, Buffer.from([i & 255, i >> 8])]) });
+    clock.advance(25 * HOUR);
+    let sweepDone = false;
+    const sweep = sweepExpired(ctx).then((r) => {
+      sweepDone = true;
+      return r;
+    });
+    await new Promise((r) => setImmediate(r));
+    const stored = await storeFrame(ctx, { sensor_id: "porch_cam", bytes: blue });
+    assert.equal(sweepDone, false, "the frame was stored before the sweep had finished");
+    const report = await sweep;
+    assert.ok(report.files >= 600, `${report.files} files swept`);
+    assert.ok(fs.existsSync(path.join(ctx.dataDir, stored.path)), "the frame stored during the sweep is kept");
+  });
+
   it("keeps no sweep timer while there are no frames; a stored frame arms one for its expiry", async () => {
     await waitFor(async () => clock.pendingTimers() === 0, "the start's sweep");
     await storeFrame(ctx, { sensor_id: "kitchen_cam", bytes: red });
