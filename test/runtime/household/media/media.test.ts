@@ -224,9 +224,17 @@ describe("media store: content-addressed frames, signed URLs, retention", functi
   });
 
   it("lets a frame be stored while a long sweep runs: the sweep deletes in chunks, not holding the store for all of it", async () => {
-    // 600 expired frames, each its own object.
-    for (let i = 0; i < 600; i++) await storeFrame(ctx, { sensor_id: "porch_cam", bytes: Buffer.concat([red, Buffer.from([i & 255, i >> 8])]) });
-    clock.advance(25 * HOUR);
+    // 600 expired frames, each its own object, captured 25 hours ago (the clock does not move,
+    // so the app's own periodic sweep stays out of this).
+    const longAgo = new Date(clock.now() - 25 * HOUR).toISOString();
+    for (let i = 0; i < 600; i++) {
+      await storeFrame(ctx, { sensor_id: "porch_cam", bytes: Buffer.concat([red, Buffer.from([i & 255, i >> 8])]), captured_at: longAgo });
+    }
+    // Past the sweep's one-minute grace for freshly written files.
+    for (const f of mediaFiles(ctx.dataDir)) {
+      const full = path.join(ctx.dataDir, "media", f);
+      fs.utimesSync(full, new Date(clock.now() - 2 * 60_000), new Date(clock.now() - 2 * 60_000));
+    }
     let sweepDone = false;
     const sweep = sweepExpired(ctx).then((r) => {
       sweepDone = true;
