@@ -6,7 +6,7 @@
  * targets with those chat ids, and CAREFLOW_CHAT_TOKEN set to the token. Lines on stdin act
  * as the family (`help` lists them), e.g. `press 1001 3 ack` or `say 1002 /status`.
  */
-import readline from "node:readline";
+import { runConsole } from "./console-commands";
 import { buttonsText, startFakeChat, type ChatUser, type FakeChat } from "./chat-server";
 
 const DEFAULT_TOKEN = "123456:careflow-fake-chat-token";
@@ -80,25 +80,10 @@ async function main(): Promise<void> {
   token         ${token}${process.env.FAKE_CHAT_TOKEN ? "" : "   (set FAKE_CHAT_TOKEN to choose another)"}
   chats         ${ids.join(", ")}
 ${HELP}`);
-  const shutdown = async () => {
-    await chat.close();
-    process.exit(0);
-  };
-  process.on("SIGINT", () => void shutdown());
-  process.on("SIGTERM", () => void shutdown());
-  const rl = readline.createInterface({ input: process.stdin });
-  let queue = Promise.resolve();
-  rl.on("line", (line) => {
-    queue = queue.then(async () => {
-      if (line.trim() === "quit" || line.trim() === "exit") return shutdown();
-      try {
-        const out = await run(chat, line);
-        if (out) console.log(out);
-      } catch (err) {
-        console.log(`error: ${(err as Error).message}`);
-      }
-    });
-  });
+  runConsole(
+    (line) => run(chat, line),
+    () => chat.close(),
+  );
 }
 
 main().catch((err) => {

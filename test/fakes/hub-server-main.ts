@@ -5,7 +5,7 @@
  * call and state change is printed; lines on stdin change the house by hand (`help` lists
  * them), e.g. `set binary_sensor.bathroom_presence on`.
  */
-import readline from "node:readline";
+import { runConsole } from "./console-commands";
 import { demoHouse, startFakeHub, type FakeHub } from "./hub-server";
 
 const DEFAULT_TOKEN = "careflow-fake-hub-token";
@@ -109,27 +109,10 @@ async function main(): Promise<void> {
   areas      kitchen, bathroom, bedroom, living_room, hallway; ${hub.states().length} entities ("states" lists them)
 ${HELP}`);
 
-  const shutdown = async () => {
-    await hub.close();
-    process.exit(0);
-  };
-  process.on("SIGINT", () => void shutdown());
-  process.on("SIGTERM", () => void shutdown());
-
-  // Lines are handled one at a time; without a terminal (stdin closed) the hub keeps serving.
-  const rl = readline.createInterface({ input: process.stdin });
-  let queue = Promise.resolve();
-  rl.on("line", (line) => {
-    queue = queue.then(async () => {
-      if (line.trim() === "quit" || line.trim() === "exit") return shutdown();
-      try {
-        const out = await run(hub, line);
-        if (out) console.log(out);
-      } catch (err) {
-        console.log(`error: ${(err as Error).message}`);
-      }
-    });
-  });
+  runConsole(
+    (line) => run(hub, line),
+    () => hub.close(),
+  );
 }
 
 main().catch((err) => {
