@@ -150,6 +150,36 @@ const llmModel = z
 /** A legacy per-role model provider (`llm.vision`, …): shape not specified, kept as given. */
 const legacyProvider = z.record(z.string(), z.unknown()).nullable().default(null);
 
+/**
+ * The voice companion's model (`llm.realtime`, the spec's legacy provider name): a server
+ * speaking the OpenAI Realtime API over WebSocket, local or hosted. Configured when `url` is
+ * set; other keys of the legacy provider (provider, chain, pool) are kept and not read.
+ */
+const realtimeProvider = z
+  .object({
+    url: z
+      .string()
+      .url()
+      .refine((u) => /^(wss?|https?):/.test(u), "url is a ws://, wss://, http:// or https:// address of the Realtime API, e.g. ws://127.0.0.1:8765/v1/realtime")
+      .nullable()
+      .default(null),
+    model: z.string().min(1).default("gpt-4o-realtime-preview"),
+    voice: z.string().min(1).default("alloy"),
+    // Sent as `Authorization: Bearer`; may come from CAREFLOW_REALTIME_API_KEY instead.
+    api_key: z.string().nullable().default(null),
+    /** The base instruction every conversation starts from; a step's voice_instruction adds to it. */
+    instructions: z.string().nullable().default(null),
+    transcription_model: z.string().min(1).default("whisper-1"),
+    /** A conversation nobody has spoken in for this long ends. */
+    idle_seconds: z.number().positive().default(30),
+    /** No conversation lasts longer. */
+    max_minutes: z.number().positive().default(10),
+    connect_timeout_seconds: z.number().positive().default(5),
+  })
+  .loose()
+  .nullable()
+  .default(null);
+
 /** An external service the household may run (scene analysis, semantic memory): off unless enabled. */
 const externalService = (port: number, timeoutSeconds: number) =>
   z
@@ -268,7 +298,7 @@ export const settingsSchema = z
         vision: legacyProvider,
         logic: legacyProvider,
         translation: legacyProvider,
-        realtime: legacyProvider,
+        realtime: realtimeProvider,
       })
       .strict()
       .prefault({}),

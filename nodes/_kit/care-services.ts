@@ -226,6 +226,27 @@ export interface Announced {
   url?: string;
 }
 
+/** A conversation for the voice companion to start (or to add to the one going on). */
+export interface ConverseRequest {
+  /** What started it: a notification, an interactive prompt, the senior (Talk), the REST API. */
+  reason: "notification" | "prompt" | "senior" | "api";
+  /** What the companion should tell or ask first; none: it greets and listens. */
+  text: string | null;
+  /** How to speak (the step's voice_instruction); added to the base instruction. */
+  instruction: string | null;
+  /** The prompt this conversation asks: the companion may answer it (respond_to_interactive_prompt) for this run and step only. */
+  prompt?: { execution_id: number; step_id: number; dismiss_text: string; escalate_text: string };
+}
+
+export interface Conversing {
+  session_id: string;
+  model: string;
+  /** Web app clients it talks in. */
+  clients: number;
+  /** True when it was added to a conversation already going on. */
+  joined: boolean;
+}
+
 /** The web app's socket (`/ws`). */
 export interface WebAppServices {
   /** How many clients were sent the frame. */
@@ -234,6 +255,8 @@ export interface WebAppServices {
   announce(request: AnnounceRequest, signal: AbortSignal): Promise<ServiceAnswer<Announced>>;
   /** Whether a realtime voice model is configured (`llm.realtime`) for the voice companion. */
   realtimeConfigured(): boolean;
+  /** Has the voice companion talk with the senior in the web app (a realtime model must be configured). */
+  converse(request: ConverseRequest, signal: AbortSignal): Promise<ServiceAnswer<Conversing>>;
 }
 
 /** The llm_call config (and the legacy model steps', which share it). */

@@ -65,6 +65,8 @@ import { startDailyReports, type DailyReportJob } from "../care/reports";
 import { closeIdentity } from "../household/identity/identity.service";
 import { CallLog } from "../care/mcp/call-log";
 import { checkToolSettings, ToolRegistry } from "../care/mcp/registry";
+import { VoiceCompanion } from "../care/voice/voice-companion";
+import { voiceRouter } from "../care/voice/voice.router";
 import { McpSessions } from "../care/mcp/server";
 import { mcpRestRouter } from "../care/mcp/mcp.router";
 import { editorPageScriptFile, nodeRedPackageDir } from "../../nodes/_kit/node-red/emit-package";
@@ -178,7 +180,10 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
   };
   lifecycle.add("web app socket", () => ctx.webapp.close());
   // The web app shows the time in the household's time zone, wherever the tablet thinks it is.
-  ctx.webapp.onConnect((client) => client.send({ type: "welcome", timezone: ctx.settings.app.timezone, app_name: ctx.settings.app.name }));
+  // `voice`: a realtime model is configured, so the app offers its Talk button.
+  ctx.webapp.onConnect((client) =>
+    client.send({ type: "welcome", timezone: ctx.settings.app.timezone, app_name: ctx.settings.app.name, voice: Boolean(ctx.settings.llm.realtime?.url) }),
+  );
 
   if (empty) await seedDemoHousehold(ctx);
   await upsertDeviceSensors(ctx, settings.auth.device_keys);
@@ -227,6 +232,11 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
   const mcpTools = new ToolRegistry(settings.mcp, log, mcpCalls);
   const mcpSessions = new McpSessions(ctx, occupancy, mcpTools);
   lifecycle.add("mcp sessions", () => mcpSessions.close());
+  // The voice companion: conversations with the realtime model, its tools the voice subset.
+  const voice = new VoiceCompanion(ctx, mcpTools, occupancy);
+  ctx.voice = voice;
+  voice.registerFrames();
+  lifecycle.add("voice companion", () => voice.close());
 
   const app = express();
   app.disable("x-powered-by");
@@ -245,6 +255,7 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
       () => occupancyRouter(occupancy),
       (c) => haSyncRouter(c, hub),
       (c) => mcpRestRouter(c, occupancy, mcpTools, mcpCalls),
+      (c) => voiceRouter(c, voice),
     ]),
   );
   if (useNodeRed) {

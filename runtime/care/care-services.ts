@@ -98,7 +98,9 @@ function build(ctx: CareContext): CareServices {
     webapp: {
       broadcast: (frame) => ctx.webapp.broadcast(frame),
       announce: (request, signal) => announce(ctx, request, signal),
-      realtimeConfigured: () => Object.keys(ctx.settings.llm.realtime ?? {}).length > 0,
+      realtimeConfigured: () => Boolean(ctx.settings.llm.realtime?.url),
+      converse: (request, signal) =>
+        ctx.voice ? ctx.voice.start(request, signal) : Promise.resolve({ ok: false as const, reason: "the voice companion is not started" }),
     },
     models: { runStep: (input, config, signal) => runLlmStep(ctx, input, config, signal) },
     eink: { render: (request) => renderToDevices(ctx, request) },

@@ -3,7 +3,7 @@ import type { PlatformContext } from "../platform/context";
 import type { FlowWriter } from "./rules/flow-writer";
 import type { RuleFirer, RunEngine } from "./pipeline/engine/types";
 import type { HubLink } from "../household/hub/hub";
-import type { ChatServices } from "../../nodes/_kit/care-services";
+import type { ChatServices, ConverseRequest, Conversing, ServiceAnswer } from "../../nodes/_kit/care-services";
 
 export interface CareContext extends PlatformContext {
   /** Reads and writes the flows; rules, steps, edges and contexts live there. */
@@ -16,4 +16,6 @@ export interface CareContext extends PlatformContext {
   hub?: HubLink;
   /** The family's chat, when the app started it (runtime/care/chat). */
   chat?: ChatServices;
+  /** The voice companion (runtime/care/voice), once the app started it. */
+  voice?: { start(request: ConverseRequest, signal?: AbortSignal): Promise<ServiceAnswer<Conversing>> };
 }

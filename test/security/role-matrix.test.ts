@@ -18,8 +18,8 @@ const SPEC_GRANTS: Record<Exclude<Caller, "none" | "wrong">, readonly RegExp[]> 
   admin: [/^/],
   caregiver: [re("GET", "/api/v1/.+"), re("POST", `/api/v1/alerts/${seg}/action`)],
   mcp: [re("GET", "/api/v1/.+"), re("POST", `/api/v1/mcp/tools/${seg}`), re("POST", `/api/v1/rules/${seg}/execute`), re("(GET|POST|DELETE)", "/mcp")],
-  // The senior's web app answers prompts and nothing else (docs/decisions.md).
-  webapp: [re("POST", "/api/v1/interactive-responses")],
+  // The senior's web app answers prompts and talks with the voice companion, nothing else (docs/decisions.md).
+  webapp: [re("POST", "/api/v1/interactive-responses"), re("POST", "/api/v1/voice/sessions")],
   camera: [re("POST", "/api/v1/device/camera")],
   display: [re("GET", "/api/v1/image/active")],
   // The terminal answers the prompts it shows (docs/decisions.md).

@@ -59,6 +59,17 @@
     shown: [] as string[],
     audio: { streams: 0, frames: 0, bytes: 0, clips: 0, playing: false },
     answers: [] as Array<{ execution_id: number; step_id: number; action: string }>,
+    voice: {
+      sessions: 0,
+      active: null as string | null,
+      frames: 0,
+      bytes: 0,
+      mic_chunks: 0,
+      interrupts: 0,
+      transcripts: [] as string[],
+      ended: [] as string[],
+      error: null as string | null,
+    },
   };
   (window as unknown as { careflowWebApp: typeof report }).careflowWebApp = report;
 
@@ -277,6 +288,159 @@
     }
   }
 
+  // ---- the voice companion ----------------------------------------------------------------
+  // A conversation the server starts (a notification, a prompt's voice prompt, the Talk
+  // button): the microphone goes to the server in 100 ms chunks of 24 kHz PCM, the
+  // companion's audio comes back the same way and plays at once; its words and the senior's
+  // show at the top. The microphone is open only while a conversation goes on.
+
+  const VOICE_RATE = 24000;
+  let voiceAvailable = false;
+  let mic: { stream: MediaStream; node: AudioWorkletNode } | null = null;
+  let micLoading: Promise<void> | null = null;
+  let voiceOut = { at: 0, sources: [] as AudioBufferSourceNode[] };
+
+  const toBase64 = (buf: ArrayBuffer): string => {
+    const bytes = new Uint8Array(buf);
+    let text = "";
+    for (let i = 0; i < bytes.length; i += 0x8000) text += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+    return btoa(text);
+  };
+  const fromBase64 = (b64: string): ArrayBuffer => {
+    const text = atob(b64);
+    const bytes = new Uint8Array(text.length);
+    for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+    return bytes.buffer;
+  };
+
+  async function openMic(sessionId: string): Promise<void> {
+    if (!audio || mic) return;
+    if (!navigator.mediaDevices?.getUserMedia) throw new Error("this browser gives no microphone");
+    const stream = await navigator.mediaDevices.getUserMedia({
+      audio: { channelCount: 1, echoCancellation: true, noiseSuppression: true, autoGainControl: true },
+    });
+    await audio.audioWorklet.addModule("/app/mic-worklet.js");
+    const node = new AudioWorkletNode(audio, "careflow-mic");
+    node.port.onmessage = (e: MessageEvent) => {
+      if (report.voice.active !== sessionId || ws?.readyState !== WebSocket.OPEN) return; // audio is live or nothing
+      report.voice.mic_chunks++;
+      ws.send(JSON.stringify({ type: "voice_audio", session_id: sessionId, audio: toBase64(e.data as ArrayBuffer) }));
+    };
+    // Pulled through a silent gain: the worklet runs, nothing of the microphone is heard.
+    const mute = audio.createGain();
+    mute.gain.value = 0;
+    audio.createMediaStreamSource(stream).connect(node).connect(mute).connect(audio.destination);
+    mic = { stream, node };
+  }
+
+  function closeMic(): void {
+    if (!mic) return;
+    for (const track of mic.stream.getTracks()) track.stop();
+    mic.node.port.onmessage = null;
+    mic.node.disconnect();
+    mic = null;
+  }
+
+  function stopVoiceAudio(): void {
+    for (const src of voiceOut.sources) {
+      try {
+        src.stop();
+      } catch {
+        // already ended
+      }
+    }
+    voiceOut = { at: 0, sources: [] };
+  }
+
+  function playVoice(b64: string): void {
+    const data = fromBase64(b64);
+    report.voice.frames++;
+    report.voice.bytes += data.byteLength;
+    if (!audio) return;
+    const samples = new Int16Array(data, 0, data.byteLength >> 1);
+    if (samples.length === 0) return;
+    const buffer = audio.createBuffer(1, samples.length, VOICE_RATE);
+    const out = buffer.getChannelData(0);
+    for (let i = 0; i < samples.length; i++) out[i] = samples[i] / 32768;
+    const src = audio.createBufferSource();
+    src.buffer = buffer;
+    src.connect(audio.destination);
+    const at = Math.max(voiceOut.at, audio.currentTime + 0.05);
+    src.start(at);
+    voiceOut.at = at + buffer.duration;
+    voiceOut.sources.push(src);
+    src.onended = () => (voiceOut.sources = voiceOut.sources.filter((s) => s !== src));
+  }
+
+  function showVoice(on: boolean): void {
+    $("voice").hidden = !on;
+    document.body.dataset.voice = on ? "on" : "off";
+    drawTalk();
+  }
+  function drawTalk(): void {
+    $("talk").hidden = !voiceAvailable || report.voice.active !== null || report.state !== "connected";
+  }
+
+  function onVoice(f: Frame): void {
+    const id = str(f.session_id);
+    switch (f.subtype) {
+      case "session_start":
+        report.voice.sessions++;
+        report.voice.active = id;
+        report.voice.error = null;
+        $("voice-words").textContent = "";
+        $("voice-state").textContent = "Listening…";
+        showVoice(true);
+        micLoading = openMic(id).catch((err: unknown) => {
+          report.voice.error = err instanceof Error ? err.message : String(err);
+          $("voice-state").textContent = "The microphone is off: please use the buttons";
+        });
+        return;
+      case "audio":
+        if (id === report.voice.active && typeof f.audio === "string") {
+          playVoice(f.audio);
+          $("voice-state").textContent = "Speaking…";
+        }
+        return;
+      case "interrupt":
+        report.voice.interrupts++;
+        stopVoiceAudio();
+        $("voice-state").textContent = "Listening…";
+        return;
+      case "transcript": {
+        const words = str(f.text);
+        report.voice.transcripts.push(`${str(f.role)}: ${words}`);
+        $("voice-words").textContent = f.role === "user" ? `You: ${words}` : words;
+        if (f.role === "assistant") $("voice-state").textContent = "Listening…";
+        return;
+      }
+      case "session_end":
+        if (id !== report.voice.active) return;
+        report.voice.ended.push(`${id}: ${str(f.reason)}`);
+        report.voice.active = null;
+        void (micLoading ?? Promise.resolve()).then(closeMic);
+        showVoice(false);
+        return;
+      case "start_result":
+        if (f.ok !== true) {
+          report.voice.error = str(f.detail);
+          $("voice-words").textContent = "";
+        }
+        drawTalk();
+        return;
+      default:
+        return;
+    }
+  }
+
+  $("talk").addEventListener("click", () => {
+    void audio?.resume();
+    send({ type: "voice_start" });
+  });
+  $("voice-stop").addEventListener("click", () => {
+    if (report.voice.active) send({ type: "voice_stop", session_id: report.voice.active });
+  });
+
   // ---- the connection ---------------------------------------------------------------------
 
   let ws: WebSocket | null = null;
@@ -295,6 +459,7 @@
     };
     $("status-text").textContent = words[state];
     drawRetry();
+    drawTalk();
   }
   function drawRetry(): void {
     const left = Math.max(0, Math.ceil((retryAt - Date.now()) / 1000));
@@ -338,6 +503,12 @@
     socket.onclose = () => {
       if (ws !== socket) return;
       ws = null;
+      if (report.voice.active) {
+        report.voice.active = null;
+        closeMic();
+        stopVoiceAudio();
+        showVoice(false);
+      }
       const delay = Math.min(MAX_DELAY_MS, FIRST_DELAY_MS * 2 ** attempt++);
       retryAt = Date.now() + delay;
       setState("disconnected");
@@ -350,6 +521,8 @@
   function receive(f: Frame): void {
     switch (f.type) {
       case "welcome":
+        voiceAvailable = f.voice === true;
+        drawTalk();
         if (typeof f.timezone === "string") {
           timeZone = f.timezone;
           localStorage.setItem(TZ_STORE, f.timezone);
@@ -378,6 +551,8 @@
         return closePrompt(Number(f.execution_id), Number(f.step_id));
       case "announcement":
         return onAnnouncement(f);
+      case "voice":
+        return onVoice(f);
       case "emergency":
       case "warning":
       case "info":

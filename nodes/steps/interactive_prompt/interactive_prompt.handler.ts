@@ -3,6 +3,7 @@ import type { StepHandler } from "../../_kit/handler-types";
 import { DEFAULT_POPUP_MESSAGE, type spec } from "./interactive_prompt.node";
 
 type Config = z.output<typeof spec.config>;
+type Ctx = Parameters<StepHandler<Config>>[0];
 
 const filled = (s: string | undefined): s is string => s !== undefined && s.trim() !== "";
 
@@ -47,8 +48,33 @@ export const handler: StepHandler<Config> = async (ctx, input, config) => {
   });
   if (clients === 0)
     ctx.log.warn({ execution_id: input.execution_id, step_id: input.step.id }, "interactive prompt: no web-app client is connected; the countdown runs anyway");
+  else if (voicePrompt) await askAloud(ctx, voicePrompt, voiceInstruction ?? null, { execution_id: input.execution_id, step_id: input.step.id, config });
   return {
     wait_until: waitUntil,
     on_timeout_data: { [config.output_key]: { channel: "timeout", action: config.timeout_action, timestamp: expiresAt, raw_response: null } },
   };
 };
+
+/**
+ * The voice prompt, spoken: the voice companion asks it and may answer the prompt with what
+ * the senior says; without a realtime model, or when it cannot be reached, the TTS voice says
+ * it and the buttons answer. Either way the countdown runs; what happened is in the run's log.
+ */
+async function askAloud(ctx: Ctx, text: string, instruction: string | null, p: { execution_id: number; step_id: number; config: Config }): Promise<void> {
+  const where = { execution_id: p.execution_id, step_id: p.step_id };
+  let why = "no realtime voice model is configured (llm.realtime)";
+  if (ctx.services.webapp.realtimeConfigured()) {
+    const prompt = {
+      execution_id: p.execution_id,
+      step_id: p.step_id,
+      dismiss_text: p.config.dismiss_button_text,
+      escalate_text: p.config.escalate_button_text,
+    };
+    const talking = await ctx.services.webapp.converse({ reason: "prompt", text, instruction, prompt }, ctx.signal);
+    if (talking.ok) return ctx.log.info({ ...where, session_id: talking.value.session_id }, "interactive prompt: the voice companion asks it");
+    why = talking.reason;
+  }
+  const spoken = await ctx.services.webapp.announce({ text, mode: "stream" }, ctx.signal);
+  const said = spoken.ok ? "the TTS voice says it" : `it is not spoken (${spoken.reason})`;
+  ctx.log.warn({ ...where }, `interactive prompt: fallback: ${why}; ${said}, the buttons answer it`);
+}

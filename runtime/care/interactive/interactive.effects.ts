@@ -19,6 +19,7 @@ export interface Outcome {
 
 export async function applyOutcomeEffects(ctx: CareContext, prompt: PromptRow, o: Outcome): Promise<void> {
   ctx.webapp.broadcast({ type: "interactive_prompt_closed", execution_id: prompt.execution_id, step_id: prompt.step_id, action: o.action, channel: o.channel });
+  ctx.bus.publish("prompt.answered", { execution_id: prompt.execution_id, step_id: prompt.step_id, channel: o.channel, action: o.action });
   try {
     // Running out the countdown is nobody saying "I'm okay": only a real dismiss acknowledges.
     if (o.action === "dismiss" && o.channel !== "timeout") await acknowledgeOpenAlerts(ctx, prompt, o);

@@ -4,7 +4,7 @@ import type { Knex } from "knex";
 export interface CallRow {
   timestamp: string;
   caller: string;
-  transport: "mcp" | "rest";
+  transport: "mcp" | "rest" | "voice";
   session_id: string | null;
   tool: string;
   arguments_json: string;

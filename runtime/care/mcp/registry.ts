@@ -44,7 +44,7 @@ export interface ListedTool {
 export type CallOutcome = { ok: true; value: unknown } | { ok: false; status: number; message: string };
 
 export interface CallMeta {
-  transport: "mcp" | "rest";
+  transport: "mcp" | "rest" | "voice";
   session_id: string | null;
 }
 

@@ -8,9 +8,9 @@ export const ROLE_PATTERNS: Record<RoleName, readonly string[]> = {
   admin: ["*"],
   caregiver: ["GET /api/v1/*", "POST /api/v1/alerts/*/action"],
   mcp_readonly: ["GET /api/v1/*", "POST /api/v1/mcp/tools/*", "POST /api/v1/rules/*/execute", "POST /mcp", "GET /mcp", "DELETE /mcp"],
-  // The senior's web app (not in the spec's table): it shows popups and prompts on /ws and
-  // answers the prompts, nothing else; it never needs the admin key.
-  webapp: ["POST /api/v1/interactive-responses"],
+  // The senior's web app (not in the spec's table): it shows popups and prompts on /ws,
+  // answers the prompts and talks with the voice companion, nothing else; it never needs the admin key.
+  webapp: ["POST /api/v1/interactive-responses", "POST /api/v1/voice/sessions"],
 };
 
 /** Named device permissions; anything else in a device's list is taken as a pattern itself. */

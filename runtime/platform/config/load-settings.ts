@@ -1,7 +1,7 @@
 /**
  * The run contract: PORT, CAREFLOW_DATA_DIR, DATABASE_URL, CAREFLOW_SETTINGS (JSON or
  * YAML, merged over the defaults of settings.ts), and CAREFLOW_ADMIN_KEY /
- * CAREFLOW_CAREGIVER_KEY / CAREFLOW_MCP_KEY (and CAREFLOW_HUB_TOKEN, the hub's token; CAREFLOW_CHAT_TOKEN, the chat bot's). Invalid settings stop the service with a
+ * CAREFLOW_CAREGIVER_KEY / CAREFLOW_MCP_KEY (and CAREFLOW_HUB_TOKEN, the hub's token; CAREFLOW_REALTIME_API_KEY, the voice model's; CAREFLOW_CHAT_TOKEN, the chat bot's). Invalid settings stop the service with a
  * message that names the bad key.
  */
 import fs from "node:fs";
@@ -97,6 +97,7 @@ export function loadRunConfig(env: NodeJS.ProcessEnv, extra: ExtraKeys = {}): Ru
   });
   // The hub's token is a secret: an environment variable keeps it out of the settings file.
   if (env.CAREFLOW_HUB_TOKEN && !settings.hub.token) settings.hub.token = env.CAREFLOW_HUB_TOKEN;
+  if (env.CAREFLOW_REALTIME_API_KEY && settings.llm.realtime && !settings.llm.realtime.api_key) settings.llm.realtime.api_key = env.CAREFLOW_REALTIME_API_KEY;
   // So is the chat bot's.
   if (env.CAREFLOW_CHAT_TOKEN && !settings.notifications.chat_app.token) settings.notifications.chat_app.token = env.CAREFLOW_CHAT_TOKEN;
   return { port, dataDir, databaseUrl: env.DATABASE_URL || undefined, settingsFile, settings };

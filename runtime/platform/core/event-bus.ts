@@ -23,6 +23,8 @@ export interface BusTopics {
   "media.stored": { media_id: number; captured_at: string };
   /** The rules changed (REST, editor deploy, import): triggers re-read them. */
   "rules.changed": Record<string, never>;
+  /** An interactive prompt got its outcome (an answer from any channel, or its countdown): a voice conversation asking it ends. */
+  "prompt.answered": { execution_id: number; step_id: number; channel: string; action: string };
   /** A member was registered (household/persons): the daily reports' midnight job arms for them. */
   "person.added": { person_id: string };
 }

@@ -49,6 +49,7 @@ export class WebAppHub {
   private readonly handlers = new Map<string, { handler: Handler; twin: RestTwin }>();
   private readonly limits: ConnectionLimits;
   private readonly greeters: Array<(client: WebAppClient) => void> = [];
+  private readonly leavers: Array<(client: WebAppClient) => void> = [];
 
   constructor(
     private readonly keys: () => KeyStore,
@@ -88,6 +89,11 @@ export class WebAppHub {
     this.greeters.push(greet);
   }
 
+  /** Called with each client once it has gone (e.g. to end a conversation nobody hears). */
+  onDisconnect(leave: (client: WebAppClient) => void): void {
+    this.leavers.push(leave);
+  }
+
   get size(): number {
     return this.clients.size;
   }
@@ -124,6 +130,13 @@ export class WebAppHub {
       ws.on("close", () => {
         this.clients.delete(ws);
         release();
+        for (const leave of this.leavers) {
+          try {
+            leave(client);
+          } catch (err) {
+            this.log.warn({ err }, "web app farewell failed");
+          }
+        }
       });
       // A frame over the limit or a broken socket: ws closes it; without a listener it would throw.
       ws.on("error", (err) => this.log.debug({ err: err.message, caller: principal.name }, "web app socket error"));

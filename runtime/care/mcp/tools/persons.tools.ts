@@ -4,7 +4,8 @@ import { listMemberLocations, memberSightings } from "../../../household/trackin
 import { listEnrollments } from "../../../household/identity/identity.service";
 import { listActivities } from "../../../household/activities/activities.service";
 import { getPerson } from "../../../household/persons/persons.service";
-import { defineTool, notConfigured, type ToolDef } from "../tool";
+import { defineTool, type ToolDef } from "../tool";
+import { recentTurns } from "../../voice/voice-turns.store";
 
 const enc = encodeURIComponent;
 const personId = z.string().min(1).max(64).describe("the member's id, e.g. grandma_rose");
@@ -113,12 +114,30 @@ export const PERSONS_TOOLS: readonly ToolDef[] = [
   defineTool({
     name: "get_conversation_history",
     title: "Conversation history",
-    description: "Recent turns of a conversation with the voice companion. Not available yet: nothing stores conversations.",
-    input: z.object({ session_id: z.string().min(1).max(200).optional(), limit: z.number().int().min(1).max(200).default(20) }),
-    output: z.array(z.object({ role: z.string(), content: z.string(), timestamp: z.string() })),
-    twin: () => "GET /api/v1/persons",
-    run: () => {
-      throw notConfigured("conversation history is not available: careflow does not store conversations yet (the voice companion will)");
-    },
+    description:
+      "Recent turns of conversations with the voice companion, oldest first: what the senior said (as transcribed) and what the companion said. One conversation with session_id, else all.",
+    input: z.object({ session_id: z.string().min(1).max(64).optional(), limit: z.number().int().min(1).max(200).default(20) }),
+    output: z.array(
+      z.object({
+        session_id: z.string(),
+        role: z.enum(["user", "assistant"]),
+        content: z.string(),
+        timestamp: z.string(),
+        reason: z.string().describe("what started the conversation: notification, prompt, senior (the Talk button) or api"),
+        execution_id: z.number().nullable(),
+        step_id: z.number().nullable(),
+      }),
+    ),
+    twin: () => "GET /api/v1/voice/turns",
+    run: async ({ ctx }, a) =>
+      (await recentTurns(ctx.db, { ...(a.session_id ? { session_id: a.session_id } : {}), limit: a.limit })).map((t) => ({
+        session_id: t.session_id,
+        role: t.role,
+        content: t.text,
+        timestamp: t.at,
+        reason: t.reason,
+        execution_id: t.execution_id,
+        step_id: t.step_id,
+      })),
   }),
 ];

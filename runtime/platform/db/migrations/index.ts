@@ -20,6 +20,7 @@ import * as m014 from "./014_ingest_batches";
 import * as m017 from "./017_mcp_calls";
 import * as m016 from "./016_sightings";
 import * as m019 from "./019_alert_history";
+import * as m020 from "./020_voice_turns";
 import * as m015 from "./015_face_identity";
 import * as m018 from "./018_daily_reports";
 
@@ -48,6 +49,7 @@ const migrations: Record<string, Migration> = {
   "017_mcp_calls": m017,
   "018_daily_reports": m018,
   "019_alert_history": m019,
+  "020_voice_turns": m020,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

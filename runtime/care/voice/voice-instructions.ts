@@ -1,0 +1,36 @@
+/**
+ * What the voice companion is told. The instruction composes as the spec says: the step's
+ * override first, then the base realtime instruction (`llm.realtime.instructions`, else the
+ * one below). What a notification or prompt wants said goes in as a system message of the
+ * conversation, so one conversation can carry several.
+ */
+import type { ConverseRequest } from "../../../nodes/_kit/care-services";
+
+const BASE = (appName: string): string =>
+  [
+    `You are the voice companion of ${appName}, a care system in the home of an older person. You speak with them, not with their family.`,
+    "Speak slowly, warmly and briefly: one or two short sentences at a time, plain words, no lists, no technical terms.",
+    "When you need facts about the home (rooms, who is where, the weather, the time, alerts), call the functions you have and say the answer in your own words; never read data out as it came.",
+    "If they sound hurt, confused or frightened, stay calm, reassure them and say that their family is being told.",
+  ].join(" ");
+
+export function composeInstructions(base: string | null, stepInstruction: string | null, appName: string): string {
+  const parts = [stepInstruction?.trim(), (base ?? "").trim() || BASE(appName)].filter((p): p is string => Boolean(p));
+  return parts.join("\n\n");
+}
+
+/** The system message that starts the companion speaking; null: it greets and listens. */
+export function openingMessage(request: ConverseRequest): string | null {
+  const text = request.text?.trim();
+  if (request.prompt && text) {
+    return [
+      `Ask the senior this now, in your own words, and wait for the answer: "${text}"`,
+      `When they say they are fine (like "${request.prompt.dismiss_text}"), call respond_to_interactive_prompt with action "dismiss".`,
+      `When they need help, or you cannot tell that they are well (like "${request.prompt.escalate_text}"), call it with action "escalate".`,
+      "Then tell them briefly what happens next.",
+    ].join(" ");
+  }
+  if (text) return `Tell the senior this now, in your own words: "${text}"`;
+  if (request.reason === "senior") return "The senior tapped the Talk button. Greet them briefly and ask how you can help.";
+  return null;
+}

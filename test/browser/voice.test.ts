@@ -1,0 +1,165 @@
+/**
+ * The voice companion in the senior's web app, in a real Chromium whose microphone is a WAV
+ * file (`--use-fake-device-for-media-stream --use-file-for-fake-audio-capture`: a short
+ * voice-like sound, then quiet, looped), against the fake realtime model: the Talk button
+ * starts a conversation, the microphone reaches the model (its VAD hears the "speech"), a
+ * tool call runs on the server and a destructive one is refused, the companion's audio plays
+ * in the page, and a prompt is answered by voice and closes on screen. Screenshot:
+ * test-output/screenshots/webapp-voice.png.
+ */
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { chromium, type Browser, type Page } from "playwright-core";
+import { startFakeRealtime, type FakeRealtime } from "../fakes/realtime-server";
+import { chromiumPath, SCREENSHOT_DIR } from "../support/browser";
+import { KEYS, startTestApp, type TestApp } from "../support/test-app";
+
+declare const document: any;
+declare const window: any;
+
+/** A 48 kHz mono WAV: 0.8 s of a voice-like sound (a buzz with a syllable rhythm), then 1.6 s of quiet. */
+function micWav(): string {
+  const rate = 48000;
+  const voiced = Buffer.alloc(rate * 0.8 * 2);
+  for (let i = 0; i < voiced.length / 2; i++) {
+    const t = i / rate;
+    const syllables = 0.55 + 0.45 * Math.sin(2 * Math.PI * 4 * t);
+    const buzz = Math.sin(2 * Math.PI * 180 * t) + 0.5 * Math.sin(2 * Math.PI * 360 * t) + 0.3 * Math.sin(2 * Math.PI * 720 * t + 1);
+    voiced.writeInt16LE(Math.round(9000 * syllables * buzz), i * 2);
+  }
+  const quiet = Buffer.alloc(rate * 1.6 * 2);
+  const data = Buffer.concat([voiced, quiet]);
+  const header = Buffer.alloc(44);
+  header.write("RIFF", 0);
+  header.writeUInt32LE(36 + data.length, 4);
+  header.write("WAVEfmt ", 8);
+  header.writeUInt32LE(16, 16);
+  header.writeUInt16LE(1, 20);
+  header.writeUInt16LE(1, 22);
+  header.writeUInt32LE(rate, 24);
+  header.writeUInt32LE(rate * 2, 28);
+  header.writeUInt16LE(2, 32);
+  header.writeUInt16LE(16, 34);
+  header.write("data", 36);
+  header.writeUInt32LE(data.length, 40);
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "careflow-mic-")), "mic.wav");
+  fs.writeFileSync(file, Buffer.concat([header, data]));
+  return file;
+}
+
+describe("browser: the voice companion in the web app", function () {
+  this.timeout(120000);
+  let fake: FakeRealtime;
+  let t: TestApp;
+  let browser: Browser;
+  let page: Page;
+  const pageErrors: string[] = [];
+
+  const report = (): Promise<any> => page.evaluate(() => JSON.parse(JSON.stringify(window.careflowWebApp)));
+  const until = (fn: () => boolean, timeout = 20000) => page.waitForFunction(fn, undefined, { timeout });
+
+  before(async function () {
+    const executablePath = chromiumPath();
+    if (!executablePath) {
+      const message = "no Chromium found (set CHROMIUM_PATH or install Debian's chromium)";
+      if (process.env.CAREFLOW_REQUIRE_BROWSER === "1") throw new Error(`browser tests: ${message}`);
+      console.warn(`\n    browser tests skipped: ${message}\n`);
+      this.skip();
+    }
+    fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
+    fake = await startFakeRealtime();
+    t = await startTestApp({ nodeRed: true, settings: { llm: { realtime: { url: fake.url, model: "fake-realtime-1" } } } });
+    browser = await chromium.launch({
+      executablePath,
+      args: [
+        "--no-sandbox",
+        "--disable-dev-shm-usage",
+        "--disable-gpu",
+        "--autoplay-policy=no-user-gesture-required",
+        "--use-fake-ui-for-media-stream",
+        "--use-fake-device-for-media-stream",
+        `--use-file-for-fake-audio-capture=${micWav()}`,
+      ],
+    });
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1, hasTouch: true });
+    await context.grantPermissions(["microphone"], { origin: t.baseUrl });
+    page = await context.newPage();
+    page.on("pageerror", (e) => pageErrors.push(e.message));
+    await page.goto(`${t.baseUrl}/app#key=${encodeURIComponent(KEYS.webapp)}`);
+    await until(() => window.careflowWebApp?.state === "connected");
+  });
+
+  after(async () => {
+    await browser?.close().catch(() => undefined);
+    await t?.close();
+    await fake?.close();
+  });
+
+  it("the Talk button starts a conversation: the microphone reaches the model, a tool runs on the server, a destructive one is refused, and the answer plays", async () => {
+    fake.setScript([
+      { on: "response", say: "Hello Rose, how can I help?" },
+      { on: "speech", transcript: "Which rooms do I have?", calls: [{ name: "get_rooms" }], say: "Your home has its rooms all in order." },
+      { on: "speech", transcript: "Run the morning rule", calls: [{ name: "trigger_rule", arguments: { rule_id: 1 } }], say: "I am sorry, I cannot do that." },
+    ]);
+    await page.locator("#talk").waitFor({ state: "visible" });
+    await page.locator("#talk").tap();
+    await page.locator("#voice").waitFor({ state: "visible" });
+    await until(() => window.careflowWebApp.voice.transcripts.includes("assistant: Hello Rose, how can I help?"));
+    // The fake's VAD hears the WAV's voiced part through the page's microphone.
+    await until(() => window.careflowWebApp.voice.transcripts.includes("user: Which rooms do I have?"), 30000);
+    await until(() => window.careflowWebApp.voice.transcripts.includes("assistant: Your home has its rooms all in order."));
+    await page.screenshot({ path: path.join(SCREENSHOT_DIR, "webapp-voice.png") });
+    await until(() => window.careflowWebApp.voice.transcripts.includes("assistant: I am sorry, I cannot do that."), 30000);
+
+    const r = await report();
+    assert.ok(r.voice.mic_chunks > 10, `microphone chunks sent: ${r.voice.mic_chunks}`);
+    assert.ok(r.voice.frames > 0 && r.voice.bytes > 0, "the companion's audio arrived and was played");
+    assert.ok(fake.sessions.at(-1)!.functionOutputs.get_rooms?.length, "get_rooms ran on the server");
+    assert.deepEqual(JSON.parse(fake.sessions.at(-1)!.functionOutputs.trigger_rule![0]), { error: "trigger_rule is not available to the voice companion" });
+    assert.equal(await page.locator("#voice-words").innerText(), "I am sorry, I cannot do that.");
+    // The tool's result is never on screen.
+    assert.ok(!(await page.locator("body").innerText()).includes("room_name"));
+
+    await page.locator("#voice-stop").tap();
+    await until(() => window.careflowWebApp.voice.active === null);
+    assert.equal(await page.locator("#voice").isVisible(), false);
+    assert.deepEqual(pageErrors, []);
+  });
+
+  it("a prompt's question is asked aloud and answered by voice: the run resumes and the prompt leaves the screen", async () => {
+    fake.setScript([
+      { on: "response", say: "Rose, are you alright?" },
+      { on: "speech", transcript: "I'm fine", calls: [{ name: "respond_to_interactive_prompt", arguments: { action: "dismiss" } }], say: "Good, rest well." },
+    ]);
+    const imported = await t.post("/api/v1/rules/import", {
+      schema_version: 1,
+      rule: { name: "Ask aloud", trigger_type: "manual" },
+      steps: [
+        { label: "ask", step_type: "interactive_prompt", schema_version: 1, config: { voice_prompt_template: "Are you alright?", countdown_seconds: 120 } },
+      ],
+      edges: [],
+    });
+    assert.equal(imported.status, 201, imported.text);
+    const exec = (await t.post(`/api/v1/rules/${imported.body.rule_id}/execute`)).body.execution_id as number;
+    await page.locator("#prompt").waitFor({ state: "visible" });
+    await page.locator("#voice").waitFor({ state: "visible" });
+    await until(() => window.careflowWebApp.voice.transcripts.includes("assistant: Rose, are you alright?"));
+    await page.screenshot({ path: path.join(SCREENSHOT_DIR, "webapp-voice-prompt.png") });
+    await until(() => window.careflowWebApp.voice.transcripts.includes("user: I'm fine"), 30000);
+    await until(() => document.body.dataset.screen === "idle");
+    for (let i = 0; i < 300; i++) {
+      const run = (await t.get(`/api/v1/workflows/${exec}`)).body;
+      if (run.status === "completed") {
+        assert.equal(run.pipeline_data.interactive_response.channel, "pwa_realtime_ai");
+        assert.equal(run.pipeline_data.interactive_response.action, "dismiss");
+        break;
+      }
+      await new Promise((res) => setTimeout(res, 20));
+      assert.ok(i < 299, "the run resumed");
+    }
+    await until(() => window.careflowWebApp.voice.active === null, 20000);
+    assert.ok((await report()).voice.ended.some((e: string) => e.endsWith("the prompt was answered by voice")));
+  });
+});
