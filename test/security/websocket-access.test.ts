@@ -196,6 +196,35 @@ describe("security: WebSocket access by role, and connection limits per key", fu
     assert.equal((await t.get("/health")).status, 200);
   });
 
+  it("answers malformed voice frames from the web app each with an error naming what is wrong, and stays up", async () => {
+    const s = (await connect(ws(), "webapp")) as Socket;
+    let seed = 11;
+    const rnd = (n: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
+    const junk = [
+      () => JSON.stringify({ type: "voice_audio" }),
+      () => JSON.stringify({ type: "voice_audio", session_id: 7, audio: "AAAA" }),
+      () => JSON.stringify({ type: "voice_audio", session_id: "voice-1", audio: "not base64!" }),
+      () => JSON.stringify({ type: "voice_audio", session_id: "voice-1", audio: "A".repeat(4 * (70_000 + rnd(1000))) }),
+      () => JSON.stringify({ type: "voice_stop", session_id: "x".repeat(rnd(300)) }),
+      () => JSON.stringify({ type: "voice_stop" }),
+    ];
+    const sent = 120;
+    for (let i = 0; i < sent; i++) s.ws.send(junk[rnd(junk.length)]());
+    const answers = () => s.frames.filter((f) => f.type !== "welcome");
+    await waitFor("an answer to every frame", () => answers().length >= sent, 10_000);
+    assert.ok(
+      answers().every((f) => f.type === "error" && typeof f.detail === "string"),
+      JSON.stringify(answers().find((f) => f.type !== "error")),
+    );
+    // A well-formed chunk for a conversation that is not going on: told it has ended, so the tablet closes its microphone.
+    s.frames.length = 0;
+    s.ws.send(JSON.stringify({ type: "voice_audio", session_id: "voice-1", audio: "AAAA" }));
+    const ended = await waitFor("session_end", () => s.frames.find((f) => f.type === "voice"));
+    assert.equal(ended.subtype, "session_end");
+    assert.ok(await stillOpen(s));
+    assert.equal((await t.get("/health")).status, 200);
+  });
+
   it("closes a connection that sends a frame over 1 MB (1009) and nobody else's", async () => {
     const other = (await connect(ws(), "admin")) as Socket;
     const s = (await connect(ws(), "terminal")) as Socket;
