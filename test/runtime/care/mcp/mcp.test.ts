@@ -43,7 +43,6 @@ const ALL_TOOLS = [
 const NOT_CONFIGURED: Record<string, RegExp> = {
   get_weather: /hub is not configured/,
   get_light_level: /hub is not configured/,
-  get_conversation_history: /does not store conversations/,
 };
 
 const INIT = {
