@@ -271,6 +271,43 @@ describe("the voice companion (pwa_realtime_ai) against a fake realtime model", 
     assert.equal(listed.recent[0].session_id, id);
   });
 
+  it("a notification while a conversation goes on is said in it next, not in a second one", async () => {
+    fake.setScript([
+      { on: "response", say: "Good afternoon, Rose." },
+      { on: "response", say: "Anna is at the door." },
+    ]);
+    const first = await t.post("/api/v1/voice/sessions", { text: "Say good afternoon." });
+    assert.equal(first.status, 201, first.text);
+    const sessions = fake.sessions.length;
+    const exec = await runRule([
+      {
+        label: "tell",
+        step_type: "notification",
+        schema_version: 1,
+        config: { trigger_cooloff: false, alert_level: "info", channels: ["pwa_realtime_ai"], message_template: "Anna is at the door." },
+      },
+    ]);
+    await tablet.next((f) => f.subtype === "transcript" && f.text === "Anna is at the door.", "the second message, in the same conversation");
+    assert.equal(fake.sessions.length, sessions, "no second connection to the model");
+    assert.ok(tablet.frames.filter((f) => f.subtype === "transcript").every((f) => f.session_id === first.body.session_id));
+    await runIn(exec, ["completed"]);
+    assert.match(JSON.stringify((await t.get(`/api/v1/workflows/${exec}/detail`)).body), /added to the conversation going on \(voice-/);
+  });
+
+  it("when the model drops the connection mid-conversation, the tablet is told and the next one starts afresh", async () => {
+    fake.setScript([{ on: "response", say: "Hello." }]);
+    const started = await t.post("/api/v1/voice/sessions", {});
+    assert.equal(started.status, 201, started.text);
+    await tablet.next((f) => f.subtype === "transcript" && f.text === "Hello.", "hello");
+    fake.closeAll();
+    const end = await sessionEnd(started.body.session_id);
+    assert.match(end.reason, /^the voice model closed the connection \(1012/);
+    assert.equal((await t.get("/api/v1/voice/sessions")).body.active, null);
+    const again = await t.post("/api/v1/voice/sessions", {});
+    assert.equal(again.status, 201, again.text);
+    assert.notEqual(again.body.session_id, started.body.session_id);
+  });
+
   it("bad microphone frames get an error naming the field; a display key may not talk", async () => {
     tablet.send({ type: "voice_audio", session_id: "voice-x", audio: "not base64!" });
     assert.match((await tablet.next((f) => f.type === "error", "error")).detail, /^audio: base64/);
