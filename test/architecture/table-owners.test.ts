@@ -44,6 +44,7 @@ export const OWNERS: Readonly<Record<string, string>> = {
   face_visitors: "household/identity/descriptors.store.ts",
   mcp_calls: "care/mcp/call-log.store.ts",
   daily_reports: "care/reports/daily-reports.store.ts",
+  voice_turns: "care/voice/voice-turns.store.ts",
 };
 
 const MIGRATIONS = "platform/db/migrations/";

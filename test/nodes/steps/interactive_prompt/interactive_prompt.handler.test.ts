@@ -6,6 +6,7 @@ import { ManualClock } from "../../../../runtime/platform/core/clock";
 import { openStore } from "../../../../runtime/platform/db/store";
 import { savePrompt } from "../../../../runtime/care/interactive/prompts.store";
 import type { WebAppFrame } from "../../../../runtime/platform/ws/webapp-hub";
+import type { ConverseRequest } from "../../../../nodes/_kit/care-services";
 import { freshDatabase } from "../../../support/test-db";
 import { configOf } from "../../filters/_support/tracking-db";
 import { handlerContext, stepInput } from "../../handler-context";
@@ -16,6 +17,9 @@ describe("interactive_prompt step handler", () => {
   let db: Knex;
   let drop: () => Promise<void>;
   let frames: WebAppFrame[];
+  let realtime: boolean;
+  let conversations: ConverseRequest[];
+  let announced: string[];
 
   before(async function () {
     this.timeout(30_000);
@@ -30,12 +34,23 @@ describe("interactive_prompt step handler", () => {
   after(() => drop());
   beforeEach(async () => {
     frames = [];
+    realtime = false;
+    conversations = [];
+    announced = [];
     await db("interactive_prompts").delete();
   });
 
   const run = (config: Record<string, unknown>, data: Record<string, unknown> = {}) => {
     const ctx = handlerContext(
-      { prompts: { record: (prompt) => savePrompt(db, prompt) }, webapp: { broadcast: (f) => (frames.push(f), 1) } },
+      {
+        prompts: { record: (prompt) => savePrompt(db, prompt) },
+        webapp: {
+          broadcast: (f) => (frames.push(f), 1),
+          realtimeConfigured: () => realtime,
+          converse: async (r) => (conversations.push(r), { ok: true, value: { session_id: "voice-1", model: "m", clients: 1, joined: false } }),
+          announce: async (r) => (announced.push(r.text), { ok: true, value: { mode: "stream", clients: 1, bytes: 10 } }),
+        },
+      },
       new ManualClock(NOW),
     );
     return handler(
@@ -109,5 +124,28 @@ describe("interactive_prompt step handler", () => {
     assert.equal(rows.length, 1);
     assert.equal(rows[0].message, "Again?");
     assert.equal(rows[0].answered_at, null);
+  });
+
+  it("the voice prompt is asked by the voice companion, scoped to this prompt, when a realtime model is configured", async () => {
+    realtime = true;
+    await run({ voice_prompt_template: "Hello {{name}}, are you alright?", voice_instruction: "Slowly", dismiss_button_text: "Fine" }, { name: "Rose" });
+    assert.deepEqual(conversations, [
+      {
+        reason: "prompt",
+        text: "Hello Rose, are you alright?",
+        instruction: "Slowly",
+        prompt: { execution_id: 7, step_id: 42, dismiss_text: "Fine", escalate_text: "I need help" },
+      },
+    ]);
+    assert.deepEqual(announced, []);
+  });
+
+  it("without a realtime model the TTS voice says the voice prompt; without one, nothing is spoken", async () => {
+    await run({ voice_prompt_template: "Are you alright?" });
+    assert.deepEqual(announced, ["Are you alright?"]);
+    assert.deepEqual(conversations, []);
+    announced = [];
+    await run({});
+    assert.deepEqual(announced, []);
   });
 });
