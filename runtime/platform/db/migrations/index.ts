@@ -22,6 +22,7 @@ import * as m016 from "./016_sightings";
 import * as m019 from "./019_alert_history";
 import * as m015 from "./015_face_identity";
 import * as m018 from "./018_daily_reports";
+import * as m021 from "./021_prompt_frames";
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -48,6 +49,7 @@ const migrations: Record<string, Migration> = {
   "017_mcp_calls": m017,
   "018_daily_reports": m018,
   "019_alert_history": m019,
+  "021_prompt_frames": m021,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
