@@ -191,6 +191,14 @@ export interface NewPrompt {
   auto_escalate: boolean;
   expires_at: string;
   created_at: string;
+  /** The frame's texts, kept so a web app that connects while the prompt is open is shown it. */
+  title: string;
+  /** As rendered; "" for a voice-only prompt. */
+  popup_message: string;
+  voice_prompt: string | null;
+  voice_instruction: string | null;
+  escalate_button_text: string;
+  dismiss_button_text: string;
 }
 
 /** Interactive prompts awaiting an answer. */

@@ -31,6 +31,7 @@ interface AppReport {
   shown: string[];
   audio: { streams: number; frames: number; bytes: number; clips: number; playing: boolean };
   answers: Array<{ execution_id: number; step_id: number; action: string }>;
+  queued: number;
 }
 
 describe("browser: the senior's web app", function () {
@@ -294,11 +295,57 @@ describe("browser: the senior's web app", function () {
     await until(() => window.careflowWebApp.state === "disconnected");
     await page.locator("#prompt-dismiss").tap();
     await page.locator("#prompt-thanks").waitFor({ state: "visible" });
+    await until(() => document.body.dataset.screen !== "prompt", 6000); // the thanks is over
+    const chimes = (await report()).chimes;
     await start();
     await until(() => window.careflowWebApp.state === "connected", 20000);
     const run = await runEnded(exec);
     assert.equal(run.status, "completed");
     assert.equal(run.pipeline_data.interactive_response.channel, "pwa_popup_text");
     assert.equal(run.pipeline_data.interactive_response.action, "dismiss");
+    // The server sends the still open prompt again on reconnect (before the kept answer lands):
+    // the screen that answered it does not ask again, not even with a chime.
+    await page.waitForTimeout(1000);
+    assert.equal((await report()).shown.filter((s) => s.startsWith(`prompt:${exec}/`)).length, 1);
+    assert.equal((await report()).chimes, chimes);
+  });
+
+  it("shows a prompt put while the tablet was disconnected when it reconnects, with the seconds left, once", async () => {
+    const context = page.context();
+    // The tablet loses the server (it restarts) and stays off the network for a while.
+    await context.setOffline(true);
+    await app!.close();
+    app = undefined;
+    await until(() => window.careflowWebApp.state === "disconnected");
+    await start();
+    const exec = await ask({ popup_title: "While you were away", popup_message_template: "Did you close the back door?", countdown_seconds: 60 });
+    assert.equal(app!.ctx.webapp.size, 0, "the prompt went out to no web app");
+    await page.waitForTimeout(5000); // the countdown runs meanwhile
+    assert.notEqual(await screen(), "prompt");
+    await context.setOffline(false);
+    await page.evaluate(() => window.dispatchEvent(new window.Event("online")));
+    await page.locator("#prompt-message", { hasText: "Did you close the back door?" }).waitFor({ timeout: 20000 });
+    assert.equal(await page.locator("#prompt-title").innerText(), "While you were away");
+    const seconds = Number(await page.locator("#prompt-seconds").innerText());
+    assert.ok(seconds > 30 && seconds <= 55, `countdown shows ${seconds}, not the full 60`);
+    const bar = await page.locator("#prompt-bar").evaluate((el: any) => parseFloat(el.style.width));
+    assert.ok(bar <= 92, `the bar shows ${bar}% of the step's 60 s`);
+    await shot("prompt-reconnected");
+    // Another reconnect without a reload while it is on screen: sent again, shown once.
+    const connects = (await report()).connects;
+    await app!.close();
+    app = undefined;
+    await start();
+    await page.waitForFunction((before: number) => window.careflowWebApp.connects > before && window.careflowWebApp.state === "connected", connects, {
+      timeout: 40000,
+    });
+    await page.waitForTimeout(500);
+    assert.equal((await report()).shown.filter((s) => s.startsWith(`prompt:${exec}/`)).length, 1);
+    assert.equal(await screen(), "prompt");
+    assert.equal((await report()).queued, 1, "only the popup from before waits behind it, not the prompt again");
+    await page.locator("#prompt-dismiss").tap();
+    const run = await runEnded(exec);
+    assert.equal(run.pipeline_data.interactive_response.channel, "pwa_popup_text");
+    assert.deepEqual(pageErrors, []);
   });
 });

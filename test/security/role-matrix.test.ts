@@ -27,6 +27,12 @@ const SPEC_GRANTS: Record<Exclude<Caller, "none" | "wrong">, readonly RegExp[]> 
 };
 
 /**
+ * Routes whose answers hold keys (the web app's set-up link and its QR code): admin keys only,
+ * although caregiver and mcp_readonly may `GET /api/v1/*` (docs/decisions.md, "The web app").
+ */
+const ADMIN_ONLY = [re("GET", "/api/v1/admin/webapp-link(/.*)?")];
+
+/**
  * Routes that take no API key at all: health, the product docs the editor's help links to,
  * and the senior's web app shell (/app, /app/, /app/:file): static files with nothing of the
  * household in them; the app brings its key to /ws (docs/webapp.md).
@@ -45,6 +51,7 @@ function expected(route: RouteEntry, caller: Caller): Expected {
   if (SECRET_AUTH.some((r) => r.test(subject))) return 401; // no secret sent: every key is refused
   if (SIGNED_URL.some((r) => r.test(subject))) return 403; // no signature sent: every key is refused
   if (caller === "none" || caller === "wrong") return 401;
+  if (caller !== "admin" && ADMIN_ONLY.some((r) => r.test(subject))) return 403;
   return SPEC_GRANTS[caller].some((r) => r.test(subject)) ? "allow" : 403;
 }
 
@@ -72,6 +79,8 @@ describe("security: every route × every kind of caller (role matrix from the ro
       "POST /api/v1/webhooks/:rule_id",
       "GET /api/v1/media/:object_name",
       "DELETE /api/v1/rooms/:id",
+      "GET /api/v1/admin/webapp-link",
+      "GET /api/v1/admin/webapp-link/qr.svg",
     ]) {
       assert.ok(subjects.includes(known), `${known} missing from the route table`);
     }

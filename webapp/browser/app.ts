@@ -26,6 +26,7 @@
     dismiss: string;
     escalate: string;
     deadline: number;
+    expires_at: string;
     answered: string | null;
   }
   type Item = Popup | Prompt;
@@ -70,6 +71,9 @@
       ended: [] as string[],
       error: null as string | null,
     },
+    get queued(): number {
+      return queue.length;
+    },
   };
   (window as unknown as { careflowWebApp: typeof report }).careflowWebApp = report;
 
@@ -102,6 +106,9 @@
 
   let current: Item | null = null;
   const queue: Item[] = [];
+  // Prompts answered on this screen (`execution/step/expires_at`): a replay of one whose answer
+  // is still on its way is not asked again; a loop asking again has a new expiry.
+  const answeredHere = new Set<string>();
   let revealTimer: number | undefined;
 
   function enqueue(item: Item): void {
@@ -180,6 +187,7 @@
     if (current?.kind !== "prompt" || current.answered) return;
     const p = current;
     p.answered = action;
+    answeredHere.add(`${p.execution_id}/${p.step_id}/${p.expires_at}`);
     const button = action === "dismiss" ? p.dismiss : p.escalate;
     send({ type: "interactive_response", execution_id: p.execution_id, step_id: p.step_id, action, channel: "pwa_popup_text", raw_response: { button } });
     report.answers.push({ execution_id: p.execution_id, step_id: p.step_id, action });
@@ -532,8 +540,11 @@
       case "interactive_prompt": {
         const message = str(f.message) || str(f.voice_prompt);
         if (!message) return;
+        // The server sends open prompts again on every connect: one already here is not shown twice.
+        const same = (i: Item | null) => i?.kind === "prompt" && !i.answered && i.execution_id === Number(f.execution_id) && i.step_id === Number(f.step_id);
+        if (same(current) || queue.some(same) || answeredHere.has(`${f.execution_id}/${f.step_id}/${str(f.expires_at)}`)) return;
         const seconds = Number(f.countdown_seconds) || 30;
-        screens.prompt.dataset.total = String(seconds);
+        screens.prompt.dataset.total = String(Number(f.countdown_total_seconds) || seconds);
         enqueue({
           kind: "prompt",
           execution_id: Number(f.execution_id),
@@ -543,6 +554,7 @@
           dismiss: str(f.dismiss_button_text, "I'm okay"),
           escalate: str(f.escalate_button_text, "I need help"),
           deadline: Date.now() + seconds * 1000,
+          expires_at: str(f.expires_at),
           answered: null,
         });
         return;

@@ -13,5 +13,8 @@ export const spec = defineChannel({
       language: z.string().optional().describe("Language code, e.g. en or hi; empty = tts.default_language"),
     })
     .strict(),
+  // A rule picks the mode on its notification step; the schema above refuses anything else.
+  stepOptions: ["announcement_mode"],
+  configFrom: (options) => (options.announcement_mode === undefined ? {} : { mode: options.announcement_mode }),
   palette: { color: "#F3B567", icon: "font-awesome/fa-bullhorn" },
 });

@@ -1,5 +1,7 @@
 import type { z } from "zod";
+import type { NewPrompt } from "../../_kit/care-services";
 import type { StepHandler } from "../../_kit/handler-types";
+import { promptFrame } from "../../_kit/prompt-frame";
 import { DEFAULT_POPUP_MESSAGE, type spec } from "./interactive_prompt.node";
 
 type Config = z.output<typeof spec.config>;
@@ -9,7 +11,8 @@ const filled = (s: string | undefined): s is string => s !== undefined && s.trim
 
 /**
  * Puts the question to every web-app client and parks the run for `countdown_seconds`.
- * The prompt is recorded before it is broadcast, so an answer always finds it; answers
+ * The prompt is recorded (with the frame's texts, so a client connecting later is sent it
+ * too) before it is broadcast, so an answer always finds it; answers
  * resume the run through the interactive service, and the countdown running out merges
  * `on_timeout_data` (channel `timeout`, action `timeout_action`).
  */
@@ -23,7 +26,7 @@ export const handler: StepHandler<Config> = async (ctx, input, config) => {
   const now = ctx.clock.now();
   const waitUntil = now + config.countdown_seconds * 1000;
   const expiresAt = new Date(waitUntil).toISOString();
-  await ctx.services.prompts.record({
+  const prompt: NewPrompt = {
     execution_id: input.execution_id,
     step_id: input.step.id,
     rule_id: input.rule_id,
@@ -33,21 +36,20 @@ export const handler: StepHandler<Config> = async (ctx, input, config) => {
     auto_escalate: config.auto_escalate,
     expires_at: expiresAt,
     created_at: new Date(now).toISOString(),
-  });
-  const clients = ctx.services.webapp.broadcast({
-    type: "interactive_prompt",
-    execution_id: input.execution_id,
-    step_id: input.step.id,
-    message,
     title: config.popup_title,
+    popup_message: message,
+    voice_prompt: voicePrompt ?? null,
+    voice_instruction: voiceInstruction ?? null,
     escalate_button_text: config.escalate_button_text,
     dismiss_button_text: config.dismiss_button_text,
-    countdown_seconds: config.countdown_seconds,
-    ...(voicePrompt ? { voice_prompt: voicePrompt } : {}),
-    ...(voiceInstruction ? { voice_instruction: voiceInstruction } : {}),
-  });
+  };
+  await ctx.services.prompts.record(prompt);
+  const clients = ctx.services.webapp.broadcast(promptFrame(prompt, now));
   if (clients === 0)
-    ctx.log.warn({ execution_id: input.execution_id, step_id: input.step.id }, "interactive prompt: no web-app client is connected; the countdown runs anyway");
+    ctx.log.warn(
+      { execution_id: input.execution_id, step_id: input.step.id },
+      "interactive prompt: no web-app client is connected; one that connects before the countdown runs out is shown it",
+    );
   else if (voicePrompt) await askAloud(ctx, voicePrompt, voiceInstruction ?? null, { execution_id: input.execution_id, step_id: input.step.id, config });
   return {
     wait_until: waitUntil,

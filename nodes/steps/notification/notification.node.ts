@@ -27,6 +27,10 @@ export const spec = defineStep({
       eink_expiry_minutes: z.number().positive().default(30).describe("Minutes until the display returns to its default card"),
       webhook_url: z.string().url().optional().describe("Overrides the global webhook URL"),
       hub_media_player: z.string().optional().describe("Hub media player entity for tts"),
+      announcement_mode: z
+        .enum(["stream", "file"])
+        .optional()
+        .describe("Announcement in the web app: `stream` (default) sends audio as it is made; `file` a link to a clip"),
       trigger_cooloff: z.boolean().default(true).describe("Mark the run cool-off-worthy"),
     })
     .strict(),

@@ -1,14 +1,16 @@
 /**
  * Operations: `/health` (no auth: database and Node-RED state), and behind a key
- * `/api/v1/admin/app-info` (name, version, timezone) and `/api/v1/admin/config`
- * (effective settings, redacted).
+ * `/api/v1/admin/app-info` (name, version, timezone), `/api/v1/admin/config` (effective
+ * settings, redacted) and, for admin keys only, `/api/v1/admin/webapp-link` (the tablet's
+ * set-up links with QR codes) and `/api/v1/admin/webapp-link/qr.svg`.
  */
-import { Router } from "express";
+import { Router, type Request } from "express";
 import type { AppContext } from "../context";
 import { pingStore } from "../../platform/db/store";
 import { route, reply } from "../../platform/http/route";
 import { packageInfo } from "../../platform/config/app-info";
 import { redactSecrets } from "./redact";
+import { NO_KEY, webappLinkQr, webappLinks } from "./webapp-link";
 
 export interface HealthSources {
   nodeRedState: () => string;
@@ -41,21 +43,33 @@ export function adminConfigRouter(ctx: AppContext): Router {
     "/admin/config",
     route(() => redactSecrets(ctx.settings)),
   );
-  // The senior's tablet is set up once by opening this link (docs/webapp.md): the web app
-  // keeps the key from the fragment and removes it from the address bar.
+  // The senior's tablet is set up once by opening this link or scanning its QR code
+  // (docs/webapp.md). Admin keys only (auth/roles.ts): the link holds the web app's key.
+  const requestBase = (req: Request) => `${req.protocol}://${req.get("host") ?? "localhost"}`;
   r.get(
     "/admin/webapp-link",
-    route((req) => {
-      const base = (ctx.settings.app.public_url ?? `${req.protocol}://${req.get("host") ?? "localhost"}`).replace(/\/+$/, "");
-      const links = ctx.settings.auth.api_keys
-        .filter((k) => k.permissions.includes("webapp"))
-        .map((k) => ({ key_name: k.name, url: `${base}/app/#key=${encodeURIComponent(k.key)}` }));
+    route(async (req) => {
+      const links = await webappLinks(ctx, requestBase(req));
       return {
         links,
         hint: links.length
-          ? "Open the link once on the senior's tablet (or turn it into a QR code); the app keeps the key. Then add it to the home screen."
-          : 'No web app key: set CAREFLOW_WEBAPP_KEY or add an api_keys entry with permissions ["webapp"].',
+          ? "Open the link once on the senior's tablet, or scan its QR code (qr_svg, or GET /api/v1/admin/webapp-link/qr.svg?key_name=…) with the tablet's camera; the app keeps the key. Then add it to the home screen."
+          : NO_KEY,
       };
+    }),
+  );
+  r.get(
+    "/admin/webapp-link/qr.svg",
+    route(async (req, res) => {
+      const svg = await webappLinkQr(ctx, requestBase(req), req.query.key_name);
+      // The picture holds a key: not kept by caches, and never run as a document of this origin.
+      res.set({
+        "content-type": "image/svg+xml; charset=utf-8",
+        "cache-control": "no-store",
+        "content-security-policy": "default-src 'none'",
+        "x-content-type-options": "nosniff",
+      });
+      res.send(svg);
     }),
   );
   r.get(

@@ -19,6 +19,14 @@ export interface NewPrompt {
   auto_escalate: boolean;
   expires_at: string;
   created_at: string;
+  /** What the web app's frame shows, kept so a client that connects later is sent it too. */
+  title: string;
+  /** The popup message as rendered; "" for a voice-only prompt (then `message` is the voice prompt). */
+  popup_message: string;
+  voice_prompt: string | null;
+  voice_instruction: string | null;
+  escalate_button_text: string;
+  dismiss_button_text: string;
 }
 
 export interface PromptRow extends NewPrompt {
@@ -42,6 +50,15 @@ export async function savePrompt(db: Knex, p: NewPrompt): Promise<void> {
 export async function findPrompt(db: Knex, executionId: number, stepId: number): Promise<PromptRow | undefined> {
   const row = await db(TABLE).where({ execution_id: executionId, step_id: stepId }).first();
   return row ? toRow(row) : undefined;
+}
+
+/** Prompts nobody has answered whose countdown is still running at `nowIso`, oldest first. */
+export async function openPrompts(db: Knex, nowIso: string): Promise<PromptRow[]> {
+  const rows = await db(TABLE)
+    .whereNull("answered_at")
+    .where("expires_at", ">", nowIso)
+    .orderBy([{ column: "created_at" }, { column: "id" }]);
+  return rows.map(toRow);
 }
 
 /** Unanswered prompts of a run whose countdown has run out by `nowIso`. */

@@ -9,7 +9,7 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import type { ApiKeyEntry, DeviceKeyEntry, RoleName } from "../../../settings";
 import { fnmatch } from "./fnmatch";
 import type { Principal } from "./principal";
-import { DEFAULT_DEVICE_PERMISSIONS, expandPermissions, isRoleName } from "./roles";
+import { ADMIN_ONLY_PATTERNS, DEFAULT_DEVICE_PERMISSIONS, expandPermissions, isRoleName } from "./roles";
 
 interface Entry {
   digest: Buffer;
@@ -70,8 +70,14 @@ function devicePrincipal(k: DeviceKeyEntry): Principal {
   };
 }
 
-/** Does this caller's permission set allow `METHOD /path`? */
+const adminOnly = (subject: string): boolean => {
+  const lower = subject.toLowerCase();
+  return ADMIN_ONLY_PATTERNS.some((pattern) => fnmatch(lower, pattern.toLowerCase()));
+};
+
+/** Does this caller's permission set allow `METHOD /path`? Admin-only routes (roles.ts) need the admin role. */
 export const isAllowed = (principal: Principal, method: string, path: string): boolean => {
   const subject = `${method.toUpperCase()} ${path}`;
+  if (!(principal.kind === "api" && principal.isAdmin) && adminOnly(subject)) return false;
   return principal.patterns.some((pattern) => fnmatch(subject, pattern));
 };

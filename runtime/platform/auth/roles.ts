@@ -13,6 +13,14 @@ export const ROLE_PATTERNS: Record<RoleName, readonly string[]> = {
   webapp: ["POST /api/v1/interactive-responses", "POST /api/v1/voice/sessions"],
 };
 
+/**
+ * Routes for admin keys only, whatever a key's patterns say: their answers hold keys (the web
+ * app's set-up link and its QR code), which `GET /api/v1/*` (caregiver, mcp_readonly) would
+ * otherwise read. Matched without regard to case, as Express routes, so another spelling of
+ * the path cannot slip past.
+ */
+export const ADMIN_ONLY_PATTERNS: readonly string[] = ["GET /api/v1/admin/webapp-link", "GET /api/v1/admin/webapp-link/*"];
+
 /** Named device permissions; anything else in a device's list is taken as a pattern itself. */
 export const DEVICE_PERMISSION_PATTERNS: Record<string, readonly string[]> = {
   "device:camera": ["POST /api/v1/device/camera"],

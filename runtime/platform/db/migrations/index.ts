@@ -23,6 +23,7 @@ import * as m019 from "./019_alert_history";
 import * as m020 from "./020_voice_turns";
 import * as m015 from "./015_face_identity";
 import * as m018 from "./018_daily_reports";
+import * as m021 from "./021_prompt_frames";
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -50,6 +51,7 @@ const migrations: Record<string, Migration> = {
   "018_daily_reports": m018,
   "019_alert_history": m019,
   "020_voice_turns": m020,
+  "021_prompt_frames": m021,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -98,6 +98,8 @@ describe("interactive_prompt step handler", () => {
       if (!("voice_prompt" in expected)) assert.ok(!("voice_prompt" in frame), "voice_prompt only when set");
       if (!("voice_instruction" in expected)) assert.ok(!("voice_instruction" in frame));
       assert.equal(r.wait_until, NOW + Number(frame.countdown_seconds) * 1000);
+      assert.equal(frame.countdown_total_seconds, frame.countdown_seconds, "sent as it is asked: the whole countdown is left");
+      assert.equal(frame.expires_at, new Date(r.wait_until!).toISOString());
     });
   }
 
@@ -114,6 +116,30 @@ describe("interactive_prompt step handler", () => {
     assert.equal(Boolean(row.auto_escalate), true);
     assert.equal(row.expires_at, expires);
     assert.equal(row.answered_at, null);
+    // What the frame shows, for a web app that connects while it is open.
+    assert.deepEqual(
+      [row.title, row.popup_message, row.escalate_button_text, row.dismiss_button_text, row.voice_prompt, row.voice_instruction],
+      ["Question for You", "Are you okay?", "I need help", "I'm okay", null, null],
+    );
+  });
+
+  it("records the voice prompt and instruction and the step's own texts", async () => {
+    await run(
+      {
+        popup_message_template: "",
+        voice_prompt_template: "Hello {{name}}, are you alright?",
+        voice_instruction: "Speak slowly",
+        popup_title: "Rose",
+        escalate_button_text: "Help",
+        dismiss_button_text: "Fine",
+      },
+      { name: "Rose" },
+    );
+    const row = await db("interactive_prompts").where({ execution_id: 7, step_id: 42 }).first();
+    assert.deepEqual(
+      [row.message, row.title, row.popup_message, row.escalate_button_text, row.dismiss_button_text, row.voice_prompt, row.voice_instruction],
+      ["Hello Rose, are you alright?", "Rose", "", "Help", "Fine", "Hello Rose, are you alright?", "Speak slowly"],
+    );
   });
 
   it("a step prompting again in the same run starts a fresh, unanswered prompt", async () => {

@@ -1,5 +1,13 @@
 import assert from "node:assert/strict";
+import jsQR from "jsqr";
+import sharp from "sharp";
 import { KEYS, startTestApp, type TestApp } from "../../../support/test-app";
+
+/** What a phone camera would read: the SVG drawn at 400 px, then decoded. */
+async function decodeQr(svg: string): Promise<string | undefined> {
+  const { data, info } = await sharp(Buffer.from(svg), { density: 300 }).resize(400).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  return jsQR(new Uint8ClampedArray(data.buffer, data.byteOffset, data.length), info.width, info.height)?.data;
+}
 
 describe("operations endpoints", () => {
   let t: TestApp;
@@ -37,7 +45,12 @@ describe("operations endpoints", () => {
     assert.equal((await t.get("/api/v1/admin/webapp-link", KEYS.webapp)).status, 403);
     const res = await t.get("/api/v1/admin/webapp-link");
     assert.equal(res.status, 200);
-    assert.deepEqual(res.body.links, [{ key_name: "test web app", url: `${t.baseUrl}/app/#key=${KEYS.webapp}` }]);
+    const url = `${t.baseUrl}/app/#key=${KEYS.webapp}`;
+    assert.deepEqual(
+      res.body.links.map((l: { key_name: string; url: string }) => ({ key_name: l.key_name, url: l.url })),
+      [{ key_name: "test web app", url }],
+    );
+    assert.equal(await decodeQr(res.body.links[0].qr_svg), url, "the QR code is the link");
     const page = await fetch(`${t.baseUrl}/app`);
     assert.equal(page.status, 200, "/app redirects to the page at /app/");
     assert.equal(page.url, `${t.baseUrl}/app/`);
@@ -46,6 +59,33 @@ describe("operations endpoints", () => {
     assert.equal((await fetch(`${t.baseUrl}/app/nothing.js`)).status, 404);
     // docs/webapp.md shows its screenshots from /docs/images/.
     assert.equal((await fetch(`${t.baseUrl}/docs/images/webapp-idle.png`)).headers.get("content-type"), "image/png");
+  });
+
+  it("the set-up link and its QR code are for admin keys only: they hold the web app's key", async () => {
+    for (const path of ["/api/v1/admin/webapp-link", "/api/v1/admin/webapp-link/qr.svg", "/api/v1/admin/WebApp-Link", "/api/v1/admin/webapp-link/"]) {
+      for (const key of [KEYS.caregiver, KEYS.mcp, KEYS.webapp, KEYS.display, KEYS.terminal]) {
+        const res = await t.get(path, key);
+        assert.equal(res.status, 403, `${key} ${path}: ${res.status} ${res.text.slice(0, 100)}`);
+        assert.ok(!res.text.includes(KEYS.webapp), "no key in the refusal");
+      }
+    }
+    assert.equal((await t.get("/api/v1/admin/webapp-link/qr.svg", null)).status, 401);
+  });
+
+  it("GET /api/v1/admin/webapp-link/qr.svg is the link's QR code as an SVG picture", async () => {
+    const res = await t.get("/api/v1/admin/webapp-link/qr.svg?key_name=test%20web%20app");
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.headers.get("content-type"), "image/svg+xml; charset=utf-8");
+    assert.equal(res.headers.get("cache-control"), "no-store");
+    assert.match(res.text, /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg" [^>]*viewBox="0 0 \d+ \d+"[^>]*>.*<\/svg>\s*$/s);
+    assert.ok(!/<script|on\w+=/i.test(res.text), "nothing but shapes");
+    assert.equal(await decodeQr(res.text), `${t.baseUrl}/app/#key=${KEYS.webapp}`);
+    // One web app key: its name may be left out.
+    assert.equal((await t.get("/api/v1/admin/webapp-link/qr.svg")).text, res.text);
+    const unknown = await t.get("/api/v1/admin/webapp-link/qr.svg?key_name=kitchen");
+    assert.equal(unknown.status, 404);
+    assert.match(unknown.body.detail, /No web app key named 'kitchen' \(there are 'test web app'\)/);
+    assert.equal((await t.get("/api/v1/admin/webapp-link/qr.svg?key_name=a&key_name=b")).status, 422);
   });
 
   it("GET /api/v1/admin/config shows effective settings with every secret redacted", async () => {

@@ -117,6 +117,8 @@ describe("interactive prompts and responses", function () {
       escalate_button_text: "I need help",
       dismiss_button_text: "I'm okay",
       countdown_seconds: 45,
+      countdown_total_seconds: 45,
+      expires_at: new Date(clock.now() + 45_000).toISOString(),
       voice_prompt: "Are you alright?",
     });
     const other = await terminal.next((f) => f.type === "interactive_prompt" && f.execution_id === exec, "prompt on the second client");

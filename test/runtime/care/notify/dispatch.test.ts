@@ -6,6 +6,7 @@ import { spec as realtimeSpec } from "../../../../nodes/channels/pwa_realtime_ai
 import { spec as webhookSpec } from "../../../../nodes/channels/webhook/webhook.node";
 import { buildSettings } from "../../../../runtime/platform/config/load-settings";
 import { spec as einkSpec } from "../../../../nodes/channels/eink/eink.node";
+import { spec as announcementSpec } from "../../../../nodes/channels/announcement/announcement.node";
 import { registeredChannel } from "../../../../runtime/care/notify/channels";
 import { channelConfig, deliveredByChannel, dispatch, type ChannelLookup, type ChannelSend } from "../../../../runtime/care/notify/dispatch";
 import { levelPlan } from "../../../../runtime/care/notify/levels";
@@ -75,6 +76,9 @@ describe("notification channel layer", () => {
     assert.equal(channelConfig(webhookSpec, { webhook_url: "http://other/y" }, s).url, "http://other/y");
     assert.deepEqual(channelConfig(einkSpec, { eink_targets: ["d1"], eink_template_id: 4 }, s), { targets: ["d1"], template_id: 4, expiry_minutes: 12 });
     assert.deepEqual(channelConfig(popupSpec, { webhook_url: "http://other/y" }, s), {}, "a channel without options runs on its defaults");
+    assert.deepEqual(announcementSpec.config.parse(channelConfig(announcementSpec, { announcement_mode: "file" }, s)), { mode: "file" });
+    assert.deepEqual(announcementSpec.config.parse(channelConfig(announcementSpec, {}, s)), { mode: "stream" }, "streamed unless the step says file");
+    assert.equal(announcementSpec.config.safeParse(channelConfig(announcementSpec, { announcement_mode: "mp3" }, s)).success, false);
   });
 
   it("messages: channel template, then message_template, then the base message", () => {

@@ -1,8 +1,8 @@
 /**
  * Announcements on `/ws` against a fake TTS service that streams PCM in odd-sized chunks:
  * the frames in order, whole samples in every binary frame, two announcements never
- * interleaved, the file mode's signed clip, and the reasons when nobody listens or the TTS
- * service is away.
+ * interleaved, the file mode's signed clip (also chosen by a rule's notification step), and
+ * the reasons when nobody listens or the TTS service is away.
  */
 import assert from "node:assert/strict";
 import http from "node:http";
@@ -58,7 +58,7 @@ describe("announcements in the web app (/ws)", function () {
 
   before(async () => {
     tts = await fakeTts(pcm);
-    t = await startTestApp({ settings: { tts: { url: tts.url } } });
+    t = await startTestApp({ nodeRed: true, settings: { tts: { url: tts.url } } });
     ws = new WebSocket(`${t.baseUrl.replace("http", "ws")}/ws`, [KEYS.webapp]);
     ws.on("message", (data, isBinary) => got.push(isBinary ? { binary: true, data: data as Buffer } : { binary: false, frame: JSON.parse(String(data)) }));
     await new Promise((r) => ws.once("open", r));
@@ -121,6 +121,46 @@ describe("announcements in the web app (/ws)", function () {
     assert.equal(clip.status, 200);
     assert.equal(clip.headers.get("content-type"), "audio/mpeg");
     assert.equal(tts.requests.at(-1)!.response_format, "mp3");
+  });
+
+  it("a rule's notification step with announcement_mode: file sends the web app an audio_url", async () => {
+    const imported = await t.post("/api/v1/rules/import", {
+      schema_version: 1,
+      rule: { name: "Door as a clip", trigger_type: "manual" },
+      steps: [
+        {
+          label: "say",
+          step_type: "notification",
+          schema_version: 1,
+          config: {
+            alert_level: "info",
+            channels: ["announcement"],
+            announcement_mode: "file",
+            message_template: "The back door is open.",
+            trigger_cooloff: false,
+          },
+        },
+      ],
+    });
+    assert.equal(imported.status, 201, imported.text);
+    got.length = 0;
+    const run = await t.post(`/api/v1/rules/${imported.body.rule_id}/execute`);
+    assert.equal(run.status, 201, run.text);
+    const exec = run.body.execution_id as number;
+    let done: Record<string, any> = {};
+    for (let i = 0; i < 300 && !["completed", "failed"].includes(done.status); i++) {
+      await new Promise((r) => setTimeout(r, 10));
+      done = (await t.get(`/api/v1/workflows/${exec}`)).body;
+    }
+    assert.equal(done.status, "completed", JSON.stringify(done));
+    assert.equal(done.pipeline_data.notification_channels.announcement, true);
+    const frames = announcements().map((g) => (g.binary ? { binary: true } : g.frame));
+    assert.equal(frames.length, 1, JSON.stringify(frames));
+    assert.equal(frames[0].subtype, "audio_url");
+    assert.equal(frames[0].text, "The back door is open.");
+    assert.match(frames[0].url, /^\/api\/v1\/media\/speech\/[0-9a-f]{64}\.mp3\?expires=\d+&sig=/);
+    assert.equal(tts.requests.at(-1)!.response_format, "mp3");
+    assert.match(JSON.stringify(done.step_timings[0].receipts), /spoken in 1 web app client\(s\) \(file, \d+ bytes of audio\)/);
   });
 
   it("says why when nobody listens (and asks the TTS service nothing) or the TTS service is away", async () => {

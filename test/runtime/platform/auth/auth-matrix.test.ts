@@ -23,6 +23,10 @@ const ROWS: Row[] = [
   { method: "GET", path: "/api/v1/sensors?sensor_type=camera", expect: ALL },
   { method: "GET", path: "/api/v1/alerts", expect: ALL },
   { method: "GET", path: "/api/v1/admin/config", expect: ALL },
+  // The set-up link holds the web app's key: not for every GET-capable role.
+  { method: "GET", path: "/api/v1/admin/webapp-link", expect: ADMIN_ONLY },
+  { method: "GET", path: "/api/v1/admin/webapp-link/qr.svg", expect: ADMIN_ONLY },
+  { method: "GET", path: "/api/v1/admin/Webapp-Link", expect: ADMIN_ONLY },
   { method: "POST", path: "/api/v1/rooms", body: { name: "study" }, expect: ADMIN_ONLY },
   { method: "PUT", path: "/api/v1/rooms/1", body: { floor: "1" }, expect: ADMIN_ONLY },
   { method: "PATCH", path: "/api/v1/persons/rose", body: { notes: "x" }, expect: ADMIN_ONLY },
