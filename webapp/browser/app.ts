@@ -405,21 +405,16 @@
         });
         return;
       case "audio":
-        if (id === report.voice.active && typeof f.audio === "string") {
-          playVoice(f.audio);
-          $("voice-state").textContent = "Speaking…";
-        }
+        if (id === report.voice.active && typeof f.audio === "string") playVoice(f.audio);
         return;
       case "interrupt":
         report.voice.interrupts++;
         stopVoiceAudio();
-        $("voice-state").textContent = "Listening…";
         return;
       case "transcript": {
         const words = str(f.text);
         report.voice.transcripts.push(`${str(f.role)}: ${words}`);
         $("voice-words").textContent = f.role === "user" ? `You: ${words}` : words;
-        if (f.role === "assistant") $("voice-state").textContent = "Listening…";
         return;
       }
       case "session_end":
@@ -440,6 +435,13 @@
         return;
     }
   }
+
+  // "Speaking…" while the companion's audio plays, "Listening…" otherwise (unless the microphone failed).
+  window.setInterval(() => {
+    if (!report.voice.active || report.voice.error) return;
+    const speaking = voiceOut.sources.length > 0 && audio !== null && voiceOut.at > audio.currentTime;
+    $("voice-state").textContent = speaking ? "Speaking…" : "Listening…";
+  }, 200);
 
   $("talk").addEventListener("click", () => {
     void audio?.resume();

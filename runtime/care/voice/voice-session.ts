@@ -70,6 +70,8 @@ export class VoiceSession {
   /** Our prompt was answered by voice: end once the companion has said what happens next. */
   private finishAfterResponse = false;
   private idleCancel: (() => void) | null = null;
+  /** When the companion's audio sent so far ends playing at the tablet (ms on the app clock): silence is counted from then. */
+  private speechUntil = 0;
   private readonly maxCancel: () => void;
   private readonly unsubscribe: () => void;
 
@@ -208,7 +210,12 @@ export class VoiceSession {
         this.responding = true;
         return;
       case "response.audio.delta":
-        if (typeof event.delta === "string") ctx.webapp.broadcast({ type: "voice", subtype: "audio", session_id: this.id, audio: event.delta });
+        if (typeof event.delta === "string") {
+          ctx.webapp.broadcast({ type: "voice", subtype: "audio", session_id: this.id, audio: event.delta });
+          // base64 → bytes → int16 samples at 24 kHz: how long this piece plays.
+          const ms = ((event.delta.length * 3) / 4 / 2 / VOICE_SAMPLE_RATE) * 1000;
+          this.speechUntil = Math.max(this.speechUntil, ctx.clock.now()) + ms;
+        }
         return this.touch();
       case "response.audio_transcript.done":
         return this.turn("assistant", String(event.transcript ?? ""));
@@ -323,13 +330,18 @@ export class VoiceSession {
     this.end(a.channel === "timeout" ? "the prompt's countdown ran out" : `the prompt was answered elsewhere (${a.channel})`);
   }
 
-  /** Something happened: the idle countdown starts again. */
+  /**
+   * Something happened: the idle countdown starts again, from when the companion's words end
+   * playing (a long answer is not cut short). A tool still running holds it; a response that
+   * never finishes does not (a stalled model must not keep the microphone open).
+   */
   private touch(): void {
     const { ctx, settings } = this.deps;
     if (!this.open) return;
     this.idleCancel?.();
-    this.idleCancel = ctx.clock.at(ctx.clock.now() + settings.idle_seconds * 1000, () => {
-      if (this.responding || this.calls.length) return this.touch();
+    const from = Math.max(ctx.clock.now(), this.speechUntil);
+    this.idleCancel = ctx.clock.at(from + settings.idle_seconds * 1000, () => {
+      if (this.calls.length) return this.touch();
       this.end(`nobody spoke for ${settings.idle_seconds} s`);
     });
   }

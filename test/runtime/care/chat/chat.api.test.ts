@@ -122,7 +122,13 @@ describe("chat app through the app (fake Bot API)", function () {
     const msg = chat.messages.find((m) => m.chat_id === 1001)!;
     chat.pressButton(1001, msg.message_id, `ack:${alert.id}`, ANNA);
     await eventually("both edited", () => chat.messages.every((m) => /Anna is on it, 08:14/.test(m.text ?? "")) || undefined);
-    const view = (await t.get(`/api/v1/alerts/${alert.id}`)).body;
+    // The history line of an edit is written after the chat service answered it: wait for both.
+    const edited = (v: { history: Array<{ event: string }> }) => v.history.filter((h) => h.event === "edited").length === 2;
+    let view = (await t.get(`/api/v1/alerts/${alert.id}`)).body;
+    for (let i = 0; i < 200 && !edited(view); i++) {
+      await new Promise((r) => setTimeout(r, 10));
+      view = (await t.get(`/api/v1/alerts/${alert.id}`)).body;
+    }
     assert.equal(view.assistance_needed, true);
     assert.equal(view.next_escalation_at, null);
     const events = view.history.map((h: { event: string; target: string | null; at: string }) => `${h.event}:${h.target ?? "-"}@${h.at}`);
