@@ -15,6 +15,7 @@ import { chromium, type Browser, type Page } from "playwright-core";
 import { startFakeRealtime, type FakeRealtime } from "../fakes/realtime-server";
 import { chromiumPath, SCREENSHOT_DIR } from "../support/browser";
 import { KEYS, startTestApp, type TestApp } from "../support/test-app";
+import { wavOf } from "../tts/helpers";
 
 declare const document: any;
 declare const window: any;
@@ -31,21 +32,8 @@ function micWav(): string {
   }
   const quiet = Buffer.alloc(rate * 1.6 * 2);
   const data = Buffer.concat([voiced, quiet]);
-  const header = Buffer.alloc(44);
-  header.write("RIFF", 0);
-  header.writeUInt32LE(36 + data.length, 4);
-  header.write("WAVEfmt ", 8);
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20);
-  header.writeUInt16LE(1, 22);
-  header.writeUInt32LE(rate, 24);
-  header.writeUInt32LE(rate * 2, 28);
-  header.writeUInt16LE(2, 32);
-  header.writeUInt16LE(16, 34);
-  header.write("data", 36);
-  header.writeUInt32LE(data.length, 40);
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "careflow-mic-")), "mic.wav");
-  fs.writeFileSync(file, Buffer.concat([header, data]));
+  fs.writeFileSync(file, wavOf(data, rate));
   return file;
 }
 

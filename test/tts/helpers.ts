@@ -87,6 +87,11 @@ export function referenceWav(seconds: number, rate = 16000, amplitude = 0.4): Bu
     const envelope = 0.5 + 0.5 * Math.sin(2 * Math.PI * 0.7 * t);
     data.writeInt16LE(Math.round(amplitude * envelope * 32767 * Math.sin(2 * Math.PI * 180 * t)), i * 2);
   }
+  return wavOf(data, rate);
+}
+
+/** 16-bit mono PCM (little-endian) in a WAV file's RIFF header. */
+export function wavOf(data: Buffer, rate: number): Buffer {
   const header = Buffer.alloc(44);
   header.write("RIFF", 0, "ascii");
   header.writeUInt32LE(36 + data.length, 4);

@@ -255,18 +255,25 @@
     report.audio.frames++;
     report.audio.bytes += data.byteLength;
     if (!audio || !stream) return;
+    const played = schedulePcm(audio, data, stream.rate, stream.at);
+    if (!played) return;
+    stream.at = played.end;
+    speaking(null, stream.at - audio.currentTime);
+  }
+
+  /** Plays int16 LE mono PCM right after `after` (or at once): back to back with what is queued. */
+  function schedulePcm(ctx: AudioContext, data: ArrayBuffer, rate: number, after: number): { src: AudioBufferSourceNode; end: number } | null {
     const samples = new Int16Array(data, 0, data.byteLength >> 1);
-    if (samples.length === 0) return;
-    const buffer = audio.createBuffer(1, samples.length, stream.rate);
+    if (samples.length === 0) return null;
+    const buffer = ctx.createBuffer(1, samples.length, rate);
     const out = buffer.getChannelData(0);
     for (let i = 0; i < samples.length; i++) out[i] = samples[i] / 32768;
-    const src = audio.createBufferSource();
+    const src = ctx.createBufferSource();
     src.buffer = buffer;
-    src.connect(audio.destination);
-    const at = Math.max(stream.at, audio.currentTime + 0.05);
+    src.connect(ctx.destination);
+    const at = Math.max(after, ctx.currentTime + 0.05);
     src.start(at);
-    stream.at = at + buffer.duration;
-    speaking(null, stream.at - audio.currentTime);
+    return { src, end: at + buffer.duration };
   }
 
   async function playClip(url: string, text: string | null): Promise<void> {
@@ -365,17 +372,10 @@
     report.voice.frames++;
     report.voice.bytes += data.byteLength;
     if (!audio) return;
-    const samples = new Int16Array(data, 0, data.byteLength >> 1);
-    if (samples.length === 0) return;
-    const buffer = audio.createBuffer(1, samples.length, VOICE_RATE);
-    const out = buffer.getChannelData(0);
-    for (let i = 0; i < samples.length; i++) out[i] = samples[i] / 32768;
-    const src = audio.createBufferSource();
-    src.buffer = buffer;
-    src.connect(audio.destination);
-    const at = Math.max(voiceOut.at, audio.currentTime + 0.05);
-    src.start(at);
-    voiceOut.at = at + buffer.duration;
+    const played = schedulePcm(audio, data, VOICE_RATE, voiceOut.at);
+    if (!played) return;
+    const { src } = played;
+    voiceOut.at = played.end;
     voiceOut.sources.push(src);
     src.onended = () => (voiceOut.sources = voiceOut.sources.filter((s) => s !== src));
   }
