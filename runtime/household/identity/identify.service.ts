@@ -12,7 +12,7 @@ import { isoNow } from "../../platform/core/clock";
 import type { PersonSighting } from "../../platform/core/event-bus";
 import { listPersons } from "../persons/persons.service";
 import { findSensor } from "../sensors/sensors.service";
-import { storeFrame } from "../media/media.service";
+import { capturedAtOf, storeFrame } from "../media/media.service";
 import { annotate } from "./annotate";
 import { allDescriptors, type StoredDescriptor } from "./descriptors.store";
 import { isProblem } from "./engine";
@@ -180,7 +180,7 @@ export async function identifyFrames(ctx: PlatformContext, req: IdentifyRequest,
     };
   });
 
-  publishSightings(ctx, detections, req);
+  await publishSightings(ctx, detections, req);
 
   const annotated: string[] = [];
   if (req.include_annotated_image) {
@@ -233,7 +233,17 @@ function matchFace(
   };
 }
 
-function publishSightings(ctx: PlatformContext, detections: readonly PersonDetection[], req: IdentifyRequest): void {
+/** When each frame was taken (the media store's `captured_at`), by its path; a frame not in the store has none. */
+async function takenAt(ctx: PlatformContext, paths: readonly string[]): Promise<Map<string, number>> {
+  const captured = await capturedAtOf(
+    ctx,
+    paths.map((p) => path.basename(p)),
+  );
+  return new Map(paths.flatMap((p) => (captured.has(path.basename(p)) ? [[p, Date.parse(captured.get(path.basename(p))!)] as const] : [])));
+}
+
+/** The sightings of a batch, dated when their frame was taken (else now), for the location state and history. */
+async function publishSightings(ctx: PlatformContext, detections: readonly PersonDetection[], req: IdentifyRequest): Promise<void> {
   if (!req.sensor_id) return;
   // One sighting per person or visitor per batch: their most confident face.
   const best = new Map<string, PersonDetection>();
@@ -241,8 +251,13 @@ function publishSightings(ctx: PlatformContext, detections: readonly PersonDetec
     const id = d.person_id ?? d.visitor_id;
     if (id && (!best.has(id) || d.confidence > (best.get(id)?.confidence ?? 0))) best.set(id, d);
   }
-  const at = ctx.clock.now();
+  const now = ctx.clock.now();
+  const taken = await takenAt(ctx, [...new Set([...best.values()].flatMap((d) => (d.media_path ? [d.media_path] : [])))]).catch((err: unknown) => {
+    ctx.log.warn({ err }, "identification: frame times not read; sightings dated now");
+    return new Map<string, number>();
+  });
   for (const [id, d] of best) {
+    const at = (d.media_path && taken.get(d.media_path)) || now;
     const sighting: PersonSighting = {
       person_id: id,
       person_name: d.name,

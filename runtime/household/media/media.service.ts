@@ -24,6 +24,7 @@ import {
   insertMediaRow,
   listMediaRows,
   mediaRowById,
+  mediaRowsByObjects,
   mediaObjectSensorRooms,
   mediaRowByObject,
   mediaSensorRooms,
@@ -163,6 +164,12 @@ export async function storeFrame(ctx: MediaContext, f: FrameInput): Promise<Stor
 // Reading
 
 export const mediaRow = (ctx: MediaReader, id: number): Promise<MediaRow | undefined> => mediaRowById(ctx.db, id);
+
+/** When each stored frame was taken (ISO), by object name; a name not in the store is absent. */
+export async function capturedAtOf(ctx: MediaReader, objectNames: readonly string[]): Promise<Map<string, string>> {
+  const rows = await mediaRowsByObjects(ctx.db, objectNames);
+  return new Map(rows.flatMap((r) => (r.object_name ? [[r.object_name, r.captured_at] as const] : [])));
+}
 
 export interface FrameQuery {
   sensor_ids?: readonly string[];

@@ -90,7 +90,9 @@ describe("identity: enrollment API and identification (built-in engine)", functi
   });
 
   it("identifies the person in a frame; the others are unknown visitors with stable ids", async () => {
-    const stored = await storeFrame(t.app.ctx, { sensor_id: "kitchen_cam", room_name: "kitchen", bytes: frame1 });
+    // Taken a minute before it is identified: the sightings say when Rose was there, not when careflow looked.
+    const takenAt = new Date(Date.now() - 60_000).toISOString();
+    const stored = await storeFrame(t.app.ctx, { sensor_id: "kitchen_cam", room_name: "kitchen", bytes: frame1, captured_at: takenAt });
     const services = careServices(t.app.ctx);
     const signal = new AbortController().signal;
     const r = await services.identity.identify(
@@ -108,7 +110,7 @@ describe("identity: enrollment API and identification (built-in engine)", functi
     const others = dets.filter((d) => d.person_id !== "rose");
     assert.ok(others.every((d) => d.identity === "unknown" && d.person_id === null && /^visitor-\d+$/.test(d.visitor_id ?? "")));
     assert.equal(r.value.annotated_images.length, 1);
-    assert.ok(sightings.some((s) => s.person_id === "rose" && !s.visitor && s.sensor_id === "kitchen_cam"));
+    assert.ok(sightings.some((s) => s.person_id === "rose" && !s.visitor && s.sensor_id === "kitchen_cam" && s.at === Date.parse(takenAt)));
     assert.equal(sightings.filter((s) => s.visitor).length, 2);
 
     // Another picture of the same people (larger, brighter): the same visitor ids.
