@@ -1,5 +1,6 @@
 /** The `interactive_prompts` table: one row per prompt a run put to the senior. */
 import type { Knex } from "knex";
+import type { NewPrompt as CarePrompt } from "../../../nodes/_kit/care-services";
 import { toBool } from "../../platform/db/json-column";
 
 export const CHANNELS = ["pwa_popup_text", "pwa_realtime_ai", "timeout"] as const;
@@ -9,25 +10,8 @@ export const ACTIONS = ["escalate", "dismiss"] as const;
 export type Channel = (typeof CHANNELS)[number];
 export type Action = (typeof ACTIONS)[number];
 
-export interface NewPrompt {
-  execution_id: number;
-  step_id: number;
-  rule_id: number;
-  message: string;
-  output_key: string;
-  timeout_action: Action;
-  auto_escalate: boolean;
-  expires_at: string;
-  created_at: string;
-  /** What the web app's frame shows, kept so a client that connects later is sent it too. */
-  title: string;
-  /** The popup message as rendered; "" for a voice-only prompt (then `message` is the voice prompt). */
-  popup_message: string;
-  voice_prompt: string | null;
-  voice_instruction: string | null;
-  escalate_button_text: string;
-  dismiss_button_text: string;
-}
+/** A prompt as the step records it: the handlers' type (nodes/_kit), one definition for both sides. */
+export type NewPrompt = CarePrompt;
 
 export interface PromptRow extends NewPrompt {
   id: number;
