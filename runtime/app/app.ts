@@ -67,6 +67,9 @@ import { CallLog } from "../care/mcp/call-log";
 import { checkToolSettings, ToolRegistry } from "../care/mcp/registry";
 import { VoiceCompanion } from "../care/voice/voice-companion";
 import { voiceRouter } from "../care/voice/voice.router";
+import { turnsRetention } from "../care/voice/voice-turns.store";
+import { sightingsRetention } from "../household/tracking/sightings.store";
+import { startRetention } from "../platform/db/retention";
 import { McpSessions } from "../care/mcp/server";
 import { mcpRestRouter } from "../care/mcp/mcp.router";
 import { editorPageScriptFile, nodeRedPackageDir } from "../../nodes/_kit/node-red/emit-package";
@@ -237,6 +240,9 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
   ctx.voice = voice;
   voice.registerFrames();
   lifecycle.add("voice companion", () => voice.close());
+  // What people said and where cameras saw them is not kept for ever.
+  lifecycle.add("voice turns retention", startRetention(ctx, turnsRetention(ctx.db)));
+  lifecycle.add("sightings retention", startRetention(ctx, sightingsRetention(ctx.db)));
 
   const app = express();
   app.disable("x-powered-by");

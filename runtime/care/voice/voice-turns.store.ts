@@ -1,5 +1,6 @@
 /** The `voice_turns` table: what was said in each conversation with the voice companion. */
 import type { Knex } from "knex";
+import type { Retention } from "../../platform/db/retention";
 
 export type VoiceReason = "notification" | "prompt" | "senior" | "api";
 
@@ -30,3 +31,12 @@ export async function recentTurns(db: Knex, q: { session_id?: string; limit: num
   const rows = (await query) as TurnRow[];
   return rows.reverse().map((r) => ({ ...r, id: Number(r.id) }));
 }
+
+/** Deletes the turns said before the cutoff (ISO-8601 UTC); returns how many. */
+export async function deleteTurnsBefore(db: Knex, cutoffIso: string): Promise<number> {
+  return Number(await db(TABLE).where("at", "<", cutoffIso).delete());
+}
+
+/** What was said is private: kept 30 days (a month of conversations a caregiver may read back). */
+export const TURNS_RETENTION_DAYS = 30;
+export const turnsRetention = (db: Knex): Retention => ({ what: "voice turns", days: TURNS_RETENTION_DAYS, deleteBefore: (c) => deleteTurnsBefore(db, c) });

@@ -1,5 +1,6 @@
 /** Camera sightings: one row per face a camera placed (a member, or a visitor like `visitor-3`). */
 import type { Knex } from "knex";
+import type { Retention } from "../../platform/db/retention";
 import { fromJsonText, toBool, toJsonText } from "../../platform/db/json-column";
 
 export interface Sighting {
@@ -52,3 +53,16 @@ export async function listSightingsBetween(db: Knex, personId: string, since: st
     .orderBy("id", "asc");
   return rows.map(toSighting);
 }
+
+/** Deletes the sightings older than the cutoff (ISO-8601 UTC); returns how many. */
+export async function deleteSightingsBefore(db: Knex, cutoffIso: string): Promise<number> {
+  return Number(await db("sightings").where("timestamp", "<", cutoffIso).delete());
+}
+
+/** Kept 90 days: the reports and timelines read a week at most; "seen three times this week" a week. */
+export const SIGHTINGS_RETENTION_DAYS = 90;
+export const sightingsRetention = (db: Knex): Retention => ({
+  what: "sightings",
+  days: SIGHTINGS_RETENTION_DAYS,
+  deleteBefore: (c) => deleteSightingsBefore(db, c),
+});

@@ -1,0 +1,42 @@
+/**
+ * Rows kept for a while and then deleted (what people said to the voice companion, camera
+ * sightings): pruned at start and then hourly, by the age the app's clock gives them. A prune
+ * that fails is logged and tried again at the next hour; it never stops the app.
+ */
+import type { PlatformContext } from "../context";
+
+const EVERY_MS = 3600_000;
+
+export interface Retention {
+  /** What is pruned, for the log ("voice turns"). */
+  what: string;
+  days: number;
+  /** Deletes the rows older than the cutoff (ISO-8601 UTC); returns how many. */
+  deleteBefore(cutoffIso: string): Promise<number>;
+}
+
+/** Prunes once now; returns how many rows went. */
+export async function pruneOnce(ctx: Pick<PlatformContext, "clock" | "log">, r: Retention): Promise<number> {
+  const cutoff = new Date(ctx.clock.now() - r.days * 86400_000).toISOString();
+  try {
+    const n = await r.deleteBefore(cutoff);
+    if (n) ctx.log.info({ rows: n, cutoff }, `${r.what}: older than ${r.days} days deleted`);
+    return n;
+  } catch (err) {
+    ctx.log.warn({ err }, `${r.what}: pruning failed; tried again in an hour`);
+    return 0;
+  }
+}
+
+/** Prunes now and hourly; the returned stop waits for a prune under way. */
+export function startRetention(ctx: Pick<PlatformContext, "clock" | "log">, r: Retention): () => Promise<void> {
+  let running = pruneOnce(ctx, r);
+  const timer = setInterval(() => {
+    running = running.then(() => pruneOnce(ctx, r));
+  }, EVERY_MS);
+  timer.unref();
+  return async () => {
+    clearInterval(timer);
+    await running;
+  };
+}

@@ -1,0 +1,81 @@
+/**
+ * Retention of what people said to the voice companion (30 days) and of camera sightings
+ * (90 days), on a manual clock against a fresh database: older rows go, newer stay, and a
+ * prune that fails is logged, not thrown.
+ */
+import assert from "node:assert/strict";
+import type { Knex } from "knex";
+import { ManualClock } from "../../../../runtime/platform/core/clock";
+import { createLogger } from "../../../../runtime/platform/core/logger";
+import { openStore } from "../../../../runtime/platform/db/store";
+import { pruneOnce } from "../../../../runtime/platform/db/retention";
+import { recentTurns, saveTurn, turnsRetention } from "../../../../runtime/care/voice/voice-turns.store";
+import { listSightings, recordSighting, sightingsRetention } from "../../../../runtime/household/tracking/sightings.store";
+import { freshDatabase } from "../../../support/test-db";
+
+const NOW = Date.parse("2026-11-25T12:00:00Z");
+const daysAgo = (d: number): string => new Date(NOW - d * 86400_000).toISOString();
+
+describe("retention: voice turns and sightings", function () {
+  this.timeout(30_000);
+  let db: Knex;
+  let drop: () => Promise<void>;
+  const ctx = { clock: new ManualClock(NOW), log: createLogger("silent") };
+
+  before(async () => {
+    const fresh = await freshDatabase();
+    const store = await openStore(fresh.databaseUrl, fresh.dataDir);
+    db = store.db;
+    drop = async () => {
+      await store.close();
+      await fresh.drop();
+    };
+  });
+  after(() => drop());
+
+  it("deletes what was said more than 30 days ago and keeps the rest", async () => {
+    for (const [text, at] of [
+      ["old", daysAgo(31)],
+      ["recent", daysAgo(29)],
+      ["today", daysAgo(0)],
+    ] as const)
+      await saveTurn(db, { session_id: "voice-1", role: "user", text, at, reason: "senior", execution_id: null, step_id: null });
+    assert.equal(await pruneOnce(ctx, turnsRetention(db)), 1);
+    assert.deepEqual(
+      (await recentTurns(db, { limit: 10 })).map((t) => t.text),
+      ["recent", "today"],
+    );
+  });
+
+  it("deletes sightings older than 90 days and keeps the rest", async () => {
+    for (const [person_id, timestamp] of [
+      ["rose", daysAgo(91)],
+      ["rose", daysAgo(89)],
+      ["visitor-3", daysAgo(120)],
+    ] as const)
+      await recordSighting(db, {
+        person_id,
+        person_name: null,
+        visitor: person_id.startsWith("visitor"),
+        sensor_id: "kitchen_cam",
+        room_name: "kitchen",
+        confidence: 0.8,
+        bbox: [1, 2, 3, 4],
+        media_path: null,
+        direction_raw: null,
+        direction_semantic: null,
+        timestamp,
+      });
+    assert.equal(await pruneOnce(ctx, sightingsRetention(db)), 2);
+    assert.deepEqual(
+      (await listSightings(db, "rose", 10)).map((s) => s.timestamp),
+      [daysAgo(89)],
+    );
+    assert.deepEqual(await listSightings(db, "visitor-3", 10), []);
+  });
+
+  it("a prune that fails is logged and answers 0, never throws", async () => {
+    const failing = { what: "things", days: 1, deleteBefore: () => Promise.reject(new Error("disk gone")) };
+    assert.equal(await pruneOnce(ctx, failing), 0);
+  });
+});
