@@ -234,6 +234,9 @@ export interface Announced {
   url?: string;
 }
 
+/** Why the web app's channels could not deliver: nobody is there to see or hear it. */
+export const NO_WEB_APP = "no web app client is connected to /ws";
+
 /** A conversation for the voice companion to start (or to add to the one going on). */
 export interface ConverseRequest {
   /** What started it: a notification, an interactive prompt, the senior (Talk), the REST API. */

@@ -66,6 +66,7 @@ import { closeIdentity } from "../household/identity/identity.service";
 import { CallLog } from "../care/mcp/call-log";
 import { checkToolSettings, ToolRegistry } from "../care/mcp/registry";
 import { VoiceCompanion } from "../care/voice/voice-companion";
+import { realtimeConfigured } from "../care/voice/realtime-client";
 import { voiceRouter } from "../care/voice/voice.router";
 import { turnsRetention } from "../care/voice/voice-turns.store";
 import { sightingsRetention } from "../household/tracking/sightings.store";
@@ -185,7 +186,7 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
   // The web app shows the time in the household's time zone, wherever the tablet thinks it is.
   // `voice`: a realtime model is configured, so the app offers its Talk button.
   ctx.webapp.onConnect((client) =>
-    client.send({ type: "welcome", timezone: ctx.settings.app.timezone, app_name: ctx.settings.app.name, voice: Boolean(ctx.settings.llm.realtime?.url) }),
+    client.send({ type: "welcome", timezone: ctx.settings.app.timezone, app_name: ctx.settings.app.name, voice: realtimeConfigured(ctx.settings) }),
   );
 
   if (empty) await seedDemoHousehold(ctx);

@@ -34,6 +34,7 @@ import { listTransitions } from "../household/tracking/transitions.store";
 import { listRoomTrends } from "../household/tracking/trends.store";
 import { identifyFrames } from "../household/identity/identify.service";
 import { announce } from "../household/speech/announce";
+import { realtimeConfigured } from "./voice/realtime-client";
 
 const built = new WeakMap<CareContext, CareServices>();
 
@@ -98,7 +99,7 @@ function build(ctx: CareContext): CareServices {
     webapp: {
       broadcast: (frame) => ctx.webapp.broadcast(frame),
       announce: (request, signal) => announce(ctx, request, signal),
-      realtimeConfigured: () => Boolean(ctx.settings.llm.realtime?.url),
+      realtimeConfigured: () => realtimeConfigured(ctx.settings),
       converse: (request, signal) =>
         ctx.voice ? ctx.voice.start(request, signal) : Promise.resolve({ ok: false as const, reason: "the voice companion is not started" }),
     },

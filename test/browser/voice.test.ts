@@ -11,9 +11,9 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { chromium, type Browser, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { startFakeRealtime, type FakeRealtime } from "../fakes/realtime-server";
-import { chromiumPath, SCREENSHOT_DIR } from "../support/browser";
+import { chromiumOrSkip, launchTabletBrowser, SCREENSHOT_DIR } from "../support/browser";
 import { KEYS, startTestApp, type TestApp } from "../support/test-app";
 import { wavOf } from "../tts/helpers";
 
@@ -49,28 +49,15 @@ describe("browser: the voice companion in the web app", function () {
   const until = (fn: () => boolean, timeout = 20000) => page.waitForFunction(fn, undefined, { timeout });
 
   before(async function () {
-    const executablePath = chromiumPath();
-    if (!executablePath) {
-      const message = "no Chromium found (set CHROMIUM_PATH or install Debian's chromium)";
-      if (process.env.CAREFLOW_REQUIRE_BROWSER === "1") throw new Error(`browser tests: ${message}`);
-      console.warn(`\n    browser tests skipped: ${message}\n`);
-      this.skip();
-    }
+    const executablePath = chromiumOrSkip(this);
     fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
     fake = await startFakeRealtime();
     t = await startTestApp({ nodeRed: true, settings: { llm: { realtime: { url: fake.url, model: "fake-realtime-1" } } } });
-    browser = await chromium.launch({
-      executablePath,
-      args: [
-        "--no-sandbox",
-        "--disable-dev-shm-usage",
-        "--disable-gpu",
-        "--autoplay-policy=no-user-gesture-required",
-        "--use-fake-ui-for-media-stream",
-        "--use-fake-device-for-media-stream",
-        `--use-file-for-fake-audio-capture=${micWav()}`,
-      ],
-    });
+    browser = await launchTabletBrowser(executablePath, [
+      "--use-fake-ui-for-media-stream",
+      "--use-fake-device-for-media-stream",
+      `--use-file-for-fake-audio-capture=${micWav()}`,
+    ]);
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1, hasTouch: true });
     await context.grantPermissions(["microphone"], { origin: t.baseUrl });
     page = await context.newPage();
@@ -103,7 +90,8 @@ describe("browser: the voice companion in the web app", function () {
 
     const r = await report();
     assert.ok(r.voice.mic_chunks > 10, `microphone chunks sent: ${r.voice.mic_chunks}`);
-    assert.ok(r.voice.frames > 0 && r.voice.bytes > 0, "the companion's audio arrived and was played");
+    assert.ok(r.voice.frames > 0 && r.voice.bytes > 0, "the companion's audio arrived");
+    assert.equal(r.voice.played, r.voice.frames, "every piece of it was scheduled on the page's audio output");
     assert.ok(fake.sessions.at(-1)!.functionOutputs.get_rooms?.length, "get_rooms ran on the server");
     assert.deepEqual(JSON.parse(fake.sessions.at(-1)!.functionOutputs.trigger_rule![0]), { error: "trigger_rule is not available to the voice companion" });
     assert.equal(await page.locator("#voice-words").innerText(), "I am sorry, I cannot do that.");

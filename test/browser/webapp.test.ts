@@ -9,11 +9,11 @@
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
-import { chromium, type Browser, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { createApp, type CareflowApp } from "../../runtime/app/app";
 import { buildSettings } from "../../runtime/platform/config/load-settings";
 import { createLogger } from "../../runtime/platform/core/logger";
-import { chromiumPath, SCREENSHOT_DIR } from "../support/browser";
+import { chromiumOrSkip, launchTabletBrowser, SCREENSHOT_DIR } from "../support/browser";
 import { KEYS, testAuthSettings } from "../support/test-app";
 import { freshDatabase, type TestDatabase } from "../support/test-db";
 import { startTts, type RunningTts } from "../tts/helpers";
@@ -108,22 +108,12 @@ describe("browser: the senior's web app", function () {
   const shot = (name: string) => page.screenshot({ path: path.join(SCREENSHOT_DIR, `webapp-${name}.png`) });
 
   before(async function () {
-    const executablePath = chromiumPath();
-    if (!executablePath) {
-      const message = "no Chromium found (set CHROMIUM_PATH or install Debian's chromium)";
-      if (process.env.CAREFLOW_REQUIRE_BROWSER === "1") throw new Error(`browser tests: ${message}`);
-      console.warn(`\n    browser tests skipped: ${message}\n`);
-      this.skip();
-    }
+    const executablePath = chromiumOrSkip(this);
     fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
     db = await freshDatabase();
     tts = await startTts();
     await start();
-    browser = await chromium.launch({
-      executablePath,
-      // A tablet by the bed plays sound without a tap first (an installed app is allowed to).
-      args: ["--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--autoplay-policy=no-user-gesture-required"],
-    });
+    browser = await launchTabletBrowser(executablePath);
     // A 10-inch tablet in landscape.
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1, hasTouch: true });
     page = await context.newPage();

@@ -25,6 +25,29 @@ export function chromiumPath(): string | undefined {
   return candidates.find((p) => fs.existsSync(p));
 }
 
+/**
+ * Call from a `before` hook: the Chromium to drive, or the suite skips (visibly) when there is
+ * none and none is required (`CAREFLOW_REQUIRE_BROWSER=1` makes a missing browser a failure).
+ */
+export function chromiumOrSkip(ctx: Mocha.Context): string {
+  const executablePath = chromiumPath();
+  if (!executablePath) {
+    const message = "no Chromium found (set CHROMIUM_PATH or install Debian's chromium)";
+    if (process.env.CAREFLOW_REQUIRE_BROWSER === "1") throw new Error(`browser tests: ${message}`);
+    console.warn(`\n    browser tests skipped: ${message}\n`);
+    ctx.skip();
+  }
+  return executablePath!;
+}
+
+/** Chromium as the senior's tablet: it plays sound without a first tap (an installed app may); `extraArgs` e.g. a fake microphone. */
+export function launchTabletBrowser(executablePath: string, extraArgs: readonly string[] = []): Promise<Browser> {
+  return chromium.launch({
+    executablePath,
+    args: ["--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--autoplay-policy=no-user-gesture-required", ...extraArgs],
+  });
+}
+
 export interface EditorSession {
   t: TestApp;
   browser: Browser;
@@ -44,13 +67,7 @@ export interface EditorSession {
  * (visibly) when there is no Chromium and none is required.
  */
 export async function startEditorSession(ctx: Mocha.Context, opts: TestAppOptions = {}): Promise<EditorSession> {
-  const executablePath = chromiumPath();
-  if (!executablePath) {
-    const message = "no Chromium found (set CHROMIUM_PATH or install Debian's chromium)";
-    if (process.env.CAREFLOW_REQUIRE_BROWSER === "1") throw new Error(`browser tests: ${message}`);
-    console.warn(`\n    browser tests skipped: ${message}\n`);
-    ctx.skip();
-  }
+  const executablePath = chromiumOrSkip(ctx);
   const t = await startTestApp({ nodeRed: true, ...opts });
   let browser: Browser;
   try {

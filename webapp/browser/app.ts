@@ -62,6 +62,7 @@
     answers: [] as Array<{ execution_id: number; step_id: number; action: string }>,
     voice: {
       sessions: 0,
+      played: 0,
       active: null as string | null,
       frames: 0,
       bytes: 0,
@@ -375,6 +376,7 @@
     const played = schedulePcm(audio, data, VOICE_RATE, voiceOut.at);
     if (!played) return;
     const { src } = played;
+    report.voice.played++;
     voiceOut.at = played.end;
     voiceOut.sources.push(src);
     src.onended = () => (voiceOut.sources = voiceOut.sources.filter((s) => s !== src));

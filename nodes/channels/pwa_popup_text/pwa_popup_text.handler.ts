@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { NO_WEB_APP } from "../../_kit/care-services";
 import type { ChannelHandler } from "../../_kit/handler-types";
 import type { spec } from "./pwa_popup_text.node";
 
@@ -20,5 +21,5 @@ export const handler: ChannelHandler<Config> = async (ctx, message, config) => {
   const clients = ctx.services.webapp.broadcast(frame);
   return clients > 0
     ? { channel: "pwa_popup_text", delivered: true, detail: `shown in ${clients} web app client(s)` }
-    : { channel: "pwa_popup_text", delivered: false, detail: "no web app client is connected to /ws" };
+    : { channel: "pwa_popup_text", delivered: false, detail: NO_WEB_APP };
 };

@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { NO_WEB_APP } from "../../_kit/care-services";
 import type { ChannelHandler } from "../../_kit/handler-types";
 import type { spec } from "./pwa_realtime_ai.node";
 
@@ -33,7 +34,9 @@ export const handler: ChannelHandler<Config> = async (ctx, message, config) => {
     ...(message.image_url ? { image_url: message.image_url } : {}),
     spoken: true,
   });
-  if (shown === 0) return { channel: "pwa_realtime_ai", delivered: false, detail: `${why}; fallback not possible: no web app client is connected to /ws` };
+  // Nobody there: that is the whole reason, said once.
+  if (shown === 0)
+    return { channel: "pwa_realtime_ai", delivered: false, detail: why === NO_WEB_APP ? NO_WEB_APP : `${why}; fallback not possible: ${NO_WEB_APP}` };
   const spoken = await ctx.services.webapp.announce({ text: message.message, mode: "stream" }, ctx.signal);
   const voice = spoken.ok ? `spoken with the TTS voice in ${spoken.value.clients}` : `not spoken (${spoken.reason})`;
   return {

@@ -12,6 +12,9 @@ import type { Settings } from "../../../settings";
 
 export type RealtimeSettings = NonNullable<Settings["llm"]["realtime"]>;
 
+/** A realtime voice model is configured: `llm.realtime.url` is set (the one test of it). */
+export const realtimeConfigured = (settings: Pick<Settings, "llm">): boolean => Boolean(settings.llm.realtime?.url);
+
 /** An event of the protocol, either way: a `type` and its fields. */
 export interface RealtimeEvent {
   type: string;

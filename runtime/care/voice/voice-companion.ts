@@ -6,7 +6,7 @@
  * audio}` (microphone, base64 PCM 24 kHz), `voice_stop {session_id}`, `voice_start {}`; each
  * needs the right to converse (`POST /api/v1/voice/sessions`).
  */
-import type { ConverseRequest, Conversing, ServiceAnswer } from "../../../nodes/_kit/care-services";
+import { NO_WEB_APP, type ConverseRequest, type Conversing, type ServiceAnswer } from "../../../nodes/_kit/care-services";
 import type { WebAppClient, WebAppFrame } from "../../platform/ws/webapp-hub";
 import type { CareContext } from "../context";
 import type { OccupancyBoard } from "../../household/occupancy/occupancy.board";
@@ -14,7 +14,7 @@ import type { ToolRegistry } from "../mcp/registry";
 import { RealtimeConnection } from "./realtime-client";
 import { VoiceSession, type SessionSummary } from "./voice-session";
 
-const NOBODY = "no web app client is connected to /ws";
+const NOBODY = NO_WEB_APP;
 /** Ended conversations kept for `GET /voice/sessions`. */
 const RECENT = 20;
 /** A microphone chunk is at most a few hundred ms of audio; the socket's own limit is 1 MB. */
@@ -37,10 +37,6 @@ export class VoiceCompanion {
     private readonly tools: ToolRegistry,
     private readonly occupancy: OccupancyBoard,
   ) {}
-
-  configured(): boolean {
-    return Boolean(this.ctx.settings.llm.realtime?.url);
-  }
 
   start(request: ConverseRequest, signal?: AbortSignal): Promise<ServiceAnswer<Conversing>> {
     const mine = this.starting.then(() => this.startNow(request, signal));

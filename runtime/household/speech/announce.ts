@@ -6,14 +6,14 @@
  * one process go out one after another, so the binary frames of two never interleave on a
  * socket. Every "cannot" is an answer with its reason, never a throw.
  */
-import type { AnnounceRequest, Announced, ServiceAnswer } from "../../../nodes/_kit/care-services";
+import { NO_WEB_APP, type AnnounceRequest, type Announced, type ServiceAnswer } from "../../../nodes/_kit/care-services";
 import type { PlatformContext } from "../../platform/context";
 import type { WebAppHub } from "../../platform/ws/webapp-hub";
 import { storeSpeechClip } from "../media/speech-clips";
 import { streamSpeech, synthesize } from "./tts-client";
 
 const fail = <T>(reason: string): ServiceAnswer<T> => ({ ok: false, reason });
-const NOBODY = "no web app client is connected to /ws";
+const NOBODY = NO_WEB_APP;
 
 /** The announcement in progress per socket hub: the next waits for it. */
 const queues = new WeakMap<WebAppHub, Promise<unknown>>();

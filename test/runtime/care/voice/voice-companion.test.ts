@@ -337,4 +337,21 @@ describe("the voice companion (pwa_realtime_ai) against a fake realtime model", 
     assert.equal(started.status, 503);
     assert.match(started.body.detail, /^The voice companion cannot talk now: the voice model/);
   });
+
+  it("with no web app connected, a notification is not delivered, and the receipt says that once", async () => {
+    tablet.close();
+    await new Promise((r) => setTimeout(r, 100)); // the server sees the socket go
+    const exec = await runRule([
+      {
+        label: "tell",
+        step_type: "notification",
+        schema_version: 1,
+        config: { trigger_cooloff: false, alert_level: "info", channels: ["pwa_realtime_ai"], message_template: "Tea is ready." },
+      },
+    ]);
+    await runIn(exec, ["completed", "failed"]);
+    const detail = (await t.get(`/api/v1/workflows/${exec}/detail`)).body;
+    const receipts = JSON.stringify(detail).match(/"detail":"[^"]*no web app client[^"]*"/g) ?? [];
+    assert.deepEqual(receipts, ['"detail":"no web app client is connected to /ws"']);
+  });
 });
