@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { ManualClock } from "../../../../runtime/platform/core/clock";
 import { startTestApp, type TestApp } from "../../../support/test-app";
+import { eventually, importRule as importRuleInto, runsOf as runsOfRule } from "../../../support/eventually";
 import { startFakeChat, type ChatUser, type FakeChat } from "../../../fakes/chat-server";
 
 const TOKEN = "77:api-test-token";
@@ -18,21 +19,8 @@ describe("chat app through the app (fake Bot API)", function () {
   let chat: FakeChat;
   let t: TestApp;
 
-  const eventually = async <T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, ms = 10_000): Promise<T> => {
-    const until = Date.now() + ms;
-    for (;;) {
-      const v = await probe();
-      if (v !== undefined && v !== false) return v as T;
-      if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  };
-  const importRule = async (bundle: Record<string, unknown>): Promise<number> => {
-    const res = await t.post("/api/v1/rules/import", { schema_version: 1, ...bundle });
-    assert.equal(res.status, 201, res.text);
-    return res.body.rule_id;
-  };
-  const runsOf = async (ruleId: number) => (await t.get(`/api/v1/workflows?rule_id=${ruleId}`)).body as Array<Record<string, any>>;
+  const importRule = (bundle: Record<string, unknown>) => importRuleInto(t, bundle);
+  const runsOf = (ruleId: number) => runsOfRule(t, ruleId);
 
   async function start(mode: "polling" | "webhook", publicUrl?: string) {
     chat = await startFakeChat({

@@ -11,6 +11,7 @@ import { careServices } from "../../../../runtime/care/care-services";
 import { startFakeHub, type FakeHub } from "../../../fakes/hub-server";
 import { startTts, type RunningTts } from "../../../tts/helpers";
 import { startTestApp, type TestApp } from "../../../support/test-app";
+import { eventually, importRule as importRuleInto, runsOf as runsOfRule } from "../../../support/eventually";
 
 const PUBLIC = "http://careflow.test";
 
@@ -79,21 +80,8 @@ describe("the home hub", function () {
     await hub?.close();
   });
 
-  const eventually = async <T>(what: string, probe: () => T | undefined | Promise<T | undefined>, ms = 8000): Promise<T> => {
-    const until = Date.now() + ms;
-    for (;;) {
-      const v = await probe();
-      if (v !== undefined && v !== false) return v as T;
-      if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  };
-  const importRule = async (bundle: Record<string, unknown>): Promise<number> => {
-    const res = await t.post("/api/v1/rules/import", { schema_version: 1, ...bundle });
-    assert.equal(res.status, 201, res.text);
-    return res.body.rule_id;
-  };
-  const runsOf = async (ruleId: number) => (await t.get(`/api/v1/workflows?rule_id=${ruleId}`)).body as Array<Record<string, any>>;
+  const importRule = (bundle: Record<string, unknown>) => importRuleInto(t, bundle);
+  const runsOf = (ruleId: number) => runsOfRule(t, ruleId);
   const settled = (ruleId: number, n: number) =>
     eventually(`${n} finished runs of rule ${ruleId}`, async () => {
       const runs = await runsOf(ruleId);
