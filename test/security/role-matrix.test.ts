@@ -16,7 +16,14 @@ const re = (method: string, path: string) => new RegExp(`^${method} ${path}$`);
 /** The spec's Authentication section (roles) and device permissions, as this project grants them. */
 const SPEC_GRANTS: Record<Exclude<Caller, "none" | "wrong">, readonly RegExp[]> = {
   admin: [/^/],
-  caregiver: [re("GET", "/api/v1/.+"), re("POST", `/api/v1/alerts/${seg}/action`)],
+  caregiver: [
+    re("GET", "/api/v1/.+"),
+    re("POST", `/api/v1/alerts/${seg}/action`),
+    // Caregivers author knowledge; the hard delete of a whole document, card or quiz is the admin's (docs/decisions.md).
+    re("(POST|PATCH)", "/api/v1/(knowledge|info-cards|quizzes)(/.+)?"),
+    re("PUT", "/api/v1/(info-cards|quizzes)/.+"),
+    re("DELETE", `/api/v1/(knowledge/documents/${seg}/images|info-cards/${seg}/slots|quizzes/${seg}/questions)/${seg}`),
+  ],
   mcp: [re("GET", "/api/v1/.+"), re("POST", `/api/v1/mcp/tools/${seg}`), re("POST", `/api/v1/rules/${seg}/execute`), re("(GET|POST|DELETE)", "/mcp")],
   // The senior's web app answers prompts and talks with the voice companion, nothing else (docs/decisions.md).
   webapp: [re("POST", "/api/v1/interactive-responses"), re("POST", "/api/v1/voice/sessions")],

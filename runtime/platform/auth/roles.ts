@@ -4,9 +4,28 @@
  */
 import type { RoleName } from "../../../settings";
 
+/** The knowledge repository's authoring routes (archive is the caregiver's delete). */
+export const KNOWLEDGE_AUTHORING: readonly string[] = [
+  "POST /api/v1/knowledge/*",
+  "PATCH /api/v1/knowledge/*",
+  "DELETE /api/v1/knowledge/documents/*/images/*",
+  "POST /api/v1/info-cards",
+  "POST /api/v1/info-cards/*",
+  "PATCH /api/v1/info-cards/*",
+  "PUT /api/v1/info-cards/*",
+  "DELETE /api/v1/info-cards/*/slots/*",
+  "POST /api/v1/quizzes",
+  "POST /api/v1/quizzes/*",
+  "PATCH /api/v1/quizzes/*",
+  "PUT /api/v1/quizzes/*",
+  "DELETE /api/v1/quizzes/*/questions/*",
+];
+
 export const ROLE_PATTERNS: Record<RoleName, readonly string[]> = {
   admin: ["*"],
-  caregiver: ["GET /api/v1/*", "POST /api/v1/alerts/*/action"],
+  // Caregivers author the knowledge repository (docs/decisions.md, "Knowledge: who writes"): every
+  // write but the hard delete of a whole document, card or quiz, which stays with the admin.
+  caregiver: ["GET /api/v1/*", "POST /api/v1/alerts/*/action", ...KNOWLEDGE_AUTHORING],
   mcp_readonly: ["GET /api/v1/*", "POST /api/v1/mcp/tools/*", "POST /api/v1/rules/*/execute", "POST /mcp", "GET /mcp", "DELETE /mcp"],
   // The senior's web app (not in the spec's table): it shows popups and prompts on /ws,
   // answers the prompts and talks with the voice companion, nothing else; it never needs the admin key.
