@@ -139,7 +139,8 @@ const llmModel = z
       .refine((u) => !u.endsWith("/"), "base_url takes no trailing slash"),
     model: z.string().min(1),
     api_key: z.string().optional(),
-    capabilities: z.array(z.enum(["text", "vision", "translation"])).min(1),
+    // `embedding`: the model turns text into vectors (OpenAI /v1/embeddings, Ollama /api/embed).
+    capabilities: z.array(z.enum(["text", "vision", "translation", "embedding"])).min(1),
     max_tokens: z.number().int().positive().default(4096),
     timeout: z.number().positive().default(60),
     guided_decoding: z.boolean().default(false),
@@ -476,6 +477,12 @@ export const settingsSchema = z
         min_similarity: z.number().min(0).max(1).default(0.55),
         max_upload_bytes: z.number().int().positive().default(15728640),
         max_pixels: z.number().int().positive().default(40000000),
+        // `llm.models` ids: who writes an answer from the retrieved passages (none: the best
+        // passage is the answer), who drafts cards and quizzes (none: suggest answers 409), and
+        // who embeds chunks (none: lexical search only).
+        answer_model: z.string().min(1).nullable().default(null),
+        authoring_model: z.string().min(1).nullable().default(null),
+        embedding_model: z.string().min(1).nullable().default(null),
       })
       .strict()
       .prefault({}),

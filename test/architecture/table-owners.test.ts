@@ -45,6 +45,17 @@ export const OWNERS: Readonly<Record<string, string>> = {
   mcp_calls: "care/mcp/call-log.store.ts",
   daily_reports: "care/reports/daily-reports.store.ts",
   voice_turns: "care/voice/voice-turns.store.ts",
+  knowledge_documents: "care/knowledge/documents/",
+  knowledge_document_images: "care/knowledge/documents/",
+  knowledge_chunks: "care/knowledge/retrieval/",
+  knowledge_queries: "care/knowledge/retrieval/",
+  info_cards: "care/knowledge/cards/",
+  info_card_slots: "care/knowledge/cards/",
+  quizzes: "care/knowledge/quizzes/",
+  quiz_questions: "care/knowledge/quizzes/",
+  quiz_sessions: "care/knowledge/delivery/",
+  quiz_responses: "care/knowledge/delivery/",
+  info_card_deliveries: "care/knowledge/delivery/",
 };
 
 const MIGRATIONS = "platform/db/migrations/";

@@ -24,6 +24,7 @@ import * as m020 from "./020_voice_turns";
 import * as m015 from "./015_face_identity";
 import * as m018 from "./018_daily_reports";
 import * as m021 from "./021_prompt_frames";
+import * as m022 from "./022_knowledge";
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -52,6 +53,7 @@ const migrations: Record<string, Migration> = {
   "019_alert_history": m019,
   "020_voice_turns": m020,
   "021_prompt_frames": m021,
+  "022_knowledge": m022,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
