@@ -41,10 +41,11 @@ const ADMIN_ONLY = [re("GET", "/api/v1/admin/webapp-link(/.*)?")];
 
 /**
  * Routes that take no API key at all: health, the product docs the editor's help links to,
- * and the senior's web app shell (/app, /app/, /app/:file): static files with nothing of the
- * household in them; the app brings its key to /ws (docs/webapp.md).
+ * the senior's web app shell (/app, /app/, /app/:file) and the caregiver's Knowledge page
+ * (/knowledge/…): static files with nothing of the household in them; the app brings its key
+ * to /ws, the page asks for the caregiver's (docs/webapp.md, docs/knowledge-page.md).
  */
-const OPEN = [re("GET", "/health"), re("GET", "/docs(/.*)?"), re("GET", "/app(/.*)?")];
+const OPEN = [re("GET", "/health"), re("GET", "/docs(/.*)?"), re("GET", "/app(/.*)?"), re("GET", "/knowledge(/.*)?")];
 /** Authenticated by something other than an API key: the rule's webhook secret. */
 const SECRET_AUTH = [re("POST", `/api/v1/webhooks/:rule_id`), re("POST", "/api/v1/chat/webhook")];
 /** A signed URL is its own credential (docs/media.md): without a valid signature, 403 for every caller, key or none. */
