@@ -498,6 +498,14 @@ export const settingsSchema = z
     // semantic_memory_query steps call (ports as the original project's examples).
     scene_analysis: externalService(8100, 30),
     semantic_memory: externalService(8300, 10),
+    // The input journal (care/journal): every input a rule could see, kept for rehearsal.
+    journal: z
+      .object({
+        enabled: z.boolean().default(true),
+        retention_days: z.number().int().positive().default(14),
+      })
+      .strict()
+      .prefault({}),
     cts: z
       .object({
         enabled: z.boolean().default(false),

@@ -72,6 +72,7 @@ import { voiceRouter } from "../care/voice/voice.router";
 import { turnsRetention } from "../care/voice/voice-turns.store";
 import { sightingsRetention } from "../household/tracking/sightings.store";
 import { startRetention } from "../platform/db/retention";
+import { InputJournal, journalRetention } from "../care/journal/input-journal";
 import { McpSessions } from "../care/mcp/server";
 import { mcpRestRouter } from "../care/mcp/mcp.router";
 import { editorPageScriptFile, nodeRedPackageDir } from "../../nodes/_kit/node-red/emit-package";
@@ -200,6 +201,14 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
   lifecycle.add("media sweep", startMediaSweep(ctx));
   // The face engine's worker thread starts at its first use; stopped here if it did.
   lifecycle.add("face engine", () => closeIdentity(ctx));
+  // Every input a rule could see, recorded for rehearsal before any input can arrive (and
+  // stopped after them all, so the last ones are written).
+  if (settings.journal.enabled) {
+    const journal = new InputJournal(ctx);
+    journal.start();
+    lifecycle.add("input journal", () => journal.stop());
+    lifecycle.add("input journal retention", startRetention(ctx, journalRetention(ctx)));
+  }
   await ensureDevicesTab(ctx.db);
   const aggregator = new FrameAggregator(ctx);
   await aggregator.start();

@@ -27,6 +27,10 @@ export interface BusTopics {
   "prompt.answered": { execution_id: number; step_id: number; channel: string; action: string };
   /** A member was registered (household/persons): the daily reports' midnight job arms for them. */
   "person.added": { person_id: string };
+  /** A webhook call reached its rule (its secret matched): the input journal keeps it. */
+  "webhook.called": { rule_id: number; payload: unknown };
+  /** A configured chat command came from an allowed chat: the input journal keeps it. */
+  "chat.command": { command: string; args: string[]; text: string; chat_id: string };
 }
 
 export type Topic = keyof BusTopics;
