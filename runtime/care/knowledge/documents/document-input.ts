@@ -64,7 +64,8 @@ export function documentFields(raw: Raw, creating: boolean): DocumentFields {
   if (unknown.length) throw new ValidationError(`${unknown[0]}: unknown field (a document has title, source_text, tags${creating ? " and images" : ""})`);
   const title = text(raw, "title", MAX_TITLE, creating)?.trim();
   if (title !== undefined && title === "") throw new ValidationError("title: must not be empty");
-  const source_text = text(raw, "source_text", MAX_SOURCE_TEXT, false);
+  // A form sends line breaks as CRLF: kept as plain newlines, as the chunker and the page expect.
+  const source_text = text(raw, "source_text", MAX_SOURCE_TEXT, false)?.replace(/\r\n?/g, "\n");
   const tags = raw.tags === undefined || raw.tags === null ? undefined : parseTags(raw.tags);
   return { title, source_text: source_text ?? (creating ? "" : undefined), tags: tags ?? (creating ? [] : undefined) };
 }

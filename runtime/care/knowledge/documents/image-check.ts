@@ -73,7 +73,8 @@ export async function checkKnowledgeImage(bytes: Buffer, field: string, limits: 
   if (mime === "image/heic") size = heicSize(bytes);
   else {
     try {
-      const meta = await sharp(bytes).metadata();
+      // The header only: no limit is needed to read it, and ours is checked below with a clear message.
+      const meta = await sharp(bytes, { limitInputPixels: false }).metadata();
       size = meta.width && meta.height ? { width: meta.width, height: meta.height } : null;
     } catch {
       size = null;
