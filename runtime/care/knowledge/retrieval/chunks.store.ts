@@ -158,7 +158,7 @@ export async function lexicalHits(db: Knex, dialect: "sqlite" | "postgres", term
   if (terms.length === 0) return [];
   if (dialect === "postgres") {
     // Each word on its own, joined by OR: a question's words need not all be in one chunk.
-    const tsquery = terms.map(() => `plainto_tsquery('english', ?)`).join(" || ");
+    const tsquery = terms.map(() => `plainto_tsquery('careflow_english', ?)`).join(" || ");
     const result = await db.raw(
       `select id, document_id, ts_rank_cd(tsv, q) as score
          from knowledge_chunks, (select ${tsquery} as q) as query

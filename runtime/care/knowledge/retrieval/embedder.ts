@@ -57,19 +57,22 @@ export const embedderIdle = (ctx: Pick<PlatformContext, "db">): Promise<void> =>
  * all have vectors of the model. Returns its stop.
  */
 export function startEmbedder(ctx: EmbedderContext, onDocumentEmbedded: (documentId: number, model: string) => Promise<void>): () => Promise<void> {
-  const id = ctx.settings.knowledge.embedding_model;
-  let entry: ModelEntry | null = null;
-  if (id) {
+  // Read again on every pass: a changed setting (a reload, a restart) re-embeds with the new model.
+  const warned = new Set<string>();
+  const resolve = (): ModelEntry | null => {
+    const id = ctx.settings.knowledge.embedding_model;
+    if (!id) return null;
     try {
-      entry = findModel(ctx.settings, id);
-      if (!hasCapability(entry, "embedding")) {
-        ctx.log.warn({ model: id }, "knowledge.embedding_model names a model without the 'embedding' capability: lexical search only");
-        entry = null;
-      }
+      const entry = findModel(ctx.settings, id);
+      if (hasCapability(entry, "embedding")) return entry;
+      if (!warned.has(id)) ctx.log.warn({ model: id }, "knowledge.embedding_model names a model without the 'embedding' capability: lexical search only");
     } catch {
-      ctx.log.warn({ model: id }, "knowledge.embedding_model is not in llm.models: lexical search only");
+      if (!warned.has(id)) ctx.log.warn({ model: id }, "knowledge.embedding_model is not in llm.models: lexical search only");
     }
-  }
+    warned.add(id);
+    return null;
+  };
+  let entry = resolve();
   const state: EmbeddingState = { model: entry?.id ?? null, state: entry ? "idle" : "not_configured", error: null };
   let stopped = false;
   let running: Promise<void> | null = null;
@@ -105,7 +108,13 @@ export function startEmbedder(ctx: EmbedderContext, onDocumentEmbedded: (documen
   };
 
   const run = (): void => {
-    if (stopped || !entry) return;
+    if (stopped) return;
+    entry = resolve();
+    state.model = entry?.id ?? null;
+    if (!entry) {
+      state.state = "not_configured";
+      return;
+    }
     if (running) {
       again = true;
       return;

@@ -1,8 +1,9 @@
 /**
  * The knowledge search's indexes over `knowledge_chunks` (care/knowledge/retrieval), one per
  * dialect: SQLite gets an FTS5 table (porter stemming, diacritics folded) kept in step by
- * triggers; PostgreSQL a generated tsvector column (the `english` configuration: the same
- * stemming) with a GIN index. Both get the chunk's vector (float32 little-endian bytes, null
+ * triggers; PostgreSQL a generated tsvector column with a GIN index, in `careflow_english`:
+ * the `english` configuration's stemming (as porter's) without its stop words, which drop
+ * "on" and "off" (how a heater is switched is exactly what the family writes down). Both get the chunk's vector (float32 little-endian bytes, null
  * until embedded), the `llm.models` id that made it, and `searchable`: whether the chunk's
  * document is approved (the documents module says so through retrieval, so the search never
  * reads the documents table).
@@ -17,7 +18,13 @@ export async function up(knex: Knex): Promise<void> {
     t.index(["searchable"]);
   });
   if (knex.client.config.client === "pg") {
-    await knex.raw("ALTER TABLE knowledge_chunks ADD COLUMN tsv tsvector GENERATED ALWAYS AS (to_tsvector('english', text)) STORED");
+    // A snowball dictionary without a StopWords file keeps every word (no extension, no superuser).
+    await knex.raw("CREATE TEXT SEARCH DICTIONARY careflow_english_stem (TEMPLATE = snowball, Language = english)");
+    await knex.raw("CREATE TEXT SEARCH CONFIGURATION careflow_english (COPY = english)");
+    await knex.raw(
+      "ALTER TEXT SEARCH CONFIGURATION careflow_english ALTER MAPPING FOR asciiword, asciihword, hword_asciipart, word, hword, hword_part WITH careflow_english_stem",
+    );
+    await knex.raw("ALTER TABLE knowledge_chunks ADD COLUMN tsv tsvector GENERATED ALWAYS AS (to_tsvector('careflow_english', text)) STORED");
     await knex.raw("CREATE INDEX knowledge_chunks_tsv_idx ON knowledge_chunks USING GIN (tsv)");
     return;
   }
@@ -38,6 +45,8 @@ export async function down(knex: Knex): Promise<void> {
   if (knex.client.config.client === "pg") {
     await knex.raw("DROP INDEX IF EXISTS knowledge_chunks_tsv_idx");
     await knex.raw("ALTER TABLE knowledge_chunks DROP COLUMN IF EXISTS tsv");
+    await knex.raw("DROP TEXT SEARCH CONFIGURATION IF EXISTS careflow_english");
+    await knex.raw("DROP TEXT SEARCH DICTIONARY IF EXISTS careflow_english_stem");
   } else {
     for (const t of ["ai", "ad", "au"]) await knex.raw(`DROP TRIGGER IF EXISTS knowledge_chunks_fts_${t}`);
     await knex.raw("DROP TABLE IF EXISTS knowledge_chunks_fts");
