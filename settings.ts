@@ -405,6 +405,7 @@ export const settingsSchema = z
             "get_local_datetime",
             "get_person_activities",
             "get_enrolled_persons",
+            "query_knowledge_base",
           ]),
         // Browser origins allowed to call /mcp (`http://host:port`); a request without an Origin
         // header (an agent, the SDK in Node) is not a browser and passes. The service's own origin

@@ -27,6 +27,8 @@ import { webhookTriggerRouter, webhooksRouter } from "../care/pipeline/triggers/
 import { interactiveRouter } from "../care/interactive/interactive.router";
 import { chatWebhookRouter } from "../care/chat/chat-webhook.router";
 import { mediaRouter } from "../household/media/media.router";
+import { documentsRouter } from "../care/knowledge/documents/documents.router";
+import { knowledgeQueryRouter } from "../care/knowledge/knowledge-query.router";
 import { notFoundHandler } from "../platform/http/error-handler";
 import { jsonBody, queryGuard } from "../platform/http/json-body";
 
@@ -52,6 +54,8 @@ export const V1_ROUTERS: readonly RouterFactory[] = [
   einkRouter,
   webhooksRouter,
   interactiveRouter,
+  documentsRouter,
+  knowledgeQueryRouter,
 ];
 
 export function apiV1(ctx: AppContext, throttle: FailureThrottle, extra: readonly RouterFactory[] = []): Router {

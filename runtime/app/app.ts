@@ -45,6 +45,7 @@ import { startEscalation } from "../care/notify/escalation";
 import { startChat } from "../care/chat/chat.service";
 import { forwardAlertUpdates } from "../household/alerts/alert-updates";
 import { startMediaSweep } from "../household/media/media.service";
+import { startKnowledgeIndexing } from "../care/knowledge/documents/indexing";
 import { FrameAggregator } from "../household/devices/aggregator";
 import { DeviceEndpoints } from "../household/devices/device-endpoints";
 import { deviceServices } from "../household/devices/device-services";
@@ -254,6 +255,8 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
   // What people said and where cameras saw them is not kept for ever.
   lifecycle.add("voice turns retention", startRetention(ctx, turnsRetention(ctx.db)));
   lifecycle.add("sightings retention", startRetention(ctx, sightingsRetention(ctx.db)));
+  // The knowledge repository's chunks get their vectors in the background (knowledge.embedding_model).
+  lifecycle.add("knowledge embedding", startKnowledgeIndexing(ctx));
 
   const app = express();
   app.disable("x-powered-by");

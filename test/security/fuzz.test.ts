@@ -63,6 +63,8 @@ const QUERY_KEYS = [
   "hours",
   "expires",
   "sig",
+  "tag",
+  "answered_via",
 ];
 const QUERY_VALUES = [
   "",
@@ -84,6 +86,13 @@ const QUERY_VALUES = [
   "kitchen_cam",
 ];
 const FIELDS = [
+  // The knowledge documents and questions.
+  "title",
+  "source_text",
+  "tags",
+  "alt_text",
+  "ord",
+  "query",
   "name",
   "floor",
   "sensor_id",

@@ -5,6 +5,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import knexFactory, { type Knex } from "knex";
+import * as sqliteVec from "sqlite-vec";
 import { migrationSource } from "./migrations";
 import { SAFETY_NET_PAGES, startWalCheckpointer, type WalCheckpointer } from "./wal-checkpointer";
 
@@ -76,6 +77,8 @@ export function storeConfig(databaseUrl: string | undefined, dataDir: string): {
           conn.pragma("busy_timeout = 5000");
           // The checkpointer thread keeps the WAL short; this is the safety net.
           conn.pragma(`wal_autocheckpoint = ${SAFETY_NET_PAGES}`);
+          // sqlite-vec: the vector distance functions the knowledge search ranks chunks with.
+          sqliteVec.load(conn as unknown as Parameters<typeof sqliteVec.load>[0]);
           cachePreparedStatements(conn);
           done(null, conn);
         },

@@ -38,6 +38,7 @@ const ALL_TOOLS = [
   "get_daily_report",
   "get_person_timeline",
   "get_open_sessions",
+  "query_knowledge_base",
 ];
 /** Capabilities this test household does not have: a tool error that says so. */
 const NOT_CONFIGURED: Record<string, RegExp> = {
@@ -100,6 +101,7 @@ async function argumentsFor(c: Client): Promise<Record<string, Record<string, un
     respond_to_interactive_prompt: { execution_id: 999999, step_id: 1, action: "dismiss" },
     get_rule_bundle: { rule_id: ruleId },
     import_rule_bundle: { bundle: { schema_version: 1, rule: { name: "From an agent", trigger_type: "manual" }, steps: [] } },
+    query_knowledge_base: { query: "How does the heater work?" },
   };
 }
 

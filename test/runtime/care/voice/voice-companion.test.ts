@@ -132,6 +132,7 @@ describe("the voice companion (pwa_realtime_ai) against a fake realtime model", 
       "get_room_occupancy",
       "get_rooms",
       "get_weather",
+      "query_knowledge_base",
     ]);
     assert.equal(session.config.voice, "verse");
     assert.match(String(session.config.instructions), /voice companion/);
