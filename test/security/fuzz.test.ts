@@ -63,6 +63,10 @@ const QUERY_KEYS = [
   "hours",
   "expires",
   "sig",
+  // Knowledge cards and quizzes (issue 25)
+  "applies_to",
+  "tag",
+  "document_id",
 ];
 const QUERY_VALUES = [
   "",
@@ -141,6 +145,27 @@ const FIELDS = [
   "command",
   "args",
   "alert_id",
+  // Knowledge cards and quizzes (issue 25)
+  "layout_id",
+  "title",
+  "body_text",
+  "voice_instruction",
+  "tags",
+  "document_id",
+  "alt_text",
+  "crop_hints",
+  "document_image_id",
+  "question_layout_id",
+  "intro_voice_template",
+  "question_type",
+  "question_text",
+  "choices",
+  "expected_answer",
+  "explanation",
+  "items",
+  "question_count",
+  "quiz_id",
+  "questions",
 ];
 
 describe("security: bounded fuzz of every route", function () {

@@ -44,8 +44,8 @@ export type MediaReader = Pick<PlatformContext, "db" | "dataDir">;
 /** The folder under the data dir that holds the objects. */
 export const MEDIA_DIR = "media";
 /** An object's name: its bytes' SHA-256 in hex and the extension of its type. Nothing else is served. */
-export const OBJECT_NAME = /^([0-9a-f]{64})\.(jpg|png|webp|gif)$/;
-const EXT_MIME: Readonly<Record<string, ImageMime>> = Object.fromEntries(Object.entries(IMAGE_EXT).map(([mime, ext]) => [ext, mime as ImageMime]));
+export const OBJECT_NAME = /^([0-9a-f]{64})\.(jpg|png|webp|gif|heic)$/;
+const EXT_MIME: Readonly<Record<string, string>> = { ...Object.fromEntries(Object.entries(IMAGE_EXT).map(([mime, ext]) => [ext, mime])), heic: "image/heic" };
 /** The app sweeps at most this often (and only when a frame has expired). */
 export const SWEEP_EVERY_MS = 10 * 60_000;
 /** A file younger than this is never swept, whatever the rows say (a write of another process). */
@@ -158,6 +158,29 @@ export async function storeFrame(ctx: MediaContext, f: FrameInput): Promise<Stor
     ctx.bus.publish("media.stored", { media_id, captured_at });
     return { media_id, object_name: objectName, path: rel };
   });
+}
+
+/**
+ * Objects other modules keep (a knowledge document's photos, a card's rendered slots): each
+ * keeper says which of some object names it still holds. The sweep keeps those files and a
+ * signed URL serves them, without a `camera_media` row (whose retention is for frames).
+ */
+export type MediaKeeper = (db: Knex, objectNames: readonly string[]) => Promise<Set<string>>;
+const keepers = new Set<MediaKeeper>();
+export const registerMediaKeeper = (keeper: MediaKeeper): void => void keepers.add(keeper);
+
+async function keptByOthers(db: Knex, names: readonly string[]): Promise<Set<string>> {
+  const kept = new Set<string>();
+  for (const keeper of keepers) for (const n of await keeper(db, names)) kept.add(n);
+  return kept;
+}
+
+/** Stores bytes a keeper will hold (no `camera_media` row); the caller has checked their type. */
+export async function storeObject(ctx: MediaContext, bytes: Buffer, ext: "jpg" | "png" | "webp" | "gif" | "heic"): Promise<string> {
+  if (!Buffer.isBuffer(bytes) || bytes.length === 0) throw new ValidationError("bytes: an image is required");
+  const objectName = `${createHash("sha256").update(bytes).digest("hex")}.${ext}`;
+  await exclusive(ctx.dataDir, () => writeObject(ctx, objectPath(objectName), bytes));
+  return objectName;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -332,14 +355,15 @@ export async function openSignedObject(ctx: MediaContext, objectName: string, qu
   const valid_for = await checkSignature(ctx, objectName, query.expires, query.sig);
   const m = OBJECT_NAME.exec(objectName);
   const row = m ? await mediaRowByObject(ctx.db, objectName) : undefined;
-  if (!m || !row) throw new NotFoundError("Media not found");
+  const kept = m && !row ? (await keptByOthers(ctx.db, [objectName])).has(objectName) : false;
+  if (!m || (!row && !kept)) throw new NotFoundError("Media not found");
   let data: Buffer;
   try {
     data = await fs.readFile(path.join(ctx.dataDir, objectPath(objectName)));
   } catch {
     throw new NotFoundError("Media not found");
   }
-  return { data, content_type: row.content_type ?? EXT_MIME[m[2]], valid_for };
+  return { data, content_type: row?.content_type ?? EXT_MIME[m[2]], valid_for };
 }
 
 // ---------------------------------------------------------------------------------------
@@ -387,7 +411,8 @@ export async function sweepExpired(ctx: MediaContext): Promise<SweepReport> {
   for (let i = 0; i < listed.length; i += SWEEP_CHUNK) {
     const chunk = listed.slice(i, i + SWEEP_CHUNK);
     files += await exclusive(ctx.dataDir, async () => {
-      const kept = await referencedAmong(ctx.db, chunk.map((rel) => path.posix.basename(rel)).filter(isObjectName));
+      const names = chunk.map((rel) => path.posix.basename(rel)).filter(isObjectName);
+      const kept = new Set([...(await referencedAmong(ctx.db, names)), ...(await keptByOthers(ctx.db, names))]);
       let deleted = 0;
       const folders = new Set<string>();
       for (const rel of chunk) {
