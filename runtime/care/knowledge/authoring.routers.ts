@@ -3,7 +3,14 @@ import type { Router } from "express";
 import type { CareContext } from "../context";
 import { cardsRouter } from "./cards/cards.router";
 import { quizzesRouter } from "./quizzes/quizzes.router";
+import { suggestRouter } from "./suggest/suggest.router";
 import { layoutsRouter } from "./layouts/layouts.router";
 import { voiceDefaultsRouter } from "./voice/voice-defaults.router";
 
-export const knowledgeAuthoringRouters: ReadonlyArray<(ctx: CareContext) => Router> = [layoutsRouter, voiceDefaultsRouter, cardsRouter, quizzesRouter];
+export const knowledgeAuthoringRouters: ReadonlyArray<(ctx: CareContext) => Router> = [
+  layoutsRouter,
+  voiceDefaultsRouter,
+  suggestRouter,
+  cardsRouter,
+  quizzesRouter,
+];

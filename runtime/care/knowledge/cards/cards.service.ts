@@ -6,6 +6,7 @@ import { parseInput } from "../../../platform/core/validation";
 import { findLayout } from "../layouts/layouts";
 import type { Layout } from "../layouts/layout-schema";
 import { assertNotUsedByRules } from "../rule-references";
+import { withDocumentRef } from "../shared/document-ref";
 import { checkLifecycle, type LifecycleAction } from "../shared/lifecycle";
 import { cardCreateSchema, cardPatchSchema } from "./card-schemas";
 import { cardById, deleteCardRow, insertCard, listCardRows, slotsOf, updateCard, type CardFilter, type CardRow } from "./cards.store";
@@ -48,18 +49,20 @@ export async function createCard(ctx: CareContext, by: string, input: unknown): 
   const c = parseInput(cardCreateSchema, input);
   cardLayout(ctx, c.layout_id);
   const now = isoAt(ctx.clock.now());
-  const id = await insertCard(ctx.db, {
-    document_id: c.document_id ?? null,
-    layout_id: c.layout_id,
-    title: c.title,
-    body_text: c.body_text,
-    voice_instruction: c.voice_instruction ?? null,
-    tags: c.tags ?? [],
-    status: "draft",
-    created_by: by,
-    created_at: now,
-    updated_at: now,
-  });
+  const id = await withDocumentRef(c.document_id, () =>
+    insertCard(ctx.db, {
+      document_id: c.document_id ?? null,
+      layout_id: c.layout_id,
+      title: c.title,
+      body_text: c.body_text,
+      voice_instruction: c.voice_instruction ?? null,
+      tags: c.tags ?? [],
+      status: "draft",
+      created_by: by,
+      created_at: now,
+      updated_at: now,
+    }),
+  );
   return getCard(ctx, id);
 }
 
@@ -69,7 +72,7 @@ export async function patchCard(ctx: CareContext, id: number, input: unknown): P
   checkLifecycle(`Info card ${id}`, card.status, "edit");
   const relayout = patch.layout_id !== undefined && patch.layout_id !== card.layout_id;
   if (relayout) cardLayout(ctx, patch.layout_id as string);
-  await updateCard(ctx.db, id, { ...patch, version: card.version + 1, updated_at: isoAt(ctx.clock.now()) });
+  await withDocumentRef(patch.document_id, () => updateCard(ctx.db, id, { ...patch, version: card.version + 1, updated_at: isoAt(ctx.clock.now()) }));
   // A new layout has new sizes: every picture is drawn again for it.
   if (relayout) await renderAllSlots(ctx, id);
   return getCard(ctx, id);

@@ -29,7 +29,8 @@ export function sniffMime(b: Buffer): KnowledgeImageMime | null {
   if (b.length >= 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return "image/jpeg";
   if (b.length >= 8 && b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return "image/png";
   if (b.length >= 12 && b.toString("latin1", 0, 4) === "RIFF" && b.toString("latin1", 8, 12) === "WEBP") return "image/webp";
-  if (b.length >= 12 && b.toString("latin1", 4, 8) === "ftyp" && /^(heic|heix|hevc|heim|heis|mif1|msf1)$/.test(b.toString("latin1", 8, 12))) return "image/heic";
+  if (b.length >= 12 && b.toString("latin1", 4, 8) === "ftyp" && /^(heic|heix|hevc|heim|heis|mif1|msf1)$/.test(b.toString("latin1", 8, 12)))
+    return "image/heic";
   return null;
 }
 
@@ -44,19 +45,19 @@ export interface CheckedImage {
 export async function checkImage(settings: Settings, bytes: Buffer | undefined, field: string): Promise<CheckedImage> {
   const { max_upload_bytes, max_pixels } = settings.knowledge;
   if (!bytes || bytes.length === 0) throw new ValidationError(`${field}: a picture file is required`);
-  if (bytes.length > max_upload_bytes) throw new PayloadTooLargeError(`${field}: ${bytes.length} bytes, more than knowledge.max_upload_bytes (${max_upload_bytes})`);
+  if (bytes.length > max_upload_bytes)
+    throw new PayloadTooLargeError(`${field}: ${bytes.length} bytes, more than knowledge.max_upload_bytes (${max_upload_bytes})`);
   const mime = sniffMime(bytes);
   if (!mime) throw new ValidationError(`${field}: not a JPEG, PNG, WebP or HEIC picture`);
-  let width = 0;
-  let height = 0;
+  let meta: { width?: number; height?: number };
   try {
     // metadata() reads the header only; nothing is decoded yet.
-    const meta = await sharpLib()(bytes, { limitInputPixels: false }).metadata();
-    width = meta.width ?? 0;
-    height = meta.height ?? 0;
+    meta = await sharpLib()(bytes, { limitInputPixels: false }).metadata();
   } catch (err) {
     throw new ValidationError(`${field}: the ${mime} header cannot be read (${err instanceof Error ? err.message : String(err)})`);
   }
+  const width = meta.width ?? 0;
+  const height = meta.height ?? 0;
   if (!width || !height) throw new ValidationError(`${field}: the picture has no size in its header`);
   if (width * height > max_pixels)
     throw new PayloadTooLargeError(`${field}: ${width}x${height} is ${width * height} pixels, more than knowledge.max_pixels (${max_pixels})`);

@@ -75,7 +75,8 @@ export async function reorderQuestions(ctx: CareContext, quizId: number, input: 
     seenOrds.set(item.ord, item.id);
   });
   const missing = questions.filter((q) => !seenIds.has(q.id)).map((q) => q.id);
-  if (missing.length) throw new ValidationError(`items: question${missing.length > 1 ? "s" : ""} ${missing.join(", ")} missing (list every question of the quiz)`);
+  if (missing.length)
+    throw new ValidationError(`items: question${missing.length > 1 ? "s" : ""} ${missing.join(", ")} missing (list every question of the quiz)`);
   await setOrds(ctx.db, items);
   await touch(ctx, quizId);
   return getQuiz(ctx, quizId);

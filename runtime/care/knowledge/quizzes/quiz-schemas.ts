@@ -21,7 +21,10 @@ export const quizPatchSchema = z.object(quizFields).partial().strict();
 
 export const choiceSchema = z
   .object({
-    id: z.string().regex(/^[A-Za-z0-9_-]{1,40}$/, "letters, digits, _ and - (at most 40)").optional(),
+    id: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{1,40}$/, "letters, digits, _ and - (at most 40)")
+      .optional(),
     text: z.string().trim().min(1, "cannot be blank").max(300),
     is_correct: z.boolean().default(false),
   })

@@ -8,6 +8,7 @@ import { variantViews, type VariantView } from "../cards/slot-manifest";
 import { findLayout } from "../layouts/layouts";
 import type { Layout } from "../layouts/layout-schema";
 import { assertNotUsedByRules } from "../rule-references";
+import { withDocumentRef } from "../shared/document-ref";
 import { checkLifecycle, type LifecycleAction } from "../shared/lifecycle";
 import { questionProblem, quizCreateSchema, quizPatchSchema } from "./quiz-schemas";
 import { renderQuestionImages } from "./question-render";
@@ -84,18 +85,20 @@ export async function createQuiz(ctx: CareContext, by: string, input: unknown): 
   const q = parseInput(quizCreateSchema, input);
   quizLayout(ctx, q.question_layout_id);
   const now = isoAt(ctx.clock.now());
-  const id = await insertQuiz(ctx.db, {
-    document_id: q.document_id ?? null,
-    title: q.title,
-    question_layout_id: q.question_layout_id,
-    intro_voice_template: q.intro_voice_template ?? "",
-    voice_instruction: q.voice_instruction ?? null,
-    tags: q.tags ?? [],
-    status: "draft",
-    created_by: by,
-    created_at: now,
-    updated_at: now,
-  });
+  const id = await withDocumentRef(q.document_id, () =>
+    insertQuiz(ctx.db, {
+      document_id: q.document_id ?? null,
+      title: q.title,
+      question_layout_id: q.question_layout_id,
+      intro_voice_template: q.intro_voice_template ?? "",
+      voice_instruction: q.voice_instruction ?? null,
+      tags: q.tags ?? [],
+      status: "draft",
+      created_by: by,
+      created_at: now,
+      updated_at: now,
+    }),
+  );
   return getQuiz(ctx, id);
 }
 
@@ -105,7 +108,7 @@ export async function patchQuiz(ctx: CareContext, id: number, input: unknown): P
   checkLifecycle(`Quiz ${id}`, quiz.status, "edit");
   const relayout = patch.question_layout_id !== undefined && patch.question_layout_id !== quiz.question_layout_id;
   if (relayout) quizLayout(ctx, patch.question_layout_id as string);
-  await updateQuiz(ctx.db, id, { ...patch, version: quiz.version + 1, updated_at: isoAt(ctx.clock.now()) });
+  await withDocumentRef(patch.document_id, () => updateQuiz(ctx.db, id, { ...patch, version: quiz.version + 1, updated_at: isoAt(ctx.clock.now()) }));
   if (relayout) await renderQuestionImages(ctx, id);
   return getQuiz(ctx, id);
 }

@@ -95,7 +95,11 @@ export async function listQuizRows(db: Knex, f: QuizFilter): Promise<{ rows: Qui
 
 export async function questionCounts(db: Knex, ids: readonly number[]): Promise<Map<number, number>> {
   if (ids.length === 0) return new Map();
-  const rows = (await db("quiz_questions").whereIn("quiz_id", [...ids]).groupBy("quiz_id").select("quiz_id").count({ n: "*" })) as Raw[];
+  const rows = (await db("quiz_questions")
+    .whereIn("quiz_id", [...ids])
+    .groupBy("quiz_id")
+    .select("quiz_id")
+    .count({ n: "*" })) as Raw[];
   return new Map(rows.map((r) => [Number(r.quiz_id), Number(r.n)]));
 }
 
@@ -164,7 +168,8 @@ export async function questionObjectsAmong(db: Knex, names: readonly string[]): 
   const rows = (await db("quiz_questions").whereNot({ image: "{}" }).select("image")) as Raw[];
   for (const r of rows) {
     const img = fromJsonText<QuestionImage>(r.image as string, {});
-    for (const name of [img.original_object_name, ...Object.values(img.variants ?? {}).map((v) => v?.object_name)]) if (name && wanted.has(name)) held.add(name);
+    for (const name of [img.original_object_name, ...Object.values(img.variants ?? {}).map((v) => v?.object_name)])
+      if (name && wanted.has(name)) held.add(name);
   }
   return held;
 }

@@ -21,7 +21,10 @@ describe("info cards API", () => {
   const create = async (body: Record<string, unknown>, key: string = KEYS.admin) => t.request("POST", "/api/v1/info-cards", { body, key });
 
   it("creates a card (a caregiver may), shows it with its layout's empty slots, and lists it by status, tag and document", async () => {
-    const res = await create({ title: "The new heater", body_text: "Turn the knob to 3 for warm.", layout_id: "single_hero", tags: ["home", "heater"] }, KEYS.caregiver);
+    const res = await create(
+      { title: "The new heater", body_text: "Turn the knob to 3 for warm.", layout_id: "single_hero", tags: ["home", "heater"] },
+      KEYS.caregiver,
+    );
     assert.equal(res.status, 201, res.text);
     assert.equal(res.body.status, "draft");
     assert.equal(res.body.created_by, "test caregiver");
@@ -63,6 +66,9 @@ describe("info cards API", () => {
     const extra = await create({ title: "x", body_text: "y", colour: "red" });
     assert.equal(extra.status, 422);
     assert.match(extra.body.detail, /colour/);
+    const doc = await create({ title: "x", body_text: "y", document_id: 424242 });
+    assert.equal(doc.status, 422);
+    assert.equal(doc.body.detail, "document_id: document 424242 not found");
     assert.equal((await t.get("/api/v1/info-cards/99999")).status, 404);
   });
 
@@ -147,7 +153,10 @@ describe("info cards API", () => {
     assert.equal(empty.status, 200);
     await putPicture(t, `/api/v1/info-cards/${card.id}/slots/0`, photo);
     const before = (await t.get(`/api/v1/info-cards/${card.id}`)).body.slots[0].variants[0].object_name;
-    const patched = await t.request("PATCH", `/api/v1/info-cards/${card.id}/slots/0`, { body: { alt_text: "Hall", crop_hints: { focus: "top" } }, key: KEYS.caregiver });
+    const patched = await t.request("PATCH", `/api/v1/info-cards/${card.id}/slots/0`, {
+      body: { alt_text: "Hall", crop_hints: { focus: "top" } },
+      key: KEYS.caregiver,
+    });
     assert.equal(patched.status, 200, patched.text);
     assert.equal(patched.body.slots[0].alt_text, "Hall");
     assert.deepEqual(patched.body.slots[0].crop_hints, { focus: "top" });
@@ -188,14 +197,17 @@ describe("info cards API", () => {
     // The document and its image as documents/ would hold them (the slot row refers to the image).
     const now = new Date().toISOString();
     const db = t.app.ctx.db;
-    const [doc] = await db("knowledge_documents").insert({ title: "Family", source_text: "Anna", created_by: "t", created_at: now, updated_at: now }).returning("id");
+    const [doc] = await db("knowledge_documents")
+      .insert({ title: "Family", source_text: "Anna", created_by: "t", created_at: now, updated_at: now })
+      .returning("id");
     const documentId = Number(typeof doc === "object" ? doc.id : doc);
     const [img] = await db("knowledge_document_images")
       .insert({ document_id: documentId, object_name: objectName, mime_type: "image/jpeg", alt_text: "Anna at the lake", created_at: now })
       .returning("id");
     const imageId = Number(typeof img === "object" ? img.id : img);
     useDocumentPorts({
-      image: async (id) => (id === imageId ? { id, document_id: documentId, object_name: objectName, mime_type: "image/jpeg", alt_text: "Anna at the lake" } : undefined),
+      image: async (id) =>
+        id === imageId ? { id, document_id: documentId, object_name: objectName, mime_type: "image/jpeg", alt_text: "Anna at the lake" } : undefined,
     });
     const card = (await create({ title: "Doc", body_text: "b", layout_id: "single_hero" })).body;
     const res = await t.request("PUT", `/api/v1/info-cards/${card.id}/slots/0`, { body: { document_image_id: imageId } });
@@ -231,7 +243,11 @@ describe("info cards API", () => {
     flows.snapshot = async () => {
       const snap = await real();
       return {
-        flows: [...snap.flows, { id: "tabK", type: "tab", label: "Morning card" }, { id: "nK", type: "care-info_card", z: "tabK", config: { card_id: card.id } }],
+        flows: [
+          ...snap.flows,
+          { id: "tabK", type: "tab", label: "Morning card" },
+          { id: "nK", type: "care-info_card", z: "tabK", config: { card_id: card.id } },
+        ],
         index: {
           ...snap.index,
           rules: [...snap.index.rules, { id: 7, tab_id: "tabK", webhook_secret: null, webhook_secret_created_at: null, created_at: "", updated_at: "" }],

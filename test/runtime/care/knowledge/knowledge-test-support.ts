@@ -42,11 +42,23 @@ export function bombPng(width: number, height: number): Buffer {
   ihdr.writeUInt32BE(height, 4);
   ihdr[8] = 8; // bit depth
   ihdr[9] = 2; // RGB
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk("IHDR", ihdr), chunk("IDAT", Buffer.from([0x78, 0x9c, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01])), chunk("IEND", Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk("IHDR", ihdr),
+    chunk("IDAT", Buffer.from([0x78, 0x9c, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01])),
+    chunk("IEND", Buffer.alloc(0)),
+  ]);
 }
 
 /** PUTs a picture as multipart (`image`, optional `alt_text`). */
-export async function putPicture(t: TestApp, path: string, bytes: Buffer, fields: Record<string, string> = {}, key: string = KEYS.admin, type = "image/jpeg"): Promise<ApiResponse> {
+export async function putPicture(
+  t: TestApp,
+  path: string,
+  bytes: Buffer,
+  fields: Record<string, string> = {},
+  key: string = KEYS.admin,
+  type = "image/jpeg",
+): Promise<ApiResponse> {
   const form = new FormData();
   for (const [k, v] of Object.entries(fields)) form.append(k, v);
   form.append("image", new Blob([new Uint8Array(bytes)], { type }), "photo.jpg");

@@ -40,7 +40,13 @@ describe("knowledge layouts", () => {
   it("shows one layout with its slots' variants, and 404 for an unknown one", async () => {
     const hero = await t.get("/api/v1/knowledge/layouts/single_hero");
     assert.equal(hero.status, 200);
-    assert.deepEqual(hero.body.image_slots[0].variants.eink, { target_width: 800, target_height: 320, fit_mode: "contain", color_mode: "bw_dither", format: "png" });
+    assert.deepEqual(hero.body.image_slots[0].variants.eink, {
+      target_width: 800,
+      target_height: 320,
+      fit_mode: "contain",
+      color_mode: "bw_dither",
+      format: "png",
+    });
     assert.equal((await t.get("/api/v1/knowledge/layouts/family_wall")).body.display_name, "Family wall");
     assert.equal((await t.get("/api/v1/knowledge/layouts/nope")).status, 404);
   });
@@ -61,14 +67,23 @@ describe("knowledge layouts", () => {
     assert.throws(bad({ image_slots: slot({ fit_mode: "squash" }) }), /image_slots.0.variants.pwa.fit_mode: 'squash' is not one of cover, contain/);
     assert.throws(bad({ image_slots: slot({ color_mode: "sepia" }) }), /color_mode: 'sepia' is not one of rgb, bw_dither/);
     assert.throws(bad({ image_slots: slot({ format: "gif" }) }), /format: 'gif' is not one of webp, png/);
-    assert.throws(bad({ image_slots: [{ slot_id: "photo", variants: { tv: extra.image_slots[0].variants.pwa } }] }), /image_slots.0.variants.tv: unknown field/);
+    assert.throws(
+      bad({ image_slots: [{ slot_id: "photo", variants: { tv: extra.image_slots[0].variants.pwa } }] }),
+      /image_slots.0.variants.tv: unknown field/,
+    );
     assert.throws(bad({ image_slots: slot({ color_mode: "bw_dither", format: "webp" }) }), /bw_dither needs format png/);
     assert.throws(bad({ min_images: 2 }), /min_images: 2 is more than max_images 1/);
   });
 
   it("stops the start when settings hold a bad layout", async () => {
     await assert.rejects(
-      startTestApp({ settings: { knowledge: { layouts: [{ ...extra, image_slots: [{ slot_id: "photo", variants: { pwa: { ...extra.image_slots[0].variants.pwa, fit_mode: "stretch" } } }] }] } } }),
+      startTestApp({
+        settings: {
+          knowledge: {
+            layouts: [{ ...extra, image_slots: [{ slot_id: "photo", variants: { pwa: { ...extra.image_slots[0].variants.pwa, fit_mode: "stretch" } } }] }],
+          },
+        },
+      }),
       /knowledge layout 'family_wall' .*fit_mode: 'stretch' is not one of cover, contain/,
     );
   });

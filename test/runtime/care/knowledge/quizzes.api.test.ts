@@ -62,7 +62,13 @@ describe("quizzes API", () => {
     const type = await addQ(quiz.id, { question_text: "x", question_type: "essay" });
     assert.equal(type.status, 422);
     assert.match(type.body.detail, /question_type/);
-    const dup = await addQ(quiz.id, { question_text: "x", choices: [{ id: "a", text: "1" }, { id: "a", text: "2" }] });
+    const dup = await addQ(quiz.id, {
+      question_text: "x",
+      choices: [
+        { id: "a", text: "1" },
+        { id: "a", text: "2" },
+      ],
+    });
     assert.equal(dup.status, 422);
     assert.match(dup.body.detail, /choices.*'a' is used twice/);
     assert.equal((await t.get("/api/v1/quizzes/99999")).status, 404);
@@ -74,12 +80,25 @@ describe("quizzes API", () => {
     const empty = await t.post(`/api/v1/quizzes/${quiz.id}/approve`);
     assert.equal(empty.status, 422);
     assert.match(empty.body.detail, /no questions/);
-    const q = (await addQ(quiz.id, { question_text: "Who?", choices: [{ text: "Anna", is_correct: true }, { text: "Ben", is_correct: true }] })).body;
+    const q = (
+      await addQ(quiz.id, {
+        question_text: "Who?",
+        choices: [
+          { text: "Anna", is_correct: true },
+          { text: "Ben", is_correct: true },
+        ],
+      })
+    ).body;
     const two = await t.post(`/api/v1/quizzes/${quiz.id}/approve`);
     assert.equal(two.status, 422);
     assert.match(two.body.detail, new RegExp(`question ${q.id} \\(ord 1\\) has 2 correct choices; exactly one must be correct`));
     const fixed = await t.request("PATCH", `/api/v1/quizzes/${quiz.id}/questions/${q.id}`, {
-      body: { choices: [{ id: "a", text: "Anna", is_correct: true }, { id: "b", text: "Ben" }] },
+      body: {
+        choices: [
+          { id: "a", text: "Anna", is_correct: true },
+          { id: "b", text: "Ben" },
+        ],
+      },
       key: KEYS.caregiver,
     });
     assert.equal(fixed.status, 200, fixed.text);
@@ -100,11 +119,23 @@ describe("quizzes API", () => {
     for (const text of ["One", "Two", "Three"]) ids.push((await addQ(quiz.id, mc(text))).body.id);
     const texts = async () => (await t.get(`/api/v1/quizzes/${quiz.id}`)).body.questions.map((q: { question_text: string }) => q.question_text);
 
-    const unknown = await t.post(`/api/v1/quizzes/${quiz.id}/questions/reorder`, { items: [{ id: ids[2], ord: 1 }, { id: 987654, ord: 2 }, { id: ids[0], ord: 3 }] });
+    const unknown = await t.post(`/api/v1/quizzes/${quiz.id}/questions/reorder`, {
+      items: [
+        { id: ids[2], ord: 1 },
+        { id: 987654, ord: 2 },
+        { id: ids[0], ord: 3 },
+      ],
+    });
     assert.equal(unknown.status, 422);
     assert.match(unknown.body.detail, new RegExp(`items.1.id: question 987654 is not a question of quiz ${quiz.id}`));
     assert.deepEqual(await texts(), ["One", "Two", "Three"]);
-    const sameOrd = await t.post(`/api/v1/quizzes/${quiz.id}/questions/reorder`, { items: [{ id: ids[2], ord: 1 }, { id: ids[1], ord: 1 }, { id: ids[0], ord: 3 }] });
+    const sameOrd = await t.post(`/api/v1/quizzes/${quiz.id}/questions/reorder`, {
+      items: [
+        { id: ids[2], ord: 1 },
+        { id: ids[1], ord: 1 },
+        { id: ids[0], ord: 3 },
+      ],
+    });
     assert.match(sameOrd.body.detail, /items.1.ord: 1 is also given to question/);
     const missing = await t.post(`/api/v1/quizzes/${quiz.id}/questions/reorder`, { items: [{ id: ids[2], ord: 1 }] });
     assert.equal(missing.status, 422);
@@ -112,7 +143,13 @@ describe("quizzes API", () => {
     assert.deepEqual(await texts(), ["One", "Two", "Three"]);
 
     const ok = await t.request("POST", `/api/v1/quizzes/${quiz.id}/questions/reorder`, {
-      body: { items: [{ id: ids[2], ord: 1 }, { id: ids[0], ord: 2 }, { id: ids[1], ord: 3 }] },
+      body: {
+        items: [
+          { id: ids[2], ord: 1 },
+          { id: ids[0], ord: 2 },
+          { id: ids[1], ord: 3 },
+        ],
+      },
       key: KEYS.caregiver,
     });
     assert.equal(ok.status, 200, ok.text);
@@ -129,7 +166,13 @@ describe("quizzes API", () => {
   it("renders a question's picture with the quiz layout's slot, and removes it", async () => {
     const quiz = await newQuiz();
     const q = (await addQ(quiz.id, mc("Who is this?"))).body;
-    const res = await putPicture(t, `/api/v1/quizzes/${quiz.id}/questions/${q.id}/image`, await gradientJpeg(1200, 900), { alt_text: "A girl" }, KEYS.caregiver);
+    const res = await putPicture(
+      t,
+      `/api/v1/quizzes/${quiz.id}/questions/${q.id}/image`,
+      await gradientJpeg(1200, 900),
+      { alt_text: "A girl" },
+      KEYS.caregiver,
+    );
     assert.equal(res.status, 200, res.text);
     assert.equal(res.body.image.alt_text, "A girl");
     const [v] = res.body.image.variants;
@@ -152,7 +195,11 @@ describe("quizzes API", () => {
     flows.snapshot = async () => {
       const snap = await real();
       return {
-        flows: [...snap.flows, { id: "tabQ", type: "tab", label: "Evening quiz" }, { id: "nQ", type: "care-quiz_start", z: "tabQ", config: { quiz_id: quiz.id } }],
+        flows: [
+          ...snap.flows,
+          { id: "tabQ", type: "tab", label: "Evening quiz" },
+          { id: "nQ", type: "care-quiz_start", z: "tabQ", config: { quiz_id: quiz.id } },
+        ],
         index: {
           ...snap.index,
           rules: [...snap.index.rules, { id: 9, tab_id: "tabQ", webhook_secret: null, webhook_secret_created_at: null, created_at: "", updated_at: "" }],
