@@ -484,6 +484,18 @@ export const settingsSchema = z
         answer_model: z.string().min(1).nullable().default(null),
         authoring_model: z.string().min(1).nullable().default(null),
         embedding_model: z.string().min(1).nullable().default(null),
+        // Layouts added to the shipped ones, or replacing one by id; checked at start
+        // (runtime/care/knowledge/layouts, docs/knowledge-cards.md).
+        layouts: z.array(z.record(z.string(), z.unknown())).default([]),
+        // The default voice instructions per delivery type (empty: the shipped ones).
+        voice_defaults: z
+          .object({
+            interactive_prompt_default: z.string().optional(),
+            info_card_default: z.string().optional(),
+            quiz_default: z.string().optional(),
+          })
+          .strict()
+          .prefault({}),
       })
       .strict()
       .prefault({}),

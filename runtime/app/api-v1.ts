@@ -29,6 +29,7 @@ import { chatWebhookRouter } from "../care/chat/chat-webhook.router";
 import { mediaRouter } from "../household/media/media.router";
 import { documentsRouter } from "../care/knowledge/documents/documents.router";
 import { knowledgeQueryRouter } from "../care/knowledge/knowledge-query.router";
+import { knowledgeAuthoringRouters } from "../care/knowledge/authoring.routers";
 import { notFoundHandler } from "../platform/http/error-handler";
 import { jsonBody, queryGuard } from "../platform/http/json-body";
 
@@ -56,6 +57,7 @@ export const V1_ROUTERS: readonly RouterFactory[] = [
   interactiveRouter,
   documentsRouter,
   knowledgeQueryRouter,
+  ...knowledgeAuthoringRouters,
 ];
 
 export function apiV1(ctx: AppContext, throttle: FailureThrottle, extra: readonly RouterFactory[] = []): Router {

@@ -23,6 +23,7 @@ import { isStoreEmpty, seedDemoHousehold } from "./demo/demo-household";
 import { importExampleRules } from "./demo/example-rules";
 import { upsertDeviceSensors } from "../household/devices/device-sensors";
 import { ensureDefaultTemplate } from "../care/eink/default-template";
+import { checkLayouts } from "../care/knowledge/layouts/layouts";
 import { apiV1 } from "./api-v1";
 import { requestTargetGuard } from "../platform/http/request-target";
 import { answerClientErrors } from "../platform/http/client-errors";
@@ -139,6 +140,7 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
   const useNodeRed = opts.nodeRed !== false;
   // Tool names in mcp.tools / mcp.voice_tools are checked before anything starts.
   checkToolSettings(config.settings.mcp);
+  checkLayouts(config.settings);
   const lifecycle = new Lifecycle(log);
   const store = await openStore(config.databaseUrl, config.dataDir);
   lifecycle.add("store", () => store.close());

@@ -63,8 +63,11 @@ const QUERY_KEYS = [
   "hours",
   "expires",
   "sig",
+  // Knowledge (issue 25)
   "tag",
   "answered_via",
+  "applies_to",
+  "document_id",
 ];
 const QUERY_VALUES = [
   "",
@@ -150,6 +153,27 @@ const FIELDS = [
   "command",
   "args",
   "alert_id",
+  // Knowledge cards and quizzes (issue 25)
+  "layout_id",
+  "title",
+  "body_text",
+  "voice_instruction",
+  "tags",
+  "document_id",
+  "alt_text",
+  "crop_hints",
+  "document_image_id",
+  "question_layout_id",
+  "intro_voice_template",
+  "question_type",
+  "question_text",
+  "choices",
+  "expected_answer",
+  "explanation",
+  "items",
+  "question_count",
+  "quiz_id",
+  "questions",
 ];
 
 describe("security: bounded fuzz of every route", function () {

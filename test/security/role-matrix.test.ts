@@ -23,6 +23,8 @@ const SPEC_GRANTS: Record<Exclude<Caller, "none" | "wrong">, readonly RegExp[]> 
     re("(POST|PATCH)", "/api/v1/(knowledge|info-cards|quizzes)(/.+)?"),
     re("PUT", "/api/v1/(info-cards|quizzes)/.+"),
     re("DELETE", `/api/v1/(knowledge/documents/${seg}/images|info-cards/${seg}/slots|quizzes/${seg}/questions)/${seg}`),
+    // A question's picture is part of the question (the role table's PUT has its DELETE).
+    re("DELETE", `/api/v1/quizzes/${seg}/questions/${seg}/image`),
   ],
   mcp: [re("GET", "/api/v1/.+"), re("POST", `/api/v1/mcp/tools/${seg}`), re("POST", `/api/v1/rules/${seg}/execute`), re("(GET|POST|DELETE)", "/mcp")],
   // The senior's web app answers prompts and talks with the voice companion, nothing else (docs/decisions.md).

@@ -1,10 +1,11 @@
 /**
  * What the voice companion is told. The instruction composes as the spec says: the step's
- * override first, then the base realtime instruction (`llm.realtime.instructions`, else the
+ * override first (else the type's default), then the base realtime instruction (`llm.realtime.instructions`, else the
  * one below). What a notification or prompt wants said goes in as a system message of the
  * conversation, so one conversation can carry several.
  */
 import type { ConverseRequest } from "../../../nodes/_kit/care-services";
+import { composeVoiceInstruction, type VoiceLayers } from "../knowledge/voice/voice-defaults";
 
 const BASE = (appName: string): string =>
   [
@@ -14,9 +15,17 @@ const BASE = (appName: string): string =>
     "If they sound hurt, confused or frightened, stay calm, reassure them and say that their family is being told.",
   ].join(" ");
 
-export function composeInstructions(base: string | null, stepInstruction: string | null, appName: string): string {
-  const parts = [stepInstruction?.trim(), (base ?? "").trim() || BASE(appName)].filter((p): p is string => Boolean(p));
-  return parts.join("\n\n");
+/**
+ * The spec's composition (care/knowledge/voice/voice-defaults.ts, the one place it is written):
+ * the step's instruction, else the resource's, else the type's default, then the base.
+ */
+export function composeInstructions(
+  base: string | null,
+  stepInstruction: string | null,
+  appName: string,
+  more: Pick<VoiceLayers, "resource" | "default"> = {},
+): string {
+  return composeVoiceInstruction({ step: stepInstruction, ...more, base: (base ?? "").trim() || BASE(appName) });
 }
 
 /** The system message that starts the companion speaking; null: it greets and listens. */

@@ -24,6 +24,7 @@ import { UnknownToolError, type ToolRegistry } from "../mcp/registry";
 import { errorMessage, type RealtimeConnection, type RealtimeEvent, type RealtimeSettings } from "./realtime-client";
 import { saveTurn } from "./voice-turns.store";
 import { composeInstructions, openingMessage } from "./voice-instructions";
+import { voiceDefaults } from "../knowledge/voice/voice-defaults";
 
 export const VOICE_SAMPLE_RATE = 24000;
 export const ANSWER_TOOL = "respond_to_interactive_prompt";
@@ -182,7 +183,9 @@ export class VoiceSession {
     this.connection.send({
       type: "session.update",
       session: {
-        instructions: composeInstructions(settings.instructions, this.first.instruction, this.deps.ctx.settings.app.name),
+        instructions: composeInstructions(settings.instructions, this.first.instruction, this.deps.ctx.settings.app.name, {
+          default: this.prompt ? voiceDefaults(this.deps.ctx.settings).interactive_prompt_default : null,
+        }),
         voice: settings.voice,
         modalities: ["audio", "text"],
         input_audio_format: "pcm16",

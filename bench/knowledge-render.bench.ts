@@ -1,0 +1,79 @@
+/**
+ * Knowledge: one slot picture (a 4000x3000 JPEG, as a phone takes it) rendered into every
+ * surface variant of its layout slot and stored in the media store, as `PUT
+ * /info-cards/{id}/slots/{i}` does after the upload is read: `single_hero` (1280x720 WebP for
+ * the web app and an 800x320 dithered 1-bit PNG for e-ink) and `side_by_side`. Target: p99 <
+ * 150 ms for single_hero. The store plays no part (sharp and the file system only).
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import sharp from "sharp";
+import { buildSettings } from "../runtime/platform/config/load-settings";
+import { systemClock } from "../runtime/platform/core/clock";
+import { createLogger } from "../runtime/platform/core/logger";
+import type { MediaContext } from "../runtime/household/media/media.service";
+import { findLayout } from "../runtime/care/knowledge/layouts/layouts";
+import { renderSlotVariants } from "../runtime/care/knowledge/images/render-variants";
+import { nowMs, percentile, report, type BenchRow } from "./support";
+
+const RUNS = 40;
+const WARMUP = 3;
+const TARGET_MS = 150;
+
+async function photo(): Promise<Buffer> {
+  // A smooth gradient with noise on top: JPEG work like a real photo, not a flat fill.
+  const width = 4000;
+  const height = 3000;
+  const raw = Buffer.alloc(width * height * 3);
+  let seed = 7;
+  for (let i = 0; i < raw.length; i += 3) {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    const x = (i / 3) % width;
+    const y = Math.floor(i / 3 / width);
+    const n = seed % 40;
+    raw[i] = Math.min(255, Math.round((255 * x) / width) + n);
+    raw[i + 1] = Math.min(255, Math.round((255 * y) / height) + n);
+    raw[i + 2] = 120 + (n >> 1);
+  }
+  return sharp(raw, { raw: { width, height, channels: 3 } })
+    .jpeg({ quality: 88 })
+    .toBuffer();
+}
+
+async function main(): Promise<void> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "careflow-bench-knowledge-"));
+  const settings = buildSettings({});
+  const ctx = { dataDir, settings, clock: systemClock, log: createLogger("silent") } as unknown as MediaContext;
+  const jpeg = await photo();
+  const rows: BenchRow[] = [];
+  const figures: Record<string, unknown> = { runs: RUNS, input: "4000x3000 JPEG", input_bytes: jpeg.length };
+  try {
+    for (const layoutId of ["single_hero", "side_by_side"]) {
+      const slot = findLayout(settings, layoutId)?.image_slots[0];
+      if (!slot) throw new Error(`no layout ${layoutId}`);
+      for (let i = 0; i < WARMUP; i++) await renderSlotVariants(ctx, jpeg, slot);
+      const times: number[] = [];
+      for (let i = 0; i < RUNS; i++) {
+        const t0 = nowMs();
+        await renderSlotVariants(ctx, jpeg, slot);
+        times.push(nowMs() - t0);
+      }
+      const p50 = percentile(times, 50);
+      const p99 = percentile(times, 99);
+      const target = layoutId === "single_hero";
+      rows.push({ measure: `${layoutId}: all variants p50`, value: p50, unit: "ms" });
+      rows.push({ measure: `${layoutId}: all variants p99`, value: p99, unit: "ms", ...(target ? { target: `< ${TARGET_MS}`, ok: p99 < TARGET_MS } : {}) });
+      figures[`${layoutId}_p50_ms`] = Number(p50.toFixed(1));
+      figures[`${layoutId}_p99_ms`] = Number(p99.toFixed(1));
+    }
+  } finally {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+  report("knowledge-render", rows, figures);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,20 @@
+/** The one composition of a voice instruction: step override, resource, default, then the base. */
+import assert from "node:assert/strict";
+import { composeVoiceInstruction } from "../../../../runtime/care/knowledge/voice/voice-defaults";
+import { composeInstructions } from "../../../../runtime/care/voice/voice-instructions";
+
+describe("knowledge: voice instruction composition", () => {
+  it("takes the most specific non-blank layer, then always the base", () => {
+    const base = "You are the companion.";
+    assert.equal(composeVoiceInstruction({ step: "Step.", resource: "Card.", default: "Default.", base }), "Step.\n\nYou are the companion.");
+    assert.equal(composeVoiceInstruction({ step: "  ", resource: "Card.", default: "Default.", base }), "Card.\n\nYou are the companion.");
+    assert.equal(composeVoiceInstruction({ step: null, resource: null, default: "Default.", base }), "Default.\n\nYou are the companion.");
+    assert.equal(composeVoiceInstruction({ base }), "You are the companion.");
+  });
+
+  it("is what the voice companion's prompts use (one composition, not two)", () => {
+    assert.equal(composeInstructions("Base.", "Ask kindly.", "careflow"), "Ask kindly.\n\nBase.");
+    assert.equal(composeInstructions(null, null, "careflow", { default: "Prompt default." }).split("\n\n")[0], "Prompt default.");
+    assert.match(composeInstructions(null, null, "careflow"), /voice companion of careflow/);
+  });
+});
