@@ -27,6 +27,7 @@ import { webhookTriggerRouter, webhooksRouter } from "../care/pipeline/triggers/
 import { interactiveRouter } from "../care/interactive/interactive.router";
 import { chatWebhookRouter } from "../care/chat/chat-webhook.router";
 import { mediaRouter } from "../household/media/media.router";
+import { interactionsRouter } from "../care/knowledge/delivery";
 import { notFoundHandler } from "../platform/http/error-handler";
 import { jsonBody, queryGuard } from "../platform/http/json-body";
 
@@ -52,6 +53,7 @@ export const V1_ROUTERS: readonly RouterFactory[] = [
   einkRouter,
   webhooksRouter,
   interactiveRouter,
+  interactionsRouter,
 ];
 
 export function apiV1(ctx: AppContext, throttle: FailureThrottle, extra: readonly RouterFactory[] = []): Router {
