@@ -84,6 +84,10 @@ const QUERY_VALUES = [
   "kitchen_cam",
 ];
 const FIELDS = [
+  // knowledge delivery (quiz answers)
+  "question_ord",
+  "choice_id",
+  "open_ended_text",
   "name",
   "floor",
   "sensor_id",
