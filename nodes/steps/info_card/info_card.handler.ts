@@ -10,6 +10,7 @@ type Config = z.output<typeof spec.config>;
  * (the run goes on: a card is information, not an alarm); an unknown or unapproved card fails it.
  */
 export const handler: StepHandler<Config> = async (ctx, input, config) => {
+  if (config.card_id === undefined) throw new Error("card_id: choose the card (required before the step can run)");
   const delivered = await ctx.services.knowledge.deliverCard(
     {
       card_id: config.card_id,

@@ -10,9 +10,10 @@ export const spec = defineStep({
   category: "action",
   description: "Shows an approved info card of the knowledge repository on the web app, the e-ink displays and by voice, and records it.",
   version: 1,
+  requiredToRun: ["card_id"],
   config: z
     .object({
-      card_id: knowledgeRef("info_card", "The approved info card to show"),
+      card_id: knowledgeRef("info_card", "The approved info card to show").optional(),
       channels: z
         .array(z.enum(CARD_CHANNELS))
         .min(1, "choose at least one channel")

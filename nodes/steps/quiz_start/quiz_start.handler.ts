@@ -15,6 +15,7 @@ type Config = z.output<typeof spec.config>;
 export const BACKSTOP_MS = 60_000;
 
 export const handler: StepHandler<Config> = async (ctx, input, config) => {
+  if (config.quiz_id === undefined) throw new Error("quiz_id: choose the quiz (required before the step can run)");
   const started = await ctx.services.knowledge.startQuiz(
     {
       quiz_id: config.quiz_id,

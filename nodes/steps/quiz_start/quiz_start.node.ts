@@ -8,9 +8,10 @@ export const spec = defineStep({
   category: "action",
   description: "Starts an approved quiz on the web app (tap or voice) and waits for it to end; the run continues with the score.",
   version: 1,
+  requiredToRun: ["quiz_id"],
   config: z
     .object({
-      quiz_id: knowledgeRef("quiz", "The approved quiz to put to the senior"),
+      quiz_id: knowledgeRef("quiz", "The approved quiz to put to the senior").optional(),
       senior_id: householdRef("person", "The person quizzed (for the dedupe window and the records)").optional(),
       dedupe_minutes: z
         .number()
