@@ -10,17 +10,20 @@ import { storeFrame } from "../../runtime/household/media/media.service";
 
 const NOW = "2026-01-01T00:00:00.000Z";
 
-/** A PNG of one colour with a darker square in the middle (so a dithered copy is not blank). */
+/** A small drawing (a house under the sun on a coloured sky) as a PNG; black and white for e-ink. */
 export async function picture(width: number, height: number, rgb: [number, number, number], bw = false): Promise<Buffer> {
-  const square = await sharpLib()({
-    create: { width: Math.round(width / 2), height: Math.round(height / 2), channels: 3, background: { r: 40, g: 40, b: 40 } },
-  })
-    .png()
-    .toBuffer();
-  let img = sharpLib()({ create: { width, height, channels: 3, background: { r: rgb[0], g: rgb[1], b: rgb[2] } } }).composite([
-    { input: square, gravity: "centre" },
-  ]);
-  if (bw) img = img.greyscale().threshold(128);
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 400 300">
+    <rect width="400" height="300" fill="rgb(${rgb.join(",")})"/>
+    <circle cx="320" cy="70" r="38" fill="#ffd54a"/>
+    <rect y="220" width="400" height="80" fill="#3f8f3f"/>
+    <rect x="110" y="140" width="150" height="110" fill="#f4efe6" stroke="#333" stroke-width="4"/>
+    <polygon points="95,145 185,75 275,145" fill="#b5523b" stroke="#333" stroke-width="4"/>
+    <rect x="165" y="190" width="40" height="60" fill="#6b4a2f"/>
+    <rect x="125" y="165" width="30" height="30" fill="#9ad0f5" stroke="#333" stroke-width="3"/>
+    <rect x="215" y="165" width="30" height="30" fill="#9ad0f5" stroke="#333" stroke-width="3"/>
+  </svg>`;
+  let img = sharpLib()(Buffer.from(svg));
+  if (bw) img = img.greyscale().threshold(140);
   return img.png().toBuffer();
 }
 
