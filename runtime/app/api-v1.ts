@@ -30,6 +30,7 @@ import { mediaRouter } from "../household/media/media.router";
 import { documentsRouter } from "../care/knowledge/documents/documents.router";
 import { knowledgeQueryRouter } from "../care/knowledge/knowledge-query.router";
 import { knowledgeAuthoringRouters } from "../care/knowledge/authoring.routers";
+import { interactionsRouter } from "../care/knowledge/delivery";
 import { notFoundHandler } from "../platform/http/error-handler";
 import { jsonBody, queryGuard } from "../platform/http/json-body";
 
@@ -58,6 +59,7 @@ export const V1_ROUTERS: readonly RouterFactory[] = [
   documentsRouter,
   knowledgeQueryRouter,
   ...knowledgeAuthoringRouters,
+  interactionsRouter,
 ];
 
 export function apiV1(ctx: AppContext, throttle: FailureThrottle, extra: readonly RouterFactory[] = []): Router {

@@ -60,6 +60,7 @@ import { haSyncRouter } from "../household/hub/ha-sync.router";
 import { OccupancyBoard } from "../household/occupancy/occupancy.board";
 import { occupancyRouter } from "../household/occupancy/occupancy.router";
 import { registerInteractiveHandlers, watchPromptTimeouts } from "../care/interactive";
+import { startKnowledgeDelivery } from "../care/knowledge/delivery";
 import { docsRouter } from "./ops/docs-pages";
 import { webappRouter } from "./webapp/webapp.router";
 import { knowledgePageRouter } from "./knowledge-page/knowledge-page.router";
@@ -363,6 +364,8 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
     feed = liveFeed;
     lifecycle.add("live feed", () => liveFeed.close());
   }
+  // Cards and quizzes on the web app; open quiz sessions' timeouts armed again.
+  lifecycle.add("knowledge delivery", startKnowledgeDelivery(ctx));
   if (empty) await importExampleRules(ctx);
   // The server closes first: no new requests reach parts that are stopping.
   lifecycle.add("http server", () => closeServer(server, upgraded));

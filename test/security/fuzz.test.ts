@@ -96,6 +96,10 @@ const FIELDS = [
   "alt_text",
   "ord",
   "query",
+  // knowledge delivery (quiz answers)
+  "question_ord",
+  "choice_id",
+  "open_ended_text",
   "name",
   "floor",
   "sensor_id",

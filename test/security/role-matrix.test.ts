@@ -28,7 +28,12 @@ const SPEC_GRANTS: Record<Exclude<Caller, "none" | "wrong">, readonly RegExp[]> 
   ],
   mcp: [re("GET", "/api/v1/.+"), re("POST", `/api/v1/mcp/tools/${seg}`), re("POST", `/api/v1/rules/${seg}/execute`), re("(GET|POST|DELETE)", "/mcp")],
   // The senior's web app answers prompts and talks with the voice companion, nothing else (docs/decisions.md).
-  webapp: [re("POST", "/api/v1/interactive-responses"), re("POST", "/api/v1/voice/sessions")],
+  webapp: [
+    re("POST", "/api/v1/interactive-responses"),
+    re("POST", "/api/v1/voice/sessions"),
+    re("POST", "/api/v1/knowledge-interactions/quiz-sessions/[^/]+/(answers|abandon)"),
+    re("POST", "/api/v1/knowledge-interactions/info-card-deliveries/[^/]+/dismiss"),
+  ],
   camera: [re("POST", "/api/v1/device/camera")],
   display: [re("GET", "/api/v1/image/active")],
   // The terminal answers the prompts it shows (docs/decisions.md).
