@@ -10,7 +10,19 @@ interface KpLayout {
   id: string;
   display_name?: string;
   applies_to?: string;
+  min_images?: number;
   max_images?: number;
+}
+
+/** The card layouts offered in the draft form, as the server listed them. */
+let kpCardLayouts: KpLayout[] = [];
+
+/** The layout that holds `n` pictures: the chosen one if it can, else the first that can. */
+function kpLayoutFor(n: number, chosen: string): string {
+  const fits = (l: KpLayout) => (l.max_images ?? 0) >= n && (l.min_images ?? 0) <= n;
+  const current = kpCardLayouts.find((l) => l.id === chosen);
+  if (current && fits(current)) return chosen;
+  return kpCardLayouts.find(fits)?.id ?? chosen;
 }
 
 interface KpChoiceDraft {
@@ -66,8 +78,11 @@ async function kpOpenCardDraft(doc: KpDocument): Promise<void> {
   const form = kp$<HTMLFormElement>("card-draft");
   form.reset();
   const layouts = kpItems<KpLayout>(await kpApi("GET", "/knowledge/layouts?applies_to=info_card"));
+  kpCardLayouts = layouts;
   const select = kpField(form, "layout_id") as HTMLSelectElement;
   select.replaceChildren(...layouts.map((l) => kpEl("option", { value: l.id }, l.display_name ?? l.id)));
+  // A document with photos starts from a layout with one picture; picking more changes it.
+  select.value = kpLayoutFor((doc.images ?? []).length ? 1 : 0, select.value);
   const photos = form.querySelector(".thumbs") as HTMLElement;
   photos.replaceChildren(
     ...(doc.images ?? []).map((img) => {
@@ -77,13 +92,16 @@ async function kpOpenCardDraft(doc: KpDocument): Promise<void> {
         kpEl("img", { src: img.url ?? "", alt: img.alt_text ?? "" }),
         kpEl("figcaption", {}, img.alt_text || "No description"),
       );
-      fig.addEventListener("click", () => fig.setAttribute("aria-checked", String(fig.getAttribute("aria-checked") !== "true")));
+      fig.addEventListener("click", () => {
+        fig.setAttribute("aria-checked", String(fig.getAttribute("aria-checked") !== "true"));
+        select.value = kpLayoutFor(photos.querySelectorAll('figure[aria-checked="true"]').length, select.value);
+      });
       return fig;
     }),
   );
   kp$("card-photos").hidden = !(doc.images ?? []).length;
   kpShowDocPane("card");
-  const draft = await kpSuggest<KpCardDraft>("/info-cards/suggest", { document_id: doc.id });
+  const draft = await kpSuggest<KpCardDraft>("/info-cards/suggest", { document_id: doc.id, layout_id: select.value });
   if (!draft) return;
   kpField(form, "title").value = draft.title ?? "";
   kpField(form, "body_text").value = draft.body_text ?? "";

@@ -136,6 +136,12 @@ export async function imageById(db: Knex, documentId: number, imageId: number): 
   return row ? imageFromDb(row) : undefined;
 }
 
+/** A photo by its own id, whichever document holds it (a card slot names it so). */
+export async function anyImageById(db: Knex, imageId: number): Promise<ImageRow | undefined> {
+  const row = await db("knowledge_document_images").where({ id: imageId }).first();
+  return row ? imageFromDb(row) : undefined;
+}
+
 export async function updateImage(db: Knex, imageId: number, changes: Partial<Pick<ImageRow, "alt_text" | "ord">>): Promise<void> {
   await db("knowledge_document_images").where({ id: imageId }).update(changes);
 }
