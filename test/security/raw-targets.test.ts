@@ -15,7 +15,13 @@ const CALLERS: readonly Caller[] = ["caregiver", "mcp", "camera", "display", "te
 
 /** What each caller may write, per the spec's role table (GETs are not write routes). */
 const MAY_WRITE: Record<Caller, readonly RegExp[]> = {
-  caregiver: [/^POST \/api\/v1\/alerts\/[^/]+\/action$/],
+  caregiver: [
+    /^POST \/api\/v1\/alerts\/[^/]+\/action$/,
+    // Caregivers author the knowledge repository, all but the hard delete of a whole document, card or quiz (docs/decisions.md).
+    /^(POST|PATCH) \/api\/v1\/(knowledge|info-cards|quizzes)(\/.+)?$/,
+    /^PUT \/api\/v1\/(info-cards|quizzes)\/.+$/,
+    /^DELETE \/api\/v1\/(knowledge\/documents\/[^/]+\/images|info-cards\/[^/]+\/slots|quizzes\/[^/]+\/questions)\/[^/]+(\/image)?$/,
+  ],
   mcp: [/^POST \/api\/v1\/mcp\/tools\/[^/]+$/, /^POST \/api\/v1\/rules\/[^/]+\/execute$/, /^(POST|DELETE) \/mcp$/],
   camera: [/^POST \/api\/v1\/device\/camera$/],
   display: [],
