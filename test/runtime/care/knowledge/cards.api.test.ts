@@ -186,6 +186,17 @@ describe("info cards API", () => {
     const bomb = await putPicture(t, path, bombPng(100_000, 100_000), {}, KEYS.admin, "image/png");
     assert.equal(bomb.status, 413);
     assert.match(bomb.body.detail, /100000x100000 .* more than knowledge.max_pixels \(20000000\)/);
+    // HEIC is allowed, but this box cannot read this one: a 422 that says what to send.
+    const heic = await putPicture(
+      t,
+      path,
+      Buffer.concat([Buffer.from("\0\0\0\x18ftypheic\0\0\0\0", "latin1"), Buffer.alloc(64)]),
+      {},
+      KEYS.admin,
+      "image/heic",
+    );
+    assert.equal(heic.status, 422);
+    assert.match(heic.body.detail, /^image: /);
     const none = await t.request("PUT", path, { body: {} });
     assert.equal(none.status, 422);
     assert.match(none.body.detail, /multipart|document_image_id/);
