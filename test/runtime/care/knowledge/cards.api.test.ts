@@ -120,6 +120,12 @@ describe("info cards API", () => {
     assert.equal(ok.body.status, "approved");
     assert.equal(ok.body.approved_by, "test caregiver");
     assert.equal((await t.post(`/api/v1/info-cards/${card.id}/approve`)).status, 409);
+    // Approved, it stays deliverable: no clearing or relayout below the layout's minimum.
+    const clear = await t.request("DELETE", `/api/v1/info-cards/${card.id}/slots/3`);
+    assert.equal(clear.status, 409);
+    assert.match(clear.body.detail, /is approved and layout 'gallery_grid_2x2' needs 2 pictures; replace this one \(PUT\)/);
+    assert.equal((await t.request("PATCH", `/api/v1/info-cards/${card.id}`, { body: { layout_id: "single_hero" } })).status, 200);
+    assert.equal((await t.request("PATCH", `/api/v1/info-cards/${card.id}`, { body: { layout_id: "text_only", title: "Text" } })).status, 200);
   });
 
   it("draws every picture again for a new layout, and on /rerender", async () => {
