@@ -405,6 +405,7 @@ export const settingsSchema = z
             "get_local_datetime",
             "get_person_activities",
             "get_enrolled_persons",
+            "query_knowledge_base",
           ]),
         // Browser origins allowed to call /mcp (`http://host:port`); a request without an Origin
         // header (an agent, the SDK in Node) is not a browser and passes. The service's own origin
@@ -510,6 +511,14 @@ export const settingsSchema = z
     // semantic_memory_query steps call (ports as the original project's examples).
     scene_analysis: externalService(8100, 30),
     semantic_memory: externalService(8300, 10),
+    // The input journal (care/journal): every input a rule could see, kept for rehearsal.
+    journal: z
+      .object({
+        enabled: z.boolean().default(true),
+        retention_days: z.number().int().positive().default(14),
+      })
+      .strict()
+      .prefault({}),
     cts: z
       .object({
         enabled: z.boolean().default(false),

@@ -13,6 +13,8 @@ import { spec as step_home_state } from "./steps/home_state/home_state.node";
 import { handler as step_home_state_handler } from "./steps/home_state/home_state.handler";
 import { spec as step_hub_action } from "./steps/hub_action/hub_action.node";
 import { handler as step_hub_action_handler } from "./steps/hub_action/hub_action.handler";
+import { spec as step_info_card } from "./steps/info_card/info_card.node";
+import { handler as step_info_card_handler } from "./steps/info_card/info_card.handler";
 import { spec as step_interactive_prompt } from "./steps/interactive_prompt/interactive_prompt.node";
 import { handler as step_interactive_prompt_handler } from "./steps/interactive_prompt/interactive_prompt.handler";
 import { spec as step_llm_call } from "./steps/llm_call/llm_call.node";
@@ -27,6 +29,8 @@ import { spec as step_person_identification } from "./steps/person_identificatio
 import { handler as step_person_identification_handler } from "./steps/person_identification/person_identification.handler";
 import { spec as step_presence_query } from "./steps/presence_query/presence_query.node";
 import { handler as step_presence_query_handler } from "./steps/presence_query/presence_query.handler";
+import { spec as step_quiz_start } from "./steps/quiz_start/quiz_start.node";
+import { handler as step_quiz_start_handler } from "./steps/quiz_start/quiz_start.handler";
 import { spec as step_scene_analysis } from "./steps/scene_analysis/scene_analysis.node";
 import { handler as step_scene_analysis_handler } from "./steps/scene_analysis/scene_analysis.handler";
 import { spec as step_semantic_memory_query } from "./steps/semantic_memory_query/semantic_memory_query.node";
@@ -94,6 +98,7 @@ export const registry: NodeRegistry = {
     { spec: step_cts_window_poll, handler: step_cts_window_poll_handler },
     { spec: step_home_state, handler: step_home_state_handler },
     { spec: step_hub_action, handler: step_hub_action_handler },
+    { spec: step_info_card, handler: step_info_card_handler },
     { spec: step_interactive_prompt, handler: step_interactive_prompt_handler },
     { spec: step_llm_call, handler: step_llm_call_handler },
     { spec: step_logic_reasoning, handler: step_logic_reasoning_handler },
@@ -101,6 +106,7 @@ export const registry: NodeRegistry = {
     { spec: step_object_trend_analysis, handler: step_object_trend_analysis_handler },
     { spec: step_person_identification, handler: step_person_identification_handler },
     { spec: step_presence_query, handler: step_presence_query_handler },
+    { spec: step_quiz_start, handler: step_quiz_start_handler },
     { spec: step_scene_analysis, handler: step_scene_analysis_handler },
     { spec: step_semantic_memory_query, handler: step_semantic_memory_query_handler },
     { spec: step_translation, handler: step_translation_handler },

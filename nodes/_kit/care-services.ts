@@ -247,6 +247,8 @@ export interface ConverseRequest {
   instruction: string | null;
   /** The prompt this conversation asks: the companion may answer it (respond_to_interactive_prompt) for this run and step only. */
   prompt?: { execution_id: number; step_id: number; dismiss_text: string; escalate_text: string };
+  /** The quiz session this conversation runs: the companion gets the quiz tools for it (and only it). */
+  quiz?: { session_id: number };
 }
 
 export interface Conversing {
@@ -588,6 +590,68 @@ export interface ChatServices {
   send(request: ChatSendRequest, signal: AbortSignal): Promise<ServiceAnswer<ChatSendResult[]>>;
 }
 
+/** Where an info card goes: the web app's screen, the e-ink displays, the voice companion. */
+export type CardChannel = "pwa" | "eink" | "voice";
+
+export interface CardDeliveryRequest {
+  card_id: number;
+  channels: readonly CardChannel[];
+  /** E-ink sensor ids; empty: the displays the notification step would pick. */
+  eink_targets: readonly string[];
+  eink_expiry_minutes: number;
+  /** Overrides the card's own voice instruction. */
+  voice_instruction: string | null;
+  rule_id: number | null;
+  execution_id: number | null;
+  step_id: number | null;
+}
+
+export interface CardDelivered {
+  delivery_id: number;
+  card_title: string;
+  /** One per channel asked for, in the request's order. */
+  receipts: DeliveryReceipt[];
+}
+
+export interface QuizStartRequest {
+  quiz_id: number;
+  /** The person quizzed; null: the household's one senior. */
+  senior_id: string | null;
+  /** Minutes: the same quiz run for this senior within them is not started again (0: never skipped). */
+  dedupe_minutes: number;
+  /** Minutes an unanswered session stays open. */
+  timeout_minutes: number;
+  voice_instruction: string | null;
+  rule_id: number | null;
+  execution_id: number | null;
+  step_id: number | null;
+}
+
+export type QuizStarted =
+  | {
+      started: true;
+      session_id: number;
+      quiz_title: string;
+      question_count: number;
+      /** ISO-8601: when an unanswered session times out. */
+      expires_at: string;
+      /** What is left in the run's data while it waits (and if it times out). */
+      timed_out_data: Record<string, unknown>;
+      /** Web app clients shown the first question. */
+      clients: number;
+      /** How the voice companion took part (or why it did not). */
+      voice: string;
+    }
+  | { started: false; reason: string; previous_session_id: number; previous_started_at: string };
+
+/** The knowledge repository's delivery to the senior: cards and quizzes (care/knowledge/delivery). */
+export interface KnowledgeServices {
+  /** Delivers an approved card on each channel and records it; throws when the card is unknown or not approved. */
+  deliverCard(request: CardDeliveryRequest, signal: AbortSignal): Promise<CardDelivered>;
+  /** Starts a quiz session on the web app, unless the dedupe window says it ran already; throws when the quiz cannot be run. */
+  startQuiz(request: QuizStartRequest, signal: AbortSignal): Promise<QuizStarted>;
+}
+
 export interface CareServices {
   names: NameServices;
   time: TimeServices;
@@ -608,4 +672,5 @@ export interface CareServices {
   hub: HubServices;
   identity: IdentityServices;
   chat: ChatServices;
+  knowledge: KnowledgeServices;
 }

@@ -16,6 +16,10 @@ export const template = (description: string, opts: { multiline?: boolean } = {}
 export const householdRef = (ref: HouseholdRef, description: string) => z.string().meta({ description, ref });
 
 /** A condition expression in the pipeline's condition language. */
+/** An approved info card or quiz of the knowledge repository, by id: the form offers a picker of them. */
+export type KnowledgeRef = "info_card" | "quiz";
+export const knowledgeRef = (ref: KnowledgeRef, description: string) => z.number().int().positive().meta({ description, knowledge: ref });
+
 export const expression = (description: string) => z.string().meta({ description, expression: true });
 
 export interface JsonSchemaNode {
@@ -30,6 +34,7 @@ export interface JsonSchemaNode {
   expression?: boolean;
   multiline?: boolean;
   ref?: HouseholdRef;
+  knowledge?: KnowledgeRef;
   [k: string]: unknown;
 }
 

@@ -27,7 +27,10 @@ import { webhookTriggerRouter, webhooksRouter } from "../care/pipeline/triggers/
 import { interactiveRouter } from "../care/interactive/interactive.router";
 import { chatWebhookRouter } from "../care/chat/chat-webhook.router";
 import { mediaRouter } from "../household/media/media.router";
+import { documentsRouter } from "../care/knowledge/documents/documents.router";
+import { knowledgeQueryRouter } from "../care/knowledge/knowledge-query.router";
 import { knowledgeAuthoringRouters } from "../care/knowledge/authoring.routers";
+import { interactionsRouter } from "../care/knowledge/delivery";
 import { notFoundHandler } from "../platform/http/error-handler";
 import { jsonBody, queryGuard } from "../platform/http/json-body";
 
@@ -53,7 +56,10 @@ export const V1_ROUTERS: readonly RouterFactory[] = [
   einkRouter,
   webhooksRouter,
   interactiveRouter,
+  documentsRouter,
+  knowledgeQueryRouter,
   ...knowledgeAuthoringRouters,
+  interactionsRouter,
 ];
 
 export function apiV1(ctx: AppContext, throttle: FailureThrottle, extra: readonly RouterFactory[] = []): Router {

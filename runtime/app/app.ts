@@ -46,6 +46,9 @@ import { startEscalation } from "../care/notify/escalation";
 import { startChat } from "../care/chat/chat.service";
 import { forwardAlertUpdates } from "../household/alerts/alert-updates";
 import { startMediaSweep } from "../household/media/media.service";
+import { startKnowledgeIndexing } from "../care/knowledge/documents/indexing";
+import { documentImage, documentText } from "../care/knowledge/documents/document-reads";
+import { useDocumentPorts } from "../care/knowledge/document-ports";
 import { FrameAggregator } from "../household/devices/aggregator";
 import { DeviceEndpoints } from "../household/devices/device-endpoints";
 import { deviceServices } from "../household/devices/device-services";
@@ -59,8 +62,10 @@ import { haSyncRouter } from "../household/hub/ha-sync.router";
 import { OccupancyBoard } from "../household/occupancy/occupancy.board";
 import { occupancyRouter } from "../household/occupancy/occupancy.router";
 import { registerInteractiveHandlers, watchPromptTimeouts } from "../care/interactive";
+import { startKnowledgeDelivery } from "../care/knowledge/delivery";
 import { docsRouter } from "./ops/docs-pages";
 import { webappRouter } from "./webapp/webapp.router";
+import { knowledgePageRouter } from "./knowledge-page/knowledge-page.router";
 import { LocationFusion } from "../household/tracking/location-fusion";
 import { startDailyReports, type DailyReportJob } from "../care/reports";
 import { closeIdentity } from "../household/identity/identity.service";
@@ -72,6 +77,7 @@ import { voiceRouter } from "../care/voice/voice.router";
 import { turnsRetention } from "../care/voice/voice-turns.store";
 import { sightingsRetention } from "../household/tracking/sightings.store";
 import { startRetention } from "../platform/db/retention";
+import { InputJournal, journalRetention } from "../care/journal/input-journal";
 import { McpSessions } from "../care/mcp/server";
 import { mcpRestRouter } from "../care/mcp/mcp.router";
 import { editorPageScriptFile, nodeRedPackageDir } from "../../nodes/_kit/node-red/emit-package";
@@ -201,6 +207,14 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
   lifecycle.add("media sweep", startMediaSweep(ctx));
   // The face engine's worker thread starts at its first use; stopped here if it did.
   lifecycle.add("face engine", () => closeIdentity(ctx));
+  // Every input a rule could see, recorded for rehearsal before any input can arrive (and
+  // stopped after them all, so the last ones are written).
+  if (settings.journal.enabled) {
+    const journal = new InputJournal(ctx);
+    journal.start();
+    lifecycle.add("input journal", () => journal.stop());
+    lifecycle.add("input journal retention", startRetention(ctx, journalRetention(ctx)));
+  }
   await ensureDevicesTab(ctx.db);
   const aggregator = new FrameAggregator(ctx);
   await aggregator.start();
@@ -246,6 +260,10 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
   // What people said and where cameras saw them is not kept for ever.
   lifecycle.add("voice turns retention", startRetention(ctx, turnsRetention(ctx.db)));
   lifecycle.add("sightings retention", startRetention(ctx, sightingsRetention(ctx.db)));
+  // Cards, quizzes and suggestions read documents (their text, their photos) through these.
+  useDocumentPorts({ text: (id) => documentText(ctx.db, id), image: (id) => documentImage(ctx.db, id) });
+  // The knowledge repository's chunks get their vectors in the background (knowledge.embedding_model).
+  lifecycle.add("knowledge embedding", startKnowledgeIndexing(ctx));
 
   const app = express();
   app.disable("x-powered-by");
@@ -253,6 +271,7 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
   app.use(healthRouter(ctx, { startedAt: Date.now(), nodeRedState: () => (useNodeRed ? nodeRedHost.state : "disabled") }));
   app.use(docsRouter());
   app.use(webappRouter());
+  app.use(knowledgePageRouter());
   const throttle = new FailureThrottle(settings.auth.throttle, clock, (client, seconds) =>
     log.warn({ client, seconds }, "too many wrong keys or passwords: address blocked"),
   );
@@ -349,6 +368,8 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
     feed = liveFeed;
     lifecycle.add("live feed", () => liveFeed.close());
   }
+  // Cards and quizzes on the web app; open quiz sessions' timeouts armed again.
+  lifecycle.add("knowledge delivery", startKnowledgeDelivery(ctx));
   if (empty) await importExampleRules(ctx);
   // The server closes first: no new requests reach parts that are stopping.
   lifecycle.add("http server", () => closeServer(server, upgraded));

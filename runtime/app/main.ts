@@ -5,6 +5,7 @@ import { createLogger } from "../platform/core/logger";
 import { demoKeysFile } from "./demo/demo-keys";
 import { EDITOR_ROOT, nodeRedHost } from "../platform/nodered/host";
 import type { Settings } from "../../settings";
+import { staleBuildReason } from "./ops/build-freshness";
 
 function printDemoBanner(port: number, settings: Settings, dataDir: string): void {
   const base = `http://localhost:${port}`;
@@ -41,6 +42,8 @@ function printNoAdminHelp(): void {
 }
 
 async function main(): Promise<void> {
+  const stale = staleBuildReason();
+  if (stale) process.stderr.write(`careflow: running an old build (${stale}): run \`npm run build\`, or \`npm run dev\` to build and start\n`);
   let config;
   try {
     config = loadRunConfig(process.env);

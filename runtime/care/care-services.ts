@@ -35,6 +35,7 @@ import { listRoomTrends } from "../household/tracking/trends.store";
 import { identifyFrames } from "../household/identity/identify.service";
 import { announce } from "../household/speech/announce";
 import { realtimeConfigured } from "./voice/realtime-client";
+import { deliverCard, startQuiz } from "./knowledge/delivery";
 
 const built = new WeakMap<CareContext, CareServices>();
 
@@ -119,6 +120,7 @@ function build(ctx: CareContext): CareServices {
       send: (request, signal) =>
         ctx.chat ? ctx.chat.send(request, signal) : Promise.resolve({ ok: false as const, reason: "the chat service is not started" }),
     },
+    knowledge: { deliverCard: (request, signal) => deliverCard(ctx, request, signal), startQuiz: (request, signal) => startQuiz(ctx, request, signal) },
   };
   return services;
 }

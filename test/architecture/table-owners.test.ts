@@ -56,6 +56,7 @@ export const OWNERS: Readonly<Record<string, string>> = {
   quiz_sessions: "care/knowledge/delivery/",
   quiz_responses: "care/knowledge/delivery/",
   info_card_deliveries: "care/knowledge/delivery/",
+  input_journal: "care/journal/",
 };
 
 const MIGRATIONS = "platform/db/migrations/";

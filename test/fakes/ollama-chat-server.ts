@@ -30,5 +30,6 @@ export function startFakeOllamaChatServer(options: FakeOllamaOptions = {}): Prom
       if (body?.stream !== false) return { status: 400, message: "fake ollama answers non-streamed requests only" };
       return options.models && !options.models.includes(body?.model) ? { status: 404, message: `model '${String(body?.model)}' not found` } : null;
     },
+    embed: { path: "/api/embed", ok: (body, embeddings) => ({ model: body.model, embeddings, total_duration: 1_000_000, prompt_eval_count: 10 }) },
   });
 }

@@ -34,7 +34,25 @@ export interface ScriptedServer {
   fallback: ScriptedReply;
   /** Forget recorded requests and unused replies; the fallback answers "ok" again. */
   reset(): void;
+  /** The embeddings route (`/v1/embeddings`, `/api/embed`): the size of its vectors, and a status to fail with instead. */
+  embeddings: { dim: number; failWith: number | null };
   close(): Promise<void>;
+}
+
+/**
+ * A deterministic embedding of a text: a hashed bag of its lower-case words (each word adds
+ * ±1 at a position its hash picks), L2-normalized. Texts that share words are close, so a
+ * test knows which chunk a question is nearest to.
+ */
+export function fakeEmbedding(text: string, dim: number): number[] {
+  const v = new Array<number>(dim).fill(0);
+  for (const word of text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) {
+    let h = 2166136261;
+    for (let i = 0; i < word.length; i++) h = Math.imul(h ^ word.charCodeAt(i), 16777619) >>> 0;
+    v[h % dim] += (h >>> 31) & 1 ? -1 : 1;
+  }
+  const norm = Math.sqrt(v.reduce((s, x) => s + x * x, 0)) || 1;
+  return v.map((x) => x / norm);
 }
 
 export interface ProtocolAnswer {
@@ -44,6 +62,8 @@ export interface ProtocolAnswer {
   error(status: number, message: string): unknown;
   /** A model the server does not have, or null when the model is served. */
   unknownModel(body: any): { status: number; message: string } | null;
+  /** The embeddings route of this protocol and its body for the vectors. */
+  embed?: { path: string; ok(body: any, vectors: number[][]): unknown };
 }
 
 export async function startScriptedServer(routePath: string, basePath: string, protocol: ProtocolAnswer): Promise<ScriptedServer> {
@@ -70,6 +90,20 @@ export async function startScriptedServer(routePath: string, basePath: string, p
     if ("status" in reply) return void res.status(reply.status).json(protocol.error(reply.status, reply.error));
     res.json(protocol.ok(req.body, reply.content));
   });
+  const embeddings = { dim: 768, failWith: null as number | null };
+  if (protocol.embed) {
+    const embed = protocol.embed;
+    app.post(embed.path, (req, res) => {
+      requests.push({ method: req.method, path: req.path, authorization: req.get("authorization"), body: req.body });
+      const unknown = protocol.unknownModel({ stream: false, ...req.body });
+      if (unknown) return void res.status(unknown.status).json(protocol.error(unknown.status, unknown.message));
+      if (embeddings.failWith !== null) return void res.status(embeddings.failWith).json(protocol.error(embeddings.failWith, "embedding failed"));
+      const input: unknown = req.body?.input;
+      const texts = Array.isArray(input) ? input : [input];
+      if (!texts.every((t) => typeof t === "string")) return void res.status(400).json(protocol.error(400, "input must be text or a list of texts"));
+      res.json(embed.ok(req.body, (texts as string[]).map((t) => fakeEmbedding(t, embeddings.dim))));
+    });
+  }
   app.use((req, res) => res.status(404).json(protocol.error(404, `no route ${req.method} ${req.path}`)));
 
   const server = http.createServer(app);
@@ -78,6 +112,7 @@ export async function startScriptedServer(routePath: string, basePath: string, p
   return {
     baseUrl: `http://127.0.0.1:${port}${basePath}`,
     requests,
+    embeddings,
     script: (...replies) => void queue.push(...replies),
     get fallback() {
       return state.fallback;
@@ -89,6 +124,7 @@ export async function startScriptedServer(routePath: string, basePath: string, p
       requests.length = 0;
       queue.length = 0;
       state.fallback = { content: "ok" };
+      embeddings.failWith = null;
     },
     async close() {
       server.closeAllConnections();
@@ -117,6 +153,15 @@ export function startFakeOpenAiChatServer(options: FakeOpenAiOptions = {}): Prom
     error: (status, message) => ({ error: { message, type: status >= 500 ? "InternalServerError" : "BadRequestError", code: status } }),
     unknownModel: (body) =>
       options.models && !options.models.includes(body?.model) ? { status: 404, message: `The model \`${String(body?.model)}\` does not exist.` } : null,
+    embed: {
+      path: "/v1/embeddings",
+      ok: (body, vectors) => ({
+        object: "list",
+        data: vectors.map((embedding, index) => ({ object: "embedding", index, embedding })),
+        model: body.model,
+        usage: { prompt_tokens: 10, total_tokens: 10 },
+      }),
+    },
   });
 }
 

@@ -57,6 +57,7 @@ function defaults(timezone: string): CareServices {
     hub: notFaked("hub"),
     chat: notFaked("chat"),
     identity: notFaked("identity"),
+    knowledge: notFaked("knowledge"),
   };
 }
 

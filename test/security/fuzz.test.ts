@@ -63,9 +63,10 @@ const QUERY_KEYS = [
   "hours",
   "expires",
   "sig",
-  // Knowledge cards and quizzes (issue 25)
-  "applies_to",
+  // Knowledge (issue 25)
   "tag",
+  "answered_via",
+  "applies_to",
   "document_id",
 ];
 const QUERY_VALUES = [
@@ -88,6 +89,17 @@ const QUERY_VALUES = [
   "kitchen_cam",
 ];
 const FIELDS = [
+  // The knowledge documents and questions.
+  "title",
+  "source_text",
+  "tags",
+  "alt_text",
+  "ord",
+  "query",
+  // knowledge delivery (quiz answers)
+  "question_ord",
+  "choice_id",
+  "open_ended_text",
   "name",
   "floor",
   "sensor_id",

@@ -28,7 +28,12 @@ const SPEC_GRANTS: Record<Exclude<Caller, "none" | "wrong">, readonly RegExp[]> 
   ],
   mcp: [re("GET", "/api/v1/.+"), re("POST", `/api/v1/mcp/tools/${seg}`), re("POST", `/api/v1/rules/${seg}/execute`), re("(GET|POST|DELETE)", "/mcp")],
   // The senior's web app answers prompts and talks with the voice companion, nothing else (docs/decisions.md).
-  webapp: [re("POST", "/api/v1/interactive-responses"), re("POST", "/api/v1/voice/sessions")],
+  webapp: [
+    re("POST", "/api/v1/interactive-responses"),
+    re("POST", "/api/v1/voice/sessions"),
+    re("POST", "/api/v1/knowledge-interactions/quiz-sessions/[^/]+/(answers|abandon)"),
+    re("POST", "/api/v1/knowledge-interactions/info-card-deliveries/[^/]+/dismiss"),
+  ],
   camera: [re("POST", "/api/v1/device/camera")],
   display: [re("GET", "/api/v1/image/active")],
   // The terminal answers the prompts it shows (docs/decisions.md).
@@ -43,10 +48,11 @@ const ADMIN_ONLY = [re("GET", "/api/v1/admin/webapp-link(/.*)?")];
 
 /**
  * Routes that take no API key at all: health, the product docs the editor's help links to,
- * and the senior's web app shell (/app, /app/, /app/:file): static files with nothing of the
- * household in them; the app brings its key to /ws (docs/webapp.md).
+ * the senior's web app shell (/app, /app/, /app/:file) and the caregiver's Knowledge page
+ * (/knowledge/…): static files with nothing of the household in them; the app brings its key
+ * to /ws, the page asks for the caregiver's (docs/webapp.md, docs/knowledge-page.md).
  */
-const OPEN = [re("GET", "/health"), re("GET", "/docs(/.*)?"), re("GET", "/app(/.*)?")];
+const OPEN = [re("GET", "/health"), re("GET", "/docs(/.*)?"), re("GET", "/app(/.*)?"), re("GET", "/knowledge(/.*)?")];
 /** Authenticated by something other than an API key: the rule's webhook secret. */
 const SECRET_AUTH = [re("POST", `/api/v1/webhooks/:rule_id`), re("POST", "/api/v1/chat/webhook")];
 /** A signed URL is its own credential (docs/media.md): without a valid signature, 403 for every caller, key or none. */

@@ -29,7 +29,14 @@
     expires_at: string;
     answered: string | null;
   }
-  type Item = Popup | Prompt;
+  /** A card or a quiz (knowledge.ts): it draws itself on its own screen and says when it is done. */
+  interface Extra {
+    kind: "extra";
+    id: string;
+    screen: "card" | "quiz";
+    show(): void;
+  }
+  type Item = Popup | Prompt | Extra;
 
   const KEY_STORE = "careflow.webapp.key";
   const TZ_STORE = "careflow.webapp.timezone";
@@ -80,7 +87,7 @@
 
   // ---- the screens ----------------------------------------------------------------------
 
-  const screens = { idle: $("idle"), popup: $("popup"), prompt: $("prompt"), setup: $("setup") };
+  const screens = { idle: $("idle"), popup: $("popup"), prompt: $("prompt"), card: $("card"), quiz: $("quiz"), setup: $("setup") };
   function showScreen(name: keyof typeof screens): void {
     for (const [n, el] of Object.entries(screens)) el.hidden = n !== name;
     document.body.dataset.screen = name;
@@ -113,16 +120,20 @@
   let revealTimer: number | undefined;
 
   function enqueue(item: Item): void {
-    if (item.kind === "popup") {
+    if (item.kind === "extra") {
+      if (current?.kind === "extra" && current.id === item.id) return;
+      if (queue.some((i) => i.kind === "extra" && i.id === item.id)) return;
+      queue.push(item);
+    } else if (item.kind === "popup") {
       // The same popup twice (a popup and the voice channel of one notification): shown once.
       const same = (i: Item | null) => i?.kind === "popup" && i.message === item.message && i.level === item.level && item.at - i.at < 10000;
       if (same(current) || queue.some(same)) return;
       queue.push(item);
     } else {
-      // A prompt goes before every popup; a popup on screen waits behind it.
-      const firstPopup = queue.findIndex((i) => i.kind === "popup");
+      // A prompt goes before every popup, card and quiz; one on screen waits behind it.
+      const firstPopup = queue.findIndex((i) => i.kind !== "prompt");
       queue.splice(firstPopup < 0 ? queue.length : firstPopup, 0, item);
-      if (current?.kind === "popup") {
+      if (current?.kind === "popup" || current?.kind === "extra") {
         queue.splice(queue.indexOf(item) + 1, 0, current);
         current = null;
       }
@@ -135,13 +146,18 @@
     current = queue.shift() ?? null;
     if (!current) return showScreen("idle");
     const item = current;
-    chime(item.kind === "popup" && item.level === "emergency");
+    // A quiz going on to its next question is not a new arrival: no chime then.
+    if (!(item.kind === "extra" && report.shown.includes(`${item.screen}:${item.id}`))) chime(item.kind === "popup" && item.level === "emergency");
     // The chime first, then the words.
     revealTimer = window.setTimeout(() => (item === current ? reveal(item) : undefined), CHIME_LEAD_MS);
   }
 
   function reveal(item: Item): void {
-    if (item.kind === "popup") {
+    if (item.kind === "extra") {
+      item.show();
+      showScreen(item.screen);
+      if (!report.shown.includes(`${item.screen}:${item.id}`)) report.shown.push(`${item.screen}:${item.id}`);
+    } else if (item.kind === "popup") {
       $("popup-level").textContent = LEVEL_NAMES[item.level] ?? item.level;
       screens.popup.dataset.level = item.level;
       $("popup-message").textContent = item.message;
@@ -584,9 +600,33 @@
           });
         return;
       default:
+        frameHandlers[f.type]?.(f); // cards and quizzes (knowledge.ts)
         return; // alert updates, results of our answers, tracking frames: nothing to show
     }
   }
+
+  // ---- cards and quizzes (knowledge.ts) ------------------------------------------------------
+
+  const frameHandlers: Record<string, (f: Frame) => void> = {};
+  (window as unknown as { careflowApp: CareflowApp }).careflowApp = {
+    onFrame: (type, fn) => void (frameHandlers[type] = fn),
+    enqueue: (item) => enqueue({ kind: "extra", ...item }),
+    /** Shown again (its content changed, e.g. the next question): drawn at once if on screen. */
+    redraw: (id) => {
+      if (current?.kind === "extra" && current.id === id) reveal(current);
+    },
+    /** Done: off the screen (the next thing comes) or out of the queue. */
+    finish: (id) => {
+      for (let i = queue.length - 1; i >= 0; i--) {
+        const q = queue[i];
+        if (q.kind === "extra" && q.id === id) queue.splice(i, 1);
+      }
+      if (current?.kind === "extra" && current.id === id) next();
+    },
+    isShowing: (id) => current?.kind === "extra" && current.id === id,
+    send: (frame) => send(frame),
+    report,
+  };
 
   // Back online or back on screen: try now instead of waiting for the timer.
   const retryNow = () => {

@@ -21,7 +21,16 @@
   }
   const worker = self as unknown as WorkerScope;
   const CACHE = "careflow-app-v2";
-  const SHELL = ["/app/", "/app/app.js", "/app/mic-worklet.js", "/app/app.css", "/app/manifest.webmanifest", "/app/icon-192.png", "/app/icon-512.png"];
+  const SHELL = [
+    "/app/",
+    "/app/app.js",
+    "/app/knowledge.js",
+    "/app/mic-worklet.js",
+    "/app/app.css",
+    "/app/manifest.webmanifest",
+    "/app/icon-192.png",
+    "/app/icon-512.png",
+  ];
 
   worker.addEventListener("install", (e) => {
     e.waitUntil(

@@ -4,7 +4,9 @@
  * - the login dialog says what to type (Node-RED shows the theme's login message only for
  *   login strategies with buttons, never above a user name and password);
  * - links to the app's docs (`/docs/...`) in help and info open in a new tab instead of
- *   leaving the editor (Node-RED opens only `http(s):` links in a new tab).
+ *   leaving the editor (Node-RED opens only `http(s):` links in a new tab);
+ * - the header links to the caregiver's Knowledge page (`/knowledge/`), where the family's
+ *   documents, cards and quizzes are written (docs/knowledge-page.md).
  */
 (() => {
   /** What `auth/login` answers (Node-RED's login info). */
@@ -28,9 +30,27 @@
       })
       .catch(() => {});
   }
+  function addKnowledgeLink(toolbar: Element): void {
+    if (document.getElementById("careflow-knowledge-link")) return;
+    const a = document.createElement("a");
+    a.id = "careflow-knowledge-link";
+    a.className = "button";
+    a.href = "/knowledge/";
+    a.target = "_blank";
+    a.rel = "noopener";
+    a.title = "The family's documents, cards and quizzes";
+    a.textContent = "Knowledge";
+    a.style.cssText = "padding:0 12px;width:auto";
+    const li = document.createElement("li");
+    li.appendChild(a);
+    toolbar.insertBefore(li, toolbar.firstChild);
+  }
+
   new MutationObserver(() => {
     const fields = document.getElementById("node-dialog-login-fields");
     if (fields && document.getElementById("node-dialog-login-username")) showLoginMessage(fields);
+    const toolbar = document.querySelector("#red-ui-header .red-ui-header-toolbar");
+    if (toolbar) addKnowledgeLink(toolbar);
   }).observe(document.documentElement, { childList: true, subtree: true });
 
   document.addEventListener(

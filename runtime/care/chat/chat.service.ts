@@ -333,6 +333,7 @@ class ChatService implements ChatLink {
       this.ctx.log.info({ chat_id: msg.chat.id, command }, "chat command not configured; ignored");
       return;
     }
+    this.ctx.bus.publish("chat.command", { command, args, text, chat_id: String(msg.chat.id) });
     const firer = this.ctx.firer;
     if (!firer) return;
     const input = {

@@ -18,15 +18,14 @@ import { HOUSEHOLD_TOOLS } from "./tools/household.tools";
 import { PERSONS_TOOLS } from "./tools/persons.tools";
 import { CARE_TOOLS } from "./tools/care.tools";
 import { PENDING_REPORT_TOOLS, REPORT_TOOLS } from "./tools/report.tools";
+import { KNOWLEDGE_TOOLS } from "./tools/knowledge.tools";
+import { QUIZ_TOOLS } from "./tools/quiz.tools";
 
 /** Every tool careflow serves. */
-export const ALL_TOOLS: readonly ToolDef[] = [...HOUSEHOLD_TOOLS, ...PERSONS_TOOLS, ...CARE_TOOLS, ...REPORT_TOOLS];
-
-/** The knowledge repository's tools: not built (no repository yet); a setting may name them. */
-export const PENDING_KNOWLEDGE_TOOLS: readonly string[] = ["query_knowledge_base", "submit_quiz_answer", "complete_quiz_session"];
+export const ALL_TOOLS: readonly ToolDef[] = [...HOUSEHOLD_TOOLS, ...PERSONS_TOOLS, ...CARE_TOOLS, ...REPORT_TOOLS, ...KNOWLEDGE_TOOLS, ...QUIZ_TOOLS];
 
 /** Names the settings may list that have no tool yet. */
-export const PENDING_TOOLS: readonly string[] = [...PENDING_REPORT_TOOLS, ...PENDING_KNOWLEDGE_TOOLS];
+export const PENDING_TOOLS: readonly string[] = PENDING_REPORT_TOOLS;
 
 export type ToolSet = "all" | "voice";
 

@@ -39,6 +39,15 @@ export function openingMessage(request: ConverseRequest): string | null {
       "Then tell them briefly what happens next.",
     ].join(" ");
   }
+  if (request.quiz) {
+    return [
+      `You are doing a gentle quiz with the senior now. Begin by saying, in your own words: "${text ?? "Shall we do a little quiz?"}"`,
+      "Then call get_current_quiz_question and read the question and its choices aloud, slowly. Wait for the answer.",
+      "Call submit_quiz_answer with the question's question_ord and the id of the choice they mean (or their words as open_ended_text).",
+      "Say kindly whether it was right (never make them feel bad), then go on with the next question it gives back, one at a time.",
+      "When it says the quiz is done, tell them their score warmly and say goodbye.",
+    ].join(" ");
+  }
   if (text) return `Tell the senior this now, in your own words: "${text}"`;
   if (request.reason === "senior") return "The senior tapped the Talk button. Greet them briefly and ask how you can help.";
   return null;

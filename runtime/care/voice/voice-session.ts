@@ -28,6 +28,8 @@ import { voiceDefaults } from "../knowledge/voice/voice-defaults";
 
 export const VOICE_SAMPLE_RATE = 24000;
 export const ANSWER_TOOL = "respond_to_interactive_prompt";
+/** A quiz conversation's tools (care/knowledge/delivery), for its own session only, whatever mcp.voice_tools says. */
+export const QUIZ_TOOLS: readonly string[] = ["get_current_quiz_question", "submit_quiz_answer", "complete_quiz_session"];
 
 /** Who the voice companion's tool calls run as: the voice subset (mcp.voice_tools) is what limits it. */
 const VOICE_PRINCIPAL: Principal = { kind: "api", name: "voice companion", roles: [], isAdmin: false, patterns: ["*"] };
@@ -62,6 +64,7 @@ export class VoiceSession {
   endedAt: string | null = null;
   endReason: string | null = null;
   private prompt: ConverseRequest["prompt"] | null;
+  private quiz: ConverseRequest["quiz"] | null;
   private listener: object | null = null;
   private responding = false;
   /** Openings waiting for the response in progress to finish. */
@@ -84,6 +87,7 @@ export class VoiceSession {
     const { ctx, settings } = deps;
     this.startedAt = isoNow(ctx.clock);
     this.prompt = first.prompt ?? null;
+    this.quiz = first.quiz ?? null;
     connection.onEvent((event) => {
       try {
         this.onModelEvent(event);
@@ -95,7 +99,15 @@ export class VoiceSession {
     this.maxCancel = ctx.clock.at(ctx.clock.now() + settings.max_minutes * 60_000, () =>
       this.end(`the conversation reached its limit of ${settings.max_minutes} min`),
     );
-    this.unsubscribe = ctx.bus.subscribe("prompt.answered", (a) => this.onPromptAnswered(a));
+    const unsubscribePrompts = ctx.bus.subscribe("prompt.answered", (a) => this.onPromptAnswered(a));
+    const unsubscribeQuiz = ctx.bus.subscribe("quiz.ended", (q) => {
+      // The quiz this conversation runs ended (on screen, by voice or by its timeout): say goodbye, then end.
+      if (this.quiz?.session_id === q.session_id) this.finishAfterResponse = true;
+    });
+    this.unsubscribe = () => {
+      unsubscribePrompts();
+      unsubscribeQuiz();
+    };
   }
 
   get open(): boolean {
@@ -124,8 +136,9 @@ export class VoiceSession {
 
   /** Another notification or prompt while this conversation goes on: the companion says it next. */
   add(request: ConverseRequest): void {
-    if (request.prompt) {
-      this.prompt = request.prompt;
+    if (request.prompt || request.quiz) {
+      this.prompt = request.prompt ?? this.prompt;
+      this.quiz = request.quiz ?? this.quiz;
       this.configure();
     }
     if (this.responding) this.queued.push(request);
@@ -180,6 +193,10 @@ export class VoiceSession {
     const { settings, tools } = this.deps;
     const functions = tools.list("voice").map((t) => ({ type: "function", name: t.name, description: t.description, parameters: t.inputSchema }));
     if (this.prompt && !functions.some((f) => f.name === ANSWER_TOOL)) functions.push(answerFunction(this.prompt));
+    if (this.quiz)
+      for (const t of tools.list("all"))
+        if (QUIZ_TOOLS.includes(t.name) && !functions.some((f) => f.name === t.name))
+          functions.push({ type: "function", name: t.name, description: t.description, parameters: t.inputSchema });
     this.connection.send({
       type: "session.update",
       session: {
@@ -289,8 +306,12 @@ export class VoiceSession {
       return JSON.stringify({ error: `the arguments of ${name} are not JSON` });
     }
     if (name === ANSWER_TOOL) return this.answerPrompt(args);
+    // The quiz tools act on this conversation's quiz session only, whatever id the model says.
+    const quizCall = this.quiz && QUIZ_TOOLS.includes(name);
+    if (quizCall) args = { ...(typeof args === "object" && args !== null ? args : {}), session_id: this.quiz!.session_id };
     try {
-      const outcome = await tools.call({ ctx, occupancy }, VOICE_PRINCIPAL, name, args, "voice", { transport: "voice", session_id: this.id });
+      const set = quizCall ? "all" : "voice";
+      const outcome = await tools.call({ ctx, occupancy }, VOICE_PRINCIPAL, name, args, set, { transport: "voice", session_id: this.id });
       return JSON.stringify(outcome.ok ? outcome.value : { error: outcome.message });
     } catch (err) {
       if (err instanceof UnknownToolError) {

@@ -21,6 +21,13 @@ export const KNOWLEDGE_AUTHORING: readonly string[] = [
   "DELETE /api/v1/quizzes/*/questions/*",
 ];
 
+/** What the senior does with cards and quizzes on the web app (its `/ws` frames need the same). */
+export const SENIOR_KNOWLEDGE_WRITES: readonly string[] = [
+  "POST /api/v1/knowledge-interactions/quiz-sessions/*/answers",
+  "POST /api/v1/knowledge-interactions/quiz-sessions/*/abandon",
+  "POST /api/v1/knowledge-interactions/info-card-deliveries/*/dismiss",
+];
+
 export const ROLE_PATTERNS: Record<RoleName, readonly string[]> = {
   admin: ["*"],
   // Caregivers author the knowledge repository (docs/decisions.md, "Knowledge: who writes"): every
@@ -29,7 +36,8 @@ export const ROLE_PATTERNS: Record<RoleName, readonly string[]> = {
   mcp_readonly: ["GET /api/v1/*", "POST /api/v1/mcp/tools/*", "POST /api/v1/rules/*/execute", "POST /mcp", "GET /mcp", "DELETE /mcp"],
   // The senior's web app (not in the spec's table): it shows popups and prompts on /ws,
   // answers the prompts and talks with the voice companion, nothing else; it never needs the admin key.
-  webapp: ["POST /api/v1/interactive-responses", "POST /api/v1/voice/sessions"],
+  // Cards and quizzes (issue 25): it answers quiz questions, stops a quiz and puts a card away.
+  webapp: ["POST /api/v1/interactive-responses", "POST /api/v1/voice/sessions", ...SENIOR_KNOWLEDGE_WRITES],
 };
 
 /**

@@ -25,8 +25,14 @@ export interface BusTopics {
   "rules.changed": Record<string, never>;
   /** An interactive prompt got its outcome (an answer from any channel, or its countdown): a voice conversation asking it ends. */
   "prompt.answered": { execution_id: number; step_id: number; channel: string; action: string };
+  /** A quiz session ended (care/knowledge/delivery): the voice companion running it stops. */
+  "quiz.ended": { session_id: number; status: string };
   /** A member was registered (household/persons): the daily reports' midnight job arms for them. */
   "person.added": { person_id: string };
+  /** A webhook call reached its rule (its secret matched): the input journal keeps it. */
+  "webhook.called": { rule_id: number; payload: unknown };
+  /** A configured chat command came from an allowed chat: the input journal keeps it. */
+  "chat.command": { command: string; args: string[]; text: string; chat_id: string };
 }
 
 export type Topic = keyof BusTopics;

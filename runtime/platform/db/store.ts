@@ -5,6 +5,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import knexFactory, { type Knex } from "knex";
+import * as sqliteVec from "sqlite-vec";
 import { migrationSource } from "./migrations";
 import { SAFETY_NET_PAGES, startWalCheckpointer, type WalCheckpointer } from "./wal-checkpointer";
 
@@ -17,6 +18,35 @@ export interface Store {
   location: string;
   /** Close the connections (and the SQLite checkpointer). */
   close(): Promise<void>;
+}
+
+/** Distinct SQL texts whose prepared statements are kept (least recently used dropped first). */
+export const STATEMENT_CACHE_SIZE = 500;
+
+interface PreparingConnection {
+  prepare(sql: string): unknown;
+}
+
+/**
+ * knex prepares every query anew on better-sqlite3, and preparing is a good part of a small
+ * query's cost (the REST path's profile, issue 29). The same SQL text reuses its statement:
+ * knex only calls `all`/`run` on it, which finish before the next query on the one connection,
+ * and SQLite re-prepares a statement by itself when the schema under it changes.
+ */
+export function cachePreparedStatements(conn: PreparingConnection, size = STATEMENT_CACHE_SIZE): void {
+  const prepare = conn.prepare.bind(conn);
+  const cache = new Map<string, unknown>();
+  conn.prepare = (sql: string) => {
+    let statement = cache.get(sql);
+    if (statement !== undefined) {
+      cache.delete(sql); // re-inserted below: the map's order is the recency order
+    } else {
+      statement = prepare(sql);
+      if (cache.size >= size) cache.delete(cache.keys().next().value as string);
+    }
+    cache.set(sql, statement);
+    return statement;
+  };
 }
 
 export function storeConfig(databaseUrl: string | undefined, dataDir: string): { config: Knex.Config; dialect: Dialect; location: string } {
@@ -40,13 +70,16 @@ export function storeConfig(databaseUrl: string | undefined, dataDir: string): {
         min: 1,
         max: 1,
         // WAL lets readers run beside the writer; foreign keys are off by default in SQLite.
-        afterCreate: (conn: { pragma(s: string): unknown }, done: (err: Error | null, conn: unknown) => void) => {
+        afterCreate: (conn: PreparingConnection & { pragma(s: string): unknown }, done: (err: Error | null, conn: unknown) => void) => {
           conn.pragma("journal_mode = WAL");
           conn.pragma("synchronous = NORMAL");
           conn.pragma("foreign_keys = ON");
           conn.pragma("busy_timeout = 5000");
           // The checkpointer thread keeps the WAL short; this is the safety net.
           conn.pragma(`wal_autocheckpoint = ${SAFETY_NET_PAGES}`);
+          // sqlite-vec: the vector distance functions the knowledge search ranks chunks with.
+          sqliteVec.load(conn as unknown as Parameters<typeof sqliteVec.load>[0]);
+          cachePreparedStatements(conn);
           done(null, conn);
         },
       },

@@ -72,6 +72,7 @@ async function triggerWebhook(ctx: CareContext, req: Request): Promise<FireResul
   const rule = ruleView(r, false);
   if (rule.trigger_type !== "webhook") throw new ConflictError(`Rule ${id} is not a webhook rule (trigger_type '${rule.trigger_type}')`);
   if (!rule.enabled) throw new ConflictError(`Rule ${id} is disabled`);
+  ctx.bus.publish("webhook.called", { rule_id: id, payload: structuredClone(payload) });
   if (!ctx.firer) throw new ServiceUnavailableError("The rules engine is not running");
   const trigger = triggerContext({
     trigger_type: "webhook",

@@ -25,6 +25,8 @@ import * as m015 from "./015_face_identity";
 import * as m018 from "./018_daily_reports";
 import * as m021 from "./021_prompt_frames";
 import * as m022 from "./022_knowledge";
+import * as m023 from "./023_knowledge_search";
+import * as m027 from "./027_input_journal";
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -54,6 +56,8 @@ const migrations: Record<string, Migration> = {
   "020_voice_turns": m020,
   "021_prompt_frames": m021,
   "022_knowledge": m022,
+  "023_knowledge_search": m023,
+  "027_input_journal": m027,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

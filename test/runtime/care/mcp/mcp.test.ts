@@ -38,11 +38,19 @@ const ALL_TOOLS = [
   "get_daily_report",
   "get_person_timeline",
   "get_open_sessions",
+  "query_knowledge_base",
+  "get_current_quiz_question",
+  "submit_quiz_answer",
+  "complete_quiz_session",
 ];
 /** Capabilities this test household does not have: a tool error that says so. */
 const NOT_CONFIGURED: Record<string, RegExp> = {
   get_weather: /hub is not configured/,
   get_light_level: /hub is not configured/,
+  // No quiz is going on in these households (quiz.tools.test.ts runs whole quizzes).
+  get_current_quiz_question: /No quiz session is open/,
+  submit_quiz_answer: /session_id/,
+  complete_quiz_session: /session_id/,
 };
 
 const INIT = {
@@ -100,6 +108,7 @@ async function argumentsFor(c: Client): Promise<Record<string, Record<string, un
     respond_to_interactive_prompt: { execution_id: 999999, step_id: 1, action: "dismiss" },
     get_rule_bundle: { rule_id: ruleId },
     import_rule_bundle: { bundle: { schema_version: 1, rule: { name: "From an agent", trigger_type: "manual" }, steps: [] } },
+    query_knowledge_base: { query: "How does the heater work?" },
   };
 }
 

@@ -64,7 +64,7 @@ describe("rule validation and the type catalogs", () => {
   it("lists step types with schema, ports, outputs and availability", async () => {
     const res = await t.get("/api/v1/pipeline/step-types");
     const types = res.body.map((s: { type_name: string }) => s.type_name);
-    assert.equal(types.length, 19, "16 step types and 3 legacy ones");
+    assert.equal(types.length, 21, "16 step types, 3 legacy ones and the knowledge delivery steps (info_card, quiz_start)");
     for (const name of ["person_identification", "llm_call", "condition", "interactive_prompt", "vision_analysis", "translation"])
       assert.ok(types.includes(name), name);
     const cond = res.body.find((s: { type_name: string }) => s.type_name === "condition");

@@ -11,6 +11,7 @@ import WebSocket from "ws";
 import { ManualClock } from "../../../../runtime/platform/core/clock";
 import { pcm16Silence, pcm16Tone, startFakeRealtime, type FakeRealtime } from "../../../fakes/realtime-server";
 import { KEYS, startTestApp, type TestApp } from "../../../support/test-app";
+import { makeDocument } from "../knowledge/knowledge-support";
 
 type Frame = Record<string, any>;
 
@@ -132,6 +133,7 @@ describe("the voice companion (pwa_realtime_ai) against a fake realtime model", 
       "get_room_occupancy",
       "get_rooms",
       "get_weather",
+      "query_knowledge_base",
     ]);
     assert.equal(session.config.voice, "verse");
     assert.match(String(session.config.instructions), /voice companion/);
@@ -195,6 +197,45 @@ describe("the voice companion (pwa_realtime_ai) against a fake realtime model", 
       `assistant: ${said[2].slice("assistant: ".length)}`,
     ]);
     assert.ok(said.includes("user: Start the morning routine"));
+  });
+
+  it("the senior asks a question the family wrote down: the companion answers from the approved document through query_knowledge_base", async () => {
+    await makeDocument(t, "Anna's visits", "Anna comes every Sunday at three in the afternoon. She brings the grandchildren, Mia and Leo.", "family", true);
+    await makeDocument(t, "The heater", "The new heater has a red knob. Turn it right for warmer.", "home"); // not approved: never an answer
+    fake.setScript([
+      { on: "response", say: "Hello Rose." },
+      {
+        on: "speech",
+        transcript: "When is Anna coming?",
+        calls: [{ name: "query_knowledge_base", arguments: { query: "When is Anna coming?" } }],
+        say: "{{output:query_knowledge_base}}",
+      },
+      {
+        on: "speech",
+        transcript: "How does the heater work?",
+        calls: [{ name: "query_knowledge_base", arguments: { query: "How does the heater work?" } }],
+        say: "I don't know.",
+      },
+    ]);
+    tablet.send({ type: "voice_start" });
+    const start = await sessionStart();
+    await tablet.next((f) => f.subtype === "transcript" && f.text === "Hello Rose.", "the greeting");
+    tablet.speak(start.session_id);
+    await tablet.next((f) => f.subtype === "transcript" && f.role === "assistant" && String(f.text).includes("Sunday"), "the answer spoken");
+    const answer = JSON.parse(fake.sessions.at(-1)!.functionOutputs.query_knowledge_base![0]);
+    assert.equal(answer.found, true);
+    assert.match(answer.answer, /every Sunday at three/);
+    assert.equal(answer.source_document_ids.length, 1);
+
+    tablet.speak(start.session_id);
+    await tablet.next((f) => f.subtype === "transcript" && f.text === "I don't know.", "the second answer");
+    const second = JSON.parse(fake.sessions.at(-1)!.functionOutputs.query_knowledge_base![1]);
+    assert.equal(second.found, false, "an unapproved document does not answer");
+    // Both questions are in the query log, asked through the voice companion.
+    const queries = (await t.get("/api/v1/knowledge-interactions/queries")).body;
+    const asked = (queries.items ?? queries).map((q: Frame) => [q.query_text, q.channel]);
+    assert.deepEqual(asked.map((a: string[]) => a[0]).sort(), ["How does the heater work?", "When is Anna coming?"]);
+    assert.deepEqual([...new Set(asked.map((a: string[]) => a[1]))], ["voice"]);
   });
 
   it("a prompt's voice prompt is asked by the companion; “I'm fine” answers it by voice, the run resumes and the conversation ends", async () => {

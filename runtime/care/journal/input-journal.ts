@@ -1,0 +1,96 @@
+/**
+ * The input journal (issue 27): every input that can fire or feed a rule is appended, in the
+ * order it arrived and with the app clock's time, to `input_journal`, so a rule can later be
+ * rehearsed on a recorded day. It listens on the bus, where every input already passes: sensor
+ * events (camera batches as frame references into the media store, terminal presses, hub and
+ * presence changes, location changes), sightings, prompt answers, alert acknowledgements,
+ * webhook calls and chat commands.
+ *
+ * Appending never delays the input: entries are queued and written together on the next turn
+ * of the event loop, in one transaction. A write that fails is logged and its entries kept for
+ * the next try (bounded: past MAX_PENDING the oldest go, said in the log), so a slow or
+ * unavailable store costs history, never a rule.
+ */
+import type { PlatformContext } from "../../platform/context";
+import type { BusTopics, Topic } from "../../platform/core/event-bus";
+import type { Retention } from "../../platform/db/retention";
+import { appendEntries, deleteEntriesBefore, type NewEntry } from "./journal.store";
+
+/** The bus topics that are inputs to rules; each entry keeps its topic and payload as published. */
+export const JOURNALED_TOPICS = [
+  "sensor.event",
+  "person.sighted",
+  "prompt.answered",
+  "alert.acknowledged",
+  "webhook.called",
+  "chat.command",
+] as const satisfies readonly Topic[];
+
+export type JournaledTopic = (typeof JOURNALED_TOPICS)[number];
+
+const MAX_PENDING = 10_000;
+
+type JournalContext = Pick<PlatformContext, "db" | "bus" | "clock" | "log" | "settings">;
+
+const sensorOf = (payload: unknown): string | null => {
+  const id = (payload as { sensor_id?: unknown } | null)?.sensor_id;
+  return typeof id === "string" ? id : null;
+};
+
+export class InputJournal {
+  private pending: NewEntry[] = [];
+  private flushing: Promise<void> = Promise.resolve();
+  private scheduled = false;
+  private readonly unsubscribe: Array<() => void> = [];
+
+  constructor(private readonly ctx: JournalContext) {}
+
+  start(): void {
+    for (const topic of JOURNALED_TOPICS) {
+      this.unsubscribe.push(this.ctx.bus.subscribe(topic, (payload: BusTopics[typeof topic]) => this.record(topic, payload)));
+    }
+  }
+
+  /** Queues one input; written on the next turn of the event loop. */
+  record(topic: JournaledTopic, payload: unknown): void {
+    this.pending.push({ at: new Date(this.ctx.clock.now()).toISOString(), topic, sensor_id: sensorOf(payload), payload: structuredClone(payload) });
+    if (this.pending.length > MAX_PENDING) {
+      const dropped = this.pending.splice(0, this.pending.length - MAX_PENDING);
+      this.ctx.log.warn({ dropped: dropped.length, oldest: dropped[0]?.at }, "input journal: store not keeping up; oldest entries dropped");
+    }
+    if (!this.scheduled) {
+      this.scheduled = true;
+      setImmediate(() => {
+        this.scheduled = false;
+        void this.flush();
+      });
+    }
+  }
+
+  /** Writes what is queued (after any write under way); resolves when it is stored or given back to the queue. */
+  flush(): Promise<void> {
+    this.flushing = this.flushing.then(async () => {
+      const batch = this.pending;
+      if (!batch.length) return;
+      this.pending = [];
+      try {
+        await appendEntries(this.ctx.db, batch);
+      } catch (err) {
+        this.ctx.log.warn({ err, entries: batch.length }, "input journal: write failed; kept for the next try");
+        this.pending = [...batch, ...this.pending];
+      }
+    });
+    return this.flushing;
+  }
+
+  async stop(): Promise<void> {
+    for (const off of this.unsubscribe.splice(0)) off();
+    await this.flush();
+  }
+}
+
+export const journalRetention = (ctx: Pick<PlatformContext, "db" | "settings">): Retention => ({
+  what: "input journal",
+  days: ctx.settings.journal.retention_days,
+  deleteBefore: (cutoff) => deleteEntriesBefore(ctx.db, cutoff),
+});

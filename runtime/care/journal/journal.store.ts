@@ -1,0 +1,69 @@
+/** The `input_journal` table: the inputs rules saw, in order (care/journal). */
+import type { Knex } from "knex";
+import { fromJsonText, toJsonText } from "../../platform/db/json-column";
+
+export interface NewEntry {
+  at: string;
+  topic: string;
+  sensor_id: string | null;
+  payload: unknown;
+}
+
+export interface JournalEntry extends NewEntry {
+  id: number;
+}
+
+interface Row {
+  id: number;
+  at: string;
+  topic: string;
+  sensor_id: string | null;
+  payload: string;
+}
+
+const TABLE = "input_journal";
+// 4 bound values a row: well under SQLite's 999 per statement.
+const ROWS_PER_INSERT = 200;
+
+/** Appends the entries in their order, all or none. */
+export async function appendEntries(db: Knex, entries: readonly NewEntry[]): Promise<void> {
+  if (!entries.length) return;
+  const rows = entries.map((e) => ({ at: e.at, topic: e.topic, sensor_id: e.sensor_id, payload: toJsonText(e.payload) }));
+  await db.transaction(async (trx) => {
+    for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) await trx(TABLE).insert(rows.slice(i, i + ROWS_PER_INSERT));
+  });
+}
+
+export interface JournalQuery {
+  /** ISO-8601 UTC, inclusive. */
+  from: string;
+  /** ISO-8601 UTC, exclusive. */
+  to: string;
+  topics?: readonly string[];
+  /** Only entries after this id (for reading a long window page by page). */
+  after_id?: number;
+  limit: number;
+}
+
+/** The entries of a window, oldest first (by arrival, which is the id's order). */
+export async function readEntries(db: Knex, q: JournalQuery): Promise<JournalEntry[]> {
+  const query = db(TABLE).where("at", ">=", q.from).andWhere("at", "<", q.to).orderBy("id").limit(q.limit);
+  if (q.topics?.length) query.whereIn("topic", q.topics as string[]);
+  if (q.after_id !== undefined) query.andWhere("id", ">", q.after_id);
+  const rows = (await query) as Row[];
+  return rows.map((r) => ({ id: Number(r.id), at: r.at, topic: r.topic, sensor_id: r.sensor_id, payload: fromJsonText<unknown>(r.payload, null) }));
+}
+
+/** Deletes the entries received before the cutoff (ISO-8601 UTC); returns how many. */
+export async function deleteEntriesBefore(db: Knex, cutoffIso: string): Promise<number> {
+  return Number(await db(TABLE).where("at", "<", cutoffIso).delete());
+}
+
+/** Rows and the bytes their payloads take, for the journal's cost. */
+export async function journalSize(db: Knex): Promise<{ rows: number; payload_bytes: number }> {
+  const row = (await db(TABLE)
+    .count({ n: "*" })
+    .sum({ bytes: db.raw("length(payload)") })
+    .first()) as { n: number | string; bytes: number | string | null };
+  return { rows: Number(row.n), payload_bytes: Number(row.bytes ?? 0) };
+}

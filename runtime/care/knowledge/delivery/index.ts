@@ -1,0 +1,21 @@
+/**
+ * Delivery of the knowledge repository to the senior (care/knowledge/delivery): info cards
+ * and quiz sessions, the `/ws` frames of the web app, the interactions API. Owns
+ * quiz_sessions, quiz_responses and info_card_deliveries; reads cards and quizzes only
+ * through cards/card-delivery.read.ts and quizzes/quiz-delivery.read.ts.
+ */
+import type { CareContext } from "../../context";
+import { registerDeliveryFrames } from "./delivery.ws";
+import { disarmAll } from "./quiz-run";
+import { armOpenSessions } from "./quiz-sessions.service";
+
+export { deliverCard, dismissCard, cardViewed } from "./card-delivery.service";
+export { startQuiz, current, answer, complete, abandon, timeOut } from "./quiz-sessions.service";
+export { interactionsRouter } from "./interactions.router";
+
+/** Once per app: the web app's frames, and the timeouts of sessions left open by the last run. Returns how to stop. */
+export function startKnowledgeDelivery(ctx: CareContext): () => void {
+  registerDeliveryFrames(ctx);
+  armOpenSessions(ctx).catch((err: unknown) => ctx.log.error({ err }, "quiz: re-arming the timeouts of open sessions failed"));
+  return () => disarmAll(ctx);
+}

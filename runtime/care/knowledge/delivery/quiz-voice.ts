@@ -1,0 +1,32 @@
+/**
+ * A quiz spoken with the voice companion: when a realtime model is configured, the companion
+ * asks the questions one at a time and answers them with the quiz tools (function calling),
+ * for this session only; the buttons on screen keep working, and the first answer to a
+ * question counts.
+ */
+import type { CareContext } from "../../context";
+import { realtimeConfigured } from "../../voice/realtime-client";
+import type { DeliverableQuiz } from "../deliverable";
+import type { SessionRow } from "./quiz-sessions.store";
+
+/** What the companion says first: the quiz's intro (its `{{title}}` and `{{question_count}}` filled in), else a gentle default. */
+export function quizIntro(quiz: DeliverableQuiz): string {
+  const template = quiz.intro_voice_template.trim();
+  if (!template) return `Shall we do a little quiz together? It is called "${quiz.title}" and has ${quiz.questions.length} questions.`;
+  return template.replace(/\{\{\s*title\s*\}\}/g, quiz.title).replace(/\{\{\s*question_count\s*\}\}/g, String(quiz.questions.length));
+}
+
+/** Starts the conversation; says how the companion took part, or why it did not. */
+export async function startQuizConversation(
+  ctx: CareContext,
+  quiz: DeliverableQuiz,
+  session: SessionRow,
+  stepInstruction: string | null,
+  signal?: AbortSignal,
+): Promise<string> {
+  if (!realtimeConfigured(ctx.settings)) return "no realtime voice model is configured (llm.realtime): answered by tap";
+  if (!ctx.voice) return "the voice companion is not started: answered by tap";
+  const instruction = stepInstruction?.trim() || quiz.voice_instruction?.trim() || null;
+  const talking = await ctx.voice.start({ reason: "notification", text: quizIntro(quiz), instruction, quiz: { session_id: session.id } }, signal);
+  return talking.ok ? `the voice companion asks it (${talking.value.session_id})` : `not spoken (${talking.reason}): answered by tap`;
+}

@@ -1,0 +1,86 @@
+/**
+ * Finding the passages for a question: the lexical ranking always (FTS5 bm25 / PostgreSQL
+ * ts_rank_cd over the question's words), the vector ranking when an embedding model is set
+ * (only hits at or above `knowledge.min_similarity`), fused by reciprocal rank fusion
+ * (score = Σ 1/(60 + rank)), which needs no common scale between bm25 and cosine. Only
+ * chunks of approved documents are searched.
+ */
+import type { PlatformContext } from "../../../platform/context";
+import { chunksByIds, type Hit } from "./chunks.store";
+import { lexicalHits } from "./chunks.store";
+import { embedTexts } from "./embeddings.client";
+import { embeddingModel } from "./embedder";
+import { nearestChunks } from "./vector-search";
+
+export type SearchContext = Pick<PlatformContext, "db" | "dialect" | "settings" | "log">;
+
+/** The k of reciprocal rank fusion (the value of the paper that introduced it). */
+export const RRF_K = 60;
+
+export interface Passage {
+  chunk_id: number;
+  document_id: number;
+  text: string;
+  /** The fused score (RRF), or the lexical score when only words were searched. */
+  score: number;
+  /** The cosine similarity to the question, when vectors were searched and this chunk had one. */
+  similarity: number | null;
+}
+
+export interface SearchResult {
+  passages: Passage[];
+  /** `hybrid` when the vector side took part, else `lexical`. */
+  mode: "lexical" | "hybrid";
+}
+
+// Words that say nothing about the subject: left out so "what is the…" does not match every chunk.
+const STOP = new Set(
+  "a an and are as at be but by can did do does for from had has have he her his how i if in into is it its me my no not of on or our she so than that the their them then there these they this to was we were what when where which who whom why will with would you your".split(
+    " ",
+  ),
+);
+
+/** The question's words, lower-case, stop words out, at most 32 of them. */
+export function queryTerms(text: string): string[] {
+  const words = text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  const kept = words.filter((w) => !STOP.has(w));
+  return [...new Set(kept.length ? kept : words)].slice(0, 32);
+}
+
+export function fuse(rankings: ReadonlyArray<readonly Hit[]>): Array<{ id: number; document_id: number; score: number }> {
+  const fused = new Map<number, { id: number; document_id: number; score: number }>();
+  for (const ranking of rankings) {
+    ranking.forEach((hit, rank) => {
+      const entry = fused.get(hit.id) ?? { id: hit.id, document_id: hit.document_id, score: 0 };
+      entry.score += 1 / (RRF_K + rank + 1);
+      fused.set(hit.id, entry);
+    });
+  }
+  return [...fused.values()].sort((a, b) => b.score - a.score || a.id - b.id);
+}
+
+export async function searchChunks(ctx: SearchContext, question: string, topK = ctx.settings.knowledge.retrieval_top_k): Promise<SearchResult> {
+  const pool = Math.max(topK * 4, 20);
+  const lexical = await lexicalHits(ctx.db, ctx.dialect, queryTerms(question), pool);
+  let vector: Hit[] | null = null;
+  const model = embeddingModel(ctx);
+  if (model) {
+    try {
+      const [q] = await embedTexts(model, [question], ctx.settings.embedding.dim);
+      const min = ctx.settings.knowledge.min_similarity;
+      vector = (await nearestChunks(ctx.db, ctx.dialect, model.id, q, pool)).filter((h) => h.score >= min);
+    } catch (err) {
+      // The words still find passages: a model that is down costs the vector side only.
+      ctx.log.warn({ err, model: model.id }, "knowledge: the question could not be embedded; searching by words only");
+    }
+  }
+  const similarity = new Map((vector ?? []).map((h) => [h.id, h.score]));
+  const ranked = vector ? fuse([lexical, vector]) : lexical;
+  const top = ranked.slice(0, topK);
+  const rows = new Map((await chunksByIds(ctx.db, top.map((h) => h.id))).map((c) => [c.id, c]));
+  const passages = top.flatMap((h) => {
+    const c = rows.get(h.id);
+    return c ? [{ chunk_id: c.id, document_id: c.document_id, text: c.text, score: h.score, similarity: similarity.get(h.id) ?? null }] : [];
+  });
+  return { passages, mode: vector ? "hybrid" : "lexical" };
+}
