@@ -26,6 +26,7 @@ const PAGES: Record<string, string> = {
   hub: "The home hub",
   presence: "Where people are",
   mcp: "MCP: tools for agents",
+  "knowledge-cards": "Knowledge: cards and quizzes",
 };
 const NODE_PAGE = /^nodes\/(steps|filters|channels)\/[a-z0-9_]+$/;
 

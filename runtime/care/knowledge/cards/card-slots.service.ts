@@ -6,7 +6,7 @@
  */
 import type { CareContext } from "../../context";
 import { isoAt } from "../../../platform/core/clock";
-import { NotFoundError, ValidationError } from "../../../platform/core/errors";
+import { ConflictError, NotFoundError, ValidationError } from "../../../platform/core/errors";
 import { parseInput } from "../../../platform/core/validation";
 import { findLayout } from "../layouts/layouts";
 import type { Layout } from "../layouts/layout-schema";
@@ -69,7 +69,17 @@ export async function patchSlot(ctx: CareContext, cardId: number, index: number,
 
 /** Empties the slot; its files go with the media sweep once nothing else names them. */
 export async function clearSlot(ctx: CareContext, cardId: number, index: number): Promise<CardView> {
-  await cardAndLayout(ctx, cardId, index);
+  const { layout, status } = await cardAndLayout(ctx, cardId, index);
+  if (status === "approved") {
+    // An approved card stays deliverable: clearing below the layout's minimum is refused.
+    const filled = (await slotsOf(ctx.db, cardId)).filter(
+      (s) => s.original_object_name && s.slot_index < layout.image_slots.length && s.slot_index !== index,
+    ).length;
+    if (filled < layout.min_images)
+      throw new ConflictError(
+        `Info card ${cardId} is approved and layout '${layout.id}' needs ${layout.min_images} pictures; replace this one (PUT) instead of clearing it, or archive the card`,
+      );
+  }
   await upsertSlot(ctx.db, cardId, index, { original_object_name: null, source_image_id: null, variants: {}, rendered_at: null });
   await touch(ctx, cardId);
   return getCard(ctx, cardId);

@@ -1,7 +1,7 @@
 /** Info cards: create, list, detail with the slot manifest, change, lifecycle, hard delete. */
 import type { CareContext } from "../../context";
 import { isoAt } from "../../../platform/core/clock";
-import { NotFoundError, ValidationError } from "../../../platform/core/errors";
+import { ConflictError, NotFoundError, ValidationError } from "../../../platform/core/errors";
 import { parseInput } from "../../../platform/core/validation";
 import { findLayout } from "../layouts/layouts";
 import type { Layout } from "../layouts/layout-schema";
@@ -71,7 +71,17 @@ export async function patchCard(ctx: CareContext, id: number, input: unknown): P
   const card = await cardRow(ctx, id);
   checkLifecycle(`Info card ${id}`, card.status, "edit");
   const relayout = patch.layout_id !== undefined && patch.layout_id !== card.layout_id;
-  if (relayout) cardLayout(ctx, patch.layout_id as string);
+  if (relayout) {
+    const layout = cardLayout(ctx, patch.layout_id as string);
+    if (card.status === "approved") {
+      // An approved card stays deliverable: a layout it cannot fill is refused, not half-shown.
+      const filled = (await slotsOf(ctx.db, id)).filter((s) => s.original_object_name && s.slot_index < layout.image_slots.length).length;
+      if (filled < layout.min_images)
+        throw new ConflictError(
+          `Info card ${id} is approved and layout '${layout.id}' needs ${layout.min_images} pictures in its slots; it would have ${filled}. Set the pictures first, or archive and restore the card to rework it`,
+        );
+    }
+  }
   await withDocumentRef(patch.document_id, () => updateCard(ctx.db, id, { ...patch, version: card.version + 1, updated_at: isoAt(ctx.clock.now()) }));
   // A new layout has new sizes: every picture is drawn again for it.
   if (relayout) await renderAllSlots(ctx, id);

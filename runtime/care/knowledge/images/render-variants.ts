@@ -107,16 +107,16 @@ export async function renderSlotVariants(ctx: MediaContext, original: Buffer, sl
   const specs = (["pwa", "eink"] as const).flatMap((s) => slot.variants[s] ?? []);
   if (specs.length === 0) return out;
   const working = await decodeWorking(ctx.settings, original, specs);
-  for (const surface of ["pwa", "eink"] as const) {
-    const spec = slot.variants[surface];
-    if (!spec) continue;
-    const bytes = await renderVariant(working, spec, hints);
-    const format = spec.format;
+  // The variants encode at once: sharp works in libuv's pool, so a second core is not left idle.
+  const surfaces = (["pwa", "eink"] as const).filter((s) => slot.variants[s]);
+  const rendered = await Promise.all(surfaces.map((s) => renderVariant(working, slot.variants[s] as VariantSpec, hints)));
+  for (const [i, surface] of surfaces.entries()) {
+    const spec = slot.variants[surface] as VariantSpec;
     out[surface] = {
-      object_name: await storeObject(ctx, bytes, format),
+      object_name: await storeObject(ctx, rendered[i], spec.format),
       width: spec.target_width,
       height: spec.target_height,
-      format,
+      format: spec.format,
       color_mode: spec.color_mode,
       fit_mode: spec.fit_mode,
     };

@@ -1,13 +1,13 @@
 /** A quiz's questions: add, change, delete, reorder (all or nothing), and each one's picture. */
 import type { CareContext } from "../../context";
 import { isoAt } from "../../../platform/core/clock";
-import { NotFoundError, ValidationError } from "../../../platform/core/errors";
+import { ConflictError, NotFoundError, ValidationError } from "../../../platform/core/errors";
 import { parseInput } from "../../../platform/core/validation";
 import { newPicture } from "../images/picture-source";
 import { renderSlotVariants } from "../images/render-variants";
 import type { PictureSource } from "../images/upload-form";
 import { checkLifecycle } from "../shared/lifecycle";
-import { questionCreateSchema, questionPatchSchema, reorderSchema } from "./quiz-schemas";
+import { questionCreateSchema, questionPatchSchema, questionProblem, reorderSchema } from "./quiz-schemas";
 import { getQuiz, questionView, quizLayout, quizRow, type QuestionView, type QuizView } from "./quizzes.service";
 import { deleteQuestionRow, insertQuestion, nextOrd, questionById, questionsOf, setOrds, updateQuestion, updateQuiz, type QuestionRow } from "./quizzes.store";
 
@@ -27,7 +27,9 @@ const touch = (ctx: CareContext, quizId: number) => updateQuiz(ctx.db, quizId, {
 
 export async function addQuestion(ctx: CareContext, quizId: number, input: unknown): Promise<QuestionView> {
   const q = parseInput(questionCreateSchema, input);
-  await editableQuiz(ctx, quizId);
+  const quiz = await editableQuiz(ctx, quizId);
+  const problem = quiz.status === "approved" ? questionProblem({ question_type: q.question_type, choices: q.choices ?? [] }) : null;
+  if (problem) throw new ConflictError(`Quiz ${quizId} is approved: the new question ${problem}`);
   const id = await insertQuestion(ctx.db, {
     quiz_id: quizId,
     ord: await nextOrd(ctx.db, quizId),
@@ -44,16 +46,21 @@ export async function addQuestion(ctx: CareContext, quizId: number, input: unkno
 
 export async function patchQuestion(ctx: CareContext, quizId: number, id: number, input: unknown): Promise<QuestionView> {
   const patch = parseInput(questionPatchSchema, input);
-  await editableQuiz(ctx, quizId);
-  await questionRow(ctx, quizId, id);
+  const quiz = await editableQuiz(ctx, quizId);
+  const current = await questionRow(ctx, quizId, id);
+  const problem = quiz.status === "approved" ? questionProblem({ ...current, ...patch }) : null;
+  // An approved quiz stays askable: a change that breaks a question is refused.
+  if (problem) throw new ConflictError(`Quiz ${quizId} is approved: question ${id} ${problem}`);
   await updateQuestion(ctx.db, id, patch);
   await touch(ctx, quizId);
   return questionView(ctx, await questionRow(ctx, quizId, id));
 }
 
 export async function deleteQuestion(ctx: CareContext, quizId: number, id: number): Promise<void> {
-  await editableQuiz(ctx, quizId);
+  const quiz = await editableQuiz(ctx, quizId);
   await questionRow(ctx, quizId, id);
+  if (quiz.status === "approved" && (await questionsOf(ctx.db, quizId)).length === 1)
+    throw new ConflictError(`Quiz ${quizId} is approved and question ${id} is its only question; add another first, or archive the quiz`);
   await deleteQuestionRow(ctx.db, id);
   await touch(ctx, quizId);
 }

@@ -23,6 +23,8 @@ export function authoringModel(settings: Settings): ModelEntry {
   if (!id) throw new ConflictError("No authoring model: set knowledge.authoring_model to an llm.models id (a text model) to draft cards and quizzes");
   const entry = settings.llm.models.find((m) => m.id === id);
   if (!entry) throw new ConflictError(`knowledge.authoring_model '${id}' is not in llm.models: add the entry or name another model`);
+  if (!entry.capabilities.includes("text"))
+    throw new ConflictError(`knowledge.authoring_model '${id}' has no 'text' capability (it has ${entry.capabilities.join(", ")}): name a text model`);
   return entry;
 }
 

@@ -43,6 +43,20 @@ export interface VoiceLayers {
  * which always applies (it says who the companion is and how it speaks).
  */
 export function composeVoiceInstruction(layers: VoiceLayers): string {
-  const specific = [layers.step, layers.resource, layers.default].map((t) => t?.trim() ?? "").find((t) => t !== "");
+  const specific = firstSpecific(layers.step, layers.resource, layers.default);
   return [specific, layers.base.trim()].filter((p): p is string => Boolean(p)).join("\n\n");
+}
+
+/**
+ * The specific part of a delivery's instruction (step override, else the resource's column, else
+ * the type's default), for a conversation whose base the companion adds (`composeInstructions`).
+ */
+export function deliveryInstruction(settings: Settings, kind: "info_card" | "quiz", step?: string | null, resource?: string | null): string | null {
+  const fallback = voiceDefaults(settings)[kind === "info_card" ? "info_card_default" : "quiz_default"];
+  return firstSpecific(step, resource, fallback);
+}
+
+/** The first layer that is not blank, trimmed. */
+function firstSpecific(...layers: Array<string | null | undefined>): string | null {
+  return layers.map((t) => t?.trim() ?? "").find((t) => t !== "") ?? null;
 }

@@ -120,6 +120,12 @@ describe("info cards API", () => {
     assert.equal(ok.body.status, "approved");
     assert.equal(ok.body.approved_by, "test caregiver");
     assert.equal((await t.post(`/api/v1/info-cards/${card.id}/approve`)).status, 409);
+    // Approved, it stays deliverable: no clearing or relayout below the layout's minimum.
+    const clear = await t.request("DELETE", `/api/v1/info-cards/${card.id}/slots/3`);
+    assert.equal(clear.status, 409);
+    assert.match(clear.body.detail, /is approved and layout 'gallery_grid_2x2' needs 2 pictures; replace this one \(PUT\)/);
+    assert.equal((await t.request("PATCH", `/api/v1/info-cards/${card.id}`, { body: { layout_id: "single_hero" } })).status, 200);
+    assert.equal((await t.request("PATCH", `/api/v1/info-cards/${card.id}`, { body: { layout_id: "text_only", title: "Text" } })).status, 200);
   });
 
   it("draws every picture again for a new layout, and on /rerender", async () => {
@@ -186,6 +192,17 @@ describe("info cards API", () => {
     const bomb = await putPicture(t, path, bombPng(100_000, 100_000), {}, KEYS.admin, "image/png");
     assert.equal(bomb.status, 413);
     assert.match(bomb.body.detail, /100000x100000 .* more than knowledge.max_pixels \(20000000\)/);
+    // HEIC is allowed, but this box cannot read this one: a 422 that says what to send.
+    const heic = await putPicture(
+      t,
+      path,
+      Buffer.concat([Buffer.from("\0\0\0\x18ftypheic\0\0\0\0", "latin1"), Buffer.alloc(64)]),
+      {},
+      KEYS.admin,
+      "image/heic",
+    );
+    assert.equal(heic.status, 422);
+    assert.match(heic.body.detail, /^image: /);
     const none = await t.request("PUT", path, { body: {} });
     assert.equal(none.status, 422);
     assert.match(none.body.detail, /multipart|document_image_id/);

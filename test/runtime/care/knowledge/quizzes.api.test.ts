@@ -105,6 +105,17 @@ describe("quizzes API", () => {
     const ok = await t.post(`/api/v1/quizzes/${quiz.id}/approve`, undefined, KEYS.caregiver);
     assert.equal(ok.status, 200);
     assert.equal(ok.body.status, "approved");
+    // Approved, it stays askable: a change that breaks a question, or deleting the only one, is refused.
+    const broken = await t.request("PATCH", `/api/v1/quizzes/${quiz.id}/questions/${q.id}`, { body: { choices: [{ text: "Anna" }, { text: "Ben" }] } });
+    assert.equal(broken.status, 409);
+    assert.match(broken.body.detail, /is approved: question \d+ has 0 correct choices/);
+    const only = await t.request("DELETE", `/api/v1/quizzes/${quiz.id}/questions/${q.id}`);
+    assert.equal(only.status, 409);
+    assert.match(only.body.detail, /its only question/);
+    assert.equal(
+      (await t.request("PATCH", `/api/v1/quizzes/${quiz.id}/questions/${q.id}`, { body: { question_text: "Who is your granddaughter?" } })).status,
+      200,
+    );
     const archived = await t.post(`/api/v1/quizzes/${quiz.id}/archive`);
     assert.equal(archived.body.status, "archived");
     const add = await addQ(quiz.id, mc("More?"));

@@ -150,4 +150,20 @@ describe("knowledge suggestions (authoring model)", () => {
       assert.match(res.body.detail, /set knowledge.authoring_model to an llm.models id/);
     }
   });
+
+  it("answers 409 when the authoring model is not a text model", async () => {
+    const embedOnly = await startTestApp({
+      settings: {
+        llm: { models: [{ id: "vectors", api_type: "openai", base_url: fake.baseUrl, model: "embed", capabilities: ["embedding"] }] },
+        knowledge: { authoring_model: "vectors" },
+      },
+    });
+    try {
+      const res = await embedOnly.post("/api/v1/info-cards/suggest", { document_id: DOC.id });
+      assert.equal(res.status, 409);
+      assert.match(res.body.detail, /knowledge.authoring_model 'vectors' has no 'text' capability/);
+    } finally {
+      await embedOnly.close();
+    }
+  });
 });

@@ -1,6 +1,7 @@
 /** The one composition of a voice instruction: step override, resource, default, then the base. */
 import assert from "node:assert/strict";
-import { composeVoiceInstruction } from "../../../../runtime/care/knowledge/voice/voice-defaults";
+import { buildSettings } from "../../../../runtime/platform/config/load-settings";
+import { composeVoiceInstruction, deliveryInstruction } from "../../../../runtime/care/knowledge/voice/voice-defaults";
 import { composeInstructions } from "../../../../runtime/care/voice/voice-instructions";
 
 describe("knowledge: voice instruction composition", () => {
@@ -16,5 +17,13 @@ describe("knowledge: voice instruction composition", () => {
     assert.equal(composeInstructions("Base.", "Ask kindly.", "careflow"), "Ask kindly.\n\nBase.");
     assert.equal(composeInstructions(null, null, "careflow", { default: "Prompt default." }).split("\n\n")[0], "Prompt default.");
     assert.match(composeInstructions(null, null, "careflow"), /voice companion of careflow/);
+  });
+
+  it("gives a delivery its step's, else its card's or quiz's, else the type's default instruction", () => {
+    const settings = buildSettings({ knowledge: { voice_defaults: { quiz_default: "Quiz default." } } });
+    assert.equal(deliveryInstruction(settings, "quiz", " ", null), "Quiz default.");
+    assert.equal(deliveryInstruction(settings, "quiz", null, "Quiz column."), "Quiz column.");
+    assert.equal(deliveryInstruction(settings, "info_card", "Step.", "Card column."), "Step.");
+    assert.match(deliveryInstruction(settings, "info_card") ?? "", /information card/);
   });
 });
