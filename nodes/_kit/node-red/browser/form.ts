@@ -9,7 +9,7 @@
  */
 window.careflowForm = (() => {
   type Field = CareflowSchemaField;
-  type Kind = "ref" | "enum" | "boolean" | "number" | "string" | "choices" | "list" | "json";
+  type Kind = "ref" | "knowledge" | "enum" | "boolean" | "number" | "string" | "choices" | "list" | "json";
   /** A picker's option as `careflow/household` lists it. */
   interface HouseholdOption {
     value: string;
@@ -36,6 +36,7 @@ window.careflowForm = (() => {
   function kindOf(p: Field): Kind {
     const v = variant(p);
     if (v.ref) return "ref";
+    if (v.knowledge) return "knowledge";
     if (v.enum) return "enum";
     if (v.type === "boolean") return "boolean";
     if (v.type === "integer" || v.type === "number") return "number";
@@ -75,6 +76,32 @@ window.careflowForm = (() => {
           .appendTo(select);
       select.val(shown(value));
     });
+  }
+  /**
+   * Approved cards or quizzes (`careflow/knowledge-choices`, which reads the repository's
+   * `?status=approved` lists). Without the list the id the node has stays chosen.
+   */
+  function fillKnowledge(select: JQuery, kind: string, value: unknown): void {
+    select.empty();
+    $("<option></option>").val("").text("choose…").appendTo(select);
+    const keep = (label: string) => {
+      if (value === undefined || value === null || value === "") return;
+      const known = (select as unknown as ArrayLike<HTMLSelectElement>)[0]?.options;
+      if (known && Array.from(known).some((o) => o.value === String(value))) return;
+      $("<option></option>").val(String(value)).text(label).appendTo(select);
+    };
+    $.getJSON<HouseholdOption[]>("careflow/knowledge-choices", { kind })
+      .done((options) => {
+        (options || []).forEach((o) => {
+          $("<option></option>").val(o.value).text(o.label).appendTo(select);
+        });
+        keep(`#${String(value)} (not approved)`);
+        select.val(shown(value));
+      })
+      .fail(() => {
+        keep(`#${String(value)}`);
+        select.val(shown(value));
+      });
   }
   function cronPreview(input: JQuery): JQuery {
     const box = $('<div class="careflow-cron-preview" style="margin:2px 0 0 165px;font-size:0.9em"></div>');
@@ -137,6 +164,9 @@ window.careflowForm = (() => {
       } else if (kind === "ref") {
         input = $("<select></select>");
         fillPicker(household, input, v.ref || "", value, nullable(p));
+      } else if (kind === "knowledge") {
+        input = $("<select></select>");
+        fillKnowledge(input, v.knowledge || "", value);
       } else if (kind === "choices") {
         input = $('<div class="careflow-choices" style="display:inline-flex;flex-wrap:wrap;gap:2px 0;vertical-align:top"></div>');
         const chosen: unknown[] = Array.isArray(value) ? value : [];
@@ -241,7 +271,7 @@ window.careflowForm = (() => {
         if (nullable(p) && "default" in p && p.default === null) config[key] = null;
         return;
       }
-      if (kind === "number") config[key] = Number(raw);
+      if (kind === "number" || kind === "knowledge") config[key] = Number(raw);
       else if (kind === "list")
         config[key] = String(raw)
           .split(",")
