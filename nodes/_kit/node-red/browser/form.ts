@@ -82,26 +82,24 @@ window.careflowForm = (() => {
    * `?status=approved` lists). Without the list the id the node has stays chosen.
    */
   function fillKnowledge(select: JQuery, kind: string, value: unknown): void {
-    select.empty();
-    $("<option></option>").val("").text("choose…").appendTo(select);
-    const keep = (label: string) => {
-      if (value === undefined || value === null || value === "") return;
-      const known = (select as unknown as ArrayLike<HTMLSelectElement>)[0]?.options;
-      if (known && Array.from(known).some((o) => o.value === String(value))) return;
-      $("<option></option>").val(String(value)).text(label).appendTo(select);
+    const has = value !== undefined && value !== null && value !== "";
+    const fill = (options: HouseholdOption[], unknownLabel: string): void => {
+      select.empty();
+      $("<option></option>").val("").text("choose…").appendTo(select);
+      options.forEach((o) => {
+        $("<option></option>").val(o.value).text(o.label).appendTo(select);
+      });
+      if (has && !options.some((o) => o.value === String(value))) $("<option></option>").val(String(value)).text(unknownLabel).appendTo(select);
+      select.val(shown(value));
     };
+    // The node's own id is there at once, so the first check reads it.
+    fill([], `#${String(value)}`);
     $.getJSON<HouseholdOption[]>("careflow/knowledge-choices", { kind })
       .done((options) => {
-        (options || []).forEach((o) => {
-          $("<option></option>").val(o.value).text(o.label).appendTo(select);
-        });
-        keep(`#${String(value)} (not approved)`);
-        select.val(shown(value));
+        fill(options || [], `#${String(value)} (not approved)`);
+        select.trigger("change");
       })
-      .fail(() => {
-        keep(`#${String(value)}`);
-        select.val(shown(value));
-      });
+      .fail(() => undefined);
   }
   function cronPreview(input: JQuery): JQuery {
     const box = $('<div class="careflow-cron-preview" style="margin:2px 0 0 165px;font-size:0.9em"></div>');
