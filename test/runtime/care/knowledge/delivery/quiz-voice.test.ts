@@ -9,7 +9,7 @@ import WebSocket from "ws";
 import { ManualClock } from "../../../../../runtime/platform/core/clock";
 import { pcm16Silence, pcm16Tone, startFakeRealtime, type FakeRealtime } from "../../../../fakes/realtime-server";
 import { eventually, importRule } from "../../../../support/eventually";
-import { insertQuiz } from "../../../../support/knowledge-fixture";
+import { insertCard, insertQuiz } from "../../../../support/knowledge-fixture";
 import { KEYS, startTestApp, type TestApp } from "../../../../support/test-app";
 
 type Frame = Record<string, any>;
@@ -110,5 +110,27 @@ describe("a quiz answered by voice", function () {
     );
     await said("It is Tuesday. You got two of three.");
     await eventually("the conversation ended with the quiz", () => frames.some((f) => f.subtype === "session_end" && f.session_id === start.session_id));
+  });
+
+  it("says an info card on the voice channel with the card's own voice instruction", async () => {
+    const cardId = await insertCard(t.app.ctx, { voice_instruction: "Say it like good news." });
+    fake.setScript([{ on: "response", say: "Anna is coming on Sunday!" }]);
+    const before = fake.sessions.length;
+    const ruleId = await importRule(t, {
+      rule: { name: "Voice card", trigger_type: "manual" },
+      steps: [{ label: "card", step_type: "info_card", schema_version: 1, config: { card_id: cardId, channels: ["voice"] } }],
+      edges: [],
+    });
+    const exec = (await t.post(`/api/v1/rules/${ruleId}/execute`)).body.execution_id as number;
+    const run = await eventually("the run completed", async () => {
+      const r = (await t.get(`/api/v1/workflows/${exec}`)).body;
+      return r.status === "completed" && r;
+    });
+    assert.equal(run.step_timings[0].receipts[0].delivered, true, JSON.stringify(run.step_timings[0].receipts));
+    assert.match(run.step_timings[0].receipts[0].detail, /spoken by the voice companion/);
+    await said("Anna is coming on Sunday!");
+    const session = fake.sessions[before] ?? fake.sessions.at(-1)!;
+    assert.match(session.config.instructions, /^Say it like good news\./);
+    assert.ok(session.items.some((i) => JSON.stringify(i).includes("Anna visits on Sunday. Your granddaughter Anna comes for lunch")));
   });
 });
