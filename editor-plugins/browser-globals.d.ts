@@ -176,6 +176,8 @@ interface CareflowSchemaField {
   items?: CareflowSchemaField;
   /** A household picker: sensor, room or person. */
   ref?: string;
+  /** An approved info card or quiz of the knowledge repository (nodes/_kit/fields.ts `knowledgeRef`). */
+  knowledge?: string;
   multiline?: boolean;
   template?: boolean;
   expression?: boolean;

@@ -8,6 +8,7 @@
 import type { RequestHandler } from "express";
 import type { AppContext } from "../../runtime/app/context";
 import { checkTabDraft, cronPreview, householdChoices } from "../../runtime/care/rules/editor-checks";
+import { knowledgeChoices } from "../../runtime/care/knowledge/delivery/knowledge-choices";
 
 interface RedPluginApi {
   plugins: { registerPlugin(id: string, def: { type: string; onadd?: () => void }): void };
@@ -43,6 +44,11 @@ export = function register(RED: RedPluginApi): void {
         "/careflow/cron-preview",
         read,
         handle((ctx, req) => cronPreview(ctx, req.query.expression)),
+      );
+      RED.httpAdmin.get(
+        "/careflow/knowledge-choices",
+        read,
+        handle((ctx, req) => knowledgeChoices(ctx, req.query.kind, req.socket.localPort)),
       );
       RED.httpAdmin.post(
         "/careflow/check-tab",

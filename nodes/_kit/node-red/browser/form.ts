@@ -9,7 +9,7 @@
  */
 window.careflowForm = (() => {
   type Field = CareflowSchemaField;
-  type Kind = "ref" | "enum" | "boolean" | "number" | "string" | "choices" | "list" | "json";
+  type Kind = "ref" | "knowledge" | "enum" | "boolean" | "number" | "string" | "choices" | "list" | "json";
   /** A picker's option as `careflow/household` lists it. */
   interface HouseholdOption {
     value: string;
@@ -36,6 +36,7 @@ window.careflowForm = (() => {
   function kindOf(p: Field): Kind {
     const v = variant(p);
     if (v.ref) return "ref";
+    if (v.knowledge) return "knowledge";
     if (v.enum) return "enum";
     if (v.type === "boolean") return "boolean";
     if (v.type === "integer" || v.type === "number") return "number";
@@ -75,6 +76,30 @@ window.careflowForm = (() => {
           .appendTo(select);
       select.val(shown(value));
     });
+  }
+  /**
+   * Approved cards or quizzes (`careflow/knowledge-choices`, which reads the repository's
+   * `?status=approved` lists). Without the list the id the node has stays chosen.
+   */
+  function fillKnowledge(select: JQuery, kind: string, value: unknown): void {
+    const has = value !== undefined && value !== null && value !== "";
+    const fill = (options: HouseholdOption[], unknownLabel: string): void => {
+      select.empty();
+      $("<option></option>").val("").text("choose…").appendTo(select);
+      options.forEach((o) => {
+        $("<option></option>").val(o.value).text(o.label).appendTo(select);
+      });
+      if (has && !options.some((o) => o.value === String(value))) $("<option></option>").val(String(value)).text(unknownLabel).appendTo(select);
+      select.val(shown(value));
+    };
+    // The node's own id is there at once, so the first check reads it.
+    fill([], `#${String(value)}`);
+    $.getJSON<HouseholdOption[]>("careflow/knowledge-choices", { kind })
+      .done((options) => {
+        fill(options || [], `#${String(value)} (not approved)`);
+        select.trigger("change");
+      })
+      .fail(() => undefined);
   }
   function cronPreview(input: JQuery): JQuery {
     const box = $('<div class="careflow-cron-preview" style="margin:2px 0 0 165px;font-size:0.9em"></div>');
@@ -137,6 +162,9 @@ window.careflowForm = (() => {
       } else if (kind === "ref") {
         input = $("<select></select>");
         fillPicker(household, input, v.ref || "", value, nullable(p));
+      } else if (kind === "knowledge") {
+        input = $("<select></select>");
+        fillKnowledge(input, v.knowledge || "", value);
       } else if (kind === "choices") {
         input = $('<div class="careflow-choices" style="display:inline-flex;flex-wrap:wrap;gap:2px 0;vertical-align:top"></div>');
         const chosen: unknown[] = Array.isArray(value) ? value : [];
@@ -241,7 +269,7 @@ window.careflowForm = (() => {
         if (nullable(p) && "default" in p && p.default === null) config[key] = null;
         return;
       }
-      if (kind === "number") config[key] = Number(raw);
+      if (kind === "number" || kind === "knowledge") config[key] = Number(raw);
       else if (kind === "list")
         config[key] = String(raw)
           .split(",")

@@ -7,7 +7,7 @@
 import type { CareContext } from "../../context";
 import { registerDeliveryFrames } from "./delivery.ws";
 import { disarmAll } from "./quiz-run";
-import { armOpenSessions } from "./quiz-sessions.service";
+import { armOpenSessions, endSessionsOfRun } from "./quiz-sessions.service";
 
 export { deliverCard, dismissCard, cardViewed } from "./card-delivery.service";
 export { startQuiz, current, answer, complete, abandon, timeOut } from "./quiz-sessions.service";
@@ -17,5 +17,15 @@ export { interactionsRouter } from "./interactions.router";
 export function startKnowledgeDelivery(ctx: CareContext): () => void {
   registerDeliveryFrames(ctx);
   armOpenSessions(ctx).catch((err: unknown) => ctx.log.error({ err }, "quiz: re-arming the timeouts of open sessions failed"));
-  return () => disarmAll(ctx);
+  const unsubscribe = ctx.engine?.live.subscribe(
+    (e) =>
+      void endSessionsOfRun(ctx, e.execution_id, `the run was ${e.status}`).catch((err: unknown) =>
+        ctx.log.error({ err, execution_id: e.execution_id }, "quiz: ending the quiz of a stopped run failed"),
+      ),
+    ["pipeline_cancelled", "pipeline_failed"],
+  );
+  return () => {
+    unsubscribe?.();
+    disarmAll(ctx);
+  };
 }

@@ -242,3 +242,8 @@ async function endAs(ctx: CareContext, sessionId: number, status: SessionStatus,
 export async function armOpenSessions(ctx: CareContext): Promise<void> {
   for (const s of await openSessions(ctx.db)) armTimeout(ctx, s, (id) => timeOut(ctx, id));
 }
+
+/** A run that was cancelled or failed while its quiz was open: the quiz ends too (nobody waits for it). */
+export async function endSessionsOfRun(ctx: CareContext, executionId: number, why: string): Promise<void> {
+  for (const s of await openSessions(ctx.db)) if (s.execution_id === executionId) await endAs(ctx, s.id, "abandoned", why);
+}

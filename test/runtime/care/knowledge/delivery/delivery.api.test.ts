@@ -188,6 +188,15 @@ describe("knowledge delivery through rules", function () {
     assert.deepEqual((await t.get("/api/v1/knowledge-interactions/quiz-sessions?date=2026-11-21")).body, [], "another day has none");
   });
 
+  it("ends the quiz of a cancelled run, taking it off the tablet", async () => {
+    const exec = await execute(await quizRule({ dedupe_minutes: 0 }));
+    const sessionId = (await until(exec, "waiting")).pipeline_data.quiz.session_id as number;
+    assert.equal((await t.post(`/api/v1/workflows/${exec}/cancel`)).status, 200);
+    const closed = await tablet.next((f) => f.type === "quiz_closed" && f.session.session_id === sessionId, "quiz_closed");
+    assert.equal(closed.session.status, "abandoned");
+    assert.equal((await t.get(`/api/v1/knowledge-interactions/quiz-sessions/${sessionId}`)).body.status, "abandoned");
+  });
+
   it("shows a card on the tablet and the e-ink display, records each channel and the dismissal", async () => {
     const cardId = await insertCard(t.app.ctx, { picture: true });
     const ruleId = await importRule(t, {
