@@ -68,7 +68,9 @@ export async function chunksOf(db: Knex, documentId: number): Promise<ChunkRow[]
 
 export async function chunksByIds(db: Knex, ids: readonly number[]): Promise<ChunkRow[]> {
   if (ids.length === 0) return [];
-  const rows = await db("knowledge_chunks").whereIn("id", [...ids]).select(COLUMNS);
+  const rows = await db("knowledge_chunks")
+    .whereIn("id", [...ids])
+    .select(COLUMNS);
   return rows.map(fromDb);
 }
 
@@ -122,7 +124,10 @@ export const bytesVector = (b: Buffer | Uint8Array): Float32Array => {
 export async function storeEmbeddings(db: Knex, model: string, vectors: ReadonlyArray<{ id: number; text: string; vector: Float32Array }>): Promise<void> {
   await db.transaction(async (trx) => {
     // Only if the text is still what was embedded: a chunk id is never reused, but be sure.
-    for (const v of vectors) await trx("knowledge_chunks").where({ id: v.id, text: v.text }).update({ embedding: vectorBytes(v.vector), embedding_model: model });
+    for (const v of vectors)
+      await trx("knowledge_chunks")
+        .where({ id: v.id, text: v.text })
+        .update({ embedding: vectorBytes(v.vector), embedding_model: model });
   });
   bump(db);
 }
@@ -142,15 +147,18 @@ export interface Hit {
   score: number;
 }
 
-/** SQLite: the nearest searchable chunks by cosine distance, computed by sqlite-vec in SQL. */
-export async function nearestSqlite(db: Knex, model: string, query: Float32Array, limit: number): Promise<Hit[]> {
-  const rows: Array<{ id: number; document_id: number; distance: number }> = await db("knowledge_chunks")
-    .where({ searchable: true, embedding_model: model })
-    .whereNotNull("embedding")
-    .select("id", "document_id", db.raw("vec_distance_cosine(embedding, ?) as distance", [vectorBytes(query)]))
-    .orderBy("distance")
-    .limit(limit);
-  return rows.map((r) => ({ id: Number(r.id), document_id: Number(r.document_id), score: 1 - Number(r.distance) }));
+/** SQLite: the exact cosine similarity of these chunks to `query`, computed by sqlite-vec in SQL. */
+export async function rescoreSqlite(db: Knex, ids: readonly number[], query: Float32Array): Promise<Hit[]> {
+  const out: Hit[] = [];
+  const q = vectorBytes(query);
+  for (let i = 0; i < ids.length; i += 500) {
+    const rows: Array<{ id: number; document_id: number; distance: number }> = await db("knowledge_chunks")
+      .whereIn("id", ids.slice(i, i + 500))
+      .whereNotNull("embedding")
+      .select("id", "document_id", db.raw("vec_distance_cosine(embedding, ?) as distance", [q]));
+    for (const r of rows) out.push({ id: Number(r.id), document_id: Number(r.document_id), score: 1 - Number(r.distance) });
+  }
+  return out;
 }
 
 /** Lexical hits, best first; `terms` are plain words (the caller strips everything else). */
@@ -167,7 +175,11 @@ export async function lexicalHits(db: Knex, dialect: "sqlite" | "postgres", term
         limit ?`,
       [...terms, limit],
     );
-    return (result.rows as Array<{ id: number; document_id: number; score: number }>).map((r) => ({ id: Number(r.id), document_id: Number(r.document_id), score: Number(r.score) }));
+    return (result.rows as Array<{ id: number; document_id: number; score: number }>).map((r) => ({
+      id: Number(r.id),
+      document_id: Number(r.document_id),
+      score: Number(r.score),
+    }));
   }
   const match = terms.map((t) => `"${t.replace(/"/g, '""')}"`).join(" OR ");
   const rows: Array<{ id: number; document_id: number; rank: number }> = await db.raw(

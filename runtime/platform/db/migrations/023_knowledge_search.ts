@@ -31,7 +31,9 @@ export async function up(knex: Knex): Promise<void> {
   await knex.raw(
     "CREATE VIRTUAL TABLE knowledge_chunks_fts USING fts5(text, content='knowledge_chunks', content_rowid='id', tokenize='porter unicode61 remove_diacritics 2')",
   );
-  await knex.raw("CREATE TRIGGER knowledge_chunks_fts_ai AFTER INSERT ON knowledge_chunks BEGIN INSERT INTO knowledge_chunks_fts(rowid, text) VALUES (new.id, new.text); END");
+  await knex.raw(
+    "CREATE TRIGGER knowledge_chunks_fts_ai AFTER INSERT ON knowledge_chunks BEGIN INSERT INTO knowledge_chunks_fts(rowid, text) VALUES (new.id, new.text); END",
+  );
   await knex.raw(
     "CREATE TRIGGER knowledge_chunks_fts_ad AFTER DELETE ON knowledge_chunks BEGIN INSERT INTO knowledge_chunks_fts(knowledge_chunks_fts, rowid, text) VALUES ('delete', old.id, old.text); END",
   );

@@ -57,7 +57,11 @@ describe("knowledge chunking", () => {
       assert.ok(chunks[i].text.length <= 200);
     }
     // Every fact is whole in some chunk.
-    for (let i = 0; i < 30; i++) assert.ok(chunks.some((c) => c.text.includes(`Fact ${i} is written here.`)), `fact ${i}`);
+    for (let i = 0; i < 30; i++)
+      assert.ok(
+        chunks.some((c) => c.text.includes(`Fact ${i} is written here.`)),
+        `fact ${i}`,
+      );
   });
 
   it("cuts through a word only when it is longer than a whole chunk", () => {

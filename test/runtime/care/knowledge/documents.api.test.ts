@@ -9,7 +9,8 @@ import { KEYS, startTestApp, type TestApp } from "../../../support/test-app";
 import { heicHeader, makeDocument, png, pngBomb, sendForm, webp } from "./knowledge-support";
 
 const DOCS = "/api/v1/knowledge/documents";
-const HEATER = "The new heater is in the living room.\n\nTo switch it on, press the red button once. It clicks.\n\nTo switch it off, hold the red button for three seconds.";
+const HEATER =
+  "The new heater is in the living room.\n\nTo switch it on, press the red button once. It clicks.\n\nTo switch it off, hold the red button for three seconds.";
 
 describe("knowledge documents API", function () {
   this.timeout(30_000);
@@ -118,7 +119,9 @@ describe("knowledge documents API", function () {
     const text = await sendForm(t, "POST", DOCS, { title: "T" }, [{ field: "images", bytes: Buffer.from("not an image at all"), type: "image/png" }]);
     assert.equal(text.status, 422);
     assert.match(text.body.detail, /^images\[0\]: not an allowed image/);
-    const gif = await sendForm(t, "POST", DOCS, { title: "T" }, [{ field: "images", bytes: Buffer.from("GIF89a\x01\x00\x01\x00\x00\x00\x00;", "latin1"), type: "image/gif" }]);
+    const gif = await sendForm(t, "POST", DOCS, { title: "T" }, [
+      { field: "images", bytes: Buffer.from("GIF89a\x01\x00\x01\x00\x00\x00\x00;", "latin1"), type: "image/gif" },
+    ]);
     assert.equal(gif.status, 422);
     assert.match(gif.body.detail, /JPEG, PNG, WebP or HEIC/);
     const big = await sendForm(t, "POST", DOCS, { title: "T" }, [{ field: "images", bytes: Buffer.alloc(200_001, 1) }]);
@@ -137,9 +140,13 @@ describe("knowledge documents API", function () {
     assert.equal(list.body.total, 0);
 
     // HEIC is taken by its header (its size from the ispe box), and stored as it is.
-    const heic = await sendForm(t, "POST", DOCS, { title: "Photo from the phone" }, [{ field: "images", bytes: heicHeader(4032, 3024), type: "image/heic", name: "a.heic" }]);
+    const heic = await sendForm(t, "POST", DOCS, { title: "Photo from the phone" }, [
+      { field: "images", bytes: heicHeader(4032, 3024), type: "image/heic", name: "a.heic" },
+    ]);
     assert.equal(heic.status, 413, "12 Mpx is more than this test's max_pixels");
-    const small = await sendForm(t, "POST", DOCS, { title: "Photo from the phone" }, [{ field: "images", bytes: heicHeader(1600, 1200), type: "image/heic", name: "a.heic" }]);
+    const small = await sendForm(t, "POST", DOCS, { title: "Photo from the phone" }, [
+      { field: "images", bytes: heicHeader(1600, 1200), type: "image/heic", name: "a.heic" },
+    ]);
     assert.equal(small.status, 201, small.text);
     assert.deepEqual([small.body.images[0].mime_type, small.body.images[0].width, small.body.images[0].height], ["image/heic", 1600, 1200]);
     const served = await fetch(t.baseUrl + small.body.images[0].url);
@@ -206,7 +213,14 @@ describe("knowledge documents API", function () {
 
   it("attaches, patches and deletes photos", async () => {
     const doc = await makeDocument(t, "Grandchildren", "Lena is 7 and Max is 4.");
-    const added = await sendForm(t, "POST", `${DOCS}/${doc.id}/images`, { alt_text: "Lena at the lake" }, [{ field: "image", bytes: await png(20, 20, 9) }], KEYS.caregiver);
+    const added = await sendForm(
+      t,
+      "POST",
+      `${DOCS}/${doc.id}/images`,
+      { alt_text: "Lena at the lake" },
+      [{ field: "image", bytes: await png(20, 20, 9) }],
+      KEYS.caregiver,
+    );
     assert.equal(added.status, 201, added.text);
     assert.equal(added.body.alt_text, "Lena at the lake");
     assert.equal(added.body.ord, 0);
@@ -244,9 +258,7 @@ describe("knowledge documents API", function () {
     const at = new Date().toISOString();
     const row = { document_id: used.id, title: "The heater", body_text: "Press the red button.", created_by: "t", created_at: at, updated_at: at };
     const [card] = await db("info_cards").insert(row).returning("id");
-    const [quiz] = await db("quizzes")
-      .insert({ document_id: used.id, title: "Heater quiz", created_by: "t", created_at: at, updated_at: at })
-      .returning("id");
+    const [quiz] = await db("quizzes").insert({ document_id: used.id, title: "Heater quiz", created_by: "t", created_at: at, updated_at: at }).returning("id");
     const cardId = typeof card === "object" ? card.id : card;
     const quizId = typeof quiz === "object" ? quiz.id : quiz;
     const res = await t.request("DELETE", `${DOCS}/${used.id}`);

@@ -11,7 +11,14 @@ export interface FilePart {
   type?: string;
 }
 
-export async function sendForm(t: TestApp, method: string, path: string, fields: Record<string, string>, files: FilePart[] = [], key: string = KEYS.admin): Promise<ApiResponse> {
+export async function sendForm(
+  t: TestApp,
+  method: string,
+  path: string,
+  fields: Record<string, string>,
+  files: FilePart[] = [],
+  key: string = KEYS.admin,
+): Promise<ApiResponse> {
   const form = new FormData();
   for (const [k, v] of Object.entries(fields)) form.append(k, v);
   for (const f of files) form.append(f.field, new Blob([new Uint8Array(f.bytes)], { type: f.type ?? "image/png" }), f.name ?? "photo.png");

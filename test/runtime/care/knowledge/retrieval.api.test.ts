@@ -25,9 +25,10 @@ const HEATER = [
   "To switch the heater on, press the red button once. It clicks and the light turns orange.",
   "To switch the heater off, hold the red button for three seconds until the light goes out.",
 ].join("\n\n");
-const FAMILY = ["Anna is your daughter. She visits every Sunday afternoon with the children.", "Tom is your son. He lives in Hamburg and calls on Fridays."].join(
-  "\n\n",
-);
+const FAMILY = [
+  "Anna is your daughter. She visits every Sunday afternoon with the children.",
+  "Tom is your son. He lives in Hamburg and calls on Fridays.",
+].join("\n\n");
 
 const ask = (t: TestApp, query: string, key: string = KEYS.caregiver) => t.post("/api/v1/knowledge/query", { query }, key);
 
@@ -89,10 +90,7 @@ describe("knowledge retrieval: words only, no models", function () {
     const bad = await t.post("/api/v1/mcp/tools/query_knowledge_base", { query: "" }, KEYS.mcp);
     assert.equal(bad.status, 422);
     const voice = await t.get("/api/v1/mcp/tools?set=voice", KEYS.mcp);
-    assert.ok(
-      voice.body.tools.map((tool: any) => tool.name).includes("query_knowledge_base"),
-      "in the voice subset by default",
-    );
+    assert.ok(voice.body.tools.map((tool: any) => tool.name).includes("query_knowledge_base"), "in the voice subset by default");
 
     const log = await t.get("/api/v1/knowledge-interactions/queries", KEYS.caregiver);
     assert.equal(log.status, 200);
@@ -209,7 +207,11 @@ describe("knowledge retrieval: vectors from an embedding model, and an answer mo
     const log = createLogger("silent");
     const start = async (model: string) => {
       const settings = buildSettings({ auth: testAuthSettings(), ...embeddingSettings(fake, ollama, model) });
-      const app = await createApp({ config: { port: 0, dataDir: db.dataDir, databaseUrl: db.databaseUrl, settingsFile: undefined, settings }, log, nodeRed: false });
+      const app = await createApp({
+        config: { port: 0, dataDir: db.dataDir, databaseUrl: db.databaseUrl, settingsFile: undefined, settings },
+        log,
+        nodeRed: false,
+      });
       const port = await app.listen(0, "127.0.0.1");
       const baseUrl = `http://127.0.0.1:${port}`;
       const request = async (method: string, path: string, body?: unknown) => {
