@@ -167,14 +167,7 @@ export async function lexicalHits(db: Knex, dialect: "sqlite" | "postgres", term
   if (dialect === "postgres") {
     // Each word on its own, joined by OR: a question's words need not all be in one chunk.
     const tsquery = terms.map(() => `plainto_tsquery('careflow_english', ?)`).join(" || ");
-    const result = await db.raw(
-      `select id, document_id, ts_rank_cd(tsv, q) as score
-         from knowledge_chunks, (select ${tsquery} as q) as query
-        where searchable and tsv @@ q
-        order by score desc, id
-        limit ?`,
-      [...terms, limit],
-    );
+    const result = await db.raw(`select id, document_id, score from careflow_knowledge_lexical(${tsquery}, ?)`, [...terms, limit]);
     return (result.rows as Array<{ id: number; document_id: number; score: number }>).map((r) => ({
       id: Number(r.id),
       document_id: Number(r.document_id),
