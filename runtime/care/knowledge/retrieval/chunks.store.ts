@@ -148,17 +148,29 @@ export interface Hit {
 }
 
 /** SQLite: the exact cosine similarity of these chunks to `query`, computed by sqlite-vec in SQL. */
-export async function rescoreSqlite(db: Knex, ids: readonly number[], query: Float32Array): Promise<Hit[]> {
+export async function rescoreSqlite(db: Knex, model: string, ids: readonly number[], query: Float32Array): Promise<Hit[]> {
   const out: Hit[] = [];
   const q = vectorBytes(query);
   for (let i = 0; i < ids.length; i += 500) {
     const rows: Array<{ id: number; document_id: number; distance: number }> = await db("knowledge_chunks")
       .whereIn("id", ids.slice(i, i + 500))
+      // The index may be a moment old: only chunks still searchable, with a vector of this model.
+      .where({ searchable: true, embedding_model: model })
       .whereNotNull("embedding")
       .select("id", "document_id", db.raw("vec_distance_cosine(embedding, ?) as distance", [q]));
     for (const r of rows) out.push({ id: Number(r.id), document_id: Number(r.document_id), score: 1 - Number(r.distance) });
   }
   return out;
+}
+
+/** Which of these chunks are still searchable with a vector of `model` (the in-process index may be a moment old). */
+export async function stillSearchable(db: Knex, model: string, ids: readonly number[]): Promise<Set<number>> {
+  if (ids.length === 0) return new Set();
+  const rows: Array<{ id: number }> = await db("knowledge_chunks")
+    .whereIn("id", [...ids])
+    .where({ searchable: true, embedding_model: model })
+    .select("id");
+  return new Set(rows.map((r) => Number(r.id)));
 }
 
 /** Lexical hits, best first; `terms` are plain words (the caller strips everything else). */

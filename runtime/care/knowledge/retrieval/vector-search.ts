@@ -6,11 +6,14 @@
  * sqlite-vec's `vec_distance_cosine` over the stored float32 blobs, on PostgreSQL (no
  * extension needed) over float32 copies held here. With no more chunks than candidates every
  * chunk is scored exactly. The copies are rebuilt when this process changed a chunk
- * (`chunkGeneration`).
+ * (`chunkGeneration`): in the background once there is an index, which questions keep using
+ * meanwhile (a rebuild over 10,000 vectors takes a second or two, and the embedder changes
+ * chunks batch by batch); what it returns is checked against the rows, so a chunk archived
+ * since is never answered from, and a chunk embedded since is found by its words until then.
  */
 import type { Knex } from "knex";
 import type { Dialect } from "../../../platform/db/store";
-import { bytesVector, chunkGeneration, rescoreSqlite, searchableVectors, type Hit } from "./chunks.store";
+import { bytesVector, chunkGeneration, rescoreSqlite, searchableVectors, stillSearchable, type Hit } from "./chunks.store";
 
 interface Index {
   generation: number;
@@ -25,6 +28,7 @@ interface Index {
 
 const MIN_CANDIDATES = 128;
 const caches = new WeakMap<Knex, Map<string, Index>>();
+const rebuilding = new WeakMap<Knex, Promise<void>>();
 
 function signBits(v: Float32Array, out: Uint32Array, offset: number): void {
   for (let d = 0; d < v.length; d++) if (v[d] > 0) out[offset + (d >>> 5)] |= 1 << (d & 31);
@@ -36,12 +40,8 @@ function popcount(x: number): number {
   return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
 }
 
-async function indexOf(db: Knex, dialect: Dialect, model: string): Promise<Index> {
+async function buildIndex(db: Knex, dialect: Dialect, model: string): Promise<Index> {
   const generation = chunkGeneration(db);
-  let perModel = caches.get(db);
-  if (!perModel) caches.set(db, (perModel = new Map()));
-  const cached = perModel.get(model);
-  if (cached && cached.generation === generation) return cached;
   const rows = await searchableVectors(db, model);
   const dim = rows.length ? rows[0].embedding.byteLength / 4 : 0;
   const usable = rows.filter((r) => r.embedding.byteLength === dim * 4);
@@ -62,9 +62,24 @@ async function indexOf(db: Knex, dialect: Dialect, model: string): Promise<Index
     bits,
     values,
   };
+  let perModel = caches.get(db);
+  if (!perModel) caches.set(db, (perModel = new Map()));
   perModel.clear(); // one model's vectors at a time: the old model's go once the setting changes
   perModel.set(model, index);
   return index;
+}
+
+async function indexOf(db: Knex, dialect: Dialect, model: string): Promise<Index> {
+  const cached = caches.get(db)?.get(model);
+  if (!cached) return buildIndex(db, dialect, model);
+  if (cached.generation !== chunkGeneration(db) && !rebuilding.has(db)) {
+    const rebuild = buildIndex(db, dialect, model)
+      .then(() => undefined)
+      .catch(() => undefined)
+      .finally(() => rebuilding.delete(db));
+    rebuilding.set(db, rebuild);
+  }
+  return cached;
 }
 
 /** Positions of the `n` vectors nearest by Hamming distance (all of them when there are no more). */
@@ -103,13 +118,21 @@ export async function nearestChunks(db: Knex, dialect: Dialect, model: string, q
   const index = await indexOf(db, dialect, model);
   if (index.dim !== query.length || index.ids.length === 0) return [];
   const positions = candidates(index, query, Math.max(MIN_CANDIDATES, limit * 8));
-  const scored =
-    dialect === "postgres"
-      ? rescoreInMemory(index, query, positions)
-      : await rescoreSqlite(
-          db,
-          positions.map((i) => index.ids[i]),
-          query,
-        );
-  return scored.sort((a, b) => b.score - a.score || a.id - b.id).slice(0, limit);
+  if (dialect === "sqlite") {
+    const scored = await rescoreSqlite(
+      db,
+      model,
+      positions.map((i) => index.ids[i]),
+      query,
+    );
+    return scored.sort((a, b) => b.score - a.score || a.id - b.id).slice(0, limit);
+  }
+  const best = rescoreInMemory(index, query, positions).sort((a, b) => b.score - a.score || a.id - b.id);
+  const top = best.slice(0, limit * 2);
+  const live = await stillSearchable(
+    db,
+    model,
+    top.map((h) => h.id),
+  );
+  return top.filter((h) => live.has(h.id)).slice(0, limit);
 }
