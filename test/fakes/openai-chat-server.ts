@@ -101,7 +101,12 @@ export async function startScriptedServer(routePath: string, basePath: string, p
       const input: unknown = req.body?.input;
       const texts = Array.isArray(input) ? input : [input];
       if (!texts.every((t) => typeof t === "string")) return void res.status(400).json(protocol.error(400, "input must be text or a list of texts"));
-      res.json(embed.ok(req.body, (texts as string[]).map((t) => fakeEmbedding(t, embeddings.dim))));
+      res.json(
+        embed.ok(
+          req.body,
+          (texts as string[]).map((t) => fakeEmbedding(t, embeddings.dim)),
+        ),
+      );
     });
   }
   app.use((req, res) => res.status(404).json(protocol.error(404, `no route ${req.method} ${req.path}`)));

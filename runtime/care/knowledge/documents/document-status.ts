@@ -17,7 +17,9 @@ export const afterChunking = (chunks: number): DocumentStatus => (chunks > 0 ? "
 export function checkTransition(doc: Pick<DocumentRow, "id" | "status">, action: DocumentAction): void {
   const name = `Document ${doc.id}`;
   if (doc.status === "archived" && action !== "restore" && action !== "archive")
-    throw new ConflictError(`${name} is archived: restore it before ${action === "edit" ? "changing it" : action === "reembed" ? "re-embedding it" : "approving it"}`);
+    throw new ConflictError(
+      `${name} is archived: restore it before ${action === "edit" ? "changing it" : action === "reembed" ? "re-embedding it" : "approving it"}`,
+    );
   switch (action) {
     case "approve":
       if (doc.status === "approved") throw new ConflictError(`${name} is already approved`);

@@ -11,7 +11,17 @@ import { ConflictError, NotFoundError, ValidationError } from "../../../platform
 import { registerMediaKeeper, signedUrl, storeObject } from "../../../household/media/media.service";
 import { cardsOfDocument } from "../cards/card-references.read";
 import { quizzesOfDocument } from "../quizzes/quiz-references.read";
-import { chunkCounts, chunksOf, chunkText, clearEmbeddings, embeddingState, kickEmbedder, replaceChunks, setSearchable, type EmbeddingState } from "../retrieval";
+import {
+  chunkCounts,
+  chunksOf,
+  chunkText,
+  clearEmbeddings,
+  embeddingState,
+  kickEmbedder,
+  replaceChunks,
+  setSearchable,
+  type EmbeddingState,
+} from "../retrieval";
 import { afterChunking, checkTransition } from "./document-status";
 import { documentFields, imageFields } from "./document-input";
 import { checkKnowledgeImage, KNOWLEDGE_IMAGE_EXT, type CheckedImage } from "./image-check";
@@ -103,7 +113,13 @@ async function checkUploads(ctx: CareContext, uploads: readonly Upload[]): Promi
   return checked;
 }
 
-async function attach(ctx: CareContext, documentId: number, upload: Upload, image: CheckedImage, fields: { alt_text?: string; ord?: number }): Promise<ImageRow> {
+async function attach(
+  ctx: CareContext,
+  documentId: number,
+  upload: Upload,
+  image: CheckedImage,
+  fields: { alt_text?: string; ord?: number },
+): Promise<ImageRow> {
   const object_name = await storeObject(ctx, upload.bytes, KNOWLEDGE_IMAGE_EXT[image.mime]);
   const row = {
     document_id: documentId,
@@ -191,7 +207,13 @@ export async function restoreDocument(ctx: CareContext, id: number): Promise<Doc
   const doc = await found(ctx, id);
   checkTransition(doc, "restore");
   const counts = await chunkCounts(ctx.db, [id]);
-  await updateDocument(ctx.db, id, { status: afterChunking(counts.get(id) ?? 0), archived_at: null, approved_at: null, approved_by: null, updated_at: now(ctx) });
+  await updateDocument(ctx.db, id, {
+    status: afterChunking(counts.get(id) ?? 0),
+    archived_at: null,
+    approved_at: null,
+    approved_by: null,
+    updated_at: now(ctx),
+  });
   return getDocument(ctx, id);
 }
 

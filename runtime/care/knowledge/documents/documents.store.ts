@@ -56,7 +56,8 @@ const imageFromDb = (r: Record<string, unknown>): ImageRow => ({
   ord: Number(r.ord),
 });
 
-const insertedId = (inserted: unknown): number => (typeof inserted === "object" && inserted !== null ? Number((inserted as { id: number }).id) : Number(inserted));
+const insertedId = (inserted: unknown): number =>
+  typeof inserted === "object" && inserted !== null ? Number((inserted as { id: number }).id) : Number(inserted);
 
 export type NewDocument = Omit<DocumentRow, "id" | "approved_at" | "approved_by" | "archived_at" | "embedding_model">;
 
@@ -117,7 +118,9 @@ export async function listDocumentRows(db: Knex, f: DocumentFilter): Promise<{ i
 
 export async function titlesByIds(db: Knex, ids: readonly number[]): Promise<Map<number, string>> {
   if (ids.length === 0) return new Map();
-  const rows: Array<{ id: number; title: string }> = await db("knowledge_documents").whereIn("id", [...ids]).select("id", "title");
+  const rows: Array<{ id: number; title: string }> = await db("knowledge_documents")
+    .whereIn("id", [...ids])
+    .select("id", "title");
   return new Map(rows.map((r) => [Number(r.id), r.title]));
 }
 
@@ -127,7 +130,9 @@ export async function insertImage(db: Knex, row: Omit<ImageRow, "id">): Promise<
 }
 
 export async function imagesOf(db: Knex, documentId: number): Promise<ImageRow[]> {
-  const rows = await db("knowledge_document_images").where({ document_id: documentId }).orderBy([{ column: "ord" }, { column: "id" }]);
+  const rows = await db("knowledge_document_images")
+    .where({ document_id: documentId })
+    .orderBy([{ column: "ord" }, { column: "id" }]);
   return rows.map(imageFromDb);
 }
 
@@ -158,6 +163,8 @@ export async function nextImageOrd(db: Knex, documentId: number): Promise<number
 /** Which of these object names a document image still names (the media sweep keeps those). */
 export async function imageObjectsAmong(db: Knex, names: readonly string[]): Promise<Set<string>> {
   if (names.length === 0) return new Set();
-  const rows: Array<{ object_name: string }> = await db("knowledge_document_images").distinct("object_name").whereIn("object_name", [...names]);
+  const rows: Array<{ object_name: string }> = await db("knowledge_document_images")
+    .distinct("object_name")
+    .whereIn("object_name", [...names]);
   return new Set(rows.map((r) => r.object_name));
 }

@@ -68,7 +68,9 @@ export async function chunksOf(db: Knex, documentId: number): Promise<ChunkRow[]
 
 export async function chunksByIds(db: Knex, ids: readonly number[]): Promise<ChunkRow[]> {
   if (ids.length === 0) return [];
-  const rows = await db("knowledge_chunks").whereIn("id", [...ids]).select(COLUMNS);
+  const rows = await db("knowledge_chunks")
+    .whereIn("id", [...ids])
+    .select(COLUMNS);
   return rows.map(fromDb);
 }
 
@@ -122,7 +124,10 @@ export const bytesVector = (b: Buffer | Uint8Array): Float32Array => {
 export async function storeEmbeddings(db: Knex, model: string, vectors: ReadonlyArray<{ id: number; text: string; vector: Float32Array }>): Promise<void> {
   await db.transaction(async (trx) => {
     // Only if the text is still what was embedded: a chunk id is never reused, but be sure.
-    for (const v of vectors) await trx("knowledge_chunks").where({ id: v.id, text: v.text }).update({ embedding: vectorBytes(v.vector), embedding_model: model });
+    for (const v of vectors)
+      await trx("knowledge_chunks")
+        .where({ id: v.id, text: v.text })
+        .update({ embedding: vectorBytes(v.vector), embedding_model: model });
   });
   bump(db);
 }
@@ -142,15 +147,30 @@ export interface Hit {
   score: number;
 }
 
-/** SQLite: the nearest searchable chunks by cosine distance, computed by sqlite-vec in SQL. */
-export async function nearestSqlite(db: Knex, model: string, query: Float32Array, limit: number): Promise<Hit[]> {
-  const rows: Array<{ id: number; document_id: number; distance: number }> = await db("knowledge_chunks")
+/** SQLite: the exact cosine similarity of these chunks to `query`, computed by sqlite-vec in SQL. */
+export async function rescoreSqlite(db: Knex, model: string, ids: readonly number[], query: Float32Array): Promise<Hit[]> {
+  const out: Hit[] = [];
+  const q = vectorBytes(query);
+  for (let i = 0; i < ids.length; i += 500) {
+    const rows: Array<{ id: number; document_id: number; distance: number }> = await db("knowledge_chunks")
+      .whereIn("id", ids.slice(i, i + 500))
+      // The index may be a moment old: only chunks still searchable, with a vector of this model.
+      .where({ searchable: true, embedding_model: model })
+      .whereNotNull("embedding")
+      .select("id", "document_id", db.raw("vec_distance_cosine(embedding, ?) as distance", [q]));
+    for (const r of rows) out.push({ id: Number(r.id), document_id: Number(r.document_id), score: 1 - Number(r.distance) });
+  }
+  return out;
+}
+
+/** Which of these chunks are still searchable with a vector of `model` (the in-process index may be a moment old). */
+export async function stillSearchable(db: Knex, model: string, ids: readonly number[]): Promise<Set<number>> {
+  if (ids.length === 0) return new Set();
+  const rows: Array<{ id: number }> = await db("knowledge_chunks")
+    .whereIn("id", [...ids])
     .where({ searchable: true, embedding_model: model })
-    .whereNotNull("embedding")
-    .select("id", "document_id", db.raw("vec_distance_cosine(embedding, ?) as distance", [vectorBytes(query)]))
-    .orderBy("distance")
-    .limit(limit);
-  return rows.map((r) => ({ id: Number(r.id), document_id: Number(r.document_id), score: 1 - Number(r.distance) }));
+    .select("id");
+  return new Set(rows.map((r) => Number(r.id)));
 }
 
 /** Lexical hits, best first; `terms` are plain words (the caller strips everything else). */
@@ -159,15 +179,12 @@ export async function lexicalHits(db: Knex, dialect: "sqlite" | "postgres", term
   if (dialect === "postgres") {
     // Each word on its own, joined by OR: a question's words need not all be in one chunk.
     const tsquery = terms.map(() => `plainto_tsquery('careflow_english', ?)`).join(" || ");
-    const result = await db.raw(
-      `select id, document_id, ts_rank_cd(tsv, q) as score
-         from knowledge_chunks, (select ${tsquery} as q) as query
-        where searchable and tsv @@ q
-        order by score desc, id
-        limit ?`,
-      [...terms, limit],
-    );
-    return (result.rows as Array<{ id: number; document_id: number; score: number }>).map((r) => ({ id: Number(r.id), document_id: Number(r.document_id), score: Number(r.score) }));
+    const result = await db.raw(`select id, document_id, score from careflow_knowledge_lexical(${tsquery}, ?)`, [...terms, limit]);
+    return (result.rows as Array<{ id: number; document_id: number; score: number }>).map((r) => ({
+      id: Number(r.id),
+      document_id: Number(r.document_id),
+      score: Number(r.score),
+    }));
   }
   const match = terms.map((t) => `"${t.replace(/"/g, '""')}"`).join(" OR ");
   const rows: Array<{ id: number; document_id: number; rank: number }> = await db.raw(

@@ -130,7 +130,10 @@ export function startEmbedder(ctx: EmbedderContext, onDocumentEmbedded: (documen
         if (stopped) return;
         state.state = "failing";
         state.error = err instanceof Error ? err.message : String(err);
-        ctx.log.warn({ err, model: model.id, retry_in_s: retryMs / 1000 }, "knowledge: embedding failed; the chunks stay searchable by words and are tried again later");
+        ctx.log.warn(
+          { err, model: model.id, retry_in_s: retryMs / 1000 },
+          "knowledge: embedding failed; the chunks stay searchable by words and are tried again later",
+        );
         cancelRetry?.();
         cancelRetry = ctx.clock.at(ctx.clock.now() + retryMs, () => {
           cancelRetry = null;

@@ -38,17 +38,24 @@ export async function embedTexts(entry: EmbeddingModel, texts: readonly string[]
   const limit = deadline(entry.timeout, signal);
   const url = entry.api_type === "ollama" ? `${entry.base_url}/api/embed` : `${entry.base_url}/embeddings`;
   const body = entry.api_type === "ollama" ? { model: entry.model, input: texts } : { model: entry.model, input: texts, encoding_format: "float" };
-  let res: Response;
-  try {
-    res = await fetch(url, {
+  const send = (): Promise<Response> =>
+    fetch(url, {
       method: "POST",
       headers: { "content-type": "application/json", ...(entry.api_key ? { authorization: `Bearer ${entry.api_key}` } : {}) },
       body: JSON.stringify(body),
       signal: limit.signal,
     });
+  let res: Response;
+  try {
+    // Once more on a connection error: a kept-alive socket the server closed meanwhile fails the first try.
+    res = await send().catch((err: unknown) => {
+      if (limit.signal.aborted) throw err;
+      return send();
+    });
   } catch (err) {
     if (limit.timedOut()) throw new ModelServerError(entry.id, "timeout", null, `${who} did not answer within ${entry.timeout} s`);
-    throw new ModelServerError(entry.id, "unreachable", null, `${who} is unreachable: ${err instanceof Error ? err.message : String(err)}`);
+    const cause = err instanceof Error && err.cause instanceof Error ? `: ${err.cause.message}` : "";
+    throw new ModelServerError(entry.id, "unreachable", null, `${who} is unreachable: ${err instanceof Error ? err.message : String(err)}${cause}`);
   }
   const text = await res.text().catch(() => "");
   if (!res.ok) throw new ModelServerError(entry.id, "status", res.status, `${who} answered HTTP ${res.status}: ${excerpt(text)}`);

@@ -64,6 +64,13 @@ export async function listQueries(db: Knex, f: QueryFilter): Promise<{ items: Qu
     base.where((w) => w.whereRaw("lower(query_text) like ? escape '\\'", [like]).orWhereRaw("lower(answer_text) like ? escape '\\'", [like]));
   }
   const totalRow = (await base.clone().count({ n: "*" }).first()) as { n: number | string } | undefined;
-  const rows = await base.orderBy([{ column: "asked_at", order: "desc" }, { column: "id", order: "desc" }]).limit(f.limit).offset(f.offset).select("*");
+  const rows = await base
+    .orderBy([
+      { column: "asked_at", order: "desc" },
+      { column: "id", order: "desc" },
+    ])
+    .limit(f.limit)
+    .offset(f.offset)
+    .select("*");
   return { items: rows.map(fromDb), total: Number(totalRow?.n ?? 0) };
 }

@@ -59,25 +59,46 @@ export function fuse(rankings: ReadonlyArray<readonly Hit[]>): Array<{ id: numbe
   return [...fused.values()].sort((a, b) => b.score - a.score || a.id - b.id);
 }
 
+/** Embeds the question with the embedding model (when one is set) and searches. */
 export async function searchChunks(ctx: SearchContext, question: string, topK = ctx.settings.knowledge.retrieval_top_k): Promise<SearchResult> {
-  const pool = Math.max(topK * 4, 20);
-  const lexical = await lexicalHits(ctx.db, ctx.dialect, queryTerms(question), pool);
-  let vector: Hit[] | null = null;
   const model = embeddingModel(ctx);
+  let vector: Float32Array | null = null;
   if (model) {
     try {
-      const [q] = await embedTexts(model, [question], ctx.settings.embedding.dim);
-      const min = ctx.settings.knowledge.min_similarity;
-      vector = (await nearestChunks(ctx.db, ctx.dialect, model.id, q, pool)).filter((h) => h.score >= min);
+      [vector] = await embedTexts(model, [question], ctx.settings.embedding.dim);
     } catch (err) {
       // The words still find passages: a model that is down costs the vector side only.
       ctx.log.warn({ err, model: model.id }, "knowledge: the question could not be embedded; searching by words only");
     }
   }
+  return searchWith(ctx, question, model && vector ? { model: model.id, vector } : null, topK);
+}
+
+/** The search itself, given the question's vector (or none: words only). */
+export async function searchWith(
+  ctx: SearchContext,
+  question: string,
+  query: { model: string; vector: Float32Array } | null,
+  topK: number,
+): Promise<SearchResult> {
+  const pool = Math.max(topK * 4, 20);
+  const lexical = await lexicalHits(ctx.db, ctx.dialect, queryTerms(question), pool);
+  let vector: Hit[] | null = null;
+  if (query) {
+    const min = ctx.settings.knowledge.min_similarity;
+    vector = (await nearestChunks(ctx.db, ctx.dialect, query.model, query.vector, topK * 2)).filter((h) => h.score >= min);
+  }
   const similarity = new Map((vector ?? []).map((h) => [h.id, h.score]));
   const ranked = vector ? fuse([lexical, vector]) : lexical;
   const top = ranked.slice(0, topK);
-  const rows = new Map((await chunksByIds(ctx.db, top.map((h) => h.id))).map((c) => [c.id, c]));
+  const rows = new Map(
+    (
+      await chunksByIds(
+        ctx.db,
+        top.map((h) => h.id),
+      )
+    ).map((c) => [c.id, c]),
+  );
   const passages = top.flatMap((h) => {
     const c = rows.get(h.id);
     return c ? [{ chunk_id: c.id, document_id: c.document_id, text: c.text, score: h.score, similarity: similarity.get(h.id) ?? null }] : [];

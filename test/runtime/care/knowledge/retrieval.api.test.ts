@@ -187,6 +187,14 @@ describe("knowledge retrieval: vectors from an embedding model, and an answer mo
       );
       const detail = await t.get(`${DOCS}/${a.id}`);
       assert.deepEqual(detail.body.embedding, { model: "embed-a", state: "idle", error: null });
+
+      // Archived: its vectors are no longer searched, even by the index built before.
+      await t.post(`${DOCS}/${a.id}/archive`);
+      const after = await ask(t, KETTLE_QUESTION);
+      assert.deepEqual(
+        after.body.passages.map((p: any) => p.document_id),
+        [b.id],
+      );
     } finally {
       await t.close();
     }
