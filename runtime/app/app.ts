@@ -47,8 +47,6 @@ import { startChat } from "../care/chat/chat.service";
 import { forwardAlertUpdates } from "../household/alerts/alert-updates";
 import { startMediaSweep } from "../household/media/media.service";
 import { startKnowledgeIndexing } from "../care/knowledge/documents/indexing";
-import { documentImage, documentText } from "../care/knowledge/documents/document-reads";
-import { useDocumentPorts } from "../care/knowledge/document-ports";
 import { FrameAggregator } from "../household/devices/aggregator";
 import { DeviceEndpoints } from "../household/devices/device-endpoints";
 import { deviceServices } from "../household/devices/device-services";
@@ -260,8 +258,6 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
   // What people said and where cameras saw them is not kept for ever.
   lifecycle.add("voice turns retention", startRetention(ctx, turnsRetention(ctx.db)));
   lifecycle.add("sightings retention", startRetention(ctx, sightingsRetention(ctx.db)));
-  // Cards, quizzes and suggestions read documents (their text, their photos) through these.
-  useDocumentPorts({ text: (id) => documentText(ctx.db, id), image: (id) => documentImage(ctx.db, id) });
   // The knowledge repository's chunks get their vectors in the background (knowledge.embedding_model).
   lifecycle.add("knowledge embedding", startKnowledgeIndexing(ctx));
 

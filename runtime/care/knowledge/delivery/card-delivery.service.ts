@@ -5,6 +5,7 @@
  * why not), then when a screen showed it (viewed_at) and when the senior put it away
  * (dismissed_at). A tablet that connects later is shown the cards not yet put away.
  */
+import { deliveryInstruction } from "../voice/voice-defaults";
 import { NO_WEB_APP, type CardDelivered, type CardDeliveryRequest } from "../../../../nodes/_kit/care-services";
 import type { DeliveryReceipt } from "../../../../nodes/_kit/step-data";
 import type { CareContext } from "../../context";
@@ -102,7 +103,8 @@ async function deliverOn(
     case "voice": {
       if (!realtimeConfigured(ctx.settings)) return { delivered: false, detail: "no realtime voice model is configured (llm.realtime)" };
       if (!ctx.voice) return { delivered: false, detail: "the voice companion is not started" };
-      const instruction = req.voice_instruction?.trim() || card.voice_instruction?.trim() || null;
+      // Step override, else the card's own, else info_card_default; the companion adds the base.
+      const instruction = deliveryInstruction(ctx.settings, "info_card", req.voice_instruction, card.voice_instruction);
       const talking = await ctx.voice.start({ reason: "notification", text: `${card.title}. ${card.body_text}`, instruction }, signal);
       return talking.ok
         ? { delivered: true, detail: `spoken by the voice companion (${talking.value.session_id})` }

@@ -4,6 +4,7 @@
  * for this session only; the buttons on screen keep working, and the first answer to a
  * question counts.
  */
+import { deliveryInstruction } from "../voice/voice-defaults";
 import type { CareContext } from "../../context";
 import { realtimeConfigured } from "../../voice/realtime-client";
 import type { DeliverableQuiz } from "../deliverable";
@@ -26,7 +27,8 @@ export async function startQuizConversation(
 ): Promise<string> {
   if (!realtimeConfigured(ctx.settings)) return "no realtime voice model is configured (llm.realtime): answered by tap";
   if (!ctx.voice) return "the voice companion is not started: answered by tap";
-  const instruction = stepInstruction?.trim() || quiz.voice_instruction?.trim() || null;
+  // Step override, else the quiz's own, else quiz_default; the companion adds the base.
+  const instruction = deliveryInstruction(ctx.settings, "quiz", stepInstruction, quiz.voice_instruction);
   const talking = await ctx.voice.start({ reason: "notification", text: quizIntro(quiz), instruction, quiz: { session_id: session.id } }, signal);
   return talking.ok ? `the voice companion asks it (${talking.value.session_id})` : `not spoken (${talking.reason}): answered by tap`;
 }

@@ -1,10 +1,24 @@
 /**
- * What cards, quizzes and suggestions read of a document (`knowledge/document-ports.ts`): its
- * text to draft from and one of its photos to put in a slot. The app wires these as the ports.
+ * What cards, quizzes and suggestions read of a document, which documents/ owns: its text to
+ * draft from and one of its photos to put in a slot.
  */
 import type { Knex } from "knex";
-import type { DocumentImage, DocumentText } from "../document-ports";
 import { anyImageById, documentById } from "./documents.store";
+
+export interface DocumentText {
+  id: number;
+  title: string;
+  source_text: string;
+  status: string;
+}
+
+export interface DocumentImage {
+  id: number;
+  document_id: number;
+  object_name: string;
+  mime_type: string;
+  alt_text: string;
+}
 
 export async function documentText(db: Knex, id: number): Promise<DocumentText | undefined> {
   const d = await documentById(db, id);

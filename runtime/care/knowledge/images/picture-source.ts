@@ -3,7 +3,7 @@ import { z } from "zod";
 import { storeObject, type MediaContext } from "../../../household/media/media.service";
 import { NotFoundError, ValidationError } from "../../../platform/core/errors";
 import { parseInput } from "../../../platform/core/validation";
-import { documentPorts } from "../document-ports";
+import { documentImage } from "../documents/document-reads";
 import { checkImage, EXT_OF } from "./image-input";
 import { readOriginal } from "./stored-original";
 import type { PictureSource } from "./upload-form";
@@ -30,7 +30,7 @@ export async function newPicture(ctx: MediaContext, src: PictureSource): Promise
   if (src.body === undefined || src.body === null || typeof src.body !== "object" || Object.keys(src.body).length === 0)
     throw new ValidationError("body: send a multipart form with an 'image' file, or JSON {\"document_image_id\": n}");
   const { document_image_id, alt_text } = parseInput(fromDocument, src.body);
-  const image = await documentPorts().image(document_image_id);
+  const image = await documentImage(ctx.db, document_image_id);
   if (!image) throw new NotFoundError(`document_image_id: document image ${document_image_id} not found`);
   const bytes = await readOriginal(ctx.dataDir, image.object_name);
   // Checked like an upload: a document's picture gets the same limits before it is decoded.

@@ -9,7 +9,7 @@ import type { CareContext } from "../../context";
 import { NotFoundError, ValidationError } from "../../../platform/core/errors";
 import { parseInput } from "../../../platform/core/validation";
 import { cardLayout } from "../cards/cards.service";
-import { documentPorts, type DocumentText } from "../document-ports";
+import { documentText as readDocument, type DocumentText } from "../documents/document-reads";
 import { getQuiz } from "../quizzes/quizzes.service";
 import { authoringModel, draftWithModel } from "./authoring-model";
 import { cardDraftSchema, questionDraftSchema, quizDraftSchema, voiceInstructionDraftSchema } from "./draft-schemas";
@@ -20,8 +20,8 @@ export const MATERIAL_CHARS = 12_000;
 const material = (doc: DocumentText): string =>
   `Title: ${doc.title}\n\n${doc.source_text.length > MATERIAL_CHARS ? `${doc.source_text.slice(0, MATERIAL_CHARS)}\n[…]` : doc.source_text}`;
 
-async function documentText(id: number): Promise<DocumentText> {
-  const doc = await documentPorts().text(id);
+async function documentText(ctx: CareContext, id: number): Promise<DocumentText> {
+  const doc = await readDocument(ctx.db, id);
   if (!doc) throw new ValidationError(`document_id: document ${id} not found`);
   if (doc.status === "archived") throw new ValidationError(`document_id: document ${id} is archived`);
   return doc;
@@ -33,7 +33,7 @@ export async function suggestCard(ctx: CareContext, input: unknown) {
   const { document_id, layout_id } = parseInput(cardSuggestInput, input);
   authoringModel(ctx.settings); // 409 before anything else when there is no model
   const layout = cardLayout(ctx, layout_id ?? "text_only");
-  const doc = await documentText(document_id);
+  const doc = await documentText(ctx, document_id);
   const { value, model_id, repaired } = await draftWithModel(ctx.settings, {
     task:
       "Write one information card from this material: a short title (at most 8 words) and a body of 2 to 4 short sentences the senior can read at a glance. " +
@@ -53,7 +53,7 @@ const quizSuggestInput = z.object({ document_id: z.number().int().positive(), qu
 export async function suggestQuiz(ctx: CareContext, input: unknown) {
   const { document_id, question_count } = parseInput(quizSuggestInput, input);
   authoringModel(ctx.settings);
-  const doc = await documentText(document_id);
+  const doc = await documentText(ctx, document_id);
   const { value, model_id, repaired } = await draftWithModel(ctx.settings, {
     task:
       `Write a gentle quiz of ${question_count} questions from this material. Each question is multiple_choice with 3 choices (ids a, b, c), exactly one with is_correct true, ` +
@@ -100,7 +100,7 @@ export async function regenerateQuestion(ctx: CareContext, quizId: number, quest
   const quiz = await getQuiz(ctx, quizId);
   const question = quiz.questions.find((q) => q.id === questionId);
   if (!question) throw new NotFoundError(`Question ${questionId} of quiz ${quizId} not found`);
-  const doc = quiz.document_id !== null ? await documentPorts().text(quiz.document_id) : undefined;
+  const doc = quiz.document_id !== null ? await readDocument(ctx.db, quiz.document_id) : undefined;
   const others = quiz.questions.filter((q) => q.id !== questionId).map((q) => `- ${q.question_text}`);
   const { value, model_id, repaired } = await draftWithModel(ctx.settings, {
     task:

@@ -2,7 +2,6 @@
 import assert from "node:assert/strict";
 import sharp from "sharp";
 import { storeObject } from "../../../../runtime/household/media/media.service";
-import { useDocumentPorts } from "../../../../runtime/care/knowledge/document-ports";
 import { KEYS, startTestApp, type TestApp } from "../../../support/test-app";
 import { bombPng, fetchSigned, gradientJpeg, onlyBlackAndWhite, putPicture } from "./knowledge-test-support";
 
@@ -13,10 +12,7 @@ describe("info cards API", () => {
     t = await startTestApp({ settings: { knowledge: { max_upload_bytes: 2_000_000, max_pixels: 20_000_000 } } });
     photo = await gradientJpeg(1600, 1200);
   });
-  after(async () => {
-    useDocumentPorts({});
-    await t.close();
-  });
+  after(() => t.close());
 
   const create = async (body: Record<string, unknown>, key: string = KEYS.admin) => t.request("POST", "/api/v1/info-cards", { body, key });
 
@@ -222,10 +218,6 @@ describe("info cards API", () => {
       .insert({ document_id: documentId, object_name: objectName, mime_type: "image/jpeg", alt_text: "Anna at the lake", created_at: now })
       .returning("id");
     const imageId = Number(typeof img === "object" ? img.id : img);
-    useDocumentPorts({
-      image: async (id) =>
-        id === imageId ? { id, document_id: documentId, object_name: objectName, mime_type: "image/jpeg", alt_text: "Anna at the lake" } : undefined,
-    });
     const card = (await create({ title: "Doc", body_text: "b", layout_id: "single_hero" })).body;
     const res = await t.request("PUT", `/api/v1/info-cards/${card.id}/slots/0`, { body: { document_image_id: imageId } });
     assert.equal(res.status, 200, res.text);

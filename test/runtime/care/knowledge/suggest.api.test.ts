@@ -1,11 +1,12 @@
 /** The suggestion routes against the fake OpenAI-style server: drafts validated, one repair turn, 409 without a model, 503 when it is down. */
 import assert from "node:assert/strict";
-import { useDocumentPorts } from "../../../../runtime/care/knowledge/document-ports";
+import { makeDocument } from "./knowledge-support";
 import { startFakeOpenAiChatServer, type ScriptedServer } from "../../../fakes/openai-chat-server";
 import { KEYS, startTestApp, type TestApp } from "../../../support/test-app";
 
+/** Made in `before` through the documents API; its id is set then. */
 const DOC = {
-  id: 5,
+  id: 0,
   title: "The new heater",
   source_text: "The heater in the hall has a knob. Turn it to 3 when you are cold. Anna comes on Sundays.",
   status: "approved",
@@ -44,10 +45,9 @@ describe("knowledge suggestions (authoring model)", () => {
       },
     });
     bare = await startTestApp();
-    useDocumentPorts({ text: async (id) => (id === DOC.id ? DOC : undefined) });
+    DOC.id = (await makeDocument(t, DOC.title, DOC.source_text, "", true)).id;
   });
   after(async () => {
-    useDocumentPorts({});
     await Promise.all([t.close(), bare.close(), fake.close()]);
   });
   beforeEach(() => fake.reset());

@@ -26,7 +26,10 @@ describe("a quiz answered by voice", function () {
     t = await startTestApp({
       nodeRed: true,
       clock: new ManualClock(Date.parse("2026-11-25T08:00:00Z")),
-      settings: { llm: { realtime: { url: fake.url, model: "fake-realtime-1", voice: "verse", idle_seconds: 30 } } },
+      settings: {
+        llm: { realtime: { url: fake.url, model: "fake-realtime-1", voice: "verse", idle_seconds: 30 } },
+        knowledge: { voice_defaults: { info_card_default: "Read the card slowly, like a letter from family." } },
+      },
     });
     ws = new WebSocket(`${t.baseUrl.replace("http", "ws")}/ws`, [KEYS.webapp]);
     ws.on("message", (data, binary) => (binary ? undefined : frames.push(JSON.parse(String(data)))));
@@ -132,5 +135,23 @@ describe("a quiz answered by voice", function () {
     const session = fake.sessions[before] ?? fake.sessions.at(-1)!;
     assert.match(session.config.instructions, /^Say it like good news\./);
     assert.ok(session.items.some((i) => JSON.stringify(i).includes("Anna visits on Sunday. Your granddaughter Anna comes for lunch")));
+  });
+
+  it("says a card without its own voice instruction with info_card_default (knowledge.voice_defaults)", async () => {
+    // The card before is still being talked about: end that conversation first.
+    const { active } = (await t.get("/api/v1/voice/sessions")).body;
+    if (active) await t.request("DELETE", `/api/v1/voice/sessions/${active.session_id}`);
+    const cardId = await insertCard(t.app.ctx, { voice_instruction: null });
+    fake.setScript([{ on: "response", say: "A card for you." }]);
+    const before = fake.sessions.length;
+    const ruleId = await importRule(t, {
+      rule: { name: "Voice card, default", trigger_type: "manual" },
+      steps: [{ label: "card", step_type: "info_card", schema_version: 1, config: { card_id: cardId, channels: ["voice"] } }],
+      edges: [],
+    });
+    await t.post(`/api/v1/rules/${ruleId}/execute`);
+    await said("A card for you.");
+    const session = fake.sessions[before] ?? fake.sessions.at(-1)!;
+    assert.match(session.config.instructions, /^Read the card slowly, like a letter from family\./);
   });
 });
