@@ -21,6 +21,7 @@ import { openStore } from "../platform/db/store";
 import { createDemoKeys, readDemoKeys } from "./demo/demo-keys";
 import { isStoreEmpty, seedDemoHousehold } from "./demo/demo-household";
 import { importExampleRules } from "./demo/example-rules";
+import { seedDemoKnowledge } from "./demo/demo-knowledge";
 import { upsertDeviceSensors } from "../household/devices/device-sensors";
 import { ensureDefaultTemplate } from "../care/eink/default-template";
 import { checkLayouts } from "../care/knowledge/layouts/layouts";
@@ -366,7 +367,10 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
   }
   // Cards and quizzes on the web app; open quiz sessions' timeouts armed again.
   lifecycle.add("knowledge delivery", startKnowledgeDelivery(ctx));
-  if (empty) await importExampleRules(ctx);
+  if (empty) {
+    await importExampleRules(ctx);
+    await seedDemoKnowledge(ctx).catch((err) => log.warn({ err }, "demo knowledge not seeded"));
+  }
   // The server closes first: no new requests reach parts that are stopping.
   lifecycle.add("http server", () => closeServer(server, upgraded));
 

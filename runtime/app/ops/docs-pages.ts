@@ -26,7 +26,10 @@ const PAGES: Record<string, string> = {
   hub: "The home hub",
   presence: "Where people are",
   mcp: "MCP: tools for agents",
+  "knowledge-page": "Knowledge: the caregiver's page",
+  knowledge: "Knowledge: documents and answers",
   "knowledge-cards": "Knowledge: cards and quizzes",
+  journal: "The input journal",
 };
 const NODE_PAGE = /^nodes\/(steps|filters|channels)\/[a-z0-9_]+$/;
 

@@ -49,6 +49,21 @@ describe("the service process", function () {
         );
       const persons = (await (await fetch(`${first.baseUrl}/api/v1/persons`, { headers: { "x-api-key": demoAdmin } })).json()) as unknown[];
       assert.equal(persons.length, 1);
+      // The demo's knowledge: the senior can be answered from it, and a card and a quiz are ready for a rule.
+      const ask = await fetch(`${first.baseUrl}/api/v1/knowledge/query`, {
+        method: "POST",
+        headers: { "x-api-key": demoAdmin, "content-type": "application/json" },
+        body: JSON.stringify({ query: "When is Anna coming?" }),
+      });
+      const answer = (await ask.json()) as { found: boolean; answer: string };
+      assert.equal(answer.found, true);
+      assert.match(answer.answer, /Sunday at three/);
+      for (const kind of ["info-cards", "quizzes"]) {
+        const list = (await (await fetch(`${first.baseUrl}/api/v1/${kind}?status=approved`, { headers: { "x-api-key": demoAdmin } })).json()) as {
+          total: number;
+        };
+        assert.equal(list.total, 1, `an approved demo ${kind}`);
+      }
     } finally {
       assert.equal(await first.stop("SIGTERM"), 0, "a SIGTERM stop exits 0");
     }
