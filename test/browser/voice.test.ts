@@ -4,8 +4,9 @@
  * voice-like sound, then quiet, looped), against the fake realtime model: the Talk button
  * starts a conversation, the microphone reaches the model (its VAD hears the "speech"), a
  * tool call runs on the server and a destructive one is refused, the companion's audio plays
- * in the page, and a prompt is answered by voice and closes on screen. Screenshot:
- * test-output/screenshots/webapp-voice.png.
+ * in the page, a prompt is answered by voice and closes on screen, and a quiz is answered by
+ * voice to the end, its screen following each answer. Screenshots:
+ * test-output/screenshots/webapp-voice.png, webapp-voice-quiz.png.
  */
 import assert from "node:assert/strict";
 import fs from "node:fs";
@@ -15,12 +16,17 @@ import type { Browser, Page } from "playwright-core";
 import { startFakeRealtime, type FakeRealtime } from "../fakes/realtime-server";
 import { chromiumOrSkip, launchTabletBrowser, SCREENSHOT_DIR } from "../support/browser";
 import { KEYS, startTestApp, type TestApp } from "../support/test-app";
+import { insertQuiz } from "../support/knowledge-fixture";
 import { wavOf } from "../tts/helpers";
 
 declare const document: any;
 declare const window: any;
 
-/** A 48 kHz mono WAV: 0.8 s of a voice-like sound (a buzz with a syllable rhythm), then 1.6 s of quiet. */
+/**
+ * A 48 kHz mono WAV: 2.4 s of quiet, then 0.8 s of a voice-like sound (a buzz with a syllable
+ * rhythm), looped. The quiet comes first so the companion's first words end before the
+ * "senior" speaks: talking over it would cut them off (barge-in), as with a real person.
+ */
 function micWav(): string {
   const rate = 48000;
   const voiced = Buffer.alloc(rate * 0.8 * 2);
@@ -30,8 +36,8 @@ function micWav(): string {
     const buzz = Math.sin(2 * Math.PI * 180 * t) + 0.5 * Math.sin(2 * Math.PI * 360 * t) + 0.3 * Math.sin(2 * Math.PI * 720 * t + 1);
     voiced.writeInt16LE(Math.round(9000 * syllables * buzz), i * 2);
   }
-  const quiet = Buffer.alloc(rate * 1.6 * 2);
-  const data = Buffer.concat([voiced, quiet]);
+  const quiet = Buffer.alloc(rate * 2.4 * 2);
+  const data = Buffer.concat([quiet, voiced]);
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "careflow-mic-")), "mic.wav");
   fs.writeFileSync(file, wavOf(data, rate));
   return file;
@@ -137,5 +143,66 @@ describe("browser: the voice companion in the web app", function () {
     }
     await until(() => window.careflowWebApp.voice.active === null, 20000);
     assert.ok((await report()).voice.ended.some((e: string) => e.endsWith("the prompt was answered by voice")));
+  });
+
+  it("a quiz is answered by voice through the microphone: the screen follows each answer and the run ends with the score", async () => {
+    await until(() => window.careflowWebApp.voice.active === null, 20000);
+    const quizId = await insertQuiz(t.app.ctx);
+    fake.setScript([
+      { on: "response", calls: [{ name: "get_current_quiz_question" }], say: "Who comes for lunch on Sunday?" },
+      {
+        on: "speech",
+        transcript: "Anna",
+        calls: [{ name: "submit_quiz_answer", arguments: { question_ord: 1, choice_id: "c1" } }],
+        say: "Right! What colour is the button?",
+      },
+      {
+        on: "speech",
+        transcript: "Red",
+        calls: [{ name: "submit_quiz_answer", arguments: { question_ord: 2, choice_id: "c1" } }],
+        say: "It is green. Which day is the market?",
+      },
+      {
+        on: "speech",
+        transcript: "Tuesday",
+        calls: [{ name: "submit_quiz_answer", arguments: { question_ord: 3, choice_id: "c1" } }],
+        say: "Yes! Two of three.",
+      },
+    ]);
+    const imported = await t.post("/api/v1/rules/import", {
+      schema_version: 1,
+      rule: { name: "Quiz aloud", trigger_type: "manual" },
+      steps: [{ label: "quiz", step_type: "quiz_start", schema_version: 1, config: { quiz_id: quizId, dedupe_minutes: 0 } }],
+      edges: [],
+    });
+    assert.equal(imported.status, 201, imported.text);
+    const exec = (await t.post(`/api/v1/rules/${imported.body.rule_id}/execute`)).body.execution_id as number;
+    await page.locator("#quiz").waitFor({ state: "visible" });
+    await until(() => window.careflowWebApp.voice.transcripts.includes("assistant: Who comes for lunch on Sunday?"));
+    // The microphone's "speech" answers each question in turn; the screen moves with the answers.
+    await until(() => document.getElementById("quiz-progress")?.textContent === "Question 2 of 3", 30000);
+    await page.screenshot({ path: path.join(SCREENSHOT_DIR, "webapp-voice-quiz.png") });
+    await page.locator("#quiz-done").waitFor({ state: "visible", timeout: 60000 });
+    assert.equal(await page.locator("#quiz-score").innerText(), "You got 2 of 3 right.");
+    let run: any;
+    for (let i = 0; i < 300; i++) {
+      run = (await t.get(`/api/v1/workflows/${exec}`)).body;
+      if (run.status === "completed") break;
+      await new Promise((res) => setTimeout(res, 20));
+    }
+    assert.equal(run.status, "completed");
+    assert.equal(run.pipeline_data.quiz.status, "completed");
+    assert.equal(run.pipeline_data.quiz.correct, 2);
+    const detail = (await t.get(`/api/v1/knowledge-interactions/quiz-sessions/${run.pipeline_data.quiz.session_id}`)).body;
+    assert.deepEqual(
+      detail.responses.map((r: any) => [r.question_ord, r.chosen_choice_text, r.channel]),
+      [
+        [1, "Anna", "voice"],
+        [2, "Red", "voice"],
+        [3, "Tuesday", "voice"],
+      ],
+    );
+    await page.locator("#quiz-ok").tap();
+    assert.deepEqual(pageErrors, []);
   });
 });
