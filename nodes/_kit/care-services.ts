@@ -113,12 +113,17 @@ export interface DementiaSignal {
   details: Record<string, unknown>;
   started_at: string | null;
   acknowledged_at: string | null;
+  /** Who acknowledged it (a key's name, a chat user) and what they said. */
+  acknowledged_by: string | null;
+  feedback: string | null;
   created_at: string;
 }
 
 /** Every field narrows; an absent or empty list does not. Ranges include both ends. */
 export interface SignalQuery {
   signal_id?: string;
+  id?: number;
+  limit?: number;
   kinds?: readonly string[];
   person_ids?: readonly string[];
   unacknowledged?: boolean;

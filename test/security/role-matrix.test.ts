@@ -19,6 +19,8 @@ const SPEC_GRANTS: Record<Exclude<Caller, "none" | "wrong">, readonly RegExp[]> 
   caregiver: [
     re("GET", "/api/v1/.+"),
     re("POST", `/api/v1/alerts/${seg}/action`),
+    // Caregivers acknowledge dementia signals as they act on alerts (docs/tracking.md).
+    re("POST", `/api/v1/cts/signals/${seg}/acknowledge`),
     // Caregivers author knowledge; the hard delete of a whole document, card or quiz is the admin's (docs/decisions.md).
     re("(POST|PATCH)", "/api/v1/(knowledge|info-cards|quizzes)(/.+)?"),
     re("PUT", "/api/v1/(info-cards|quizzes)/.+"),

@@ -25,6 +25,13 @@ export interface BusTopics {
   "rules.changed": Record<string, never>;
   /** An interactive prompt got its outcome (an answer from any channel, or its countdown): a voice conversation asking it ends. */
   "prompt.answered": { execution_id: number; step_id: number; channel: string; action: string };
+  /**
+   * A dementia signal was stored and its person's alert profile lets it alert (household/cts):
+   * the `dementia_signal` trigger fires its rules. The row stays `pending` until they were fired.
+   */
+  "cts.signal": { signal_id: string };
+  /** A scene keyframe sample arrived from continuous tracking (household/cts). */
+  "cts.scene_sample": { keyframe_id: string; camera_id: string; minio_key: string; captured_at: string; annotations: Record<string, unknown>; ph_id: string };
   /** A member was registered (household/persons): the daily reports' midnight job arms for them. */
   "person.added": { person_id: string };
 }

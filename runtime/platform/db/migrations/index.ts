@@ -25,6 +25,7 @@ import * as m015 from "./015_face_identity";
 import * as m018 from "./018_daily_reports";
 import * as m021 from "./021_prompt_frames";
 import * as m022 from "./022_knowledge";
+import * as m026 from "./026_cts_streams";
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -54,6 +55,7 @@ const migrations: Record<string, Migration> = {
   "020_voice_turns": m020,
   "021_prompt_frames": m021,
   "022_knowledge": m022,
+  "026_cts_streams": m026,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
