@@ -72,7 +72,11 @@ describe("security: every route × every kind of caller (role matrix from the ro
   let routes: RouteEntry[];
   before(async () => {
     // Wrong keys are part of the matrix: the per-address throttle must not answer for the table.
-    t = await startTestApp({ nodeRed: true, settings: { auth: { ...testAuthSettings(), throttle: { max_failures: 1_000_000 } } } });
+    // Continuous tracking on (its /cts routes answer instead of cts.disabled), no broker needed.
+    t = await startTestApp({
+      nodeRed: true,
+      settings: { auth: { ...testAuthSettings(), throttle: { max_failures: 1_000_000 } }, cts: { enabled: true, nats_url: "nats://127.0.0.1:9" } },
+    });
     routes = appRoutes(t.app.server).filter((r) => r.method !== "HEAD");
   });
   after(() => t.close());

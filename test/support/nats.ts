@@ -79,3 +79,17 @@ export async function ownBroker(port: number): Promise<OwnBroker> {
     },
   };
 }
+
+/** Removes a run's streams (and so its consumers) from the broker: test runs leave nothing behind. */
+export async function deleteStreams(url: string, prefix: string): Promise<void> {
+  const { connect } = await import("@nats-io/transport-node");
+  const { jetstreamManager } = await import("@nats-io/jetstream");
+  const { allStreamNames } = await import("../../runtime/household/cts/cts-streams");
+  const nc = await connect({ servers: url });
+  try {
+    const jsm = await jetstreamManager(nc);
+    for (const n of allStreamNames(prefix)) await jsm.streams.delete(n.stream).catch(() => false);
+  } finally {
+    await nc.close();
+  }
+}

@@ -32,8 +32,14 @@ export function healthRouter(ctx: AppContext, sources: HealthSources): Router {
       // family relying on them must learn from the health check, not from a missed alert.
       const ctsOk = !cts || !cts.enabled || cts.state === "connected";
       const ok = dbOk && (nodeRed === "started" || nodeRed === "disabled") && ctsOk;
+      const why = [
+        ...(dbOk ? [] : ["the database does not answer"]),
+        ...(nodeRed === "started" || nodeRed === "disabled" ? [] : [`Node-RED is ${nodeRed}`]),
+        ...(ctsOk ? [] : [`continuous tracking is ${cts?.state ?? "down"}: the NATS broker at ${cts?.nats_url ?? "?"} is not reachable`]),
+      ];
       return reply(ok ? 200 : 503, {
         status: ok ? "ok" : "degraded",
+        ...(ok ? {} : { detail: why.join("; ") }),
         version: packageInfo().version,
         uptime_seconds: Math.round((Date.now() - sources.startedAt) / 1000),
         database: { ok: dbOk, dialect: ctx.dialect },

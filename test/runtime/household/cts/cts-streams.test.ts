@@ -12,7 +12,7 @@ import { encodeMessage, msToNs } from "../../../../runtime/household/cts/cts-cod
 import { streamNames } from "../../../../runtime/household/cts/cts-streams";
 import { KEYS, startTestApp, type TestApp } from "../../../support/test-app";
 import { eventually } from "../../../support/eventually";
-import { NATS_URL, requireNats, uniquePrefix } from "../../../support/nats";
+import { deleteStreams, NATS_URL, requireNats, uniquePrefix } from "../../../support/nats";
 import { CtsPublisher, trackingEventBytes } from "../../../fakes/cts-publisher";
 import { CAMERAS } from "../../../fakes/cts-script";
 
@@ -47,6 +47,7 @@ describe("continuous tracking: the streams on a real NATS broker", function () {
   after(async () => {
     await t?.close();
     await pub?.close();
+    if (prefix) await deleteStreams(NATS_URL, prefix);
   });
 
   const counters = (key: Parameters<typeof streamNames>[1]) => t.app.cts.health().streams[streamNames(prefix, key).stream];
