@@ -24,7 +24,11 @@ interface Plan {
   names: Map<string, string | null>;
 }
 
+const CACHE_MS = 5000;
+
 export class TrackingEventsApplier implements Applier<DecodedTrackingEvent, Plan> {
+  private readonly cache = new Map<string, { at: number; value: unknown }>();
+
   constructor(
     private readonly ctx: PlatformContext,
     private readonly fusion: LocationFusion,
@@ -52,7 +56,7 @@ export class TrackingEventsApplier implements Applier<DecodedTrackingEvent, Plan
     // Never in the future: a camera's clock ahead of ours must not hold the location.
     const atMs = captured === null || captured > now ? now : captured;
     const roomName = e.room_name.trim() || this.cameraRoom(e.camera_id);
-    const room = roomName ? await this.fusion.resolveRoom(roomName) : null;
+    const room = roomName ? await this.cached(`room:${roomName}`, () => this.fusion.resolveRoom(roomName)) : null;
     const identities = new Map(e.identity_snapshots.map((s) => [s.ph_id, s]));
     const detections: FrameDetection[] = e.detections.map((d) => {
       const snap = identities.get(d.ph_id);
@@ -74,7 +78,7 @@ export class TrackingEventsApplier implements Applier<DecodedTrackingEvent, Plan
       if (!prev || (d.identity_confidence ?? d.confidence) > (prev.identity_confidence ?? prev.confidence)) best.set(d.identity_id, d);
     }
     const names = new Map<string, string | null>();
-    for (const id of best.keys()) names.set(id, await displayNameOf(this.ctx, id));
+    for (const id of best.keys()) names.set(id, await this.cached(`name:${id}`, () => displayNameOf(this.ctx, id)));
     const fixes: TrackingFix[] = room
       ? [...best.values()].map((d) => ({
           person_id: d.identity_id as string,
@@ -106,6 +110,20 @@ export class TrackingEventsApplier implements Applier<DecodedTrackingEvent, Plan
     }
     after.push(() => this.live.offer(liveFrame(p)));
     return after;
+  }
+
+  /**
+   * Rooms and names change rarely and events come many a second: each is read at most every
+   * few seconds (a renamed room or person shows within that).
+   */
+  private async cached<V>(key: string, read: () => Promise<V>): Promise<V> {
+    const now = this.ctx.clock.now();
+    const hit = this.cache.get(key);
+    if (hit && now - hit.at < CACHE_MS) return hit.value as V;
+    const value = await read();
+    if (this.cache.size > 10_000) this.cache.clear();
+    this.cache.set(key, { at: now, value });
+    return value;
   }
 
   private cameraRoom(cameraId: string): string | null {
