@@ -9,29 +9,12 @@
  * the script in `cts.cameras`, printed here) to watch Rose move and a dementia rule fire.
  */
 import { CtsPublisher } from "./cts-publisher";
-import { CAMERAS, roseDay, type ScriptStep } from "./cts-script";
-
-const MAX_GAP_MS = 5000;
+import { CAMERAS, roseDay } from "./cts-script";
+import { play } from "./cts-player";
 
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 && process.argv[i + 1] !== undefined ? process.argv[i + 1] : fallback;
-}
-
-const clockText = (s: number) => `${String(Math.floor(s / 3600)).padStart(2, "0")}:${String(Math.floor((s % 3600) / 60)).padStart(2, "0")}`;
-
-async function play(pub: CtsPublisher, steps: ScriptStep[], speed: number, round: number): Promise<void> {
-  let last = steps[0]?.at_s ?? 0;
-  for (const step of steps) {
-    const gapMs = Math.min(MAX_GAP_MS, ((step.at_s - last) * 1000) / speed);
-    last = step.at_s;
-    if (gapMs > 0) await new Promise((r) => setTimeout(r, gapMs));
-    const suffix = round > 0 ? `-r${round}` : "";
-    if (step.kind === "event") await pub.event({ ...step.event, event_id: step.event.event_id + suffix });
-    else if (step.kind === "signal") await pub.signal({ ...step.signal, signal_id: step.signal.signal_id + suffix });
-    else await pub.revision({ ...step.revision, revision_id: step.revision.revision_id + suffix });
-    process.stdout.write(`${clockText(step.at_s)}  ${step.say}\n`);
-  }
 }
 
 async function main(): Promise<void> {
@@ -44,7 +27,7 @@ async function main(): Promise<void> {
   process.stdout.write(`careflow settings for it:\n  cts: { enabled: true, stream_prefix: "${prefix}", cameras: ${JSON.stringify(CAMERAS)} }\n`);
   let round = 0;
   do {
-    await play(pub, roseDay(), speed, round++);
+    await play(pub, roseDay(), speed, round++, (line) => process.stdout.write(`${line}\n`));
   } while (loop);
   await pub.close();
 }

@@ -5,7 +5,16 @@ import { LiveFrames, LIVE_FRAME_TWIN, type LiveFrame } from "../../../../runtime
 import type { RestTwin, WebAppFrame } from "../../../../runtime/platform/ws/webapp-hub";
 import { buildSettings } from "../../../../runtime/platform/config/load-settings";
 
-const frame = (camera_id: string): LiveFrame => ({ type: "cts_live_frame", camera_id, event_time: "", room_name: null, frame_url: null, frame_width: null, frame_height: null, detections: [] });
+const frame = (camera_id: string): LiveFrame => ({
+  type: "cts_live_frame",
+  camera_id,
+  event_time: "",
+  room_name: null,
+  frame_url: null,
+  frame_width: null,
+  frame_height: null,
+  detections: [],
+});
 
 describe("continuous tracking: live frames", () => {
   it("throttles each camera to live_publish_max_hz and sends through the cameras route's permission", () => {
