@@ -13,6 +13,7 @@ import { CtsLink } from "./cts-link";
 import { CtsStatus, type CtsHealth } from "./cts-status";
 import { streamNames, type StreamKey } from "./cts-streams";
 import { LiveFrames } from "./live-frames";
+import { RecentRevisions } from "./recent-revisions";
 import { SceneSamplesApplier, TrackEventsApplier } from "./low-rate.applier";
 import { RevisionsApplier } from "./revisions.applier";
 import { SignalsApplier } from "./signals.applier";
@@ -39,9 +40,10 @@ export class CtsService {
     this.status = new CtsStatus(cts.enabled, cts.nats_url);
     if (!cts.enabled) return;
     const live = new LiveFrames(ctx);
+    const revisions = new RecentRevisions();
     const appliers: Record<StreamKey, Applier<unknown, unknown>> = {
-      "tracking.events": erased(new TrackingEventsApplier(ctx, fusion, live)),
-      "tracking.revisions": erased(new RevisionsApplier(ctx)),
+      "tracking.events": erased(new TrackingEventsApplier(ctx, fusion, live, revisions)),
+      "tracking.revisions": erased(new RevisionsApplier(ctx, revisions)),
       "tracking.signals": erased(new SignalsApplier(ctx)),
       "scene.samples": erased(new SceneSamplesApplier(ctx)),
       "tracking.presence": erased(TrackEventsApplier.presence()),

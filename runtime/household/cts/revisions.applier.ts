@@ -8,11 +8,15 @@ import type { PlatformContext } from "../../platform/context";
 import { isoNow } from "../../platform/core/clock";
 import { reviseTrack } from "../tracking/track-revision";
 import { isKnownIdentity, type AfterCommit, type Applier } from "./applier";
-import { decodeRevision } from "./cts-codec";
+import { decodeRevision, nsToMs } from "./cts-codec";
+import type { RecentRevisions } from "./recent-revisions";
 import type { DecodedRevision } from "./cts-messages";
 
 export class RevisionsApplier implements Applier<DecodedRevision, DecodedRevision> {
-  constructor(private readonly ctx: PlatformContext) {}
+  constructor(
+    private readonly ctx: PlatformContext,
+    private readonly recent: RecentRevisions,
+  ) {}
 
   decode = decodeRevision;
 
@@ -32,13 +36,13 @@ export class RevisionsApplier implements Applier<DecodedRevision, DecodedRevisio
 
   async commit(trx: Knex, r: DecodedRevision): Promise<AfterCommit[]> {
     const identity = r.effective_identity_id || r.new_identity_id || r.map_identity_id;
-    const outcome = await reviseTrack(
-      trx,
-      { ph_id: r.ph_id, revision_id: r.revision_id, new_person_id: isKnownIdentity(identity) ? identity : null },
-      isoNow(this.ctx.clock),
-    );
-    if (outcome.superseded === 0) return [];
+    const person = isKnownIdentity(identity) ? identity : null;
+    const outcome = await reviseTrack(trx, { ph_id: r.ph_id, revision_id: r.revision_id, new_person_id: person }, isoNow(this.ctx.clock));
+    const now = this.ctx.clock.now();
+    const remember = () => this.recent.record(r.ph_id, person, nsToMs(r.revision_time_unix_ns) ?? now, now);
+    if (outcome.superseded === 0) return [remember];
     return [
+      remember,
       () =>
         this.ctx.log.info(
           { ph_id: r.ph_id, revision_id: r.revision_id, reason: r.reason, ...outcome },

@@ -14,6 +14,7 @@ import { decodeTrackingEvent, nsToMs } from "./cts-codec";
 import type { DecodedTrackingEvent } from "./cts-messages";
 import { storeFrame, type FrameDetection } from "./cts-frames.store";
 import type { LiveDetection, LiveFrame, LiveFrames } from "./live-frames";
+import type { RecentRevisions } from "./recent-revisions";
 
 interface Plan {
   event: DecodedTrackingEvent;
@@ -33,6 +34,7 @@ export class TrackingEventsApplier implements Applier<DecodedTrackingEvent, Plan
     private readonly ctx: PlatformContext,
     private readonly fusion: LocationFusion,
     private readonly live: LiveFrames,
+    private readonly revisions: RecentRevisions,
   ) {}
 
   decode = decodeTrackingEvent;
@@ -60,10 +62,11 @@ export class TrackingEventsApplier implements Applier<DecodedTrackingEvent, Plan
     const identities = new Map(e.identity_snapshots.map((s) => [s.ph_id, s]));
     const detections: FrameDetection[] = e.detections.map((d) => {
       const snap = identities.get(d.ph_id);
-      const identity = snap ? snap.effective_identity_id || snap.identity_id : "";
+      const said = snap ? snap.effective_identity_id || snap.identity_id : "";
+      const identity = this.revisions.identityOf(d.ph_id, isKnownIdentity(said) ? said : null, atMs, now);
       return {
         ph_id: d.ph_id,
-        identity_id: isKnownIdentity(identity) ? identity : null,
+        identity_id: identity,
         confidence: d.confidence,
         identity_confidence: snap ? snap.top_probability : null,
         posture: d.posture || null,
