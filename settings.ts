@@ -115,6 +115,17 @@ const deviceKey = z
   })
   .strict();
 
+/** A continuous-tracking camera (`GET /cts/cameras`): its id is the CTS camera id, not a sensor id. */
+const ctsCamera = z
+  .object({
+    id: z.string().regex(/^[a-z0-9][a-z0-9_-]*$/, "an id slug: lowercase letters, digits, '_' or '-'"),
+    name: z.string().min(1),
+    rtsp_url: z.string().nullable().default(null),
+    // The room name its frames are placed in when a tracking event names none.
+    location: z.string().min(1).nullable().default(null),
+  })
+  .strict();
+
 const camera = z
   .object({
     rotate: z.union([z.literal(90), z.literal(180), z.literal(270)]).optional(),
@@ -524,6 +535,21 @@ export const settingsSchema = z
         enabled: z.boolean().default(false),
         nats_url: z.string().default("nats://127.0.0.1:4222"),
         lock_seconds: z.number().min(0).default(60),
+        // Prepended to every subject (`{prefix}.tracking.events`) and stream name; empty on a
+        // household, a unique one per test run so runs never share streams or consumers.
+        stream_prefix: z
+          .string()
+          .regex(/^[A-Za-z0-9_-]*$/, "letters, digits, '_' or '-'")
+          .default(""),
+        // Live frames to /ws at most this often per camera.
+        live_publish_max_hz: z.number().positive().default(2),
+        // Tracking events captured longer ago than this are dropped (the original's 30 s).
+        stale_seconds: z.number().positive().default(30),
+        // Deliveries of one message before it is given up and kept as a dead letter.
+        max_deliver: z.number().int().min(1).max(100).default(5),
+        // A message delivered and not acknowledged within this is delivered again (after a crash).
+        ack_wait_seconds: z.number().int().min(1).max(3600).default(30),
+        cameras: z.array(ctsCamera).default([]),
       })
       .strict()
       .prefault({}),
@@ -548,3 +574,4 @@ export const DEFAULT_LEVELS = {
   info: { channels: ["pwa_popup_text"], escalation_minutes: null, repeat_count: 0 },
   reminder: { channels: ["pwa_popup_text", "hub_speaker_tts", "eink"], escalation_minutes: null, repeat_count: 0 },
 } as const;
+export type CtsSettings = Settings["cts"];

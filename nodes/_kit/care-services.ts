@@ -113,12 +113,17 @@ export interface DementiaSignal {
   details: Record<string, unknown>;
   started_at: string | null;
   acknowledged_at: string | null;
+  /** Who acknowledged it (a key's name, a chat user) and what they said. */
+  acknowledged_by: string | null;
+  feedback: string | null;
   created_at: string;
 }
 
 /** Every field narrows; an absent or empty list does not. Ranges include both ends. */
 export interface SignalQuery {
   signal_id?: string;
+  id?: number;
+  limit?: number;
   kinds?: readonly string[];
   person_ids?: readonly string[];
   unacknowledged?: boolean;
@@ -160,10 +165,35 @@ export interface RoomTrend {
 }
 
 /** Movement between rooms and the rooms' object trends. */
+export interface TrackingWindowQuery {
+  since: string;
+  until: string;
+  sample_period_s: number;
+  cameras: readonly string[];
+  rooms: readonly string[];
+  max_frames: number;
+}
+
+export interface TrackingWindowFrame {
+  frame_time: string;
+  camera_id: string;
+  room_name: string | null;
+  detections: Array<{ ph_id: string; identity_id: string | null; confidence: number; posture: string | null; bbox: Record<string, number> | null }>;
+  identities: string[];
+}
+
+export interface TrackingWindow {
+  frames: TrackingWindowFrame[];
+  /** True when more frames than max_frames were in the window and some were left out. */
+  trimmed: boolean;
+}
+
 export interface TrackingServices {
   /** Newest first. */
   transitions(q: { person_id: string; since: string; until: string }): Promise<RoomTransition[]>;
   roomTrends(): Promise<RoomTrend[]>;
+  /** Continuous-tracking frames, one per camera and sample period; null when continuous tracking is off. */
+  window(q: TrackingWindowQuery): Promise<TrackingWindow | null>;
 }
 
 /** The notification step's config as the notify service reads it: level, channels, templates, channel options. */

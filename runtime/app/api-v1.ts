@@ -15,6 +15,7 @@ import { eventLogsRouter } from "../care/events/event-logs.router";
 import { adminConfigRouter } from "./ops/ops.router";
 import { personsRouter } from "../household/persons/persons.router";
 import { trackingRouter } from "../household/tracking/tracking.router";
+import { ctsRouter } from "../household/cts/cts.router";
 import { identityRouter } from "../household/identity/identity.router";
 import { roomsRouter } from "../household/rooms/rooms.router";
 import { rulesRouter } from "../care/rules/rules.router";
@@ -41,6 +42,7 @@ export const V1_ROUTERS: readonly RouterFactory[] = [
   roomsRouter,
   sensorsRouter,
   trackingRouter,
+  ctsRouter,
   // Before the persons router: `/persons/enrolled` is not a person's id.
   identityRouter,
   personsRouter,

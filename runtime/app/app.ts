@@ -66,6 +66,7 @@ import { docsRouter } from "./ops/docs-pages";
 import { webappRouter } from "./webapp/webapp.router";
 import { knowledgePageRouter } from "./knowledge-page/knowledge-page.router";
 import { LocationFusion } from "../household/tracking/location-fusion";
+import { CtsService } from "../household/cts/cts.service";
 import { startDailyReports, type DailyReportJob } from "../care/reports";
 import { closeIdentity } from "../household/identity/identity.service";
 import { CallLog } from "../care/mcp/call-log";
@@ -100,6 +101,8 @@ export interface CareflowApp {
   devices: { aggregator: FrameAggregator; endpoints: DeviceEndpoints };
   /** The location state's fusion of sightings and presence sensors (tests wait on it). */
   tracking: LocationFusion;
+  /** The continuous-tracking streams (tests wait on them and read their counters). */
+  cts: CtsService;
   /** The daily reports' midnight job (tests wait on it). */
   reports: DailyReportJob;
   /** True when this start seeded the demo household. */
@@ -241,6 +244,10 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
     tracking.stop();
     await tracking.idle();
   });
+  // The continuous-tracking streams (cts.enabled): connecting never holds the start.
+  const cts = new CtsService(ctx, tracking);
+  cts.start();
+  lifecycle.add("continuous tracking", () => cts.stop());
   // Each member's report of the day that ended, stored at local midnight (and the missed ones at start).
   const reports = startDailyReports(ctx);
   lifecycle.add("daily reports", () => reports.stop());
@@ -265,7 +272,7 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
   const app = express();
   app.disable("x-powered-by");
   app.use(requestTargetGuard);
-  app.use(healthRouter(ctx, { startedAt: Date.now(), nodeRedState: () => (useNodeRed ? nodeRedHost.state : "disabled") }));
+  app.use(healthRouter(ctx, { startedAt: Date.now(), nodeRedState: () => (useNodeRed ? nodeRedHost.state : "disabled"), cts: () => cts.health() }));
   app.use(docsRouter());
   app.use(webappRouter());
   app.use(knowledgePageRouter());
@@ -380,6 +387,7 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
     server,
     devices: { aggregator, endpoints: deviceEndpoints },
     tracking,
+    cts,
     reports,
     demoSeeded: empty,
     listen: (port = 0, host?: string) =>

@@ -30,6 +30,7 @@ import { hubState } from "../household/hub/hub-state";
 import { findRoomByName } from "../household/rooms/rooms.service";
 import { loadAlertProfiles, profileAllows } from "../household/tracking/signal-profiles";
 import { findSignals } from "../household/tracking/signals.store";
+import { trackingWindow } from "../household/cts/tracking-window";
 import { listTransitions } from "../household/tracking/transitions.store";
 import { listRoomTrends } from "../household/tracking/trends.store";
 import { identifyFrames } from "../household/identity/identify.service";
@@ -89,6 +90,7 @@ function build(ctx: CareContext): CareServices {
     tracking: {
       transitions: (q) => listTransitions(ctx.db, q),
       roomTrends: () => listRoomTrends(ctx.db),
+      window: async (q) => (ctx.settings.cts.enabled ? trackingWindow(ctx.db, q) : null),
     },
     notify: {
       send: async (input, config, signal) => {

@@ -57,6 +57,9 @@ export const OWNERS: Readonly<Record<string, string>> = {
   quiz_responses: "care/knowledge/delivery/",
   info_card_deliveries: "care/knowledge/delivery/",
   input_journal: "care/journal/",
+  cts_applied: "household/cts/",
+  cts_dead_letters: "household/cts/",
+  cts_frames: "household/cts/",
 };
 
 const MIGRATIONS = "platform/db/migrations/";

@@ -7,6 +7,9 @@
 import assert from "node:assert/strict";
 import { prng } from "../support/prng";
 import { KEYS, startTestApp, testAuthSettings, type TestApp } from "../support/test-app";
+import { deleteStreams, NATS_URL, portOpen, uniquePrefix } from "../support/nats";
+
+const ctsPrefix = uniquePrefix("fuzz");
 import { appRoutes, type RouteEntry } from "../support/route-table";
 import { signedUrl, storeFrame } from "../../runtime/household/media/media.service";
 
@@ -68,6 +71,8 @@ const QUERY_KEYS = [
   "answered_via",
   "applies_to",
   "document_id",
+  // /cts/signals
+  "kind",
 ];
 const QUERY_VALUES = [
   "",
@@ -100,6 +105,8 @@ const FIELDS = [
   "question_ord",
   "choice_id",
   "open_ended_text",
+  // /cts/signals/{id}/acknowledge
+  "feedback",
   "name",
   "floor",
   "sensor_id",
@@ -252,7 +259,10 @@ describe("security: bounded fuzz of every route", function () {
   };
 
   before(async () => {
-    t = await startTestApp({ nodeRed: true, settings: { auth: { ...testAuthSettings(), throttle: { max_failures: 1_000_000 } } } });
+    // Continuous tracking on (its /cts routes answer instead of cts.disabled), on the machine's
+    // broker when there is one: the health check at the end wants the link up.
+    const cts = (await portOpen(NATS_URL)) ? { enabled: true, nats_url: NATS_URL, stream_prefix: ctsPrefix } : {};
+    t = await startTestApp({ nodeRed: true, settings: { auth: { ...testAuthSettings(), throttle: { max_failures: 1_000_000 } }, cts } });
     routes = appRoutes(t.app.server).filter((r) => r.method !== "HEAD");
     // Real objects for the ids to hit now and then.
     await t.post("/api/v1/rooms", { name: "kitchen" });
@@ -265,7 +275,10 @@ describe("security: bounded fuzz of every route", function () {
     PATH_VALUES.push(frame.object_name);
     QUERY_VALUES.push(signed.get("sig")!, signed.get("expires")!);
   });
-  after(() => t.close());
+  after(async () => {
+    await t.close();
+    if (t.app.ctx.settings.cts.enabled) await deleteStreams(NATS_URL, ctsPrefix);
+  });
 
   it(`answers ${PER_ROUTE} malformed requests per route below 500, every error with {"detail"} (seed ${SEED})`, async () => {
     const failures: string[] = [];

@@ -19,6 +19,8 @@ const SPEC_GRANTS: Record<Exclude<Caller, "none" | "wrong">, readonly RegExp[]> 
   caregiver: [
     re("GET", "/api/v1/.+"),
     re("POST", `/api/v1/alerts/${seg}/action`),
+    // Caregivers acknowledge dementia signals as they act on alerts (docs/tracking.md).
+    re("POST", `/api/v1/cts/signals/${seg}/acknowledge`),
     // Caregivers author knowledge; the hard delete of a whole document, card or quiz is the admin's (docs/decisions.md).
     re("(POST|PATCH)", "/api/v1/(knowledge|info-cards|quizzes)(/.+)?"),
     re("PUT", "/api/v1/(info-cards|quizzes)/.+"),
@@ -78,7 +80,11 @@ describe("security: every route × every kind of caller (role matrix from the ro
   let routes: RouteEntry[];
   before(async () => {
     // Wrong keys are part of the matrix: the per-address throttle must not answer for the table.
-    t = await startTestApp({ nodeRed: true, settings: { auth: { ...testAuthSettings(), throttle: { max_failures: 1_000_000 } } } });
+    // Continuous tracking on (its /cts routes answer instead of cts.disabled), no broker needed.
+    t = await startTestApp({
+      nodeRed: true,
+      settings: { auth: { ...testAuthSettings(), throttle: { max_failures: 1_000_000 } }, cts: { enabled: true, nats_url: "nats://127.0.0.1:9" } },
+    });
     routes = appRoutes(t.app.server).filter((r) => r.method !== "HEAD");
   });
   after(() => t.close());

@@ -10,10 +10,13 @@ import { pingStore } from "../../platform/db/store";
 import { route, reply } from "../../platform/http/route";
 import { packageInfo } from "../../platform/config/app-info";
 import { redactSecrets } from "./redact";
+import type { CtsHealth } from "../../household/cts/cts-status";
 import { NO_KEY, webappLinkQr, webappLinks } from "./webapp-link";
 
 export interface HealthSources {
   nodeRedState: () => string;
+  /** The continuous-tracking link; absent in apps built without it. */
+  cts?: () => CtsHealth;
   startedAt: number;
 }
 
@@ -24,13 +27,24 @@ export function healthRouter(ctx: AppContext, sources: HealthSources): Router {
     route(async () => {
       const dbOk = await pingStore(ctx.db);
       const nodeRed = sources.nodeRedState();
-      const ok = dbOk && (nodeRed === "started" || nodeRed === "disabled");
+      const cts = sources.cts?.();
+      // Tracking on but its broker unreachable: signals and locations are not arriving, which a
+      // family relying on them must learn from the health check, not from a missed alert.
+      const ctsOk = !cts || !cts.enabled || cts.state === "connected";
+      const ok = dbOk && (nodeRed === "started" || nodeRed === "disabled") && ctsOk;
+      const why = [
+        ...(dbOk ? [] : ["the database does not answer"]),
+        ...(nodeRed === "started" || nodeRed === "disabled" ? [] : [`Node-RED is ${nodeRed}`]),
+        ...(ctsOk ? [] : [`continuous tracking is ${cts?.state ?? "down"}: the NATS broker at ${cts?.nats_url ?? "?"} is not reachable`]),
+      ];
       return reply(ok ? 200 : 503, {
         status: ok ? "ok" : "degraded",
+        ...(ok ? {} : { detail: why.join("; ") }),
         version: packageInfo().version,
         uptime_seconds: Math.round((Date.now() - sources.startedAt) / 1000),
         database: { ok: dbOk, dialect: ctx.dialect },
         node_red: { state: nodeRed },
+        ...(cts ? { cts } : {}),
       });
     }),
   );

@@ -11,8 +11,9 @@
  * Every sighting is stored, visitors' too; visitors are not placed. Events are handled one
  * at a time, in the order they arrived.
  */
+import type { Knex } from "knex";
 import type { PlatformContext } from "../../platform/context";
-import type { PersonSighting } from "../../platform/core/event-bus";
+import type { PersonSighting, SensorEvent } from "../../platform/core/event-bus";
 import { findRoomByName } from "../rooms/rooms.service";
 import { sensorRoomName } from "../sensors/sensors.service";
 import { displayNameOf } from "../persons/persons.service";
@@ -25,7 +26,26 @@ import { recordTransition } from "./transitions.store";
 /** The confidence of a room inferred from a presence sensor: it says someone is there, not who. */
 export const INFERRED_CONFIDENCE = 0.6;
 
+/** A person placed by the continuous-tracking service (a tracking event's detection). */
+export interface TrackingFix {
+  person_id: string;
+  person_name: string | null;
+  room_name: string;
+  /** The CTS camera id. */
+  sensor_id: string;
+  confidence: number;
+  atMs: number;
+  /** The physical track the fix came from; revisions name it. */
+  ph_id: string;
+}
+
+export interface ResolvedRoom {
+  id: string | null;
+  name: string;
+}
+
 interface Evidence {
+  ph_id?: string;
   person_id: string;
   person_name: string | null;
   room_name: string;
@@ -141,19 +161,39 @@ export class LocationFusion {
   }
 
   private async apply(ev: Evidence): Promise<void> {
+    const room = await this.resolveRoom(ev.room_name);
+    const published = await this.ctx.db.transaction((trx) => this.applyIn(trx, ev, room));
+    if (published) this.ctx.bus.publish("sensor.event", published);
+  }
+
+  /**
+   * A continuous-tracking fix, applied inside the caller's transaction (the consumer marks the
+   * message applied in the same one). Returns the `location` event to publish once it commits.
+   */
+  applyTrackingFix(trx: Knex, fix: TrackingFix, room: ResolvedRoom): Promise<SensorEvent | null> {
+    return this.applyIn(trx, { ...fix, source: "cts", direction_raw: null, direction_semantic: null }, room);
+  }
+
+  /** The household's room of that name (its id and spelling), read before a transaction opens: SQLite has one connection. */
+  async resolveRoom(roomName: string): Promise<ResolvedRoom> {
+    const found = await findRoomByName(this.ctx, roomName);
+    return { id: found ? String(found.id) : null, name: found?.name ?? roomName };
+  }
+
+  private async applyIn(trx: Knex, ev: Evidence, room: ResolvedRoom): Promise<SensorEvent | null> {
     const { ctx } = this;
-    const prev = await getPersonLocation(ctx.db, ev.person_id);
+    const prev = await getPersonLocation(trx, ev.person_id);
     // Evidence older than what placed the person now changes nothing (it was stored as a sighting).
-    if (prev && Date.parse(prev.updated_at) > ev.atMs) return;
-    const found = await findRoomByName(ctx, ev.room_name);
-    const roomName = found?.name ?? ev.room_name;
-    const roomId = found ? String(found.id) : null;
+    if (prev && Date.parse(prev.updated_at) > ev.atMs) return null;
+    if (prev && heldByTracking(prev, ev, ctx.settings.cts.lock_seconds)) return null;
+    const roomName = room.name;
+    const roomId = room.id;
     const at = isoAt(ev.atMs);
     const stale = prev !== null && minutesAgo(ev.atMs, prev.updated_at) > ctx.settings.person_tracking.stale_timeout_minutes;
     const changed = prev === null || stale || !sameText(prev.room_name, roomName);
     const semantic = ev.direction_semantic && ev.direction_semantic !== "stationary" ? ev.direction_semantic : null;
 
-    await ctx.db.transaction(async (trx) => {
+    {
       if (changed || semantic) {
         const exiting = semantic === "exiting";
         const from = exiting || !changed ? { id: roomId, name: roomName } : { id: prev?.room_id ?? null, name: prev?.room_name ?? null };
@@ -196,15 +236,16 @@ export class LocationFusion {
           timestamp: at,
           mean_quality: ev.confidence,
           quality_samples: 1,
+          ph_id: ev.ph_id ?? null,
         });
       } else {
         const stay = await latestLocationChange(trx, ev.person_id);
         if (stay) await setChangeQuality(trx, stay.id, next.mean_quality ?? ev.confidence, next.quality_samples);
       }
-    });
+    }
 
-    if (!changed) return;
-    ctx.bus.publish("sensor.event", {
+    if (!changed) return null;
+    return {
       kind: "location",
       sensor_id: ev.sensor_id,
       room_name: roomName,
@@ -216,8 +257,19 @@ export class LocationFusion {
         source: ev.source,
         direction_semantic: semantic,
       },
-    });
+    };
   }
+}
+
+/**
+ * The source-precedence lock: a continuous-tracking fix holds the person's room for
+ * `cts.lock_seconds` against a weaker source (a camera batch, a presence sensor) that would
+ * move them elsewhere; evidence for the same room still refreshes it.
+ */
+function heldByTracking(prev: StoredLocation, ev: Evidence, lockSeconds: number): boolean {
+  if (ev.source === "cts" || prev.source !== "cts" || lockSeconds <= 0) return false;
+  if (sameText(prev.room_name, ev.room_name)) return false;
+  return ev.atMs - Date.parse(prev.updated_at) < lockSeconds * 1000;
 }
 
 /** The stay's running mean confidence with one more piece of evidence. */

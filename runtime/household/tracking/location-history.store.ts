@@ -15,6 +15,10 @@ export interface LocationChange {
   /** The stay's quality so far: the mean confidence of the evidence that kept the person there. */
   mean_quality: number | null;
   quality_samples: number;
+  /** The continuous-tracking track that placed the person here, when one did. */
+  ph_id?: string | null;
+  /** On a row a revision wrote: the revision. */
+  revision_id?: string | null;
 }
 
 interface ChangeRow extends Omit<LocationChange, "confidence" | "mean_quality" | "quality_samples"> {
@@ -34,7 +38,11 @@ const toChange = (r: ChangeRow): LocationChange => ({
   timestamp: r.timestamp,
   mean_quality: r.mean_quality === null || r.mean_quality === undefined ? null : Number(r.mean_quality),
   quality_samples: Number(r.quality_samples ?? 0),
+  ph_id: r.ph_id ?? null,
 });
+
+/** Rows a revision superseded stay for the record, out of every read. */
+const live = (db: Knex) => db<ChangeRow>("person_location_history").whereNull("deleted_at");
 
 /** Appends a change; returns its id. */
 export async function appendLocationChange(db: Knex, c: Omit<LocationChange, "id">): Promise<number> {
@@ -49,17 +57,13 @@ export async function setChangeQuality(db: Knex, id: number, meanQuality: number
 
 /** The person's changes with `timestamp >= since`, newest first. */
 export async function listLocationChanges(db: Knex, personId: string, since: string): Promise<LocationChange[]> {
-  const rows: ChangeRow[] = await db<ChangeRow>("person_location_history")
-    .where({ person_id: personId })
-    .andWhere("timestamp", ">=", since)
-    .orderBy("timestamp", "desc")
-    .orderBy("id", "desc");
+  const rows: ChangeRow[] = await live(db).where({ person_id: personId }).andWhere("timestamp", ">=", since).orderBy("timestamp", "desc").orderBy("id", "desc");
   return rows.map(toChange);
 }
 
 /** The person's most recent change, i.e. when they entered where they are now. */
 export async function latestLocationChange(db: Knex, personId: string): Promise<LocationChange | null> {
-  const row = await db<ChangeRow>("person_location_history").where({ person_id: personId }).orderBy("timestamp", "desc").orderBy("id", "desc").first();
+  const row = await live(db).where({ person_id: personId }).orderBy("timestamp", "desc").orderBy("id", "desc").first();
   return row ? toChange(row) : null;
 }
 
@@ -68,17 +72,28 @@ export async function latestLocationChange(db: Knex, personId: string): Promise<
  * force at `since` (the last one before it), when there is one: where the window began.
  */
 export async function listLocationChangesBetween(db: Knex, personId: string, since: string, until: string): Promise<LocationChange[]> {
-  const before = await db<ChangeRow>("person_location_history")
-    .where({ person_id: personId })
-    .andWhere("timestamp", "<", since)
-    .orderBy("timestamp", "desc")
-    .orderBy("id", "desc")
-    .first();
-  const rows: ChangeRow[] = await db<ChangeRow>("person_location_history")
+  const before = await live(db).where({ person_id: personId }).andWhere("timestamp", "<", since).orderBy("timestamp", "desc").orderBy("id", "desc").first();
+  const rows: ChangeRow[] = await live(db)
     .where({ person_id: personId })
     .andWhere("timestamp", ">=", since)
     .andWhere("timestamp", "<", until)
     .orderBy("timestamp", "asc")
     .orderBy("id", "asc");
   return (before ? [before, ...rows] : rows).map(toChange);
+}
+
+/** A revision superseded these rows: kept for the record, out of every read. */
+export async function supersedeChanges(db: Knex, ids: readonly number[], revisionId: string, at: string): Promise<void> {
+  if (ids.length)
+    await db("person_location_history")
+      .whereIn("id", [...ids])
+      .update({ deleted_at: at, revision_id: revisionId });
+}
+
+/** Live rows a track placed under anyone but `keepPersonId`: what a revision of that track's identity supersedes. */
+export async function changesOfTrackNotBy(db: Knex, phId: string, keepPersonId: string | null): Promise<LocationChange[]> {
+  const q = live(db).where({ ph_id: phId });
+  if (keepPersonId) q.whereNot({ person_id: keepPersonId });
+  const rows: ChangeRow[] = await q.orderBy("timestamp", "asc").orderBy("id", "asc");
+  return rows.map(toChange);
 }

@@ -56,3 +56,8 @@ export async function listPersonLocations(db: Knex): Promise<StoredLocation[]> {
 export async function writePersonLocation(db: Knex, l: StoredLocation): Promise<void> {
   await db("person_locations").insert(l).onConflict("person_id").merge();
 }
+
+/** The person is placed nowhere (a revision took away the only fix that placed them). */
+export async function deletePersonLocation(db: Knex, personId: string): Promise<void> {
+  await db("person_locations").where({ person_id: personId }).delete();
+}

@@ -1,6 +1,6 @@
 /**
  * Where the members are: `/persons/locations`, `/persons/{id}/location`, `/persons/{id}/history`,
- * `/persons/{id}/sightings`, and the presence chain's reload. Mounted before the persons
+ * `/persons/{id}/sightings` (the presence chain's reload is a `/cts` route, household/cts). Mounted before the persons
  * router, so `/persons/locations` is never taken for a person's id.
  */
 import { Router } from "express";
@@ -9,7 +9,6 @@ import type { PlatformContext } from "../../platform/context";
 import { parseQuery } from "../../platform/http/query";
 import { route } from "../../platform/http/route";
 import { listMemberLocations, memberHistory, memberLocation, memberSightings } from "./location-views";
-import { reloadPresenceConfig } from "./presence-config";
 
 /** A month of history at most; a day by default, as the spec's example. */
 const MAX_HISTORY_HOURS = 24 * 31;
@@ -37,10 +36,6 @@ export function trackingRouter(ctx: PlatformContext): Router {
       const q = parseQuery(req, { limit: z.coerce.number().int().min(1).max(200).default(20) });
       return memberSightings(ctx, req.params.id, q.limit);
     }),
-  );
-  r.post(
-    "/cts/presence-config/reload",
-    route(() => reloadPresenceConfig(ctx)),
   );
   return r;
 }

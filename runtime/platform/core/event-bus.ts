@@ -27,6 +27,13 @@ export interface BusTopics {
   "prompt.answered": { execution_id: number; step_id: number; channel: string; action: string };
   /** A quiz session ended (care/knowledge/delivery): the voice companion running it stops. */
   "quiz.ended": { session_id: number; status: string };
+  /**
+   * A dementia signal was stored and its person's alert profile lets it alert (household/cts):
+   * the `dementia_signal` trigger fires its rules. The row stays `pending` until they were fired.
+   */
+  "cts.signal": { signal_id: string };
+  /** A scene keyframe sample arrived from continuous tracking (household/cts). */
+  "cts.scene_sample": { keyframe_id: string; camera_id: string; minio_key: string; captured_at: string; annotations: Record<string, unknown>; ph_id: string };
   /** A member was registered (household/persons): the daily reports' midnight job arms for them. */
   "person.added": { person_id: string };
   /** A webhook call reached its rule (its secret matched): the input journal keeps it. */

@@ -72,6 +72,22 @@ export class WebAppHub {
     return n;
   }
 
+  /**
+   * Send a frame only to clients whose key may read its REST twin (a live tracking frame goes
+   * to keys that may `GET /api/v1/cts/cameras`, never to the senior's tablet); returns how many.
+   */
+  broadcastTo(twin: RestTwin, frame: WebAppFrame): number {
+    const text = JSON.stringify(frame);
+    let n = 0;
+    for (const [ws, client] of this.clients) {
+      if (ws.readyState === ws.OPEN && isAllowed(client.principal, twin.method, twin.path)) {
+        ws.send(text);
+        n++;
+      }
+    }
+    return n;
+  }
+
   /** Send a binary frame (audio) to every connected client; returns how many it was sent to. */
   broadcastBinary(data: Buffer): number {
     let n = 0;

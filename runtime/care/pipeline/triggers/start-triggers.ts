@@ -1,11 +1,13 @@
 /**
- * Starts the triggers that fire rules on their own: cron, sensor events and occupancy.
+ * Starts the triggers that fire rules on their own: cron, sensor events, occupancy and
+ * dementia signals.
  * Webhooks arrive over HTTP (`webhooks.router.ts`) and reach the engine through
  * `ctx.firer`; manual runs and chat commands call the firer directly.
  */
 import type { CareContext } from "../../context";
 import type { RuleFirer } from "../engine/types";
 import { CronScheduler, type CronSchedulerOptions } from "./cron-scheduler";
+import { DementiaSignalTrigger } from "./dementia-signal.trigger";
 import { OccupancyTrigger } from "./occupancy.trigger";
 import { SensorEventTrigger } from "./sensor-event.trigger";
 import type { Trigger } from "./trigger-kit";
@@ -21,7 +23,12 @@ export interface StartTriggersOptions {
 }
 
 export function startTriggers(ctx: CareContext, firer: RuleFirer, opts: StartTriggersOptions = {}): RunningTriggers {
-  const triggers: Trigger[] = [new CronScheduler(ctx, firer, opts.cron), new SensorEventTrigger(ctx, firer), new OccupancyTrigger(ctx, firer)];
+  const triggers: Trigger[] = [
+    new CronScheduler(ctx, firer, opts.cron),
+    new SensorEventTrigger(ctx, firer),
+    new OccupancyTrigger(ctx, firer),
+    new DementiaSignalTrigger(ctx, firer),
+  ];
   for (const t of triggers) t.start();
   return {
     stop: () => {

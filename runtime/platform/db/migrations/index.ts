@@ -26,6 +26,7 @@ import * as m018 from "./018_daily_reports";
 import * as m021 from "./021_prompt_frames";
 import * as m022 from "./022_knowledge";
 import * as m023 from "./023_knowledge_search";
+import * as m026 from "./026_cts_streams";
 import * as m027 from "./027_input_journal";
 
 interface Migration {
@@ -57,6 +58,7 @@ const migrations: Record<string, Migration> = {
   "021_prompt_frames": m021,
   "022_knowledge": m022,
   "023_knowledge_search": m023,
+  "026_cts_streams": m026,
   "027_input_journal": m027,
 };
 

@@ -19,6 +19,9 @@ import { configOf } from "../../../nodes/filters/_support/tracking-db";
 import { stepInput } from "../../../nodes/handler-context";
 import { KEYS, startTestApp, type TestApp } from "../../../support/test-app";
 
+/** Tracking on, pointed at a port nothing listens on: the /cts routes answer, no broker is reached. */
+const CTS_ON_NO_BROKER = { enabled: true, nats_url: "nats://127.0.0.1:9" };
+
 const T0 = Date.parse("2026-05-04T23:30:00Z");
 const MIN = 60_000;
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -64,7 +67,8 @@ describe("presence: the provider chain", () => {
   beforeEach(async () => {
     writeSettings("app:\n  timezone: UTC\n");
     clock = new ManualClock(T0);
-    t = await startTestApp({ clock, settingsFile });
+    // The reload is a /cts route: it answers only with continuous tracking on (no broker needed here).
+    t = await startTestApp({ clock, settingsFile, settings: { cts: CTS_ON_NO_BROKER } });
     for (const name of ["kitchen", "bedroom", "bathroom"]) rooms[name] = (await t.post("/api/v1/rooms", { name })).body.id;
     await t.post("/api/v1/persons", { person_id: "rose", display_name: "Rose" });
     hub = new Map();
@@ -247,7 +251,7 @@ describe("presence: the provider chain", () => {
 
 describe("presence: reload without a settings file", () => {
   it("answers 409: there is no file to read", async () => {
-    const t = await startTestApp();
+    const t = await startTestApp({ settings: { cts: CTS_ON_NO_BROKER } });
     try {
       const res = await t.post("/api/v1/cts/presence-config/reload");
       assert.equal(res.status, 409, res.text);

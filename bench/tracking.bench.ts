@@ -1,0 +1,149 @@
+/**
+ * Continuous tracking over the machine's NATS JetStream broker, with the app started as the
+ * tracking tests start it (startTestApp, system clock), on SQLite and then on PostgreSQL
+ * (BENCH_PG_URL, default the machine's; skipped when it does not answer):
+ * 1. 2,000 tracking events a second for BENCH_TRACKING_SECONDS (5) from the fake tracking
+ *    service, each moving one of 20 people to another room: events decoded and applied per
+ *    second, and p99 from publishing an event to its location state committed (the `location`
+ *    event on the bus, published once the transaction committed) (target: 2,000/s, p99 < 20 ms);
+ * 2. a dementia signal published to its `dementia_signal` rule's first step started (seen on
+ *    the engine's live events), 100 signals one after another (target: p99 < 50 ms).
+ */
+import { startTestApp, type TestApp } from "../test/support/test-app";
+import { deleteStreams, NATS_URL, portOpen, uniquePrefix } from "../test/support/nats";
+import { CtsPublisher } from "../test/fakes/cts-publisher";
+import type { SensorEvent } from "../runtime/platform/core/event-bus";
+import { nowMs, percentile, report, type BenchRow } from "./support";
+
+const RATE = Number(process.env.BENCH_TRACKING_RATE ?? 2000);
+const SECONDS = Number(process.env.BENCH_TRACKING_SECONDS ?? 5);
+const SIGNALS = Number(process.env.BENCH_TRACKING_SIGNALS ?? 100);
+const PG_URL = process.env.BENCH_PG_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+const PEOPLE = Array.from({ length: 20 }, (_, i) => `p${i}`);
+const ROOMS = ["Kitchen", "Hallway"];
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, Math.max(0, ms)));
+
+interface Pass {
+  store: string;
+  /** How fast the fake tracking service got its events acknowledged by the broker (same process, same cores). */
+  published: number;
+  events: number;
+  rate: number;
+  p50: number;
+  p99: number;
+  signalP50: number;
+  signalP99: number;
+}
+
+async function eventsPass(t: TestApp, pub: CtsPublisher): Promise<{ rate: number; latencies: number[]; total: number; published: number }> {
+  const sent = new Map<string, number[]>();
+  const latencies: number[] = [];
+  let lastApplied = 0;
+  const off = t.app.ctx.bus.subscribe("sensor.event", (e: SensorEvent) => {
+    if (e.kind !== "location") return;
+    const at = sent.get(String(e.input.person_id))?.shift();
+    if (at === undefined) return;
+    lastApplied = nowMs();
+    latencies.push(lastApplied - at);
+  });
+  const total = RATE * SECONDS;
+  const batch = RATE / 20; // every 50 ms
+  const start = nowMs();
+  for (let i = 0; i < total; i += batch) {
+    await sleep(start + (i / RATE) * 1000 - nowMs());
+    const publishes: Promise<number>[] = [];
+    for (let j = i; j < Math.min(total, i + batch); j++) {
+      const person = PEOPLE[j % PEOPLE.length];
+      const room = ROOMS[Math.floor(j / PEOPLE.length) % 2];
+      const queue = sent.get(person) ?? [];
+      queue.push(nowMs());
+      sent.set(person, queue);
+      publishes.push(pub.event({ camera_id: `cam-${j % 4}`, room_name: room, people: [{ ph_id: `ph-${person}`, identity_id: person }], event_id: `b-${j}` }));
+    }
+    await Promise.all(publishes);
+  }
+  const published = (total / (nowMs() - start)) * 1000;
+  const deadline = nowMs() + 60_000;
+  while (latencies.length < total && nowMs() < deadline) await sleep(20);
+  off();
+  return { rate: (latencies.length / (lastApplied - start)) * 1000, latencies, total, published };
+}
+
+async function signalsPass(t: TestApp, pub: CtsPublisher): Promise<number[]> {
+  const res = await t.post("/api/v1/rules/import", {
+    schema_version: 1,
+    rule: { name: "Bench signal", trigger_type: "dementia_signal", cool_off_minutes: 0, max_daily_triggers: 100000 },
+    steps: [{ label: "first", step_type: "condition", config: { expression: "true" } }],
+    edges: [],
+  });
+  if (res.status !== 201) throw new Error(`rule import: ${res.status} ${res.text}`);
+  const started: number[] = [];
+  const off = t.app.engine!.live.subscribe(() => started.push(nowMs()), ["step_started"]);
+  const latencies: number[] = [];
+  for (let i = 0; i < SIGNALS; i++) {
+    const before = started.length;
+    const at = nowMs();
+    await pub.signal({ signal_id: `bs-${i}`, identity_id: "p0", kind: "pacing", severity: "warning" });
+    const until = at + 5000;
+    while (started.length === before && nowMs() < until) await sleep(1);
+    if (started.length > before) latencies.push(started[before] - at);
+    await sleep(20);
+  }
+  off();
+  return latencies;
+}
+
+async function pass(store: string, databaseUrl: string | undefined): Promise<Pass> {
+  if (databaseUrl) process.env.CAREFLOW_TEST_DATABASE_URL = databaseUrl;
+  else delete process.env.CAREFLOW_TEST_DATABASE_URL;
+  const prefix = uniquePrefix("bench");
+  const pub = await CtsPublisher.connect(NATS_URL, prefix);
+  const t = await startTestApp({ nodeRed: true, settings: { cts: { enabled: true, nats_url: NATS_URL, stream_prefix: prefix, lock_seconds: 0 } } });
+  try {
+    const until = nowMs() + 10_000;
+    while (t.app.cts.health().state !== "connected" && nowMs() < until) await sleep(20);
+    const events = await eventsPass(t, pub);
+    const signals = await signalsPass(t, pub);
+    return {
+      store,
+      published: events.published,
+      events: events.latencies.length,
+      rate: events.rate,
+      p50: percentile(events.latencies, 50),
+      p99: percentile(events.latencies, 99),
+      signalP50: percentile(signals, 50),
+      signalP99: percentile(signals, 99),
+    };
+  } finally {
+    await t.close();
+    await pub.close();
+    await deleteStreams(NATS_URL, prefix).catch(() => undefined);
+  }
+}
+
+async function main(): Promise<void> {
+  if (!(await portOpen(NATS_URL))) {
+    process.stdout.write(`tracking: no NATS broker at ${NATS_URL}; skipped\n`);
+    return;
+  }
+  const passes = [await pass("sqlite", undefined)];
+  if (await portOpen(PG_URL.replace(/^postgres:/, "nats:"))) passes.push(await pass("postgres", PG_URL));
+  const rows: BenchRow[] = passes.flatMap((p) => [
+    { measure: `${p.store}: events published (fake CTS)`, value: p.published, unit: "/s", target: `${RATE}` },
+    { measure: `${p.store}: events applied`, value: p.events, unit: "events", target: `${RATE * SECONDS}`, ok: p.events === RATE * SECONDS },
+    { measure: `${p.store}: events decoded and applied`, value: p.rate, unit: "/s", target: `>= ${RATE * 0.95}`, ok: p.rate >= RATE * 0.95 },
+    { measure: `${p.store}: event → location p50`, value: p.p50, unit: "ms" },
+    { measure: `${p.store}: event → location p99`, value: p.p99, unit: "ms", target: "< 20", ok: p.p99 < 20 },
+    { measure: `${p.store}: signal → first step p50`, value: p.signalP50, unit: "ms" },
+    { measure: `${p.store}: signal → first step p99`, value: p.signalP99, unit: "ms", target: "< 50", ok: p.signalP99 < 50 },
+  ]);
+  report("tracking", rows, { rate_target: RATE, seconds: SECONDS, passes });
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    process.stderr.write(`tracking bench: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exit(1);
+  },
+);

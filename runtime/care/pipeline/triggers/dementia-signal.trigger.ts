@@ -1,0 +1,69 @@
+/**
+ * dementia_signal rules: a signal the tracking consumer stored and its person's profile lets
+ * alert (`cts.signal` on the bus) fires every enabled rule with that trigger type; the rule's
+ * `dementia_signal` filter then judges that very signal (its `signal_id` is in the payload).
+ * The stored signal stays `pending` until its rules were fired, so signals committed just
+ * before a crash fire at the next start: an alert may come twice, never not at all.
+ */
+import type { CareContext } from "../../context";
+import { findSignals, markSignalFired, pendingAlertSignals, type DementiaSignal } from "../../../household/tracking/signals.store";
+import { triggerContext, type RuleFirer } from "../engine/types";
+import { fireLogged, Inflight, rulesWithTrigger, type Trigger } from "./trigger-kit";
+
+export class DementiaSignalTrigger implements Trigger {
+  private readonly inflight: Inflight;
+  private unsubscribe: (() => void) | null = null;
+  private tail: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly ctx: CareContext,
+    private readonly firer: RuleFirer,
+  ) {
+    this.inflight = new Inflight((err) => ctx.log.error({ err }, "dementia_signal trigger failed"));
+  }
+
+  start(): void {
+    if (this.unsubscribe) return;
+    this.unsubscribe = this.ctx.bus.subscribe("cts.signal", ({ signal_id }) => this.serial(() => this.fireStored(signal_id)));
+    // What was committed but not fired before the last stop (or crash).
+    this.serial(async () => {
+      for (const s of await pendingAlertSignals(this.ctx.db)) await this.fire(s);
+    });
+  }
+
+  stop(): void {
+    this.unsubscribe?.();
+    this.unsubscribe = null;
+  }
+
+  idle(): Promise<void> {
+    return this.inflight.idle();
+  }
+
+  /** One signal at a time, in the order they were committed. */
+  private serial(work: () => Promise<void>): void {
+    this.tail = this.tail.then(work);
+    this.inflight.track(this.tail);
+  }
+
+  private async fireStored(signalId: string): Promise<void> {
+    const [signal] = await findSignals(this.ctx.db, { signal_id: signalId });
+    if (signal) await this.fire(signal);
+  }
+
+  private async fire(signal: DementiaSignal): Promise<void> {
+    const rules = await rulesWithTrigger(this.ctx, "dementia_signal");
+    const trigger = triggerContext({
+      trigger_type: "dementia_signal",
+      webhook_payload: {
+        signal_id: signal.signal_id,
+        person_id: signal.person_id,
+        kind: signal.kind,
+        severity: signal.severity,
+        signal: { ...signal },
+      },
+    });
+    for (const rule of rules) await fireLogged(this.ctx, this.firer, { rule_id: rule.id, trigger });
+    await markSignalFired(this.ctx.db, signal.signal_id);
+  }
+}

@@ -1,0 +1,31 @@
+/**
+ * What one stream's messages do, in three steps the consumer runs for each: decode (a failure
+ * is a dead letter), check (the original's drop rules: stale or incomplete messages are
+ * dropped, counted and logged), plan (reads outside the transaction: SQLite has one
+ * connection) and commit (writes inside the transaction that also marks the message applied).
+ * What commit returns runs once the transaction committed: bus events, live frames.
+ */
+import type { Knex } from "knex";
+import type { DecodeResult } from "./cts-codec";
+
+export type AfterCommit = () => void;
+
+export interface Applier<T, P> {
+  decode(data: Uint8Array): DecodeResult<T>;
+  /** Why the message is dropped, or null to apply it. */
+  check(value: T, nowMs: number): string | null;
+  /** The idempotency key (event_id, revision_id, ...); null: the stream sequence is. */
+  key(value: T): string | null;
+  plan(value: T): Promise<P>;
+  commit(trx: Knex, plan: P): Promise<AfterCommit[]>;
+}
+
+/** The name of a proto enum value without its prefix, lowercase (`DEMENTIA_SIGNAL_KIND_PACING` → `pacing`); null for UNSPECIFIED or an unknown number. */
+export function enumName(value: string | number, prefix: string): string | null {
+  if (typeof value !== "string" || !value.startsWith(prefix)) return null;
+  const name = value.slice(prefix.length).toLowerCase();
+  return name === "unspecified" || name === "" ? null : name;
+}
+
+/** Identities that place nobody. */
+export const isKnownIdentity = (id: string | null | undefined): id is string => typeof id === "string" && id.trim() !== "" && !/^unknown/i.test(id.trim());

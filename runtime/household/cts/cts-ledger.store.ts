@@ -1,0 +1,50 @@
+/**
+ * What the consumer remembers about messages: which were applied (checked and marked inside
+ * the same transaction as their effect, so a redelivery after a crash is seen and skipped),
+ * and the dead letters, kept with their bytes for a person to read.
+ */
+import type { Knex } from "knex";
+
+/** Marks the message applied; false when it already was (a redelivery), and nothing else should change. */
+export async function markApplied(trx: Knex, stream: string, msgKey: string, at: string): Promise<boolean> {
+  const inserted = await trx("cts_applied")
+    .insert({ stream, msg_key: msgKey.slice(0, 200), applied_at: at })
+    .onConflict(["stream", "msg_key"])
+    .ignore()
+    .returning("stream");
+  return Array.isArray(inserted) && inserted.length > 0;
+}
+
+export async function countApplied(db: Knex, stream: string): Promise<number> {
+  const row = await db("cts_applied").where({ stream }).count<{ n: number | string }[]>({ n: "*" }).first();
+  return Number(row?.n ?? 0);
+}
+
+export interface DeadLetter {
+  id: number;
+  stream: string;
+  subject: string;
+  stream_seq: number;
+  deliveries: number;
+  reason: string;
+  payload_base64: string;
+  received_at: string;
+}
+
+/** Keeps a message that could not be decoded or applied; once per stream sequence. */
+export async function recordDeadLetter(db: Knex, d: Omit<DeadLetter, "id">): Promise<void> {
+  await db("cts_dead_letters")
+    .insert({ ...d, reason: d.reason.slice(0, 2000) })
+    .onConflict(["stream", "stream_seq"])
+    .ignore();
+}
+
+export async function listDeadLetters(db: Knex, limit: number): Promise<DeadLetter[]> {
+  const rows: DeadLetter[] = await db("cts_dead_letters").select("*").orderBy("id", "desc").limit(limit);
+  return rows.map((r) => ({ ...r, id: Number(r.id), stream_seq: Number(r.stream_seq), deliveries: Number(r.deliveries) }));
+}
+
+/** Applied marks older than this are forgotten: the broker redelivers only what is unacknowledged, never days later. */
+export async function forgetAppliedBefore(db: Knex, before: string): Promise<number> {
+  return db("cts_applied").where("applied_at", "<", before).delete();
+}

@@ -1,0 +1,86 @@
+/**
+ * Continuous tracking, assembled: when `cts.enabled`, a pump per stream with its applier, the
+ * broker link feeding them, the live frames and the hourly pruning of what the streams leave
+ * behind. When disabled nothing connects and `/cts/*` answers `cts.disabled`.
+ */
+import type { PlatformContext } from "../../platform/context";
+import { startRetention } from "../../platform/db/retention";
+import type { LocationFusion } from "../tracking/location-fusion";
+import type { Applier } from "./applier";
+import { forgetAppliedBefore } from "./cts-ledger.store";
+import { forgetFramesBefore, FRAME_KEEP_MS } from "./cts-frames.store";
+import { CtsLink } from "./cts-link";
+import { CtsStatus, type CtsHealth } from "./cts-status";
+import { streamNames, type StreamKey } from "./cts-streams";
+import { LiveFrames } from "./live-frames";
+import { RecentRevisions } from "./recent-revisions";
+import { SceneSamplesApplier, TrackEventsApplier } from "./low-rate.applier";
+import { RevisionsApplier } from "./revisions.applier";
+import { SignalsApplier } from "./signals.applier";
+import { StreamPump } from "./stream-pump";
+import { TrackingEventsApplier } from "./tracking-events.applier";
+
+/** A pump hands each applier back only what that applier decoded and planned. */
+const erased = <T, P>(a: Applier<T, P>): Applier<unknown, unknown> => a as unknown as Applier<unknown, unknown>;
+
+/** Applied marks are kept a day: far longer than the broker would redeliver anything. */
+const APPLIED_KEEP_DAYS = 1;
+
+export class CtsService {
+  readonly status: CtsStatus;
+  private readonly pumps: StreamPump[] = [];
+  private link: CtsLink | null = null;
+  private readonly stops: Array<() => Promise<void>> = [];
+
+  constructor(
+    private readonly ctx: PlatformContext,
+    fusion: LocationFusion,
+  ) {
+    const { cts } = ctx.settings;
+    this.status = new CtsStatus(cts.enabled, cts.nats_url);
+    if (!cts.enabled) return;
+    const live = new LiveFrames(ctx);
+    const revisions = new RecentRevisions();
+    const appliers: Record<StreamKey, Applier<unknown, unknown>> = {
+      "tracking.events": erased(new TrackingEventsApplier(ctx, fusion, live, revisions)),
+      "tracking.revisions": erased(new RevisionsApplier(ctx, revisions)),
+      "tracking.signals": erased(new SignalsApplier(ctx)),
+      "scene.samples": erased(new SceneSamplesApplier(ctx)),
+      "tracking.presence": erased(TrackEventsApplier.presence()),
+      "tracking.dwell": erased(TrackEventsApplier.dwell()),
+    };
+    for (const [key, applier] of Object.entries(appliers) as Array<[StreamKey, Applier<unknown, unknown>]>) {
+      const names = streamNames(cts.stream_prefix, key);
+      this.pumps.push(new StreamPump(ctx, names, applier, this.status.of(names.stream)));
+    }
+  }
+
+  get enabled(): boolean {
+    return this.status.enabled;
+  }
+
+  start(): void {
+    if (!this.enabled || this.link) return;
+    this.link = new CtsLink(this.ctx, this.status, this.pumps);
+    this.link.start();
+    this.stops.push(
+      startRetention(this.ctx, { what: "tracking frames", days: FRAME_KEEP_MS / 86_400_000, deleteBefore: (c) => forgetFramesBefore(this.ctx.db, c) }),
+      startRetention(this.ctx, { what: "applied tracking messages", days: APPLIED_KEEP_DAYS, deleteBefore: (c) => forgetAppliedBefore(this.ctx.db, c) }),
+    );
+  }
+
+  async stop(): Promise<void> {
+    await this.link?.stop();
+    this.link = null;
+    for (const s of this.stops.splice(0)) await s();
+  }
+
+  /** Resolves when every message received so far was handled; for tests. */
+  async idle(): Promise<void> {
+    await Promise.all(this.pumps.map((p) => p.idle()));
+  }
+
+  health(): CtsHealth {
+    return this.status.health();
+  }
+}

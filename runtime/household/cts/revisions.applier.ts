@@ -1,0 +1,53 @@
+/**
+ * `tracking.revisions`: the tracking service corrected whom a track (`ph_id`) is; the history
+ * rows it placed under the wrong person are rewritten (household/tracking/track-revision.ts).
+ * Revisions without `revision_id` or `ph_id` are dropped, as the original did.
+ */
+import type { Knex } from "knex";
+import type { PlatformContext } from "../../platform/context";
+import { isoNow } from "../../platform/core/clock";
+import { reviseTrack } from "../tracking/track-revision";
+import { isKnownIdentity, type AfterCommit, type Applier } from "./applier";
+import { decodeRevision, nsToMs } from "./cts-codec";
+import type { RecentRevisions } from "./recent-revisions";
+import type { DecodedRevision } from "./cts-messages";
+
+export class RevisionsApplier implements Applier<DecodedRevision, DecodedRevision> {
+  constructor(
+    private readonly ctx: PlatformContext,
+    private readonly recent: RecentRevisions,
+  ) {}
+
+  decode = decodeRevision;
+
+  key(r: DecodedRevision): string {
+    return r.revision_id;
+  }
+
+  check(r: DecodedRevision): string | null {
+    if (!r.revision_id) return "revision without a revision_id";
+    if (!r.ph_id) return "revision without a ph_id";
+    return null;
+  }
+
+  plan(r: DecodedRevision): Promise<DecodedRevision> {
+    return Promise.resolve(r);
+  }
+
+  async commit(trx: Knex, r: DecodedRevision): Promise<AfterCommit[]> {
+    const identity = r.effective_identity_id || r.new_identity_id || r.map_identity_id;
+    const person = isKnownIdentity(identity) ? identity : null;
+    const outcome = await reviseTrack(trx, { ph_id: r.ph_id, revision_id: r.revision_id, new_person_id: person }, isoNow(this.ctx.clock));
+    const now = this.ctx.clock.now();
+    const remember = () => this.recent.record(r.ph_id, person, nsToMs(r.revision_time_unix_ns) ?? now, now);
+    if (outcome.superseded === 0) return [remember];
+    return [
+      remember,
+      () =>
+        this.ctx.log.info(
+          { ph_id: r.ph_id, revision_id: r.revision_id, reason: r.reason, ...outcome },
+          "tracking: an identity revision rewrote location history",
+        ),
+    ];
+  }
+}
