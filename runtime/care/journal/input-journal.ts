@@ -3,8 +3,8 @@
  * order it arrived and with the app clock's time, to `input_journal`, so a rule can later be
  * rehearsed on a recorded day. It listens on the bus, where every input already passes: sensor
  * events (camera batches as frame references into the media store, terminal presses, hub and
- * presence changes, location changes), sightings, prompt answers, alert acknowledgements,
- * webhook calls and chat commands.
+ * presence changes, location changes, tracking fixes as they move people), sightings, prompt
+ * answers, alert acknowledgements, webhook calls, chat commands, dementia signals and scene samples.
  *
  * Appending never delays the input: entries are queued and written together on the next turn
  * of the event loop, in one transaction. A write that fails is logged and its entries kept for
@@ -24,6 +24,10 @@ export const JOURNALED_TOPICS = [
   "alert.acknowledged",
   "webhook.called",
   "chat.command",
+  // Continuous tracking: a dementia signal its person's profile lets alert (the signal itself
+  // is kept in dementia_signals), and a scene keyframe sample.
+  "cts.signal",
+  "cts.scene_sample",
 ] as const satisfies readonly Topic[];
 
 export type JournaledTopic = (typeof JOURNALED_TOPICS)[number];
