@@ -21,6 +21,8 @@ const MAY_WRITE: Record<Caller, readonly RegExp[]> = {
     /^(POST|PATCH) \/api\/v1\/(knowledge|info-cards|quizzes)(\/.+)?$/,
     /^PUT \/api\/v1\/(info-cards|quizzes)\/.+$/,
     /^DELETE \/api\/v1\/(knowledge\/documents\/[^/]+\/images|info-cards\/[^/]+\/slots|quizzes\/[^/]+\/questions)\/[^/]+(\/image)?$/,
+    // Caregivers acknowledge dementia signals (docs/decisions.md, issue 26).
+    /^POST \/api\/v1\/cts\/signals\/[^/]+\/acknowledge$/,
   ],
   mcp: [/^POST \/api\/v1\/mcp\/tools\/[^/]+$/, /^POST \/api\/v1\/rules\/[^/]+\/execute$/, /^(POST|DELETE) \/mcp$/],
   camera: [/^POST \/api\/v1\/device\/camera$/],

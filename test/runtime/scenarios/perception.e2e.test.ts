@@ -2,7 +2,7 @@
  * The perception steps through the real app and Node-RED, against fake scene-analysis and
  * semantic-memory services: a camera frame, stored through the media store, runs a rule of
  * scene_analysis, object_trend_analysis, semantic_memory_query, camera_media_poll (which reads
- * the frame back from the store) and cts_window_poll, whose bucketizer does not exist yet. With
+ * the frame back from the store) and cts_window_poll, which has no window with tracking off. With
  * the services up the outputs are theirs; with them failing or disabled the run still
  * completes, the outputs are the spec's empty ones and each step's record says why.
  */
@@ -128,7 +128,7 @@ describe("scenario: perception steps against the scene-analysis and semantic-mem
     // The step whose source this installation lacks: recorded, warned, and the run went on.
     assert.equal(steps.cts_window_poll.status, "success");
     assert.equal(d.partial, true);
-    assert.match(steps.cts_window_poll.warning, /bucketizer/);
+    assert.match(steps.cts_window_poll.warning, /continuous tracking is off \(cts\.enabled is false\)/);
   });
 
   it("completes with the spec's empty results when the services fail, each step saying why", async () => {

@@ -168,6 +168,9 @@ describe("presence_query step handler", () => {
           details: { minutes: 25 },
           started_at: "2026-11-22T09:35:00.000Z",
           acknowledged_at: "2026-11-22T09:45:00.000Z",
+          // Who acknowledged it and what they said (issue 26): not recorded for this one.
+          acknowledged_by: null,
+          feedback: null,
           created_at: "2026-11-22T09:40:00.000Z",
         },
       ]);
