@@ -27,6 +27,7 @@ import * as m021 from "./021_prompt_frames";
 import * as m022 from "./022_knowledge";
 import * as m023 from "./023_knowledge_search";
 import * as m027 from "./027_input_journal";
+import * as m028 from "./028_knowledge_search_speed";
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -58,6 +59,7 @@ const migrations: Record<string, Migration> = {
   "022_knowledge": m022,
   "023_knowledge_search": m023,
   "027_input_journal": m027,
+  "028_knowledge_search_speed": m028,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
