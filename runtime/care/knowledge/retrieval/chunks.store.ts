@@ -187,6 +187,33 @@ export async function lexicalHits(db: Knex, dialect: "sqlite" | "postgres", term
     }));
   }
   const match = terms.map((t) => `"${t.replace(/"/g, '""')}"`).join(" OR ");
+  // Ranked inside FTS5 first, without reading a chunk row for each of the (often thousands of)
+  // matches: twice the limit, then only those still searchable. Fewer than asked means every
+  // match was ranked; enough searchable ones among them are the same top as the join below, which
+  // runs only when too many of the best are not searchable (docs/decisions.md, issue 25).
+  const wanted = limit * 2;
+  const best: Array<{ id: number; rank: number }> = await db.raw(
+    `select rowid as id, bm25(knowledge_chunks_fts) as rank
+       from knowledge_chunks_fts
+      where knowledge_chunks_fts match ?
+      order by rank, rowid
+      limit ?`,
+    [match, wanted],
+  );
+  const ids = best.map((r) => Number(r.id));
+  const searchable = new Map<number, number>();
+  for (let i = 0; i < ids.length; i += 500) {
+    const rows: Array<{ id: number; document_id: number }> = await db("knowledge_chunks")
+      .whereIn("id", ids.slice(i, i + 500))
+      .where({ searchable: true })
+      .select("id", "document_id");
+    for (const r of rows) searchable.set(Number(r.id), Number(r.document_id));
+  }
+  const kept = best.filter((r) => searchable.has(Number(r.id)));
+  if (best.length < wanted || kept.length >= limit) {
+    // bm25() is lower-is-better and negative; the score shown is its negation.
+    return kept.slice(0, limit).map((r) => ({ id: Number(r.id), document_id: searchable.get(Number(r.id))!, score: -Number(r.rank) }));
+  }
   const rows: Array<{ id: number; document_id: number; rank: number }> = await db.raw(
     `select c.id, c.document_id, bm25(knowledge_chunks_fts) as rank
        from knowledge_chunks_fts join knowledge_chunks c on c.id = knowledge_chunks_fts.rowid
@@ -195,6 +222,5 @@ export async function lexicalHits(db: Knex, dialect: "sqlite" | "postgres", term
       limit ?`,
     [match, limit],
   );
-  // bm25() is lower-is-better and negative; the score shown is its negation.
   return rows.map((r) => ({ id: Number(r.id), document_id: Number(r.document_id), score: -Number(r.rank) }));
 }

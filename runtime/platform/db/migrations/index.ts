@@ -28,6 +28,7 @@ import * as m022 from "./022_knowledge";
 import * as m023 from "./023_knowledge_search";
 import * as m026 from "./026_cts_streams";
 import * as m027 from "./027_input_journal";
+import * as m028 from "./028_knowledge_search_speed";
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -60,6 +61,7 @@ const migrations: Record<string, Migration> = {
   "023_knowledge_search": m023,
   "026_cts_streams": m026,
   "027_input_journal": m027,
+  "028_knowledge_search_speed": m028,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
