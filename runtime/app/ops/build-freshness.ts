@@ -10,8 +10,12 @@ import path from "node:path";
 /** dist/runtime/app/ops → the repository. */
 const REPO = path.resolve(__dirname, "../../../..");
 const DIST = path.join(REPO, "dist");
-/** What `tsc -b` writes once it has compiled everything (the Node build and the browser one). */
-const BUILD_INFO = [".tsbuildinfo", ".tsbuildinfo.browser"];
+/**
+ * Written by the build's last step (`npm run build` runs this file): when the build finished.
+ * tsc's own `.tsbuildinfo` files are no clock: `tsc -b` leaves them alone when nothing it
+ * compiles changed, so a touched source would look newer than the build for ever.
+ */
+const STAMP = ".build-stamp";
 /** The sources the running service is compiled from (tests and benchmarks are not run by `npm start`). */
 const SOURCES = ["settings.ts", "runtime", "nodes", "editor-plugins", "webapp/browser", "tts"];
 
@@ -32,16 +36,20 @@ function newestTs(p: string, best: { file: string; mtime: number }): void {
 
 /** Null when the build is current (or there are no sources to compare with), else why it is stale. */
 export function staleBuildReason(repo = REPO, dist = DIST): string | null {
-  const built = BUILD_INFO.map((f) => {
-    try {
-      return fs.statSync(path.join(dist, f)).mtimeMs;
-    } catch {
-      return null;
-    }
-  });
-  if (built.some((m) => m === null)) return "dist/ holds no complete build";
-  const builtAt = Math.min(...(built as number[]));
+  let builtAt: number;
+  try {
+    builtAt = fs.statSync(path.join(dist, STAMP)).mtimeMs;
+  } catch {
+    return "dist/ holds no complete build";
+  }
   const newest = { file: "", mtime: 0 };
   for (const s of SOURCES) newestTs(path.join(repo, s), newest);
   return newest.mtime > builtAt ? `${path.relative(repo, newest.file)} changed after the last build` : null;
 }
+
+/** The build's last step: marks when it finished. */
+export function writeBuildStamp(dist = DIST): void {
+  fs.writeFileSync(path.join(dist, STAMP), `${new Date().toISOString()}\n`);
+}
+
+if (require.main === module) writeBuildStamp();

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { staleBuildReason } from "../../../../runtime/app/ops/build-freshness";
+import { staleBuildReason, writeBuildStamp } from "../../../../runtime/app/ops/build-freshness";
 
 describe("build freshness (npm start compiles nothing)", () => {
   let repo: string;
@@ -22,23 +22,21 @@ describe("build freshness (npm start compiles nothing)", () => {
   it("is current when every source is older than both builds", () => {
     at("runtime/app/main.ts", 100);
     at("nodes/steps/wait/wait.node.ts", 90);
-    at("dist/.tsbuildinfo", 10);
-    at("dist/.tsbuildinfo.browser", 10);
+    at("dist/.build-stamp", 10);
     assert.equal(staleBuildReason(repo, path.join(repo, "dist")), null);
   });
 
   it("names the source changed after the last build", () => {
     at("runtime/app/main.ts", 100);
     at("nodes/steps/wait/wait.handler.ts", 5);
-    at("dist/.tsbuildinfo", 10);
-    at("dist/.tsbuildinfo.browser", 10);
+    at("dist/.build-stamp", 10);
     assert.equal(staleBuildReason(repo, path.join(repo, "dist")), "nodes/steps/wait/wait.handler.ts changed after the last build");
   });
 
   it("says when there is no complete build, and ignores tests and non-TypeScript files", () => {
-    at("dist/.tsbuildinfo", 10);
+    at("dist/.tsbuildinfo", 10); // tsc's own file is no sign that the whole build finished
     assert.equal(staleBuildReason(repo, path.join(repo, "dist")), "dist/ holds no complete build");
-    at("dist/.tsbuildinfo.browser", 10);
+    writeBuildStamp(path.join(repo, "dist"));
     at("test/x.test.ts", 1);
     at("runtime/app/page.html", 1);
     assert.equal(staleBuildReason(repo, path.join(repo, "dist")), null);
