@@ -5,9 +5,9 @@
  * its key to `/ws`. Every file is revalidated (`no-cache`), so the service worker's
  * network-first copy and the browser both pick up an update at once.
  */
-import fs from "node:fs/promises";
 import path from "node:path";
-import { Router, type Response } from "express";
+import type { Router } from "express";
+import { staticPageRouter, type StaticFile } from "../../platform/http/static-page";
 
 export const WEBAPP_ROOT = "/app";
 
@@ -17,7 +17,7 @@ const REPO = path.resolve(DIST, "..");
 const STATIC = path.join(REPO, "webapp", "static");
 const COMPILED = path.join(DIST, "webapp", "browser");
 
-const FILES: Readonly<Record<string, { file: string; type: string }>> = {
+const FILES: Readonly<Record<string, StaticFile>> = {
   "": { file: path.join(STATIC, "index.html"), type: "text/html; charset=utf-8" },
   "app.css": { file: path.join(STATIC, "app.css"), type: "text/css; charset=utf-8" },
   "manifest.webmanifest": { file: path.join(STATIC, "manifest.webmanifest"), type: "application/manifest+json; charset=utf-8" },
@@ -43,28 +43,4 @@ const CSP = [
   "frame-ancestors 'none'",
 ].join("; ");
 
-async function sendFile(res: Response, name: string): Promise<void> {
-  const entry = FILES[name];
-  const body = entry ? await fs.readFile(entry.file).catch(() => null) : null;
-  if (!entry || !body) {
-    res.status(404).json({ detail: `No such file of the web app: /app/${name}` });
-    return;
-  }
-  res.set({
-    "content-type": entry.type,
-    "cache-control": "no-cache",
-    "x-content-type-options": "nosniff",
-    "content-security-policy": CSP,
-    "referrer-policy": "no-referrer",
-  });
-  res.send(body);
-}
-
-export function webappRouter(): Router {
-  const r = Router();
-  // `/app` and `/app/` (Express matches both here): the page lives at `/app/`, the service
-  // worker's scope; the set-up link's fragment (#key=…) survives the redirect.
-  r.get(WEBAPP_ROOT, (req, res, next) => (req.path.endsWith("/") ? sendFile(res, "").catch(next) : res.redirect(301, `${WEBAPP_ROOT}/`)));
-  r.get(`${WEBAPP_ROOT}/:file`, (req, res, next) => sendFile(res, req.params.file).catch(next));
-  return r;
-}
+export const webappRouter = (): Router => staticPageRouter({ root: WEBAPP_ROOT, files: FILES, csp: CSP, what: "the web app" });

@@ -6,7 +6,7 @@
 import type { Request, Response } from "express";
 import multer from "multer";
 import { ValidationError } from "../../platform/core/errors";
-import { inputProblem } from "../../platform/http/json-body";
+import { formTextFields } from "../../platform/http/form-fields";
 import { MAX_UPLOAD_BYTES } from "./background";
 import type { TemplateUpload } from "./templates.service";
 
@@ -27,15 +27,6 @@ function describe(err: unknown): string {
 export async function readMultipart(req: Request, res: Response): Promise<TemplateUpload> {
   if (!req.is("multipart/form-data")) throw new ValidationError("body: send multipart/form-data (fields and an optional 'image' file)");
   await new Promise<void>((resolve, reject) => upload(req, res, (err: unknown) => (err ? reject(new ValidationError(describe(err))) : resolve())));
-  const fields: Record<string, string> = {};
-  for (const [k, v] of Object.entries((req.body ?? {}) as Record<string, unknown>)) {
-    // A repeated field counts once, as its last value, like query parameters.
-    const value = Array.isArray(v) ? v[v.length - 1] : v;
-    if (typeof value === "string") fields[k] = value;
-    else throw new ValidationError(`${k}: must be a plain text field`);
-  }
-  // The same edge check as JSON bodies: a NUL would reach PostgreSQL and the text renderer.
-  const problem = inputProblem(fields, "body");
-  if (problem) throw new ValidationError(problem);
+  const fields = formTextFields(req);
   return { fields, image: req.file?.buffer };
 }

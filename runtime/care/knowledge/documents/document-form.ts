@@ -8,7 +8,7 @@ import type { Request, Response } from "express";
 import multer from "multer";
 import type { Settings } from "../../../../settings";
 import { ValidationError } from "../../../platform/core/errors";
-import { inputProblem } from "../../../platform/http/json-body";
+import { formTextFields } from "../../../platform/http/form-fields";
 import type { Upload } from "./documents.service";
 import { TooLargeError } from "./image-check";
 
@@ -45,15 +45,7 @@ export async function readDocumentForm(req: Request, res: Response, settings: Se
     limits: { fileSize: maxBytes, files: MAX_IMAGES_PER_UPLOAD, fields: 20, fieldSize: 4 * 1024 * 1024 },
   }).any();
   await new Promise<void>((resolve, reject) => upload(req, res, (err: unknown) => (err ? reject(failure(err, maxBytes)) : resolve())));
-  const fields: Record<string, string> = {};
-  for (const [k, v] of Object.entries((req.body ?? {}) as Record<string, unknown>)) {
-    // A repeated field counts once, as its last value, like query parameters.
-    const value = Array.isArray(v) ? v[v.length - 1] : v;
-    if (typeof value === "string") fields[k] = value;
-    else throw new ValidationError(`${k}: must be a plain text field`);
-  }
-  const problem = inputProblem(fields, "body");
-  if (problem) throw new ValidationError(problem);
+  const fields = formTextFields(req);
   const files = (req.files ?? []) as Express.Multer.File[];
   const stray = files.find((f) => !FILE_FIELDS.has(f.fieldname));
   if (stray) throw new ValidationError(`${stray.fieldname.slice(0, 60)}: unexpected file (photos go in 'images')`);
