@@ -19,6 +19,7 @@ import { ctsRouter } from "../household/cts/cts.router";
 import { identityRouter } from "../household/identity/identity.router";
 import { roomsRouter } from "../household/rooms/rooms.router";
 import { rulesRouter } from "../care/rules/rules.router";
+import { rehearseRouter } from "../care/rehearsal/rehearse.router";
 import { bundlesRouter } from "../care/rules/bundles/bundles.router";
 import { catalogRouter } from "../care/pipeline/catalog/catalog.router";
 import { llmRouter } from "../care/llm/llm.router";
@@ -52,6 +53,7 @@ export const V1_ROUTERS: readonly RouterFactory[] = [
   adminConfigRouter,
   bundlesRouter,
   rulesRouter,
+  rehearseRouter,
   catalogRouter,
   llmRouter,
   runsRouter,

@@ -94,6 +94,11 @@ const QUERY_VALUES = [
   "kitchen_cam",
 ];
 const FIELDS = [
+  // POST /rules/{id}/rehearse
+  "from",
+  "to",
+  "draft",
+  "call_models",
   // The knowledge documents and questions.
   "title",
   "source_text",

@@ -23,6 +23,8 @@ const MAY_WRITE: Record<Caller, readonly RegExp[]> = {
     /^DELETE \/api\/v1\/(knowledge\/documents\/[^/]+\/images|info-cards\/[^/]+\/slots|quizzes\/[^/]+\/questions)\/[^/]+(\/image)?$/,
     // Caregivers acknowledge dementia signals (docs/decisions.md, issue 26).
     /^POST \/api\/v1\/cts\/signals\/[^/]+\/acknowledge$/,
+    // Rehearsing a rule changes nothing outside its scratch store (docs/rehearsal.md).
+    /^POST \/api\/v1\/rules\/[^/]+\/rehearse$/,
   ],
   mcp: [/^POST \/api\/v1\/mcp\/tools\/[^/]+$/, /^POST \/api\/v1\/rules\/[^/]+\/execute$/, /^(POST|DELETE) \/mcp$/],
   camera: [/^POST \/api\/v1\/device\/camera$/],

@@ -38,6 +38,12 @@ export async function listEventLogs(ctx: CareContext, f: EventLogFilters): Promi
   return rows.map(({ pipeline_data_json, ...r }) => ({ ...r, pipeline_data: fromJsonText(pipeline_data_json, {}) }));
 }
 
+/**
+ * The gates look back from the app clock's now, never past it: a rehearsal's scratch store
+ * holds the recorded runs of the whole window, of which only those already started count.
+ */
+const notAfterNow = (ctx: CareContext): string => new Date(ctx.clock.now()).toISOString();
+
 /** The newest completed log of the rule at or after `sinceIso` (`inclusive`) or after it; for the cool-off and dependency gates. */
 export async function lastCompletedLog(
   ctx: CareContext,
@@ -49,6 +55,7 @@ export async function lastCompletedLog(
     .db("event_logs")
     .where({ rule_id: ruleId, status: "completed" })
     .andWhere("timestamp", inclusive ? ">=" : ">", sinceIso)
+    .andWhere("timestamp", "<=", notAfterNow(ctx))
     .orderBy("timestamp", "desc")
     .first("timestamp", "rule_name");
 }
@@ -59,6 +66,7 @@ export async function countLogsSince(ctx: CareContext, ruleId: number, sinceIso:
     .db("event_logs")
     .where({ rule_id: ruleId })
     .andWhere("timestamp", ">=", sinceIso)
+    .andWhere("timestamp", "<=", notAfterNow(ctx))
     .count({ n: "*" })
     .first();
   return Number(row?.n ?? 0);

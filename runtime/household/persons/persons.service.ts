@@ -1,5 +1,6 @@
 /** Household members: registration, enrollment status, alert profile, removal with their data. */
 import type { Knex } from "knex";
+import { copyRows } from "../../platform/db/table-copy";
 import { z } from "zod";
 import type { PlatformContext } from "../../platform/context";
 import { isoNow } from "../../platform/core/clock";
@@ -191,3 +192,6 @@ export async function alertConfigRows(db: Knex, ids: readonly string[]): Promise
     .select("person_id", "cts_alert_config")
     .whereIn("person_id", [...new Set(ids)]);
 }
+
+/** The household's members (with their alert profiles) into another store (a rehearsal's scratch store). */
+export const copyPersonsInto = (from: Knex, to: Knex): Promise<number> => copyRows(from, to, "persons");

@@ -4,6 +4,7 @@
  * 'KÜCHE' and 'Küche' are one room name on SQLite and PostgreSQL alike.
  */
 import type { Knex } from "knex";
+import { copyRows } from "../../platform/db/table-copy";
 import { z } from "zod";
 import type { PlatformContext } from "../../platform/context";
 import { isoNow } from "../../platform/core/clock";
@@ -125,3 +126,6 @@ export async function insertRoomRow(db: Knex, roomName: string, now: string): Pr
     .returning("id");
   return typeof row === "object" ? row.id : row;
 }
+
+/** The household's rooms into another store (a rehearsal's scratch store). */
+export const copyRoomsInto = (from: Knex, to: Knex): Promise<number> => copyRows(from, to, "rooms");

@@ -1,5 +1,6 @@
 /** Sensors: cameras, presence and light sensors, buttons and e-ink displays. */
 import type { Knex } from "knex";
+import { copyRows } from "../../platform/db/table-copy";
 import { z } from "zod";
 import type { PlatformContext } from "../../platform/context";
 import { isoNow } from "../../platform/core/clock";
@@ -214,3 +215,6 @@ export async function updateSensorRow(db: Knex, sensorId: string, values: Partia
 export async function sensorRowExists(db: Knex, sensorId: string): Promise<boolean> {
   return !!(await db("sensors").where({ sensor_id: sensorId }).first());
 }
+
+/** The household's sensors into another store (a rehearsal's scratch store). */
+export const copySensorsInto = (from: Knex, to: Knex): Promise<number> => copyRows(from, to, "sensors");

@@ -1,5 +1,6 @@
 /** Dementia signals from continuous tracking, with their acknowledgment. */
 import type { Knex } from "knex";
+import { copyRows } from "../../platform/db/table-copy";
 import { fromJsonText } from "../../platform/db/json-column";
 import type { DementiaSignal, SignalQuery } from "../../../nodes/_kit/care-services";
 
@@ -104,4 +105,14 @@ export async function acknowledgeSignal(db: Knex, id: number, ack: SignalAck): P
   if (!row) return null;
   if (!row.acknowledged_at) await db("dementia_signals").where({ id }).update(ack);
   return (await findSignals(db, { signal_id: String(row.signal_id) }))[0] ?? null;
+}
+
+/**
+ * The signals created in [fromIso, toIso) into another store (a rehearsal's scratch store),
+ * as already fired there: the rehearsal fires each when its `cts.signal` entry is replayed.
+ */
+export async function copySignalsInto(from: Knex, to: Knex, fromIso: string, toIso: string): Promise<number> {
+  const n = await copyRows(from, to, "dementia_signals", (q) => q.where("created_at", ">=", fromIso).andWhere("created_at", "<", toIso));
+  await to("dementia_signals").where({ alert_state: "pending" }).update({ alert_state: "fired" });
+  return n;
 }

@@ -32,8 +32,15 @@ export const ROLE_PATTERNS: Record<RoleName, readonly string[]> = {
   admin: ["*"],
   // Caregivers author the knowledge repository (docs/decisions.md, "Knowledge: who writes"): every
   // write but the hard delete of a whole document, card or quiz, which stays with the admin.
-  // They acknowledge dementia signals as they act on alerts (docs/tracking.md).
-  caregiver: ["GET /api/v1/*", "POST /api/v1/alerts/*/action", "POST /api/v1/cts/signals/*/acknowledge", ...KNOWLEDGE_AUTHORING],
+  // They acknowledge dementia signals as they act on alerts (docs/tracking.md). Rehearsing a
+  // rule changes nothing outside its scratch store: a read (docs/rehearsal.md).
+  caregiver: [
+    "GET /api/v1/*",
+    "POST /api/v1/alerts/*/action",
+    "POST /api/v1/cts/signals/*/acknowledge",
+    "POST /api/v1/rules/*/rehearse",
+    ...KNOWLEDGE_AUTHORING,
+  ],
   mcp_readonly: ["GET /api/v1/*", "POST /api/v1/mcp/tools/*", "POST /api/v1/rules/*/execute", "POST /mcp", "GET /mcp", "DELETE /mcp"],
   // The senior's web app (not in the spec's table): it shows popups and prompts on /ws,
   // answers the prompts and talks with the voice companion, nothing else; it never needs the admin key.

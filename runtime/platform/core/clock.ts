@@ -73,6 +73,13 @@ export class ManualClock implements Clock {
     this.current = Math.max(this.current, targetMs);
   }
 
+  /** When the earliest armed timer falls due; undefined when none is armed. */
+  nextDueAt(): number | undefined {
+    let next: number | undefined;
+    for (const t of this.timers) if (next === undefined || t.atMs < next) next = t.atMs;
+    return next;
+  }
+
   pendingTimers(): number {
     return this.timers.length;
   }

@@ -5,6 +5,7 @@
  */
 export class BatchQueue<T> {
   private items: T[] = [];
+  private draining = 0;
 
   constructor(
     private readonly drain: (items: T[]) => Promise<void>,
@@ -17,7 +18,15 @@ export class BatchQueue<T> {
     setImmediate(() => {
       const batch = this.items;
       this.items = [];
-      void this.drain(batch).catch((err) => this.onError(err, batch));
+      this.draining++;
+      void this.drain(batch)
+        .catch((err) => this.onError(err, batch))
+        .finally(() => this.draining--);
     });
+  }
+
+  /** Nothing queued and no batch being handed over. */
+  get idle(): boolean {
+    return this.items.length === 0 && this.draining === 0;
   }
 }

@@ -94,8 +94,10 @@ export class PipelineEngine implements RunEngine {
   constructor(
     private readonly ctx: CareContext,
     private readonly red: EngineRed,
+    /** What handlers are given; a rehearsal passes services that record instead of acting. */
+    services?: CareServices,
   ) {
-    this.services = careServices(ctx);
+    this.services = services ?? careServices(ctx);
     this.deadlines = new RunDeadlines(ctx.clock, (id) => this.runTimedOut(id));
     this.store = new ExecutionStore(
       ctx.db,
@@ -129,6 +131,11 @@ export class PipelineEngine implements RunEngine {
     this.held.clear();
     this.deadlines.stop();
     await this.store.drain();
+  }
+
+  /** No run is moving and no parked run is being read back or claimed (a rehearsal's replay waits for this). */
+  quiet(): boolean {
+    return this.runs.size === 0 && this.prefetchQueue.idle && this.claimQueue.idle;
   }
 
   // ---- firing -------------------------------------------------------------------------

@@ -1,0 +1,248 @@
+/**
+ * `POST /rules/{id}/rehearse` (issue 27): the rule, or a draft of it, run against the input
+ * journal of a window on a clock of its own, in a scratch household, with every effect kept as
+ * "would send"; answered with the runs it would have made beside the runs the deployed rule
+ * actually made, and the difference between them.
+ */
+import { z } from "zod";
+import type { CareContext } from "../context";
+import { ValidationError } from "../../platform/core/errors";
+import type { FlowNode } from "../../platform/nodered/flow-store";
+import { parseInput } from "../../platform/core/validation";
+import { listPersons } from "../../household/persons/persons.service";
+import { listLocationChangesBetween } from "../../household/tracking/location-history.store";
+import { getPersonLocation, writePersonLocation } from "../../household/tracking/locations.store";
+import { copySignalsInto } from "../../household/tracking/signals.store";
+import type { PersonSighting } from "../../platform/core/event-bus";
+import { readEntries, type JournalEntry } from "../journal/journal.store";
+import { PipelineEngine } from "../pipeline/engine/engine";
+import type { ExecutionRow } from "../pipeline/engine/execution-rows";
+import { copyRunsInto, runsOfRulesBetween } from "../pipeline/engine/run-copies";
+import { ruleGates } from "../pipeline/gates/check-gates";
+import { startTriggers } from "../pipeline/triggers/start-triggers";
+import { findRule, listDependencies, listRules } from "../rules/rule-read";
+import { checkRuleTab } from "../rules/rule-tab-checks";
+import { readHouseholdNames } from "../rules/household-names";
+import { placeRules } from "../rules/rule-copy";
+import { isTriggerNode } from "../rules/care-types";
+import { MiniRed } from "./mini-red";
+import { rehearsalServices } from "./rehearsal-services";
+import { replay, ReplayTimeout, type ReplayItem } from "./replay";
+import { compareRuns, summarizeRun, type RehearsalComparison, type RunSummary } from "./run-compare";
+import { openScratch } from "./scratch-context";
+import { EffectLog, type NotRehearsed } from "./would-send";
+
+const DAY_MS = 86_400_000;
+/** The longest window: the editor offers 24 h, 3 nights and 7 days. */
+export const MAX_WINDOW_DAYS = 7;
+/** How far before the window the gates look back (cool-off, daily limit, dependencies). */
+const LOOKBACK_MS = DAY_MS;
+const JOURNAL_PAGE = 5000;
+/** Real time a rehearsal may take before it is given up. */
+const BUDGET_MS = 60_000;
+
+const isoDate = z.string().refine((s) => !Number.isNaN(Date.parse(s)), "must be an ISO-8601 date-time");
+
+export const rehearseBody = z
+  .object({
+    from: isoDate,
+    to: isoDate.optional(),
+    /** The editor's unsaved tab: the tab node and its nodes, as Node-RED exports them. */
+    draft: z.object({ flows: z.array(z.object({ id: z.string().min(1), type: z.string().min(1) }).passthrough()).min(1) }).optional(),
+    call_models: z.boolean().default(false),
+  })
+  .strict();
+
+export interface RehearsalAnswer extends RehearsalComparison {
+  rule_id: number;
+  rule_name: string;
+  draft: boolean;
+  from: string;
+  to: string;
+  /** Recorded inputs in the window that could reach the rule's trigger. */
+  inputs_replayed: number;
+  rehearsed: RunSummary[];
+  actual: RunSummary[];
+  not_rehearsed: NotRehearsed[];
+  warnings: string[];
+  elapsed_ms: number;
+}
+
+/** The draft's nodes on the rule's own tab id, so it keeps the rule's id and step ids. */
+function draftOnTab(flows: readonly FlowNode[], tabId: string): FlowNode[] {
+  const tabs = flows.filter((n) => n.type === "tab");
+  if (tabs.length !== 1) throw new ValidationError("draft.flows: must hold exactly one tab (the rule's tab and its nodes)");
+  const draftTab = tabs[0].id;
+  return flows.map((n) => (n.id === draftTab ? { ...n, id: tabId } : n.z === draftTab ? { ...n, z: tabId } : { ...n }));
+}
+
+async function journalOf(ctx: CareContext, from: string, to: string): Promise<JournalEntry[]> {
+  const out: JournalEntry[] = [];
+  for (let after: number | undefined; ;) {
+    const page = await readEntries(ctx.db, { from, to, limit: JOURNAL_PAGE, ...(after === undefined ? {} : { after_id: after }) });
+    out.push(...page);
+    if (page.length < JOURNAL_PAGE) return out;
+    after = page[page.length - 1].id;
+  }
+}
+
+export async function rehearseRule(ctx: CareContext, ruleId: number, body: unknown): Promise<RehearsalAnswer> {
+  const started = Date.now();
+  const req = parseInput(rehearseBody, body);
+  const now = ctx.clock.now();
+  const fromMs = Date.parse(req.from);
+  const toMs = Math.min(req.to === undefined ? now : Date.parse(req.to), now);
+  if (!(fromMs < toMs)) throw new ValidationError("from: must be before to (and before now)");
+  if (toMs - fromMs > MAX_WINDOW_DAYS * DAY_MS + 3_600_000) throw new ValidationError(`to: the window may be at most ${MAX_WINDOW_DAYS} days`);
+  const from = new Date(fromMs).toISOString();
+  const to = new Date(toMs).toISOString();
+
+  const { flows, index } = await ctx.flows.snapshot();
+  const live = findRule(flows, index, ruleId);
+  const tabId = live.tab.id;
+  const liveTab = flows.filter((n) => n.id === tabId || n.z === tabId);
+  const tabNodes = req.draft ? draftOnTab(req.draft.flows as FlowNode[], tabId) : liveTab;
+  if (req.draft) {
+    const merged = [...flows.filter((n) => n.id !== tabId && n.z !== tabId), ...tabNodes];
+    const errors = checkRuleTab(merged, tabId, await readHouseholdNames(ctx), ctx.settings).filter((p) => p.severity === "error");
+    if (errors.length) throw new ValidationError(`draft: ${errors.map((e) => (e.step_label ? `step '${e.step_label}': ${e.message}` : e.message)).join("; ")}`);
+  }
+  // The rule's dependencies are placed beside it, disabled: their recorded runs answer its dependency gate.
+  const deps = await listDependencies(ctx, ruleId);
+  const depIds = [...new Set(deps.map((d) => d.depends_on_rule_id))];
+  const depTabs = depIds.flatMap((id) => {
+    const r = index.rules.find((row) => row.id === id);
+    if (!r) return [];
+    const tab = flows.find((n) => n.id === r.tab_id);
+    const trigger = flows.find((n) => n.z === r.tab_id && isTriggerNode(n.type));
+    return tab && trigger ? [{ ...tab, disabled: true }, trigger] : [];
+  });
+
+  const scratch = await openScratch(ctx, fromMs);
+  try {
+    const sctx = scratch.ctx;
+    await placeRules(ctx.db, sctx.db, [ruleId, ...depIds], [...tabNodes, ...depTabs], from);
+    await copySignalsInto(ctx.db, sctx.db, new Date(fromMs - LOOKBACK_MS).toISOString(), to);
+    // What the gates look back on: the rule's runs before the window, its dependencies' runs up to its end.
+    const before = await runsOfRulesBetween(ctx.db, [ruleId], new Date(fromMs - LOOKBACK_MS).toISOString(), from);
+    const depRuns = await runsOfRulesBetween(ctx.db, depIds, new Date(fromMs - LOOKBACK_MS).toISOString(), to);
+    const ended = (r: ExecutionRow) => r.status === "completed" || r.status === "failed" || r.status === "cancelled";
+    const copied = new Set([...before, ...depRuns].filter(ended).map((r) => r.id));
+    await copyRunsInto(ctx.db, sctx.db, [...copied]);
+    const actualRuns = await runsOfRulesBetween(ctx.db, [ruleId], from, to);
+
+    const effects = new EffectLog(() => scratch.clock.now());
+    const red = new MiniRed(tabNodes);
+    // eslint-disable-next-line prefer-const -- the services need the engine, which needs them
+    let engine: PipelineEngine;
+    const services = rehearsalServices(sctx, {
+      effects,
+      callModels: req.call_models,
+      recordedRunOf: async (id) => {
+        const run = await engine.store.get(id);
+        return run ? recordedMatch(run, actualRuns) : null;
+      },
+    });
+    engine = new PipelineEngine(sctx, red, services);
+    red.attach(engine);
+    sctx.engine = engine;
+    sctx.firer = engine;
+    await engine.start();
+    engine.setGates(ruleGates(sctx));
+    const triggers = startTriggers(sctx, engine, { cron: { resyncMs: 0 } });
+    const rule = (await listRules(sctx, false)).find((r) => r.id === ruleId);
+    if (!rule) throw new ValidationError("draft: holds no rule trigger");
+    const warnings: string[] = [];
+    if (!rule.enabled) warnings.push("the rule is disabled: it would not have run at all");
+    let inputs = 0;
+    try {
+      const items = await replayItems(ctx, sctx, from, to, fromMs);
+      inputs = await replay({ scratch, engine, triggers, rule, deadline: started + BUDGET_MS }, items, toMs);
+    } catch (err) {
+      if (!(err instanceof ReplayTimeout)) throw err;
+      warnings.push(`the rehearsal stopped at ${new Date(scratch.clock.now()).toISOString()}: it took longer than ${BUDGET_MS / 1000} s`);
+    } finally {
+      triggers.stop();
+      await engine.stop();
+    }
+    if (red.errors.length) warnings.push(...red.errors);
+    const rehearsedRows = (await runsOfRulesBetween(sctx.db, [ruleId], from, new Date(scratch.clock.now() + 1).toISOString())).filter((r) => !copied.has(r.id));
+    const rehearsed = rehearsedRows.map((r) => summarizeRun(r, effects));
+    const actual = actualRuns.map((r) => summarizeRun(r, null));
+    return {
+      rule_id: ruleId,
+      rule_name: rule.name,
+      draft: req.draft !== undefined,
+      from,
+      to,
+      inputs_replayed: inputs,
+      rehearsed,
+      actual,
+      ...compareRuns(rehearsed, actual, ctx.settings.app.timezone),
+      not_rehearsed: effects.notRehearsed,
+      warnings,
+      elapsed_ms: Date.now() - started,
+    };
+  } finally {
+    await scratch.close();
+  }
+}
+
+/** The recorded run that saw the same input: same trigger, started within a few seconds. */
+function recordedMatch(run: ExecutionRow, actual: readonly ExecutionRow[]): ExecutionRow | null {
+  const at = Date.parse(run.started_at);
+  let best: ExecutionRow | null = null;
+  for (const a of actual) {
+    if (a.trigger_type !== run.trigger_type || a.trigger_context.sensor_id !== run.trigger_context.sensor_id) continue;
+    const d = Math.abs(Date.parse(a.started_at) - at);
+    if (d <= 5_000 && (!best || d < Math.abs(Date.parse(best.started_at) - at))) best = a;
+  }
+  return best;
+}
+
+/**
+ * The recorded inputs and the location state, in time order. Where people were comes from
+ * the location history (every source, revisions applied); a sighting that confirms a person
+ * where they are keeps their location fresh, as it did live.
+ */
+async function replayItems(ctx: CareContext, sctx: CareContext, from: string, to: string, fromMs: number): Promise<ReplayItem[]> {
+  const items: ReplayItem[] = [];
+  for (const p of await listPersons(ctx)) {
+    for (const c of await listLocationChangesBetween(ctx.db, p.person_id, from, to)) {
+      const at = Math.max(Date.parse(c.timestamp), fromMs);
+      items.push({
+        at,
+        apply: () =>
+          writePersonLocation(sctx.db, {
+            person_id: c.person_id,
+            room_id: c.room_id,
+            room_name: c.room_name,
+            source: c.source,
+            confidence: c.confidence,
+            updated_at: c.timestamp,
+            mean_quality: c.mean_quality,
+            quality_samples: c.quality_samples,
+          }),
+      });
+    }
+  }
+  for (const entry of await journalOf(ctx, from, to)) {
+    const at = Date.parse(entry.at);
+    if (entry.topic === "person.sighted") {
+      const s = entry.payload as PersonSighting;
+      items.push({
+        at,
+        apply: async () => {
+          const l = await getPersonLocation(sctx.db, s.person_id);
+          if (l && l.room_name !== null && l.room_name === s.room_name) await writePersonLocation(sctx.db, { ...l, updated_at: entry.at });
+        },
+      });
+    }
+    items.push({ at, entry });
+  }
+  // Stable: state first at equal times (it was written before the input that followed it was published).
+  return items
+    .map((item, i) => ({ item, i }))
+    .sort((a, b) => a.item.at - b.item.at || a.i - b.i)
+    .map((x) => x.item);
+}
