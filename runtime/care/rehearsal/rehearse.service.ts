@@ -118,7 +118,8 @@ export async function rehearseRule(ctx: CareContext, ruleId: number, body: unkno
     return tab && trigger ? [{ ...tab, disabled: true }, trigger] : [];
   });
 
-  const scratch = await openScratch(ctx, fromMs);
+  // A millisecond early, so that a cron tick at `from` itself falls inside the window.
+  const scratch = await openScratch(ctx, fromMs - 1);
   try {
     const sctx = scratch.ctx;
     await placeRules(ctx.db, sctx.db, [ruleId, ...depIds], [...tabNodes, ...depTabs], from);
@@ -157,7 +158,7 @@ export async function rehearseRule(ctx: CareContext, ruleId: number, body: unkno
     let inputs = 0;
     try {
       const items = await replayItems(ctx, sctx, from, to, fromMs);
-      inputs = await replay({ scratch, engine, triggers, rule, deadline: started + BUDGET_MS }, items, toMs);
+      inputs = await replay({ scratch, engine, triggers, rule, deadline: started + BUDGET_MS }, items, toMs - 1);
     } catch (err) {
       if (!(err instanceof ReplayTimeout)) throw err;
       warnings.push(`the rehearsal stopped at ${new Date(scratch.clock.now()).toISOString()}: it took longer than ${BUDGET_MS / 1000} s`);
@@ -166,7 +167,7 @@ export async function rehearseRule(ctx: CareContext, ruleId: number, body: unkno
       await engine.stop();
     }
     if (red.errors.length) warnings.push(...red.errors);
-    const rehearsedRows = (await runsOfRulesBetween(sctx.db, [ruleId], from, new Date(scratch.clock.now() + 1).toISOString())).filter((r) => !copied.has(r.id));
+    const rehearsedRows = (await runsOfRulesBetween(sctx.db, [ruleId], from, to)).filter((r) => !copied.has(r.id));
     const rehearsed = rehearsedRows.map((r) => summarizeRun(r, effects));
     const actual = actualRuns.map((r) => summarizeRun(r, null));
     return {
