@@ -550,6 +550,32 @@ export const settingsSchema = z
         // A message delivered and not acknowledged within this is delivered again (after a crash).
         ack_wait_seconds: z.number().int().min(1).max(3600).default(30),
         cameras: z.array(ctsCamera).default([]),
+        // The tracking service's object store (S3-compatible, MinIO) holding scene samples'
+        // keyframes; null endpoint: samples are not fetched (docs/tracking.md, "Scene samples").
+        keyframes: z
+          .object({
+            endpoint: z
+              .string()
+              .url()
+              .refine((u) => /^https?:\/\//.test(u) && !u.endsWith("/"), "an http(s) URL without a trailing slash")
+              .nullable()
+              .default(null),
+            bucket: z.string().min(3).max(63).default("keyframes"),
+            access_key: z.string().default(""),
+            secret_key: z.string().default(""),
+            region: z.string().min(1).default("us-east-1"),
+            timeout_seconds: z.number().positive().default(10),
+          })
+          .strict()
+          .prefault({}),
+        // Scene samples fetched and analysed at once, and how many may wait; beyond that dropped.
+        scene_samples: z
+          .object({
+            max_in_flight: z.number().int().min(1).max(32).default(2),
+            max_queued: z.number().int().min(0).max(1000).default(20),
+          })
+          .strict()
+          .prefault({}),
       })
       .strict()
       .prefault({}),

@@ -67,6 +67,7 @@ import { webappRouter } from "./webapp/webapp.router";
 import { knowledgePageRouter } from "./knowledge-page/knowledge-page.router";
 import { LocationFusion } from "../household/tracking/location-fusion";
 import { CtsService } from "../household/cts/cts.service";
+import { SceneSamples } from "../care/perception/scene-samples";
 import { startDailyReports, type DailyReportJob } from "../care/reports";
 import { closeIdentity } from "../household/identity/identity.service";
 import { CallLog } from "../care/mcp/call-log";
@@ -103,6 +104,8 @@ export interface CareflowApp {
   tracking: LocationFusion;
   /** The continuous-tracking streams (tests wait on them and read their counters). */
   cts: CtsService;
+  /** Scene samples on their way to semantic memory (tests wait on them). */
+  sceneSamples: SceneSamples;
   /** The daily reports' midnight job (tests wait on it). */
   reports: DailyReportJob;
   /** True when this start seeded the demo household. */
@@ -248,6 +251,10 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
   const cts = new CtsService(ctx, tracking);
   cts.start();
   lifecycle.add("continuous tracking", () => cts.stop());
+  // Scene samples: keyframe fetched, analysed, kept in semantic memory (stopped before tracking).
+  const sceneSamples = new SceneSamples(ctx);
+  sceneSamples.start();
+  lifecycle.add("scene samples", () => sceneSamples.stop());
   // Each member's report of the day that ended, stored at local midnight (and the missed ones at start).
   const reports = startDailyReports(ctx);
   lifecycle.add("daily reports", () => reports.stop());
@@ -272,7 +279,14 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
   const app = express();
   app.disable("x-powered-by");
   app.use(requestTargetGuard);
-  app.use(healthRouter(ctx, { startedAt: Date.now(), nodeRedState: () => (useNodeRed ? nodeRedHost.state : "disabled"), cts: () => cts.health() }));
+  app.use(
+    healthRouter(ctx, {
+      startedAt: Date.now(),
+      nodeRedState: () => (useNodeRed ? nodeRedHost.state : "disabled"),
+      cts: () => cts.health(),
+      sceneSamples: () => sceneSamples.status(),
+    }),
+  );
   app.use(docsRouter());
   app.use(webappRouter());
   app.use(knowledgePageRouter());
@@ -388,6 +402,7 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
     devices: { aggregator, endpoints: deviceEndpoints },
     tracking,
     cts,
+    sceneSamples,
     reports,
     demoSeeded: empty,
     listen: (port = 0, host?: string) =>

@@ -5,7 +5,8 @@ import { listen, ReplyQueue, sendReply, type FakeReply, type FakeServerBase } fr
  * A fake semantic-memory service speaking its HTTP protocol: room trends
  * (`GET /api/v1/trends/{room_id}/current`, 404 for a room it has none of, and
  * `…/snapshots?since_hours=N`), object presence (`GET /api/v1/objects?room_id&since_minutes`)
- * and observation search (`POST /api/v1/observations/search`). Unscripted requests are
+ * observation ingest (`POST /api/v1/observations`, kept in `observations`) and observation
+ * search (`POST /api/v1/observations/search`). Unscripted requests are
  * answered from `trends`, `snapshots`, `objects` and `observations`, filtered as the service
  * would (room, limit).
  */
@@ -41,6 +42,27 @@ export async function startFakeSemanticMemoryServer(): Promise<FakeMemoryServer>
   });
   app.get("/api/v1/trends/:room/snapshots", (req, res) => res.json(data.snapshots[req.params.room] ?? []));
   app.get("/api/v1/objects", (req, res) => res.json(data.objects[String(req.query.room_id)] ?? []));
+  // Observation ingest (scene samples): the service's pydantic model refuses a body without
+  // room_id (422); the stored record is answered with its id.
+  app.post("/api/v1/observations", (req, res) => {
+    const b = (req.body ?? {}) as Record<string, unknown>;
+    const lists = ["object_list", "hazard_flags", "embedding"].filter((k) => b[k] !== undefined && !Array.isArray(b[k]));
+    if (typeof b.room_id !== "string" || lists.length)
+      return void res.status(422).json({ detail: `invalid observation: ${typeof b.room_id !== "string" ? "room_id" : lists.join(", ")}` });
+    const now = new Date().toISOString();
+    const record = {
+      id: data.observations.length + 1,
+      room_id: b.room_id,
+      description: typeof b.description === "string" ? b.description : "",
+      object_list: (b.object_list as string[] | undefined) ?? [],
+      hazard_flags: (b.hazard_flags as string[] | undefined) ?? [],
+      observed_at: typeof b.observed_at === "string" ? b.observed_at : now,
+      source: typeof b.source === "string" ? b.source : "scene_intel",
+      created_at: now,
+    };
+    data.observations.push({ ...record, embedding: b.embedding ?? [] });
+    res.status(201).json(record);
+  });
   app.post("/api/v1/observations/search", (req, res) => {
     const { room_id, limit } = req.body as { room_id: string | null; limit: number };
     res.json(data.observations.filter((o) => !room_id || o.room_id === room_id).slice(0, limit ?? 5));

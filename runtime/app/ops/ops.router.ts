@@ -11,12 +11,15 @@ import { route, reply } from "../../platform/http/route";
 import { packageInfo } from "../../platform/config/app-info";
 import { redactSecrets } from "./redact";
 import type { CtsHealth } from "../../household/cts/cts-status";
+import type { SceneSampleStatus } from "../../care/perception/scene-samples";
 import { NO_KEY, webappLinkQr, webappLinks } from "./webapp-link";
 
 export interface HealthSources {
   nodeRedState: () => string;
   /** The continuous-tracking link; absent in apps built without it. */
   cts?: () => CtsHealth;
+  /** What became of the scene samples (shown under `cts` while tracking is on). */
+  sceneSamples?: () => SceneSampleStatus;
   startedAt: number;
 }
 
@@ -44,7 +47,7 @@ export function healthRouter(ctx: AppContext, sources: HealthSources): Router {
         uptime_seconds: Math.round((Date.now() - sources.startedAt) / 1000),
         database: { ok: dbOk, dialect: ctx.dialect },
         node_red: { state: nodeRed },
-        ...(cts ? { cts } : {}),
+        ...(cts ? { cts: cts.enabled && sources.sceneSamples ? { ...cts, scene_samples: sources.sceneSamples() } : cts } : {}),
       });
     }),
   );

@@ -5,7 +5,10 @@
  * - `GET {url}/api/v1/trends/{room_id}/snapshots?since_hours=N` → a list of snapshots;
  * - `GET {url}/api/v1/objects?room_id=…&since_minutes=N` → a list of object presences;
  * - `POST {url}/api/v1/observations/search` with `{room_id, since_minutes, objects_any,
- *   hazard_flags_any, query_text, limit, min_confidence}` → a list of observation hits.
+ *   hazard_flags_any, query_text, limit, min_confidence}` → a list of observation hits;
+ * - `POST {url}/api/v1/observations` with `{room_id, description, object_list, hazard_flags,
+ *   embedding, source, observed_at}` → the stored observation (its `id`): how a scene sample's
+ *   analysis is kept (care/perception/scene-samples.ts).
  * Fields missing from an item take the original's zero values; an item that is no object is
  * dropped; a body of the wrong kind (an object for a list) is a bad answer.
  */
@@ -130,4 +133,29 @@ export async function searchObservations(settings: ServiceSettings, q: Observati
   );
   if (!raw.ok) return raw;
   return listOf(raw.value, observation, "a list of observations");
+}
+
+/** What a scene sample's analysis stores (the original's `ObservationCreate`). */
+export interface ObservationCreate {
+  room_id: string;
+  description: string;
+  object_list: string[];
+  hazard_flags: string[];
+  embedding: number[];
+  /** The original's `scene_intel` for what came from the tracking service's keyframes. */
+  source: string;
+  observed_at: string;
+}
+
+/** Stores one observation; answers the id the service gave it. */
+export async function createObservation(settings: ServiceSettings, obs: ObservationCreate, signal: AbortSignal): Promise<ServiceAnswer<{ id: number }>> {
+  const raw = await callService(
+    SEMANTIC_MEMORY,
+    settings,
+    { method: "POST", path: "/api/v1/observations", headers: { "Content-Type": "application/json" }, body: JSON.stringify(obs) },
+    signal,
+  );
+  if (!raw.ok) return raw;
+  if (!isObject(raw.value)) return unreadable(SEMANTIC_MEMORY, "a stored observation");
+  return { ok: true, value: { id: num(raw.value.id) } };
 }

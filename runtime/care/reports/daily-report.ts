@@ -2,7 +2,8 @@
  * A member's report of one local day (`app.timezone`): activities, activity sessions, meals,
  * medication, sleep, sightings, time per room, and the household's alerts. Today's report
  * is built on each request and not stored (the day is not over); a past day's is built
- * once, stored (`daily_reports`) and read back unchanged ever after. The midnight job
+ * once, stored (`daily_reports`) and read back unchanged, unless an identity revision rewrites
+ * that day's history (revised-reports.ts builds it again). The midnight job
  * (midnight-job.ts) stores the day that just ended for every member.
  */
 import type { CareContext } from "../context";

@@ -34,6 +34,21 @@ export async function storeReport(
   return rows.length > 0;
 }
 
+/**
+ * Replaces the stored report of that person and day (history under it was rewritten by an
+ * identity revision); true when there was one to replace. A day with no stored report stays
+ * without: it is built from the corrected history when it is first stored.
+ */
+export async function replaceReport(
+  db: Knex,
+  r: { person_id: string; report_date: string; timezone: string; generated_at: string; report: unknown },
+): Promise<boolean> {
+  const n = await db("daily_reports")
+    .where({ person_id: r.person_id, report_date: r.report_date })
+    .update({ timezone: r.timezone, report_json: toJsonText(r.report), generated_at: r.generated_at });
+  return n > 0;
+}
+
 /** `person_id|report_date` of every report stored for a day on or after `fromDate`. */
 export async function storedReportKeys(db: Knex, fromDate: string): Promise<Set<string>> {
   const rows: Array<Pick<StoredReportRow, "person_id" | "report_date">> = await db("daily_reports")

@@ -3,10 +3,13 @@
  * midnight (`app.timezone`), re-armed at each. At start, and at each midnight, every missing
  * report of the last `CATCH_UP_DAYS` days is stored, so a service that was down at
  * midnight stores what it missed when it comes back, once (the store keeps the first).
- * The timer is armed only while there is a member to report on: a new member arms it.
+ * The timer is armed only while there is a member to report on: a new member arms it. An
+ * identity revision that rewrote a past day's history rebuilds its stored reports
+ * (revised-reports.ts), in the same queue.
  */
 import type { CareContext } from "../context";
 import { storeMissingReports } from "./daily-report";
+import { rebuildRevisedReports } from "./revised-reports";
 import { nextMidnight } from "./local-day";
 import { countPersons } from "../../household/persons/persons.service";
 
@@ -58,6 +61,13 @@ export function startDailyReports(ctx: CareContext): DailyReportJob {
   store(ctx.clock.now());
   armForMembers(ctx.clock.now());
   const unsubscribe = ctx.bus.subscribe("person.added", () => armForMembers(ctx.clock.now()));
+  // In the same queue as the midnight stores, so a rebuilt report is never stored over again.
+  const unsubscribeRevised = ctx.bus.subscribe("tracking.revised", (revised) =>
+    enqueue(async () => {
+      const replaced = await rebuildRevisedReports(ctx, revised);
+      if (replaced) ctx.log.info({ replaced, revision_id: revised.revision_id }, "daily reports rebuilt after an identity revision");
+    }),
+  );
 
   return {
     idle: async () => {
@@ -70,6 +80,7 @@ export function startDailyReports(ctx: CareContext): DailyReportJob {
     stop: async () => {
       stopped = true;
       unsubscribe();
+      unsubscribeRevised();
       timer?.cancel();
       timer = undefined;
       await tail;

@@ -1,11 +1,12 @@
 /**
  * `scene.samples`, `tracking.presence` and `tracking.dwell`. Scene samples go to the bus once
- * committed (the care layer runs scene analysis on them); presence and dwell events are
+ * committed (care/perception/scene-samples.ts fetches, analyses and remembers them); presence and dwell events are
  * decoded, checked and recorded as applied: the spec plans rule triggers on them, none yet.
  */
 import type { Knex } from "knex";
 import type { PlatformContext } from "../../platform/context";
 import { isoAt } from "../../platform/core/clock";
+import type { SceneSampleEvent } from "../../platform/core/event-bus";
 import { enumName, type AfterCommit, type Applier } from "./applier";
 import { decodeDwell, decodePresence, decodeSceneSample, nsToMs, type DecodeResult } from "./cts-codec";
 import type { DecodedPresence, DecodedSceneSample } from "./cts-messages";
@@ -40,7 +41,17 @@ export class SceneSamplesApplier implements Applier<DecodedSceneSample, DecodedS
     } catch {
       annotations = {};
     }
-    const sample = { keyframe_id: s.keyframe_id, camera_id: s.camera_id, minio_key: s.minio_key, captured_at: isoAt(captured), annotations, ph_id: s.ph_id };
+    const expires = nsToMs(s.expires_at_unix_ns);
+    const sample: SceneSampleEvent = {
+      keyframe_id: s.keyframe_id,
+      camera_id: s.camera_id,
+      minio_key: s.minio_key,
+      captured_at: isoAt(captured),
+      tag_reason: enumName(s.tag_reason, "TAG_REASON_") ?? "unspecified",
+      expires_at: expires === null ? null : isoAt(expires),
+      annotations,
+      ph_id: s.ph_id,
+    };
     return Promise.resolve([() => this.ctx.bus.publish("cts.scene_sample", sample)]);
   }
 }

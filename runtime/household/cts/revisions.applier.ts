@@ -1,6 +1,7 @@
 /**
  * `tracking.revisions`: the tracking service corrected whom a track (`ph_id`) is; the history
- * rows it placed under the wrong person are rewritten (household/tracking/track-revision.ts).
+ * rows it placed under the wrong person are rewritten (household/tracking/track-revision.ts)
+ * and `tracking.revised` says whose history changed from when, for the stored daily reports.
  * Revisions without `revision_id` or `ph_id` are dropped, as the original did.
  */
 import type { Knex } from "knex";
@@ -37,12 +38,17 @@ export class RevisionsApplier implements Applier<DecodedRevision, DecodedRevisio
   async commit(trx: Knex, r: DecodedRevision): Promise<AfterCommit[]> {
     const identity = r.effective_identity_id || r.new_identity_id || r.map_identity_id;
     const person = isKnownIdentity(identity) ? identity : null;
-    const outcome = await reviseTrack(trx, { ph_id: r.ph_id, revision_id: r.revision_id, new_person_id: person }, isoNow(this.ctx.clock));
+    const at = isoNow(this.ctx.clock);
+    const outcome = await reviseTrack(trx, { ph_id: r.ph_id, revision_id: r.revision_id, new_person_id: person }, at);
     const now = this.ctx.clock.now();
     const remember = () => this.recent.record(r.ph_id, person, nsToMs(r.revision_time_unix_ns) ?? now, now);
-    if (outcome.superseded === 0) return [remember];
+    if (outcome.superseded === 0 || outcome.from === null) return [remember];
+    // Everyone's history from the first rewritten row to now may read differently: their
+    // stored daily reports of those days are built again (care/reports).
+    const revised = { revision_id: r.revision_id, person_ids: outcome.person_ids, from: outcome.from, to: at };
     return [
       remember,
+      () => this.ctx.bus.publish("tracking.revised", revised),
       () =>
         this.ctx.log.info(
           { ph_id: r.ph_id, revision_id: r.revision_id, reason: r.reason, ...outcome },

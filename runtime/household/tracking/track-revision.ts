@@ -20,24 +20,30 @@ export interface TrackRevision {
 export interface RevisionOutcome {
   superseded: number;
   rewritten: number;
+  /** Whose history changed: the people the track had been placed under, and the new identity. */
+  person_ids: string[];
+  /** The earliest history row rewritten (null: none): what was known from then on may differ. */
+  from: string | null;
 }
 
 export async function reviseTrack(trx: Knex, r: TrackRevision, at: string): Promise<RevisionOutcome> {
   const wrong = await changesOfTrackNotBy(trx, r.ph_id, r.new_person_id);
-  if (wrong.length === 0) return { superseded: 0, rewritten: 0 };
+  if (wrong.length === 0) return { superseded: 0, rewritten: 0, person_ids: [], from: null };
+  const wrongPersons = [...new Set(wrong.map((c) => c.person_id))];
+  const touched = { person_ids: r.new_person_id ? [...new Set([...wrongPersons, r.new_person_id])] : wrongPersons, from: wrong[0].timestamp };
   await supersedeChanges(
     trx,
     wrong.map((c) => c.id),
     r.revision_id,
     at,
   );
-  for (const personId of new Set(wrong.map((c) => c.person_id)))
+  for (const personId of wrongPersons)
     await fallBack(
       trx,
       personId,
       wrong.filter((c) => c.person_id === personId),
     );
-  if (!r.new_person_id) return { superseded: wrong.length, rewritten: 0 };
+  if (!r.new_person_id) return { superseded: wrong.length, rewritten: 0, ...touched };
   for (const c of wrong) {
     const { id: _id, ...rest } = c;
     await appendLocationChange(trx, { ...rest, person_id: r.new_person_id, revision_id: r.revision_id });
@@ -57,7 +63,7 @@ export async function reviseTrack(trx: Knex, r: TrackRevision, at: string): Prom
       quality_samples: newest.quality_samples,
     });
   }
-  return { superseded: wrong.length, rewritten: wrong.length };
+  return { superseded: wrong.length, rewritten: wrong.length, ...touched };
 }
 
 /**

@@ -32,8 +32,16 @@ export interface BusTopics {
    * the `dementia_signal` trigger fires its rules. The row stays `pending` until they were fired.
    */
   "cts.signal": { signal_id: string };
-  /** A scene keyframe sample arrived from continuous tracking (household/cts). */
-  "cts.scene_sample": { keyframe_id: string; camera_id: string; minio_key: string; captured_at: string; annotations: Record<string, unknown>; ph_id: string };
+  /**
+   * A scene keyframe sample arrived from continuous tracking (household/cts): care/perception
+   * fetches its keyframe, analyses it and keeps the observation in semantic memory.
+   */
+  "cts.scene_sample": SceneSampleEvent;
+  /**
+   * An identity revision rewrote the location history of these people between `from` and `to`
+   * (household/cts): the stored daily reports of those days are built again (care/reports).
+   */
+  "tracking.revised": { revision_id: string; person_ids: string[]; from: string; to: string };
   /** A member was registered (household/persons): the daily reports' midnight job arms for them. */
   "person.added": { person_id: string };
   /** A webhook call reached its rule (its secret matched): the input journal keeps it. */
@@ -43,6 +51,19 @@ export interface BusTopics {
 }
 
 export type Topic = keyof BusTopics;
+
+export interface SceneSampleEvent {
+  keyframe_id: string;
+  camera_id: string;
+  minio_key: string;
+  captured_at: string;
+  /** `periodic`, `hazard`, `fall` ... (the proto's TagReason without its prefix, lower case). */
+  tag_reason: string;
+  /** After this the keyframe may be gone from the store; null: no expiry given. */
+  expires_at: string | null;
+  annotations: Record<string, unknown>;
+  ph_id: string;
+}
 
 export interface PersonSighting {
   /** A person's id, or a visitor's stable id (`visitor-3`). */
