@@ -11,7 +11,6 @@ import type { FlowNode } from "../../platform/nodered/flow-store";
 import { parseInput } from "../../platform/core/validation";
 import { listPersons } from "../../household/persons/persons.service";
 import { listLocationChangesBetween } from "../../household/tracking/location-history.store";
-import { getPersonLocation, writePersonLocation } from "../../household/tracking/locations.store";
 import { copySignalsInto } from "../../household/tracking/signals.store";
 import type { PersonSighting } from "../../platform/core/event-bus";
 import { readEntries, type JournalEntry } from "../journal/journal.store";
@@ -30,6 +29,7 @@ import { rehearsalServices } from "./rehearsal-services";
 import { replay, ReplayTimeout, type ReplayItem } from "./replay";
 import { compareRuns, summarizeRun, type RehearsalComparison, type RunSummary } from "./run-compare";
 import { openScratch } from "./scratch-context";
+import { ReplayedLocations } from "./replayed-locations";
 import { EffectLog, type NotRehearsed } from "./would-send";
 
 const DAY_MS = 86_400_000;
@@ -157,8 +157,9 @@ export async function rehearseRule(ctx: CareContext, ruleId: number, body: unkno
     if (!rule.enabled) warnings.push("the rule is disabled: it would not have run at all");
     let inputs = 0;
     try {
-      const items = await replayItems(ctx, sctx, from, to, fromMs);
-      inputs = await replay({ scratch, engine, triggers, rule, deadline: started + BUDGET_MS }, items, toMs - 1);
+      const locations = new ReplayedLocations(sctx.db);
+      const items = await replayItems(ctx, locations, from, to, fromMs);
+      inputs = await replay({ scratch, engine, triggers, rule, deadline: started + BUDGET_MS, beforeAct: () => locations.flush() }, items, toMs - 1);
     } catch (err) {
       if (!(err instanceof ReplayTimeout)) throw err;
       warnings.push(`the rehearsal stopped at ${new Date(scratch.clock.now()).toISOString()}: it took longer than ${BUDGET_MS / 1000} s`);
@@ -206,38 +207,18 @@ function recordedMatch(run: ExecutionRow, actual: readonly ExecutionRow[]): Exec
  * the location history (every source, revisions applied); a sighting that confirms a person
  * where they are keeps their location fresh, as it did live.
  */
-async function replayItems(ctx: CareContext, sctx: CareContext, from: string, to: string, fromMs: number): Promise<ReplayItem[]> {
+async function replayItems(ctx: CareContext, locations: ReplayedLocations, from: string, to: string, fromMs: number): Promise<ReplayItem[]> {
   const items: ReplayItem[] = [];
   for (const p of await listPersons(ctx)) {
     for (const c of await listLocationChangesBetween(ctx.db, p.person_id, from, to)) {
-      const at = Math.max(Date.parse(c.timestamp), fromMs);
-      items.push({
-        at,
-        apply: () =>
-          writePersonLocation(sctx.db, {
-            person_id: c.person_id,
-            room_id: c.room_id,
-            room_name: c.room_name,
-            source: c.source,
-            confidence: c.confidence,
-            updated_at: c.timestamp,
-            mean_quality: c.mean_quality,
-            quality_samples: c.quality_samples,
-          }),
-      });
+      items.push({ at: Math.max(Date.parse(c.timestamp), fromMs), apply: () => locations.moved(c) });
     }
   }
   for (const entry of await journalOf(ctx, from, to)) {
     const at = Date.parse(entry.at);
     if (entry.topic === "person.sighted") {
       const s = entry.payload as PersonSighting;
-      items.push({
-        at,
-        apply: async () => {
-          const l = await getPersonLocation(sctx.db, s.person_id);
-          if (l && l.room_name !== null && l.room_name === s.room_name) await writePersonLocation(sctx.db, { ...l, updated_at: entry.at });
-        },
-      });
+      items.push({ at, apply: () => locations.seen(s.person_id, s.room_name, entry.at) });
     }
     items.push({ at, entry });
   }

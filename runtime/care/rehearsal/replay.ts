@@ -14,7 +14,8 @@ import { fireLogged, rulesWithTrigger } from "../pipeline/triggers/trigger-kit";
 import type { RuleView } from "../rules/rule-model";
 import type { Scratch } from "./scratch-context";
 
-export type ReplayItem = { at: number; entry: JournalEntry } | { at: number; apply: () => Promise<void> };
+/** A recorded input, or a change of state (applied in order, reaching no trigger). */
+export type ReplayItem = { at: number; entry: JournalEntry } | { at: number; apply: () => Promise<void> | void };
 
 export interface ReplayTarget {
   scratch: Scratch;
@@ -23,6 +24,8 @@ export interface ReplayTarget {
   rule: RuleView;
   /** Real time (epoch ms) after which the rehearsal gives up. */
   deadline: number;
+  /** Called before anything can read the household's state: an input reaching the rule, a timer. */
+  beforeAct(): Promise<void>;
 }
 
 export class ReplayTimeout extends Error {}
@@ -43,6 +46,7 @@ async function advanceTo(t: ReplayTarget, ms: number): Promise<void> {
   for (;;) {
     const next = clock.nextDueAt();
     if (next === undefined || next > ms) break;
+    await t.beforeAct();
     clock.set(Math.max(next, clock.now()));
     await settle(t);
   }
@@ -50,15 +54,28 @@ async function advanceTo(t: ReplayTarget, ms: number): Promise<void> {
 }
 
 /**
- * Whether a recorded input can matter to the rule: sensor events only to sensor_event rules
- * (of its sensor, when the rule names one) and to occupancy rules (presence changes). Filters
- * read state, not events, so skipping the others changes nothing but the time it takes.
+ * Whether a recorded input can reach the rule's trigger: sensor events only sensor_event rules
+ * (of its sensor, when the rule names one) and occupancy rules (presence changes), webhook calls
+ * and chat commands their rules, dementia signals theirs. Sightings, answers and scene samples
+ * reach no trigger (the state they changed is replayed as state). Filters read state, not
+ * events, so skipping the others changes nothing but the time a rehearsal takes.
  */
 function concerns(rule: RuleView, entry: JournalEntry): boolean {
-  if (entry.topic !== "sensor.event") return true;
-  const e = entry.payload as BusTopics["sensor.event"];
-  if (rule.trigger_type === "sensor_event") return rule.primary_sensor_id === null || rule.primary_sensor_id === e.sensor_id;
-  return rule.trigger_type === "occupancy_duration" && e.kind === "presence";
+  switch (entry.topic) {
+    case "sensor.event": {
+      const e = entry.payload as BusTopics["sensor.event"];
+      if (rule.trigger_type === "sensor_event") return rule.primary_sensor_id === null || rule.primary_sensor_id === e.sensor_id;
+      return rule.trigger_type === "occupancy_duration" && e.kind === "presence";
+    }
+    case "webhook.called":
+      return rule.trigger_type === "webhook";
+    case "chat.command":
+      return rule.trigger_type === "chat_app";
+    case "cts.signal":
+      return rule.trigger_type === "dementia_signal";
+    default:
+      return false;
+  }
 }
 
 /** An input as it reached the triggers live: on the bus, or through the firer for webhooks and chat commands. */
@@ -87,10 +104,6 @@ async function feed(t: ReplayTarget, entry: JournalEntry): Promise<void> {
         });
       return;
     }
-    // Answers and acknowledgements belong to the recorded runs and alerts, not the rehearsed ones.
-    case "prompt.answered":
-    case "alert.acknowledged":
-      return;
     default:
       ctx.bus.publish(entry.topic as "sensor.event", entry.payload as BusTopics["sensor.event"]);
   }
@@ -108,6 +121,7 @@ export async function replay(t: ReplayTarget, items: readonly ReplayItem[], toMs
     }
     if (!concerns(t.rule, item.entry)) continue;
     inputs++;
+    await t.beforeAct();
     await feed(t, item.entry);
     await settle(t);
   }
