@@ -50,7 +50,8 @@ async function quiet(d: Day): Promise<void> {
   for (let same = 0; same < 3;) {
     await sleep(60);
     const n = (await journalSize(d.t.app.ctx.db)).rows;
-    same = n === last ? same + 1 : 0;
+    // Runs still moving count as not quiet: what they write (alerts, answers) comes before the next input, as live.
+    same = n === last && (d.t.app.engine?.quiet() ?? true) ? same + 1 : 0;
     last = n;
   }
 }
@@ -220,6 +221,12 @@ async function main(): Promise<void> {
       location_history: history,
     };
     fs.writeFileSync(dayFile(), JSON.stringify(day, null, 1) + "\n");
+    // The same day rehearsed in the app that lived it: rehearsal and live should agree.
+    for (const rule of (await t.get("/api/v1/rules")).body as Array<{ id: number; name: string }>) {
+      const res = await t.post(`/api/v1/rules/${rule.id}/rehearse`, { from: DAY_FROM, to: DAY_TO });
+      const diff = res.body.difference as { summary: string } | undefined;
+      console.log(`${rule.name}: rehearsed beside live: ${diff?.summary ?? res.text}`);
+    }
     const topics = new Map<string, number>();
     for (const e of journal) topics.set(e.topic, (topics.get(e.topic) ?? 0) + 1);
     console.log(`${dayFile()}: ${journal.length} journal entries (${[...topics].map(([k, v]) => `${k} ${v}`).join(", ")}), ${history.length} location changes`);
