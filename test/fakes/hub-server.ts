@@ -216,6 +216,8 @@ export interface FakeHubOptions {
   haVersion?: string;
   /** Told a line for every connection, authentication, action call and state change. */
   log?: (line: string) => void;
+  /** The hub's clock for state and event times (epoch ms; default the real time), e.g. a test's ManualClock. */
+  now?: () => number;
 }
 
 export interface FakeHub {
@@ -271,7 +273,7 @@ function ulid(): string {
 }
 
 /** The hub's timestamp form: 2025-01-05T10:00:00.123000+00:00 */
-const isoNow = () => new Date().toISOString().replace("Z", "000+00:00");
+const isoNowReal = () => new Date().toISOString().replace("Z", "000+00:00");
 const clone = <T>(v: T): T => structuredClone(v);
 /** A stable 32-hex id (registry ids), from a seed. */
 export const hubId = (seed: string) => crypto.createHash("md5").update(seed).digest("hex");
@@ -339,6 +341,9 @@ export async function startFakeHub(options: FakeHubOptions = {}): Promise<FakeHu
   const token = options.token ?? DEFAULT_TOKEN;
   const haVersion = options.haVersion ?? DEFAULT_VERSION;
   const tell = options.log ?? (() => {});
+  const hubNow = options.now;
+  // State and event times follow the given clock, so a recorded day carries its own times.
+  const isoNow = hubNow ? () => new Date(hubNow()).toISOString().replace("Z", "000+00:00") : isoNowReal;
   let seeding = true;
   const log = (line: string) => void (seeding || tell(line));
   const bootTime = Date.now() / 1000;

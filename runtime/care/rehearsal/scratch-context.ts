@@ -37,7 +37,8 @@ export async function openScratch(live: CareContext, startMs: number): Promise<S
   const clock = new ManualClock(startMs);
   const settings = structuredClone(live.settings);
   settings.journal.enabled = false;
-  const log = live.log.child({ rehearsal: true }, { level: "warn" });
+  // Quieter than live (warnings only), never louder: a silent live logger stays silent.
+  const log = live.log.child({ rehearsal: true }, { level: live.log.levelVal > live.log.levels.values.warn ? live.log.level : "warn" });
   const now = () => new Date(clock.now()).toISOString();
   const ctx: CareContext = {
     db: store.db,
