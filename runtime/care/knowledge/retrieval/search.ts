@@ -82,12 +82,13 @@ export async function searchWith(
   topK: number,
 ): Promise<SearchResult> {
   const pool = Math.max(topK * 4, 20);
-  const lexical = await lexicalHits(ctx.db, ctx.dialect, queryTerms(question), pool);
-  let vector: Hit[] | null = null;
-  if (query) {
-    const min = ctx.settings.knowledge.min_similarity;
-    vector = (await nearestChunks(ctx.db, ctx.dialect, query.model, query.vector, topK * 2)).filter((h) => h.score >= min);
-  }
+  const min = ctx.settings.knowledge.min_similarity;
+  // Both sides at once: on PostgreSQL the vector scan (in this process) runs while the words'
+  // query is on the server, and each takes its own connection.
+  const [lexical, vector] = await Promise.all([
+    lexicalHits(ctx.db, ctx.dialect, queryTerms(question), pool),
+    query ? nearestChunks(ctx.db, ctx.dialect, query.model, query.vector, topK * 2).then((hits) => hits.filter((h) => h.score >= min)) : null,
+  ]);
   const similarity = new Map((vector ?? []).map((h) => [h.id, h.score]));
   const ranked = vector ? fuse([lexical, vector]) : lexical;
   const top = ranked.slice(0, topK);
