@@ -3,8 +3,8 @@
  * document is approved), and each chunk's vector and the model that made it. The lexical
  * index follows the rows by itself (migration 023: FTS5 triggers on SQLite; on PostgreSQL a
  * generated tsvector, whose words triggers copy into `knowledge_chunk_terms`, migration 029).
- * Every write bumps this store's generation, which the in-process
- * vector cache compares (vector-search.ts).
+ * Every write bumps this store's generation, which the in-process vector cache compares
+ * (vector-search.ts).
  */
 import type { Knex } from "knex";
 import { toBool } from "../../../platform/db/json-column";

@@ -1,9 +1,9 @@
 /**
  * Finding the passages for a question: the lexical ranking always (FTS5 bm25 / PostgreSQL
- * ts_rank's score over the question's words, from a table of terms), the vector ranking when an embedding model is set
- * (only hits at or above `knowledge.min_similarity`), fused by reciprocal rank fusion
- * (score = Σ 1/(60 + rank)), which needs no common scale between bm25 and cosine. Only
- * chunks of approved documents are searched.
+ * ts_rank's score over the question's words, from a table of terms), the vector ranking when
+ * an embedding model is set (only hits at or above `knowledge.min_similarity`), fused by
+ * reciprocal rank fusion (score = Σ 1/(60 + rank)), which needs no common scale between bm25
+ * and cosine. Only chunks of approved documents are searched.
  */
 import type { PlatformContext } from "../../../platform/context";
 import { chunksByIds, type Hit } from "./chunks.store";
