@@ -48,6 +48,7 @@ export const OWNERS: Readonly<Record<string, string>> = {
   knowledge_documents: "care/knowledge/documents/",
   knowledge_document_images: "care/knowledge/documents/",
   knowledge_chunks: "care/knowledge/retrieval/",
+  knowledge_chunk_terms: "care/knowledge/retrieval/",
   knowledge_queries: "care/knowledge/retrieval/",
   info_cards: "care/knowledge/cards/",
   info_card_slots: "care/knowledge/cards/",

@@ -1,13 +1,15 @@
 /**
  * `knowledge_chunks`, owned here: a document's chunks, whether they may be searched (their
  * document is approved), and each chunk's vector and the model that made it. The lexical
- * index follows the rows by itself (migration 023: FTS5 triggers on SQLite, a generated
- * tsvector on PostgreSQL). Every write bumps this store's generation, which the in-process
- * vector cache compares (vector-search.ts).
+ * index follows the rows by itself (migration 023: FTS5 triggers on SQLite; on PostgreSQL a
+ * generated tsvector, whose words triggers copy into `knowledge_chunk_terms`, migration 029).
+ * Every write bumps this store's generation, which the in-process vector cache compares
+ * (vector-search.ts).
  */
 import type { Knex } from "knex";
 import { toBool } from "../../../platform/db/json-column";
 import type { TextChunk } from "./chunker";
+import { tidyTerms } from "./terms-upkeep";
 
 export interface ChunkRow {
   id: number;
@@ -49,16 +51,19 @@ export async function replaceChunks(db: Knex, documentId: number, chunks: readon
     for (let i = 0; i < rows.length; i += 500) await trx("knowledge_chunks").insert(rows.slice(i, i + 500));
   });
   bump(db);
+  tidyTerms(db);
 }
 
 export async function setSearchable(db: Knex, documentId: number, searchable: boolean): Promise<void> {
   await db("knowledge_chunks").where({ document_id: documentId }).update({ searchable });
   bump(db);
+  tidyTerms(db);
 }
 
 export async function deleteChunksOf(db: Knex, documentId: number): Promise<void> {
   await db("knowledge_chunks").where({ document_id: documentId }).delete();
   bump(db);
+  tidyTerms(db);
 }
 
 export async function chunksOf(db: Knex, documentId: number): Promise<ChunkRow[]> {
@@ -177,9 +182,9 @@ export async function stillSearchable(db: Knex, model: string, ids: readonly num
 export async function lexicalHits(db: Knex, dialect: "sqlite" | "postgres", terms: readonly string[], limit: number): Promise<Hit[]> {
   if (terms.length === 0) return [];
   if (dialect === "postgres") {
-    // Each word on its own, joined by OR: a question's words need not all be in one chunk.
-    const tsquery = terms.map(() => `plainto_tsquery('careflow_english', ?)`).join(" || ");
-    const result = await db.raw(`select id, document_id, score from careflow_knowledge_lexical(${tsquery}, ?)`, [...terms, limit]);
+    // Each word on its own (a question's words need not all be in one chunk), ranked from the
+    // table of terms the search function reads (migration 029): one round trip.
+    const result = await db.raw("select id, document_id, score from careflow_knowledge_search(?, ?)", [terms.join(" "), limit]);
     return (result.rows as Array<{ id: number; document_id: number; score: number }>).map((r) => ({
       id: Number(r.id),
       document_id: Number(r.document_id),

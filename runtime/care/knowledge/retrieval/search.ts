@@ -1,9 +1,9 @@
 /**
  * Finding the passages for a question: the lexical ranking always (FTS5 bm25 / PostgreSQL
- * ts_rank over the question's words), the vector ranking when an embedding model is set
- * (only hits at or above `knowledge.min_similarity`), fused by reciprocal rank fusion
- * (score = Σ 1/(60 + rank)), which needs no common scale between bm25 and cosine. Only
- * chunks of approved documents are searched.
+ * ts_rank's score over the question's words, from a table of terms), the vector ranking when
+ * an embedding model is set (only hits at or above `knowledge.min_similarity`), fused by
+ * reciprocal rank fusion (score = Σ 1/(60 + rank)), which needs no common scale between bm25
+ * and cosine. Only chunks of approved documents are searched.
  */
 import type { PlatformContext } from "../../../platform/context";
 import { chunksByIds, type Hit } from "./chunks.store";
@@ -82,12 +82,13 @@ export async function searchWith(
   topK: number,
 ): Promise<SearchResult> {
   const pool = Math.max(topK * 4, 20);
-  const lexical = await lexicalHits(ctx.db, ctx.dialect, queryTerms(question), pool);
-  let vector: Hit[] | null = null;
-  if (query) {
-    const min = ctx.settings.knowledge.min_similarity;
-    vector = (await nearestChunks(ctx.db, ctx.dialect, query.model, query.vector, topK * 2)).filter((h) => h.score >= min);
-  }
+  const min = ctx.settings.knowledge.min_similarity;
+  // Both sides at once: on PostgreSQL the vector scan (in this process) runs while the words'
+  // query is on the server, and each takes its own connection.
+  const [lexical, vector] = await Promise.all([
+    lexicalHits(ctx.db, ctx.dialect, queryTerms(question), pool),
+    query ? nearestChunks(ctx.db, ctx.dialect, query.model, query.vector, topK * 2).then((hits) => hits.filter((h) => h.score >= min)) : null,
+  ]);
   const similarity = new Map((vector ?? []).map((h) => [h.id, h.score]));
   const ranked = vector ? fuse([lexical, vector]) : lexical;
   const top = ranked.slice(0, topK);
