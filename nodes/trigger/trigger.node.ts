@@ -41,7 +41,7 @@ export const ctsWindowConfigSchema = z
   .object({
     duration_s: z.number().min(1).max(3600).default(10).describe("Length of each window, in seconds"),
     sample_period_s: z.number().positive().default(1).describe("One frame per camera and this many seconds"),
-    cameras: z.array(z.string().min(1)).default([]).describe("Tracking camera ids; empty = every tracking camera"),
+    cameras: z.array(householdRef("cts_camera", "A tracking camera")).default([]).describe("Tracking camera ids; empty = every tracking camera"),
     rooms: z.array(householdRef("room", "A room of the household")).default([]).describe("Room names; empty = every room"),
     max_frames: z.number().int().min(1).max(500).default(30).describe("Most frames in the run's window; more are thinned"),
     min_detections: z.number().int().min(0).default(1).describe("Detections the window needs to fire the rule"),

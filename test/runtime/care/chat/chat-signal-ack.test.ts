@@ -41,7 +41,13 @@ describe("chat: a dementia signal's alert acknowledged from chat acknowledges th
       settings: {
         cts: { enabled: true, nats_url: NATS_URL, stream_prefix: prefix },
         notifications: {
-          chat_app: { api_base_url: chat.url, token: TOKEN, mode: "polling", poll_timeout_seconds: 1, targets: [{ name: "Family", chat_id: 1001, alert_levels: ["emergency"] }] },
+          chat_app: {
+            api_base_url: chat.url,
+            token: TOKEN,
+            mode: "polling",
+            poll_timeout_seconds: 1,
+            targets: [{ name: "Family", chat_id: 1001, alert_levels: ["emergency"] }],
+          },
         },
       },
     });
@@ -49,7 +55,13 @@ describe("chat: a dementia signal's alert acknowledged from chat acknowledges th
     await importRule(t, {
       rule: { name: "Rose paces at night", trigger_type: "dementia_signal" },
       contexts: [{ context_type: "dementia_signal", config: { kinds: ["pacing"], severity_min: "warning", cooldown_minutes: 0 } }],
-      steps: [{ label: "Tell the family", step_type: "notification", config: { alert_level: "emergency", channels: ["chat_app"], chat_app_template: "Rose is pacing" } }],
+      steps: [
+        {
+          label: "Tell the family",
+          step_type: "notification",
+          config: { alert_level: "emergency", channels: ["chat_app"], chat_app_template: "Rose is pacing" },
+        },
+      ],
     });
     await eventually("the broker link", () => t.app.cts.health().state === "connected");
   });
