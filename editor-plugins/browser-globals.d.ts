@@ -55,8 +55,8 @@ interface JQuery {
   val(value: string | number): JQuery;
   attr(name: string): string | undefined;
   attr(name: string, value: string): JQuery;
-  prop(name: "checked"): boolean;
-  prop(name: "checked", value: boolean): JQuery;
+  prop(name: "checked" | "disabled"): boolean;
+  prop(name: "checked" | "disabled", value: boolean): JQuery;
   css(name: string, value: string): JQuery;
   data(key: string): unknown;
   data(key: string, value: unknown): JQuery;
@@ -77,7 +77,7 @@ interface JQuery {
   empty(): JQuery;
   show(): JQuery;
   hide(): JQuery;
-  toggle(): JQuery;
+  toggle(show?: boolean): JQuery;
   each<E extends Element = HTMLElement>(callback: (this: E, index: number, element: E) => void): JQuery;
   map<T, E extends Element = HTMLElement>(callback: (this: E, index: number, element: E) => T): { get(): T[] };
   dialog(options: JQueryDialogOptions): JQuery;
@@ -174,7 +174,9 @@ interface CareflowSchemaField {
   type?: string | string[];
   enum?: unknown[];
   items?: CareflowSchemaField;
-  /** A household picker: sensor, room or person. */
+  /** A nested object's fields (the trigger's `cts_window_config`). */
+  properties?: Record<string, CareflowSchemaField>;
+  /** A household picker: sensor, room, person or tracking camera (`cts_camera`). */
   ref?: string;
   /** An approved info card or quiz of the knowledge repository (nodes/_kit/fields.ts `knowledgeRef`). */
   knowledge?: string;

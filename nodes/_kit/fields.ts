@@ -6,13 +6,18 @@
  */
 import { z } from "zod";
 
-export type HouseholdRef = "sensor" | "room" | "person";
+/**
+ * `cts_camera`: a tracking camera id (`cts.cameras`, what `GET /cts/cameras` lists); offered as a
+ * picker but not refused when unknown, since the tracking service may have cameras careflow's
+ * settings do not list.
+ */
+export type HouseholdRef = "sensor" | "room" | "person" | "cts_camera";
 
 /** A string that may contain `{{path}}` placeholders. */
 export const template = (description: string, opts: { multiline?: boolean } = {}) =>
   z.string().meta({ description, template: true, ...(opts.multiline ? { multiline: true } : {}) });
 
-/** The id (sensors, persons) or name (rooms) of something in the household. */
+/** The id (sensors, persons, tracking cameras) or name (rooms) of something in the household. */
 export const householdRef = (ref: HouseholdRef, description: string) => z.string().meta({ description, ref });
 
 /** A condition expression in the pipeline's condition language. */

@@ -33,6 +33,24 @@ export const chatCommand = z
   .transform((s) => s.replace(/^\//, "").toLowerCase())
   .pipe(z.string().regex(/^[a-z0-9_]{1,32}$/, "a command is 1-32 letters, digits or underscores, e.g. status"));
 
+/**
+ * A `cts_window` rule's window (the original's window trigger: thresholds over the frames of the
+ * cameras and rooms it lists). Null on a cts_window rule means these defaults.
+ */
+export const ctsWindowConfigSchema = z
+  .object({
+    duration_s: z.number().min(1).max(3600).default(10).describe("Length of each window, in seconds"),
+    sample_period_s: z.number().positive().default(1).describe("One frame per camera and this many seconds"),
+    cameras: z.array(householdRef("cts_camera", "A tracking camera")).default([]).describe("Tracking camera ids; empty = every tracking camera"),
+    rooms: z.array(householdRef("room", "A room of the household")).default([]).describe("Room names; empty = every room"),
+    max_frames: z.number().int().min(1).max(500).default(30).describe("Most frames in the run's window; more are thinned"),
+    min_detections: z.number().int().min(0).default(1).describe("Detections the window needs to fire the rule"),
+    min_identities: z.number().int().min(0).default(1).describe("Distinct known people the window needs to fire the rule"),
+  })
+  .strict();
+
+export type CtsWindowConfig = z.output<typeof ctsWindowConfigSchema>;
+
 export const triggerConfigSchema = z
   .object({
     trigger_type: z.enum(TRIGGER_TYPES).default("manual").describe("How the rule fires"),
@@ -46,6 +64,10 @@ export const triggerConfigSchema = z
       .nullable()
       .default(null)
       .describe("For occupancy_duration triggers"),
+    cts_window_config: ctsWindowConfigSchema
+      .nullable()
+      .default(null)
+      .describe("For cts_window rules: the window and what it must show; empty = a 10 s window of every camera with one known person"),
     chat_command: chatCommand
       .nullable()
       .default(null)

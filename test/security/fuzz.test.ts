@@ -124,6 +124,10 @@ const FIELDS = [
   "cron_expression",
   "cool_off_minutes",
   "max_daily_triggers",
+  // a cts_window rule's window
+  "cts_window_config",
+  "duration_s",
+  "min_identities",
   "step_type",
   "label",
   "position",

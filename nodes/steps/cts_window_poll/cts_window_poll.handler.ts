@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import type { StepHandler } from "../../_kit/handler-types";
+import { emptyWindowPayload, windowPayload } from "../../_kit/tracking-window-payload";
 import type { spec } from "./cts_window_poll.node";
 
 type Config = z.output<typeof spec.config>;
@@ -16,13 +17,9 @@ export const handler: StepHandler<Config> = async (ctx, input, config) => {
   const now = ctx.clock.now();
   const start = now - config.lookback_s * 1000;
   const end = start + config.duration_s * 1000;
-  const base = {
-    trigger_id: `window-${input.idempotency_key}`,
-    window_start: new Date(start).toISOString(),
-    window_end: new Date(end).toISOString(),
-  };
+  const b = { trigger_id: `window-${input.idempotency_key}`, startMs: start, endMs: end };
   const window = await ctx.services.tracking.window({
-    since: base.window_start,
+    since: new Date(start).toISOString(),
     until: new Date(Math.min(end, now)).toISOString(),
     sample_period_s: config.sample_period_s,
     cameras: config.cameras,
@@ -31,28 +28,7 @@ export const handler: StepHandler<Config> = async (ctx, input, config) => {
   });
   if (!window) {
     ctx.log.debug({}, `cts_window_poll: ${OFF}`);
-    return {
-      data: {
-        ...base,
-        cameras: [...config.cameras],
-        rooms: [...config.rooms],
-        frames: [],
-        summary: { distinct_identities: 0, detection_count: 0, rooms: [] },
-        partial: true,
-      },
-      warning: `tracking window empty: ${OFF}`,
-    };
+    return { data: emptyWindowPayload(b, config), warning: `tracking window empty: ${OFF}` };
   }
-  const rooms = [...new Set(window.frames.map((f) => f.room_name).filter((r): r is string => r !== null))];
-  const identities = new Set(window.frames.flatMap((f) => f.identities));
-  return {
-    data: {
-      ...base,
-      cameras: [...new Set(window.frames.map((f) => f.camera_id))],
-      rooms,
-      frames: window.frames,
-      summary: { distinct_identities: identities.size, detection_count: window.frames.reduce((n, f) => n + f.detections.length, 0), rooms },
-      partial: window.trimmed,
-    },
-  };
+  return { data: windowPayload(b, window) };
 };

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineStep } from "../../_kit/define";
+import { householdRef } from "../../_kit/fields";
 
 export const spec = defineStep({
   type: "cts_window_poll",
@@ -11,8 +12,11 @@ export const spec = defineStep({
     .object({
       duration_s: z.number().positive().default(10).describe("Length of the window, in seconds"),
       sample_period_s: z.number().positive().default(1).describe("One frame per this many seconds"),
-      cameras: z.array(z.string()).default([]).describe("Tracking camera ids (not camera sensor ids); empty = all tracking cameras"),
-      rooms: z.array(z.string()).default([]).describe("Room names to include; empty = all"),
+      cameras: z
+        .array(householdRef("cts_camera", "A tracking camera"))
+        .default([])
+        .describe("Tracking camera ids (not camera sensor ids); empty = all tracking cameras"),
+      rooms: z.array(householdRef("room", "A room of the household")).default([]).describe("Room names to include; empty = all"),
       lookback_s: z.number().min(0).default(5).describe("Seconds before now the window may reach back"),
       lookahead_s: z.number().min(0).default(5).describe("Seconds after now the window may wait for"),
       include_scene: z.boolean().default(false).describe("Add scene captions to frames"),

@@ -18,6 +18,7 @@ import { ConflictError, NotFoundError } from "../../platform/core/errors";
 import { fireLogged, rulesWithTrigger } from "../pipeline/triggers/trigger-kit";
 import { triggerContext } from "../pipeline/engine/types";
 import { BotClient, isTooLong } from "./bot-client";
+import { acknowledgeAlertSignal } from "./alert-signal-ack";
 
 /** The Bot API's longest message text. */
 export const MAX_TEXT = 4096;
@@ -286,7 +287,7 @@ class ChatService implements ChatLink {
     }
     const action = m[1] === "ack" ? "assist" : "dismiss";
     const actor = q.from.first_name || q.from.username || target.name;
-    const answer = await this.act(Number(m[2]), action, actor, `chat ${target.name}: button`);
+    const answer = await this.act(Number(m[2]), action, actor, `chat ${target.name}: button`, null);
     await client.call((api) => api.answerCallbackQuery(q.id, { text: answer }));
   }
 
@@ -300,15 +301,18 @@ class ChatService implements ChatLink {
         if (!target) return;
         const actor = msg.from?.first_name || msg.from?.username || target.name;
         const resolves = /^\s*(resolved|done|ok|erledigt)\b/i.test(text);
-        await this.act(alertId, resolves ? "dismiss" : "assist", actor, text.slice(0, 500) || `chat ${target.name}: reply`);
+        await this.act(alertId, resolves ? "dismiss" : "assist", actor, text.slice(0, 500) || `chat ${target.name}: reply`, text);
         return;
       }
     }
     if (text.startsWith("/")) await this.onCommand(msg, text);
   }
 
-  /** Acts on the alert; the answer a person sees (a button's toast). */
-  private async act(alertId: number, action: "assist" | "dismiss", actor: string, note: string): Promise<string> {
+  /**
+   * Acts on the alert and acknowledges the dementia signal it came from, if any (`feedback`: what
+   * the person wrote, null for a button); the answer a person sees (a button's toast).
+   */
+  private async act(alertId: number, action: "assist" | "dismiss", actor: string, note: string, feedback: string | null): Promise<string> {
     try {
       const alert = await getAlert(this.ctx, alertId);
       if (action === "assist" && alert.assistance_needed) {
@@ -316,6 +320,9 @@ class ChatService implements ChatLink {
         return `${by} is already on it`;
       }
       await actOnAlert(this.ctx, alertId, { action, note }, actor);
+      await acknowledgeAlertSignal(this.ctx, alert.execution_id, actor, feedback).catch((err: unknown) =>
+        this.ctx.log.error({ err, alert_id: alertId }, "acknowledging the alert's dementia signal failed"),
+      );
       return action === "assist" ? "Thanks: the others see that you are on it" : "Marked resolved";
     } catch (err) {
       if (err instanceof ConflictError) return err.message;

@@ -22,15 +22,18 @@ export interface HouseholdChoices {
   sensors: Array<{ value: string; label: string }>;
   rooms: Array<{ value: string; label: string }>;
   persons: Array<{ value: string; label: string }>;
+  /** The tracking cameras, as `GET /cts/cameras` lists them (`cts.cameras`). */
+  cts_cameras: Array<{ value: string; label: string }>;
 }
 
-/** The options of the sensor, room and person pickers: the stored value and what a person reads. */
+/** The options of the sensor, room, person and tracking-camera pickers: the stored value and what a person reads. */
 export async function householdChoices(ctx: CareContext): Promise<HouseholdChoices> {
   const [sensors, rooms, persons] = await Promise.all([listSensors(ctx), listRooms(ctx), listPersons(ctx)]);
   return {
     sensors: sensors.map((s) => ({ value: s.sensor_id, label: `${s.name || s.sensor_id}${s.room_name ? ` (${s.room_name})` : ""} · ${s.sensor_id}` })),
     rooms: rooms.map((r) => ({ value: r.name, label: r.name })),
     persons: persons.map((p) => ({ value: p.person_id, label: `${p.display_name} · ${p.person_id}` })),
+    cts_cameras: ctx.settings.cts.cameras.map((c) => ({ value: c.id, label: `${c.name || c.id}${c.location ? ` (${c.location})` : ""} · ${c.id}` })),
   };
 }
 

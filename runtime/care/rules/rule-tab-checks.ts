@@ -87,7 +87,7 @@ export function draftOfTab(flows: readonly FlowNode[], tabId: string): { draft: 
   return { draft, stepNodes };
 }
 
-const REF_NAMES: Record<HouseholdRef, string> = { sensor: "sensor", room: "room", person: "person" };
+const REF_NAMES: Record<HouseholdRef, string> = { sensor: "sensor", room: "room", person: "person", cts_camera: "tracking camera" };
 
 function refProblems(
   schema: JsonSchemaNode,
@@ -96,6 +96,8 @@ function refProblems(
   prefix: string,
 ): Array<Pick<TabProblem, "field" | "message" | "suggestion">> {
   return refStrings(schema, config).flatMap((r) => {
+    // The tracking service may know cameras the settings do not list: offered, never refused.
+    if (r.ref === "cts_camera") return [];
     const known = r.ref === "sensor" ? household.sensors : r.ref === "room" ? household.rooms : household.persons;
     const value = r.ref === "room" ? nameKey(r.value) : r.value;
     if (known.has(value)) return [];

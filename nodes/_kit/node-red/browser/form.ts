@@ -1,7 +1,8 @@
 /**
  * Browser code shared by every care node's edit dialog (`window.careflowForm`): builds the
- * form from the type's JSON Schema (household pickers for sensor, room and person fields,
- * checkboxes for a list of choices, a cron field with its plain-words preview and next fire
+ * form from the type's JSON Schema (household pickers for sensor, room, person and tracking
+ * camera fields, checkboxes for a list of choices or of household names, a nested object's
+ * fields behind a checkbox, a cron field with its plain-words preview and next fire
  * times), reads it back into `node.config`, and checks a config in the editor: its shape here,
  * and the whole rule through the deploy's own validator on the server
  * (editor-plugins/form-checks) as the caregiver types, with each problem shown under its field.
@@ -9,13 +10,13 @@
  */
 window.careflowForm = (() => {
   type Field = CareflowSchemaField;
-  type Kind = "ref" | "knowledge" | "enum" | "boolean" | "number" | "string" | "choices" | "list" | "json";
+  type Kind = "ref" | "refs" | "knowledge" | "enum" | "boolean" | "number" | "string" | "choices" | "list" | "object" | "json";
   /** A picker's option as `careflow/household` lists it. */
   interface HouseholdOption {
     value: string;
     label: string;
   }
-  /** `careflow/household`: options per picker (`sensors`, `rooms`, `persons`). */
+  /** `careflow/household`: options per picker (`sensors`, `rooms`, `persons`, `cts_cameras`). */
   type Household = Record<string, HouseholdOption[] | undefined>;
   /** `careflow/cron-preview`. */
   interface CronPreview {
@@ -42,7 +43,9 @@ window.careflowForm = (() => {
     if (v.type === "integer" || v.type === "number") return "number";
     if (v.type === "string") return "string";
     if (v.type === "array" && v.items && v.items.enum) return "choices";
+    if (v.type === "array" && v.items && variant(v.items).ref) return "refs";
     if (v.type === "array" && v.items && (v.items.type === "string" || v.items.type === "number" || v.items.type === "integer")) return "list";
+    if (v.type === "object" && v.properties) return "object";
     return "json";
   }
   function id(type: string, key: string): string {
@@ -140,73 +143,113 @@ window.careflowForm = (() => {
     const config = node.config || {};
     const properties = schema.properties || {};
     Object.keys(properties).forEach((key) => {
-      const p = properties[key];
-      const v = variant(p);
-      const kind = kindOf(p);
-      let value = config[key];
-      if (value === undefined) value = p.default;
-      const row = $('<div class="form-row"></div>').appendTo(root);
-      $('<label style="width:160px"></label>')
-        .attr("for", id(type, key))
-        .text(key.replace(/_/g, " "))
-        .attr("title", p.description || "")
-        .appendTo(row);
-      let input: JQuery;
-      if (kind === "enum") {
-        input = $("<select></select>");
-        if (!("default" in p)) $("<option></option>").val("").text("").appendTo(input);
-        (v.enum || []).forEach((e) => {
-          $("<option></option>").val(String(e)).text(String(e)).appendTo(input);
-        });
-        input.val(value === undefined || value === null ? "" : String(value));
-      } else if (kind === "ref") {
-        input = $("<select></select>");
-        fillPicker(household, input, v.ref || "", value, nullable(p));
-      } else if (kind === "knowledge") {
-        input = $("<select></select>");
-        fillKnowledge(input, v.knowledge || "", value);
-      } else if (kind === "choices") {
-        input = $('<div class="careflow-choices" style="display:inline-flex;flex-wrap:wrap;gap:2px 0;vertical-align:top"></div>');
-        const chosen: unknown[] = Array.isArray(value) ? value : [];
-        (v.items?.enum || []).forEach((e) => {
-          const box = $('<label style="width:auto;margin:0 12px 0 0;font-weight:normal;white-space:nowrap"></label>');
-          $('<input type="checkbox" style="width:auto;margin:0 4px 0 0">')
-            .val(String(e))
-            .prop("checked", chosen.indexOf(e) >= 0)
-            .appendTo(box);
-          $("<span></span>").text(String(e).replace(/_/g, " ")).appendTo(box);
-          box.appendTo(input);
-        });
-      } else if (kind === "boolean") {
-        input = $('<input type="checkbox" style="width:auto">').prop("checked", !!value);
-      } else if (kind === "number") {
-        input = $('<input type="number">')
-          .attr("step", v.type === "integer" ? "1" : "any")
-          .val(shown(value));
-      } else if (kind === "string" && !v.multiline) {
-        input = $('<input type="text">').val(shown(value));
-      } else if (kind === "string") {
-        input = $('<textarea rows="4" style="width:70%"></textarea>').val(shown(value));
-      } else if (kind === "list") {
-        input = $('<input type="text">')
-          .attr("placeholder", v.items?.enum ? v.items.enum.join(", ") : "comma separated")
-          .val(Array.isArray(value) ? value.join(", ") : "");
-      } else {
-        input = $('<textarea rows="4" style="width:70%;font-family:monospace"></textarea>').val(
-          value === undefined || value === null ? "" : JSON.stringify(value, null, 2),
-        );
-      }
-      input.attr("id", id(type, key)).attr("data-careflow-key", key);
-      if (kind !== "boolean") input.css("width", "calc(100% - 170px)");
-      if (v.template) input.addClass("careflow-template");
-      if (v.expression) input.addClass("careflow-expression");
-      input.appendTo(row);
-      if (key === "schedule_cron") cronPreview(input).appendTo(row);
-      $('<div class="careflow-field-problem" style="margin:2px 0 0 165px;color:#c0392b;display:none"></div>').attr("data-careflow-problem", key).appendTo(row);
-      if (p.description) $('<div style="margin:2px 0 0 165px;font-size:0.85em;opacity:0.75"></div>').text(p.description).appendTo(row);
+      renderField(root, type, key, key, properties[key], config[key], household);
     });
     $('<div class="careflow-node-problem form-row" style="color:#c0392b;display:none"></div>').prependTo(root);
     watch(node, schema, type, root, household);
+  }
+  /**
+   * One field's row. `key` is its config key, `path` its place in the form (`a__b` for field b of
+   * object field a): a nested object (the trigger's `cts_window_config`) gets its own rows,
+   * behind a checkbox when it may be empty (null).
+   */
+  function renderField(parent: JQuery, type: string, key: string, path: string, p: Field, given: unknown, household: JQueryXHR<Household | null>): void {
+    const v = variant(p);
+    const kind = kindOf(p);
+    let value = given;
+    if (value === undefined) value = p.default;
+    const row = $('<div class="form-row"></div>').appendTo(parent);
+    $('<label style="width:160px"></label>')
+      .attr("for", id(type, path))
+      .text(key.replace(/_/g, " "))
+      .attr("title", p.description || "")
+      .appendTo(row);
+    let input: JQuery;
+    if (kind === "enum") {
+      input = $("<select></select>");
+      if (!("default" in p)) $("<option></option>").val("").text("").appendTo(input);
+      (v.enum || []).forEach((e) => {
+        $("<option></option>").val(String(e)).text(String(e)).appendTo(input);
+      });
+      input.val(value === undefined || value === null ? "" : String(value));
+    } else if (kind === "ref") {
+      input = $("<select></select>");
+      fillPicker(household, input, v.ref || "", value, nullable(p));
+    } else if (kind === "refs") {
+      input = $('<div class="careflow-choices careflow-refs" style="display:inline-flex;flex-wrap:wrap;gap:2px 0;vertical-align:top"></div>');
+      fillChecks(household, input, variant(v.items || {}).ref || "", Array.isArray(value) ? value : []);
+    } else if (kind === "knowledge") {
+      input = $("<select></select>");
+      fillKnowledge(input, v.knowledge || "", value);
+    } else if (kind === "choices") {
+      input = $('<div class="careflow-choices" style="display:inline-flex;flex-wrap:wrap;gap:2px 0;vertical-align:top"></div>');
+      const chosen: unknown[] = Array.isArray(value) ? value : [];
+      (v.items?.enum || []).forEach((e) => checkbox(String(e), String(e).replace(/_/g, " "), chosen.indexOf(e) >= 0).appendTo(input));
+    } else if (kind === "object") {
+      input = $('<input type="checkbox" style="width:auto">').prop("checked", !nullable(p) || (value !== null && value !== undefined));
+      if (!nullable(p)) input.prop("disabled", true);
+    } else if (kind === "boolean") {
+      input = $('<input type="checkbox" style="width:auto">').prop("checked", !!value);
+    } else if (kind === "number") {
+      input = $('<input type="number">')
+        .attr("step", v.type === "integer" ? "1" : "any")
+        .val(shown(value));
+    } else if (kind === "string" && !v.multiline) {
+      input = $('<input type="text">').val(shown(value));
+    } else if (kind === "string") {
+      input = $('<textarea rows="4" style="width:70%"></textarea>').val(shown(value));
+    } else if (kind === "list") {
+      input = $('<input type="text">')
+        .attr("placeholder", v.items?.enum ? v.items.enum.join(", ") : "comma separated")
+        .val(Array.isArray(value) ? value.join(", ") : "");
+    } else {
+      input = $('<textarea rows="4" style="width:70%;font-family:monospace"></textarea>').val(
+        value === undefined || value === null ? "" : JSON.stringify(value, null, 2),
+      );
+    }
+    input.attr("id", id(type, path)).attr("data-careflow-key", path);
+    if (kind !== "boolean" && kind !== "object") input.css("width", "calc(100% - 170px)");
+    if (v.template) input.addClass("careflow-template");
+    if (v.expression) input.addClass("careflow-expression");
+    input.appendTo(row);
+    if (key === "schedule_cron") cronPreview(input).appendTo(row);
+    if (path === key)
+      $('<div class="careflow-field-problem" style="margin:2px 0 0 165px;color:#c0392b;display:none"></div>').attr("data-careflow-problem", key).appendTo(row);
+    if (p.description) $('<div style="margin:2px 0 0 165px;font-size:0.85em;opacity:0.75"></div>').text(p.description).appendTo(row);
+    if (kind === "object") {
+      const sub = $('<div class="careflow-object" style="margin-left:24px;padding-left:8px;border-left:2px solid #ddd"></div>')
+        .attr("data-careflow-object", path)
+        .appendTo(row);
+      const inner = value && typeof value === "object" ? (value as Record<string, unknown>) : {};
+      const props = v.properties || {};
+      Object.keys(props).forEach((k) => renderField(sub, type, k, path + "__" + k, props[k], inner[k], household));
+      const toggle = (): void => {
+        sub.toggle(!!input.prop("checked"));
+      };
+      input.on("change", toggle);
+      toggle();
+    }
+  }
+  function checkbox(value: string, label: string, checked: boolean): JQuery {
+    const box = $('<label style="width:auto;margin:0 12px 0 0;font-weight:normal;white-space:nowrap"></label>');
+    $('<input type="checkbox" style="width:auto;margin:0 4px 0 0">').val(value).prop("checked", checked).appendTo(box);
+    $("<span></span>").text(label).appendTo(box);
+    return box;
+  }
+  /** A list of household names (rooms, persons, tracking cameras) as checkboxes; a chosen name the household lacks stays, marked. */
+  function fillChecks(household: JQueryXHR<Household | null>, box: JQuery, ref: string, chosen: unknown[]): void {
+    const has = (v: string) => chosen.some((c) => String(c) === v);
+    // Checked at once, so a check before the list arrives reads them.
+    chosen.forEach((c) => checkbox(String(c), String(c), true).appendTo(box));
+    household.done((h) => {
+      const options = (h && h[ref + "s"]) || [];
+      box.empty();
+      options.forEach((o) => checkbox(o.value, o.label, has(o.value)).appendTo(box));
+      chosen
+        .filter((c) => !options.some((o) => o.value === String(c)))
+        .forEach((c) => checkbox(String(c), String(c) + " (not in the household)", true).appendTo(box));
+      if (!options.length && !chosen.length) $('<span style="opacity:0.7"></span>').text("none known yet").appendTo(box);
+    });
   }
 
   // Check the rule with this dialog's values as the caregiver types (the deploy's validator).
@@ -246,45 +289,57 @@ window.careflowForm = (() => {
   function save(node: { config?: Record<string, unknown> }, schema: CareflowSchema, type: string): void {
     const config: Record<string, unknown> = {};
     const properties = schema.properties || {};
-    Object.keys(properties).forEach((key) => {
-      const p = properties[key];
-      const v = variant(p);
-      const kind = kindOf(p);
-      const el = $("#" + id(type, key));
-      const raw = el.val();
-      if (kind === "boolean") {
-        config[key] = el.prop("checked");
-        return;
-      }
-      if (kind === "choices") {
-        config[key] = el
-          .find("input:checked")
-          .map<string, HTMLInputElement>(function () {
-            return this.value;
-          })
-          .get();
-        return;
-      }
-      if (raw === "" || raw === undefined || raw === null) {
-        if (nullable(p) && "default" in p && p.default === null) config[key] = null;
-        return;
-      }
-      if (kind === "number" || kind === "knowledge") config[key] = Number(raw);
-      else if (kind === "list")
-        config[key] = String(raw)
-          .split(",")
-          .map((s) => s.trim())
-          .filter(Boolean)
-          .map((s) => (v.items?.type === "string" ? s : Number(s)));
-      else if (kind === "json") {
-        try {
-          config[key] = JSON.parse(String(raw));
-        } catch {
-          config[key] = raw;
-        }
-      } else config[key] = raw;
-    });
+    Object.keys(properties).forEach((key) => readField(config, type, key, key, properties[key]));
     node.config = config;
+  }
+  /** Reads one field of the form into `into[key]`; an empty field is left out (or null when that is its default). */
+  function readField(into: Record<string, unknown>, type: string, key: string, path: string, p: Field): void {
+    const v = variant(p);
+    const kind = kindOf(p);
+    const el = $("#" + id(type, path));
+    const raw = el.val();
+    if (kind === "boolean") {
+      into[key] = el.prop("checked");
+      return;
+    }
+    if (kind === "choices" || kind === "refs") {
+      into[key] = el
+        .find("input:checked")
+        .map<string, HTMLInputElement>(function () {
+          return this.value;
+        })
+        .get();
+      return;
+    }
+    if (kind === "object") {
+      if (nullable(p) && !el.prop("checked")) {
+        into[key] = null;
+        return;
+      }
+      const inner: Record<string, unknown> = {};
+      const props = v.properties || {};
+      Object.keys(props).forEach((k) => readField(inner, type, k, path + "__" + k, props[k]));
+      into[key] = inner;
+      return;
+    }
+    if (raw === "" || raw === undefined || raw === null) {
+      if (nullable(p) && "default" in p && p.default === null) into[key] = null;
+      return;
+    }
+    if (kind === "number" || kind === "knowledge") into[key] = Number(raw);
+    else if (kind === "list")
+      into[key] = String(raw)
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean)
+        .map((s) => (v.items?.type === "string" ? s : Number(s)));
+    else if (kind === "json") {
+      try {
+        into[key] = JSON.parse(String(raw));
+      } catch {
+        into[key] = raw;
+      }
+    } else into[key] = raw;
   }
   function problems(config: unknown, schema: CareflowSchema): string[] {
     const out: string[] = [];

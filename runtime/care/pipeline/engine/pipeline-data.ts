@@ -1,6 +1,8 @@
 /**
  * A run's pipeline_data at its start: the trigger context, `trigger_input` and `system`
- * (local time, and `system.weather` from the hub's weather entity, null without one).
+ * (local time, and `system.weather` from the hub's weather entity, null without one). A
+ * `cts_window` run starts with its window's keys at the top too (`frames`, `summary`, ...), where
+ * a `cts_window_poll` step would leave them: the spec makes the two symmetric.
  */
 import type { TriggerContext } from "../../../../nodes/_kit/handler-types";
 import type { HubWeather } from "../../../../nodes/_kit/care-services";
@@ -13,5 +15,6 @@ export function initialPipelineData(
   timezone: string,
   weather: HubWeather | null = null,
 ): Record<string, unknown> {
-  return { ...trigger, trigger_input: triggerInput, system: { ...buildSystemObject(nowMs, timezone), weather } };
+  const window = trigger.trigger_type === "cts_window" && trigger.webhook_payload ? trigger.webhook_payload : {};
+  return { ...window, ...trigger, trigger_input: triggerInput, system: { ...buildSystemObject(nowMs, timezone), weather } };
 }

@@ -1,12 +1,13 @@
 /**
- * Starts the triggers that fire rules on their own: cron, sensor events, occupancy and
- * dementia signals.
+ * Starts the triggers that fire rules on their own: cron, sensor events, occupancy, dementia
+ * signals and the windows of continuous tracking (cts_window).
  * Webhooks arrive over HTTP (`webhooks.router.ts`) and reach the engine through
  * `ctx.firer`; manual runs and chat commands call the firer directly.
  */
 import type { CareContext } from "../../context";
 import type { RuleFirer } from "../engine/types";
 import { CronScheduler, type CronSchedulerOptions } from "./cron-scheduler";
+import { CtsWindowTrigger } from "./cts-window.trigger";
 import { DementiaSignalTrigger } from "./dementia-signal.trigger";
 import { OccupancyTrigger } from "./occupancy.trigger";
 import { SensorEventTrigger } from "./sensor-event.trigger";
@@ -28,6 +29,7 @@ export function startTriggers(ctx: CareContext, firer: RuleFirer, opts: StartTri
     new SensorEventTrigger(ctx, firer),
     new OccupancyTrigger(ctx, firer),
     new DementiaSignalTrigger(ctx, firer),
+    new CtsWindowTrigger(ctx, firer),
   ];
   for (const t of triggers) t.start();
   return {

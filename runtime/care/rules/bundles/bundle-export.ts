@@ -36,6 +36,7 @@ export async function exportRule(ctx: CareContext, id: number, exportedBy: strin
       max_concurrent_executions: rule.max_concurrent_executions,
       execution_timeout_minutes: rule.execution_timeout_minutes,
       ...(rule.chat_command ? { chat_command: rule.chat_command } : {}),
+      ...(rule.cts_window_config ? { cts_window_config: rule.cts_window_config } : {}),
     },
     references: collectReferences(rule.primary_sensor_id, steps, contexts, ctx.settings),
     contexts: contexts.map((c) => ({ context_type: c.context_type, schema_version: versionOfContext(r, c.id), config: c.config, negate: c.negate })),
