@@ -1,12 +1,12 @@
 /**
- * The tracking bench's fake tracking service, in a worker thread as the real one is in a process
- * of its own: publishes `total` tracking events at `rate` a second, evenly (a few every 10 ms),
+ * The tracking bench's fake tracking service, in a process of its own as the real one is (so
+ * careflow's CPU time per event can be measured apart from it): publishes `total` tracking events at `rate` a second, evenly (a few every 10 ms),
  * without waiting for each acknowledgement (at most MAX_OUTSTANDING unacknowledged), so neither
  * its own round trips nor careflow's work on the main thread slow it down. Event j moves person
- * j % people to the other room. Posts back when each event was sent (process.hrtime, the
- * same clock on every thread) and how fast the broker acknowledged them.
+ * j % people to the other room. Sends back when each event was sent (process.hrtime: the
+ * machine's monotonic clock, the same in every process) and how fast the broker acknowledged
+ * them.
  */
-import { parentPort, workerData } from "node:worker_threads";
 import { CtsPublisher } from "../test/fakes/cts-publisher";
 import { nowMs } from "./support";
 
@@ -57,10 +57,9 @@ async function run(input: PublisherInput): Promise<PublisherOutput> {
   }
 }
 
-if (parentPort) {
-  const port = parentPort;
-  run(workerData as PublisherInput).then(
-    (out) => port.postMessage({ ok: true, out }),
-    (err: unknown) => port.postMessage({ ok: false, error: err instanceof Error ? (err.stack ?? err.message) : String(err) }),
+process.once("message", (input: PublisherInput) => {
+  run(input).then(
+    (out) => process.send?.({ ok: true, out }, () => process.exit(0)),
+    (err: unknown) => process.send?.({ ok: false, error: err instanceof Error ? (err.stack ?? err.message) : String(err) }, () => process.exit(1)),
   );
-}
+});
