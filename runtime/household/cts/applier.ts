@@ -3,7 +3,8 @@
  * is a dead letter), check (the original's drop rules: stale or incomplete messages are
  * dropped, counted and logged), plan (reads outside the transaction: SQLite has one
  * connection) and commit (writes inside the transaction that also marks the message applied).
- * What commit returns runs once the transaction committed: bus events, live frames.
+ * What commit returns runs once the transaction committed: bus events, live frames. A stream
+ * with many messages a second also commits many plans with a few statements (commitMany).
  */
 import type { Knex } from "knex";
 import type { DecodeResult } from "./cts-codec";
@@ -18,6 +19,10 @@ export interface Applier<T, P> {
   key(value: T): string | null;
   plan(value: T): Promise<P>;
   commit(trx: Knex, plan: P): Promise<AfterCommit[]>;
+  /** The same as commit for each plan in order, with fewer round trips; absent: commit each. */
+  commitMany?(trx: Knex, plans: readonly P[]): Promise<AfterCommit[]>;
+  /** Runs a batch's plan and commit in turn with other streams' batches that read what it writes; absent: at once. */
+  inTurn?<R>(work: () => Promise<R>): Promise<R>;
 }
 
 /** The name of a proto enum value without its prefix, lowercase (`DEMENTIA_SIGNAL_KIND_PACING` → `pacing`); null for UNSPECIFIED or an unknown number. */

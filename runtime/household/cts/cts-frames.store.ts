@@ -3,6 +3,7 @@
  * `cts_window_poll` step read as a bucketed window. Kept for an hour: a window looks seconds back.
  */
 import type { Knex } from "knex";
+import { chunks, ROWS_PER_STATEMENT } from "../../platform/db/chunks";
 import { fromJsonText } from "../../platform/db/json-column";
 
 export interface FrameDetection {
@@ -32,6 +33,12 @@ export const FRAME_KEEP_MS = 3_600_000;
 export async function storeFrame(trx: Knex, f: Omit<TrackingFrame, "id">): Promise<void> {
   const { detections, ...rest } = f;
   await trx("cts_frames").insert({ ...rest, detections_json: JSON.stringify(detections) });
+}
+
+/** Stores frames in order, a few hundred per statement. */
+export async function storeFrames(trx: Knex, fs: readonly Omit<TrackingFrame, "id">[]): Promise<void> {
+  for (const part of chunks(fs, ROWS_PER_STATEMENT))
+    await trx("cts_frames").insert(part.map(({ detections, ...rest }) => ({ ...rest, detections_json: JSON.stringify(detections) })));
 }
 
 /** Frames with `since <= event_time <= until`, oldest first, of the cameras and rooms given (empty = all). */

@@ -4,15 +4,28 @@
  * and the dead letters, kept with their bytes for a person to read.
  */
 import type { Knex } from "knex";
+import { chunks, ROWS_PER_STATEMENT } from "../../platform/db/chunks";
 
-/** Marks the message applied; false when it already was (a redelivery), and nothing else should change. */
-export async function markApplied(trx: Knex, stream: string, msgKey: string, at: string): Promise<boolean> {
-  const inserted = await trx("cts_applied")
-    .insert({ stream, msg_key: msgKey.slice(0, 200), applied_at: at })
-    .onConflict(["stream", "msg_key"])
-    .ignore()
-    .returning("stream");
-  return Array.isArray(inserted) && inserted.length > 0;
+/** The key as stored (the column holds 200 characters). */
+export const ledgerKey = (msgKey: string): string => msgKey.slice(0, 200);
+
+/**
+ * Marks many messages applied, a few hundred per statement; returns the keys (as stored) that
+ * were not marked before: only their effect should be applied. A key given twice is returned
+ * once; the caller applies its first message.
+ */
+export async function markAppliedMany(trx: Knex, stream: string, msgKeys: readonly string[], at: string): Promise<Set<string>> {
+  const fresh = new Set<string>();
+  const keys = [...new Set(msgKeys.map(ledgerKey))];
+  for (const part of chunks(keys, ROWS_PER_STATEMENT)) {
+    const rows: { msg_key: string }[] = await trx("cts_applied")
+      .insert(part.map((msg_key) => ({ stream, msg_key, applied_at: at })))
+      .onConflict(["stream", "msg_key"])
+      .ignore()
+      .returning("msg_key");
+    for (const r of rows) fresh.add(r.msg_key);
+  }
+  return fresh;
 }
 
 export async function countApplied(db: Knex, stream: string): Promise<number> {

@@ -3,6 +3,11 @@
  * event it corrects (the events stream is busier). The identity a revision gave a track is
  * remembered for ten minutes: an event of that track captured before the revision, still
  * carrying the old identity, is placed under the revised one.
+ *
+ * Both streams apply their batches in turn (inTurn), planning included: an event planned with
+ * the old identity then committed after the revision looked for the rows to correct would keep
+ * the wrong person (PostgreSQL runs the two transactions at once). In turn, either the event's
+ * rows exist when the revision looks, or the revision is remembered when the event is planned.
  */
 
 const KEEP_MS = 600_000;
@@ -17,6 +22,14 @@ interface Revised {
 
 export class RecentRevisions {
   private readonly byTrack = new Map<string, Revised>();
+  private turn: Promise<unknown> = Promise.resolve();
+
+  /** Runs `work` after the work given before it finished (failed or not). */
+  inTurn<R>(work: () => Promise<R>): Promise<R> {
+    const run = this.turn.then(work, work);
+    this.turn = run.catch(() => undefined);
+    return run;
+  }
 
   record(phId: string, identity: string | null, atMs: number, nowMs: number): void {
     if (this.byTrack.size >= MAX_TRACKS) this.prune(nowMs);

@@ -19,6 +19,11 @@ export class RevisionsApplier implements Applier<DecodedRevision, DecodedRevisio
     private readonly recent: RecentRevisions,
   ) {}
 
+  /** In turn with the other stream of identities (RecentRevisions). */
+  inTurn<R>(work: () => Promise<R>): Promise<R> {
+    return this.recent.inTurn(work);
+  }
+
   decode = decodeRevision;
 
   key(r: DecodedRevision): string {

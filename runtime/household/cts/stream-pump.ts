@@ -3,6 +3,8 @@
  * Messages that arrive while a batch is being applied wait and go together in the next
  * transaction (so 2,000 events a second cost a few hundred commits, not 2,000); a batch that
  * fails is applied again one message at a time so one bad message cannot hold the others.
+ * Streams whose batches read what another's write (events and revisions) plan and commit in
+ * turn (Applier.inTurn).
  *
  * - not decodable: kept as a dead letter, terminated (never redelivered);
  * - dropped by the original's rules (stale, incomplete): counted, logged, acknowledged;
@@ -14,12 +16,18 @@ import type { JsMsg } from "@nats-io/jetstream";
 import type { PlatformContext } from "../../platform/context";
 import { isoNow } from "../../platform/core/clock";
 import type { AfterCommit, Applier } from "./applier";
-import { markApplied, recordDeadLetter } from "./cts-ledger.store";
+import { ledgerKey, markAppliedMany, recordDeadLetter } from "./cts-ledger.store";
 import type { StreamCounters } from "./cts-status";
 import type { StreamNames } from "./cts-streams";
 
 const MAX_BATCH = 500;
 const RETRY_PAUSE_MS = 1000;
+
+interface Decoded {
+  msg: JsMsg;
+  key: string;
+  value: unknown;
+}
 
 interface Planned {
   msg: JsMsg;
@@ -72,28 +80,37 @@ export class StreamPump {
   }
 
   private async handle(batch: JsMsg[]): Promise<void> {
-    const planned: Planned[] = [];
+    const decoded: Decoded[] = [];
     for (const msg of batch) {
-      const p = await this.prepare(msg);
-      if (p) planned.push(p);
+      const d = await this.prepare(msg);
+      if (d) decoded.push(d);
     }
-    if (planned.length === 0) return;
-    try {
-      await this.commit(planned);
-    } catch (err) {
-      if (planned.length === 1) return this.failed(planned[0], err);
-      for (const p of planned) {
-        try {
-          await this.commit([p]);
-        } catch (one) {
-          await this.failed(p, one);
+    if (decoded.length === 0) return;
+    const inTurn = this.applier.inTurn?.bind(this.applier) ?? (<R>(work: () => Promise<R>) => work());
+    await inTurn(async () => {
+      const planned: Planned[] = [];
+      for (const d of decoded) {
+        const p = await this.plan(d);
+        if (p) planned.push(p);
+      }
+      if (planned.length === 0) return;
+      try {
+        await this.commit(planned);
+      } catch (err) {
+        if (planned.length === 1) return this.failed(planned[0], err);
+        for (const p of planned) {
+          try {
+            await this.commit([p]);
+          } catch (one) {
+            await this.failed(p, one);
+          }
         }
       }
-    }
+    });
   }
 
   /** Decodes and checks; null when the message was settled here (dead letter, dropped). */
-  private async prepare(msg: JsMsg): Promise<Planned | null> {
+  private async prepare(msg: JsMsg): Promise<Decoded | null> {
     const decoded = this.applier.decode(msg.data);
     if (!decoded.ok) {
       await this.deadLetter(msg, decoded.reason);
@@ -105,25 +122,38 @@ export class StreamPump {
       msg.ack();
       return null;
     }
-    const key = this.applier.key(decoded.value) ?? `seq:${msg.seq}`;
+    return { msg, key: this.applier.key(decoded.value) ?? `seq:${msg.seq}`, value: decoded.value };
+  }
+
+  private async plan(d: Decoded): Promise<Planned | null> {
     try {
-      return { msg, key, plan: await this.applier.plan(decoded.value) };
+      return { msg: d.msg, key: d.key, plan: await this.applier.plan(d.value) };
     } catch (err) {
-      await this.failed({ msg, key, plan: null }, err);
+      await this.failed({ msg: d.msg, key: d.key, plan: null }, err);
       return null;
     }
   }
 
+  /**
+   * One transaction for the batch: which messages are new is one statement for all of them
+   * (cts_applied), their effects as few as the applier can (commitMany); acknowledged after.
+   */
   private async commit(items: Planned[]): Promise<void> {
     const at = isoNow(this.ctx.clock);
     const after: AfterCommit[] = [];
     let applied = 0;
     await this.ctx.db.transaction(async (trx) => {
-      for (const item of items) {
-        if (!(await markApplied(trx, this.names.stream, item.key, at))) continue;
-        applied++;
-        after.push(...(await this.applier.commit(trx, item.plan)));
-      }
+      const fresh = await markAppliedMany(
+        trx,
+        this.names.stream,
+        items.map((i) => i.key),
+        at,
+      );
+      // A key twice in the batch (a redelivery next to its original) is applied once.
+      const plans = items.filter((i) => fresh.delete(ledgerKey(i.key))).map((i) => i.plan);
+      applied = plans.length;
+      if (this.applier.commitMany) after.push(...(await this.applier.commitMany(trx, plans)));
+      else for (const plan of plans) after.push(...(await this.applier.commit(trx, plan)));
     });
     for (const item of items) item.msg.ack();
     this.counters.applied += applied;

@@ -12,7 +12,7 @@ import { displayNameOf } from "../persons/persons.service";
 import { isKnownIdentity, type AfterCommit, type Applier } from "./applier";
 import { decodeTrackingEvent, nsToMs } from "./cts-codec";
 import type { DecodedTrackingEvent } from "./cts-messages";
-import { storeFrame, type FrameDetection } from "./cts-frames.store";
+import { storeFrames, type FrameDetection } from "./cts-frames.store";
 import type { LiveDetection, LiveFrame, LiveFrames } from "./live-frames";
 import type { RecentRevisions } from "./recent-revisions";
 
@@ -36,6 +36,11 @@ export class TrackingEventsApplier implements Applier<DecodedTrackingEvent, Plan
     private readonly live: LiveFrames,
     private readonly revisions: RecentRevisions,
   ) {}
+
+  /** In turn with the other stream of identities (RecentRevisions). */
+  inTurn<R>(work: () => Promise<R>): Promise<R> {
+    return this.revisions.inTurn(work);
+  }
 
   decode = decodeTrackingEvent;
 
@@ -96,22 +101,28 @@ export class TrackingEventsApplier implements Applier<DecodedTrackingEvent, Plan
     return { event: e, atMs, room, fixes, detections, names };
   }
 
-  async commit(trx: Knex, p: Plan): Promise<AfterCommit[]> {
-    await storeFrame(trx, {
-      event_id: p.event.event_id || null,
-      camera_id: p.event.camera_id,
-      room_name: p.room?.name ?? null,
-      event_time: isoAt(p.atMs),
-      detections: p.detections,
-    });
+  commit(trx: Knex, p: Plan): Promise<AfterCommit[]> {
+    return this.commitMany(trx, [p]);
+  }
+
+  /** Frames, locations and history of many events in a few statements (tracking-fixes), in the events' order. */
+  async commitMany(trx: Knex, plans: readonly Plan[]): Promise<AfterCommit[]> {
+    await storeFrames(
+      trx,
+      plans.map((p) => ({
+        event_id: p.event.event_id || null,
+        camera_id: p.event.camera_id,
+        room_name: p.room?.name ?? null,
+        event_time: isoAt(p.atMs),
+        detections: p.detections,
+      })),
+    );
     const after: AfterCommit[] = [];
-    if (this.ctx.settings.person_tracking.enabled && p.room) {
-      for (const fix of p.fixes) {
-        const published = await this.fusion.applyTrackingFix(trx, fix, p.room);
-        if (published) after.push(() => this.ctx.bus.publish("sensor.event", published));
-      }
+    if (this.ctx.settings.person_tracking.enabled) {
+      const fixes = plans.flatMap((p) => (p.room ? p.fixes.map((fix) => ({ fix, room: p.room as ResolvedRoom })) : []));
+      for (const published of await this.fusion.applyTrackingFixes(trx, fixes)) after.push(() => this.ctx.bus.publish("sensor.event", published));
     }
-    after.push(() => this.live.offer(liveFrame(p)));
+    for (const p of plans) after.push(() => this.live.offer(liveFrame(p)));
     return after;
   }
 

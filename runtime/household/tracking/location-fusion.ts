@@ -18,13 +18,17 @@ import { findRoomByName } from "../rooms/rooms.service";
 import { sensorRoomName } from "../sensors/sensors.service";
 import { displayNameOf } from "../persons/persons.service";
 import { appendLocationChange, latestLocationChange, setChangeQuality } from "./location-history.store";
-import { getPersonLocation, listPersonLocations, writePersonLocation, type LocationSource, type StoredLocation } from "./locations.store";
-import { isoAt, minutesAgo, sameText } from "./match";
+import { getPersonLocation, listPersonLocations, writePersonLocation } from "./locations.store";
+import { locationStep, type Evidence, type LocationLimits, type ResolvedRoom } from "./location-step";
+import { isoAt, minutesAgo } from "./match";
 import { recordSighting } from "./sightings.store";
+import { applyFixesIn } from "./tracking-fixes";
 import { recordTransition } from "./transitions.store";
 
 /** The confidence of a room inferred from a presence sensor: it says someone is there, not who. */
 export const INFERRED_CONFIDENCE = 0.6;
+
+export type { ResolvedRoom };
 
 /** A person placed by the continuous-tracking service (a tracking event's detection). */
 export interface TrackingFix {
@@ -37,24 +41,6 @@ export interface TrackingFix {
   atMs: number;
   /** The physical track the fix came from; revisions name it. */
   ph_id: string;
-}
-
-export interface ResolvedRoom {
-  id: string | null;
-  name: string;
-}
-
-interface Evidence {
-  ph_id?: string;
-  person_id: string;
-  person_name: string | null;
-  room_name: string;
-  source: LocationSource;
-  sensor_id: string;
-  confidence: number;
-  atMs: number;
-  direction_raw: string | null;
-  direction_semantic: string | null;
 }
 
 export class LocationFusion {
@@ -167,11 +153,16 @@ export class LocationFusion {
   }
 
   /**
-   * A continuous-tracking fix, applied inside the caller's transaction (the consumer marks the
-   * message applied in the same one). Returns the `location` event to publish once it commits.
+   * Many continuous-tracking fixes, in the order given, inside the caller's transaction with a
+   * handful of statements for all of them (tracking-fixes). Returns the `location` events to
+   * publish once it commits, in order.
    */
-  applyTrackingFix(trx: Knex, fix: TrackingFix, room: ResolvedRoom): Promise<SensorEvent | null> {
-    return this.applyIn(trx, { ...fix, source: "cts", direction_raw: null, direction_semantic: null }, room);
+  applyTrackingFixes(trx: Knex, fixes: readonly { fix: TrackingFix; room: ResolvedRoom }[]): Promise<SensorEvent[]> {
+    return applyFixesIn(
+      trx,
+      fixes.map(({ fix, room }) => ({ ev: { ...fix, source: "cts", direction_raw: null, direction_semantic: null }, room })),
+      this.limits(),
+    );
   }
 
   /** The household's room of that name (its id and spelling), read before a transaction opens: SQLite has one connection. */
@@ -181,100 +172,19 @@ export class LocationFusion {
   }
 
   private async applyIn(trx: Knex, ev: Evidence, room: ResolvedRoom): Promise<SensorEvent | null> {
-    const { ctx } = this;
-    const prev = await getPersonLocation(trx, ev.person_id);
-    // Evidence older than what placed the person now changes nothing (it was stored as a sighting).
-    if (prev && Date.parse(prev.updated_at) > ev.atMs) return null;
-    if (prev && heldByTracking(prev, ev, ctx.settings.cts.lock_seconds)) return null;
-    const roomName = room.name;
-    const roomId = room.id;
-    const at = isoAt(ev.atMs);
-    const stale = prev !== null && minutesAgo(ev.atMs, prev.updated_at) > ctx.settings.person_tracking.stale_timeout_minutes;
-    const changed = prev === null || stale || !sameText(prev.room_name, roomName);
-    const semantic = ev.direction_semantic && ev.direction_semantic !== "stationary" ? ev.direction_semantic : null;
-
-    {
-      if (changed || semantic) {
-        const exiting = semantic === "exiting";
-        const from = exiting || !changed ? { id: roomId, name: roomName } : { id: prev?.room_id ?? null, name: prev?.room_name ?? null };
-        await recordTransition(trx, {
-          person_id: ev.person_id,
-          person_name: ev.person_name,
-          sensor_id: ev.sensor_id,
-          direction_raw: ev.direction_raw,
-          semantic,
-          from_room_id: from.id,
-          from_room_name: from.name,
-          to_room_id: exiting ? null : roomId,
-          to_room_name: exiting ? null : roomName,
-          confidence: ev.confidence,
-          timestamp: at,
-        });
-      }
-      const next: StoredLocation =
-        changed || !prev
-          ? {
-              person_id: ev.person_id,
-              room_id: roomId,
-              room_name: roomName,
-              source: ev.source,
-              confidence: ev.confidence,
-              updated_at: at,
-              mean_quality: ev.confidence,
-              quality_samples: 1,
-            }
-          : { ...prev, source: ev.source, confidence: ev.confidence, updated_at: at, ...addSample(prev, ev.confidence) };
-      await writePersonLocation(trx, next);
-      if (changed) {
-        await appendLocationChange(trx, {
-          person_id: ev.person_id,
-          room_id: roomId,
-          room_name: roomName,
-          source: ev.source,
-          confidence: ev.confidence,
-          direction_semantic: semantic,
-          timestamp: at,
-          mean_quality: ev.confidence,
-          quality_samples: 1,
-          ph_id: ev.ph_id ?? null,
-        });
-      } else {
-        const stay = await latestLocationChange(trx, ev.person_id);
-        if (stay) await setChangeQuality(trx, stay.id, next.mean_quality ?? ev.confidence, next.quality_samples);
-      }
+    const step = locationStep(await getPersonLocation(trx, ev.person_id), ev, room, this.limits());
+    if (!step) return null;
+    if (step.transition) await recordTransition(trx, step.transition);
+    await writePersonLocation(trx, step.next);
+    if (step.append) await appendLocationChange(trx, step.append);
+    else {
+      const stay = await latestLocationChange(trx, ev.person_id);
+      if (stay) await setChangeQuality(trx, stay.id, step.next.mean_quality ?? ev.confidence, step.next.quality_samples);
     }
-
-    if (!changed) return null;
-    return {
-      kind: "location",
-      sensor_id: ev.sensor_id,
-      room_name: roomName,
-      input: {
-        person_id: ev.person_id,
-        person_name: ev.person_name,
-        from_room: prev?.room_name ?? null,
-        to_room: roomName,
-        source: ev.source,
-        direction_semantic: semantic,
-      },
-    };
+    return step.event;
   }
-}
 
-/**
- * The source-precedence lock: a continuous-tracking fix holds the person's room for
- * `cts.lock_seconds` against a weaker source (a camera batch, a presence sensor) that would
- * move them elsewhere; evidence for the same room still refreshes it.
- */
-function heldByTracking(prev: StoredLocation, ev: Evidence, lockSeconds: number): boolean {
-  if (ev.source === "cts" || prev.source !== "cts" || lockSeconds <= 0) return false;
-  if (sameText(prev.room_name, ev.room_name)) return false;
-  return ev.atMs - Date.parse(prev.updated_at) < lockSeconds * 1000;
-}
-
-/** The stay's running mean confidence with one more piece of evidence. */
-function addSample(prev: StoredLocation, confidence: number): { mean_quality: number; quality_samples: number } {
-  const n = prev.mean_quality === null ? 0 : prev.quality_samples;
-  const mean = ((prev.mean_quality ?? 0) * n + confidence) / (n + 1);
-  return { mean_quality: Math.round(mean * 1000) / 1000, quality_samples: n + 1 };
+  private limits(): LocationLimits {
+    return { lock_seconds: this.ctx.settings.cts.lock_seconds, stale_timeout_minutes: this.ctx.settings.person_tracking.stale_timeout_minutes };
+  }
 }

@@ -1,5 +1,6 @@
 /** One row per location change of a person, oldest first in time; the current row is in locations.store. */
 import type { Knex } from "knex";
+import { chunks, ROWS_PER_STATEMENT } from "../../platform/db/chunks";
 import type { LocationSource } from "./locations.store";
 
 export interface LocationChange {
@@ -50,6 +51,11 @@ export async function appendLocationChange(db: Knex, c: Omit<LocationChange, "id
   return Number(typeof row === "object" ? (row as { id: number }).id : row);
 }
 
+/** Appends changes, in order (ids grow with it), a few hundred per statement. */
+export async function appendLocationChanges(db: Knex, cs: readonly Omit<LocationChange, "id">[]): Promise<void> {
+  for (const rows of chunks(cs, ROWS_PER_STATEMENT)) await db("person_location_history").insert([...rows]);
+}
+
 /** The stay's quality, updated as more evidence keeps the person in the room. */
 export async function setChangeQuality(db: Knex, id: number, meanQuality: number, samples: number): Promise<void> {
   await db("person_location_history").where({ id }).update({ mean_quality: meanQuality, quality_samples: samples });
@@ -65,6 +71,38 @@ export async function listLocationChanges(db: Knex, personId: string, since: str
 export async function latestLocationChange(db: Knex, personId: string): Promise<LocationChange | null> {
   const row = await live(db).where({ person_id: personId }).orderBy("timestamp", "desc").orderBy("id", "desc").first();
   return row ? toChange(row) : null;
+}
+
+/** The most recent change of each of these persons (one query), by person_id. */
+export async function latestLocationChanges(db: Knex, personIds: readonly string[]): Promise<Map<string, LocationChange>> {
+  const found = new Map<string, LocationChange>();
+  for (const ids of chunks(personIds, ROWS_PER_STATEMENT)) {
+    const rows: ChangeRow[] = await live(db)
+      .whereIn("person_id", [...ids])
+      .whereRaw(
+        "id = (select later.id from person_location_history later where later.person_id = person_location_history.person_id and later.deleted_at is null order by later.timestamp desc, later.id desc limit 1)",
+      );
+    for (const r of rows) found.set(r.person_id, toChange(r));
+  }
+  return found;
+}
+
+/** Sets the quality of several stays in one statement. */
+export async function setChangeQualities(db: Knex, qs: readonly { id: number; mean_quality: number; quality_samples: number }[]): Promise<void> {
+  for (const part of chunks(qs, ROWS_PER_STATEMENT)) {
+    // Cast: PostgreSQL types a `case` of bare parameters as text.
+    const byId = (column: "mean_quality" | "quality_samples", type: string) =>
+      db.raw(
+        `case id ${part.map(() => `when ? then cast(? as ${type})`).join(" ")} end`,
+        part.flatMap((q) => [q.id, q[column]]),
+      );
+    await db("person_location_history")
+      .whereIn(
+        "id",
+        part.map((q) => q.id),
+      )
+      .update({ mean_quality: byId("mean_quality", "real"), quality_samples: byId("quality_samples", "integer") });
+  }
 }
 
 /**

@@ -1,5 +1,6 @@
 /** Each person's current location (one row per person), as the tracking sources last set it. */
 import type { Knex } from "knex";
+import { chunks, ROWS_PER_STATEMENT } from "../../platform/db/chunks";
 
 export const LOCATION_SOURCES = ["camera", "hub_sensor", "cts"] as const;
 export type LocationSource = (typeof LOCATION_SOURCES)[number];
@@ -46,6 +47,16 @@ export async function getPersonLocation(db: Knex, personId: string): Promise<Sto
   return row ? toLocation(row) : null;
 }
 
+/** The current locations of these persons (one query), by person_id; absent: placed nowhere. */
+export async function getPersonLocations(db: Knex, personIds: readonly string[]): Promise<Map<string, StoredLocation>> {
+  const found = new Map<string, StoredLocation>();
+  for (const ids of chunks(personIds, ROWS_PER_STATEMENT)) {
+    const rows: LocationRow[] = await db<LocationRow>("person_locations").whereIn("person_id", [...ids]);
+    for (const row of rows) found.set(row.person_id, toLocation(row));
+  }
+  return found;
+}
+
 /** Every person's current location, by person_id. */
 export async function listPersonLocations(db: Knex): Promise<StoredLocation[]> {
   const rows = await db<LocationRow>("person_locations").select("*").orderBy("person_id");
@@ -55,6 +66,15 @@ export async function listPersonLocations(db: Knex): Promise<StoredLocation[]> {
 /** Sets the person's current location (one row per person). */
 export async function writePersonLocation(db: Knex, l: StoredLocation): Promise<void> {
   await db("person_locations").insert(l).onConflict("person_id").merge();
+}
+
+/** Sets several persons' current locations, one row each (a person at most once), in one statement per few hundred. */
+export async function writePersonLocations(db: Knex, ls: readonly StoredLocation[]): Promise<void> {
+  for (const rows of chunks(ls, ROWS_PER_STATEMENT))
+    await db("person_locations")
+      .insert([...rows])
+      .onConflict("person_id")
+      .merge();
 }
 
 /** The person is placed nowhere (a revision took away the only fix that placed them). */

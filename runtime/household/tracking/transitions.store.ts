@@ -1,6 +1,7 @@
 /** Room transitions: a person's movement between rooms, read from camera motion and its movement map. */
 import type { Knex } from "knex";
 import type { RoomTransition } from "../../../nodes/_kit/care-services";
+import { chunks, ROWS_PER_STATEMENT } from "../../platform/db/chunks";
 
 /** Declared once, by the care-services seam the node handlers see. */
 export type { RoomTransition };
@@ -23,4 +24,9 @@ export async function listTransitions(db: Knex, q: { person_id: string; since: s
 export async function recordTransition(db: Knex, t: Omit<RoomTransition, "id">): Promise<RoomTransition> {
   const [row] = await db("room_transitions").insert(t).returning("id");
   return { ...t, id: Number(typeof row === "object" ? (row as { id: number }).id : row) };
+}
+
+/** Records transitions, in order, a few hundred per statement. */
+export async function recordTransitions(db: Knex, ts: readonly Omit<RoomTransition, "id">[]): Promise<void> {
+  for (const rows of chunks(ts, ROWS_PER_STATEMENT)) await db("room_transitions").insert([...rows]);
 }

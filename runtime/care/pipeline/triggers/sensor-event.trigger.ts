@@ -2,7 +2,8 @@
  * sensor_event rules: on every `sensor.event` on the bus, fire each enabled sensor_event
  * rule whose primary sensor is the event's sensor. A rule without a primary sensor fires
  * for every sensor event and lets its context filters (a room filter, typically) decide.
- * The rules are read from the flows on each event, so a rule change is seen at once.
+ * The rules are read from the flows for each event, so a rule change is seen at once; events
+ * that come together (a tracking service's thousands a second) share a read (NextRead).
  *
  * A camera batch brings its frames (`media_paths`); a terminal's press or command and a
  * presence change or a person's move to another room bring what happened as `trigger_input`
@@ -12,17 +13,21 @@
 import type { CareContext } from "../../context";
 import type { BusTopics, SensorEvent } from "../../../platform/core/event-bus";
 import { triggerContext, type RuleFirer } from "../engine/types";
+import { NextRead } from "../../../platform/core/next-read";
+import type { RuleView } from "../../rules/rule-model";
 import { fireLogged, Inflight, rulesWithTrigger, type Trigger } from "./trigger-kit";
 
 export class SensorEventTrigger implements Trigger {
   private unsubscribe: (() => void) | null = null;
   private readonly inflight: Inflight;
+  private readonly rules: NextRead<RuleView[]>;
 
   constructor(
     private readonly ctx: CareContext,
     private readonly firer: RuleFirer,
   ) {
     this.inflight = new Inflight((err) => ctx.log.error({ err }, "sensor_event trigger failed"));
+    this.rules = new NextRead(() => rulesWithTrigger(ctx, "sensor_event"));
   }
 
   start(): void {
@@ -41,7 +46,7 @@ export class SensorEventTrigger implements Trigger {
 
   private async onEvent(e: BusTopics["sensor.event"]): Promise<void> {
     if (e.kind === "presence" && e.initial) return;
-    const rules = (await rulesWithTrigger(this.ctx, "sensor_event")).filter((r) => r.primary_sensor_id === null || r.primary_sensor_id === e.sensor_id);
+    const rules = (await this.rules.get()).filter((r) => r.primary_sensor_id === null || r.primary_sensor_id === e.sensor_id);
     const trigger = triggerContext({
       trigger_type: "sensor_event",
       sensor_id: e.sensor_id,

@@ -1,0 +1,105 @@
+/**
+ * Tracking fixes applied many in one transaction (the tracking stream's batches) leave the
+ * same location state and history as the same fixes applied one at a time: the last fix of a
+ * person is where they are, every move is in history in order, refreshed stays keep their
+ * quality, and a fix older than where the person is changes nothing.
+ */
+import assert from "node:assert/strict";
+import { openStore, type Store } from "../../../../runtime/platform/db/store";
+import { applyFixesIn } from "../../../../runtime/household/tracking/tracking-fixes";
+import type { Evidence } from "../../../../runtime/household/tracking/location-step";
+import { getPersonLocation } from "../../../../runtime/household/tracking/locations.store";
+import { listLocationChanges } from "../../../../runtime/household/tracking/location-history.store";
+import { listTransitions } from "../../../../runtime/household/tracking/transitions.store";
+import { freshDatabase, type TestDatabase } from "../../../support/test-db";
+
+const T0 = Date.parse("2026-11-22T07:00:00Z");
+const LIMITS = { lock_seconds: 10, stale_timeout_minutes: 30 };
+
+const fix = (person: string, room: string, second: number, confidence: number): { ev: Evidence; room: { id: null; name: string } } => ({
+  ev: {
+    person_id: person,
+    person_name: person,
+    room_name: room,
+    source: "cts",
+    sensor_id: `${room.toLowerCase()}-cam`,
+    confidence,
+    atMs: T0 + second * 1000,
+    direction_raw: null,
+    direction_semantic: null,
+    ph_id: `ph-${person}`,
+  },
+  room: { id: null, name: room },
+});
+
+/** Kitchen at 0 s; then a batch: Kitchen again, Hallway, Hallway again, an old Bedroom fix (ignored), Kitchen. */
+const script = (person: string) => [
+  [fix(person, "Kitchen", 0, 0.8)],
+  [
+    fix(person, "Kitchen", 1, 0.6),
+    fix(person, "Hallway", 2, 0.9),
+    fix(person, "Hallway", 3, 0.7),
+    fix(person, "Bedroom", 1, 0.9),
+    fix(person, "Kitchen", 4, 0.5),
+  ],
+];
+
+describe("tracking fixes applied in one transaction", () => {
+  let db: TestDatabase;
+  let store: Store;
+  const events: Record<string, string[]> = { batched: [], alone: [] };
+  before(async () => {
+    db = await freshDatabase();
+    store = await openStore(db.databaseUrl, db.dataDir);
+    for (const batch of script("batched")) {
+      const published = await store.db.transaction((trx) => applyFixesIn(trx, batch, LIMITS));
+      events.batched.push(...published.map((e) => String(e.room_name)));
+    }
+    for (const batch of script("alone"))
+      for (const one of batch) {
+        const published = await store.db.transaction((trx) => applyFixesIn(trx, [one], LIMITS));
+        events.alone.push(...published.map((e) => String(e.room_name)));
+      }
+  });
+  after(async () => {
+    await store.close();
+    await db.drop();
+  });
+
+  const history = async (person: string) =>
+    (await listLocationChanges(store.db, person, new Date(T0 - 1000).toISOString())).map((c) => ({
+      room: c.room_name,
+      at: c.timestamp,
+      quality: c.mean_quality,
+      samples: c.quality_samples,
+      ph_id: c.ph_id,
+    }));
+
+  it("places the person by their last fix and keeps every move in history, the refreshed stays with their quality", async () => {
+    const location = await getPersonLocation(store.db, "batched");
+    assert.equal(location?.room_name, "Kitchen");
+    assert.equal(location?.updated_at, new Date(T0 + 4000).toISOString());
+    assert.deepEqual(await history("batched"), [
+      { room: "Kitchen", at: new Date(T0 + 4000).toISOString(), quality: 0.5, samples: 1, ph_id: "ph-batched" },
+      { room: "Hallway", at: new Date(T0 + 2000).toISOString(), quality: 0.8, samples: 2, ph_id: "ph-batched" },
+      { room: "Kitchen", at: new Date(T0).toISOString(), quality: 0.7, samples: 2, ph_id: "ph-batched" },
+    ]);
+    assert.deepEqual(events.batched, ["Kitchen", "Hallway", "Kitchen"], "one location event per move, in order");
+  });
+
+  it("leaves the same state, history and transitions as one fix at a time", async () => {
+    const strip = <T extends { person_id?: string; person_name?: string | null; ph_id?: string | null }>(rows: T[]) =>
+      rows.map(({ person_id: _p, person_name: _n, ph_id: _ph, ...rest }) => rest);
+    const [a, b] = await Promise.all([getPersonLocation(store.db, "batched"), getPersonLocation(store.db, "alone")]);
+    assert.deepEqual({ ...a, person_id: "" }, { ...b, person_id: "" });
+    assert.deepEqual(
+      (await history("batched")).map(({ ph_id: _ph, ...r }) => r),
+      (await history("alone")).map(({ ph_id: _ph, ...r }) => r),
+    );
+    const range = { since: new Date(T0 - 1000).toISOString(), until: new Date(T0 + 10_000).toISOString() };
+    const moves = async (person: string) => strip(await listTransitions(store.db, { person_id: person, ...range })).map(({ id: _id, ...t }) => t);
+    assert.deepEqual(await moves("batched"), await moves("alone"));
+    assert.equal((await moves("batched")).length, 3);
+    assert.deepEqual(events.batched, events.alone);
+  });
+});
