@@ -195,7 +195,11 @@ async function main(): Promise<void> {
   rows.push({ measure: "GET /image/active 204 (16 connections, 6 s)", value: poll.rps204, unit: "req/s", target: ">= 2000", ok: poll.rps204 >= 2000 });
   rows.push({ measure: "  latency p99", value: poll.p99, unit: "ms" });
   rows.push({ measure: "  answers other than 204", value: poll.other, unit: "" });
-  rows.push({ measure: "load average (1 min) at start / end", value: `${load0.toFixed(2)} / ${os.loadavg()[0].toFixed(2)}`, unit: `on ${os.cpus().length} cpus` });
+  rows.push({
+    measure: "load average (1 min) at start / end",
+    value: `${load0.toFixed(2)} / ${os.loadavg()[0].toFixed(2)}`,
+    unit: `on ${os.cpus().length} cpus`,
+  });
   report("eink", rows, {
     render_median_ms: ours,
     chromium_median_ms: theirs,

@@ -87,7 +87,13 @@ export class CtsLink {
     while (!this.stopped) {
       let nc: NatsConnection;
       try {
-        nc = await nats().connect({ servers: this.ctx.settings.cts.nats_url, name: "careflow", maxReconnectAttempts: -1, reconnectTimeWait: RETRY_MS, timeout: 5000 });
+        nc = await nats().connect({
+          servers: this.ctx.settings.cts.nats_url,
+          name: "careflow",
+          maxReconnectAttempts: -1,
+          reconnectTimeWait: RETRY_MS,
+          timeout: 5000,
+        });
       } catch (err) {
         this.status.lastError = message(err);
         if (!warned) this.ctx.log.warn({ err: message(err), nats_url: this.status.health().nats_url }, "tracking: the NATS broker is not reachable; retrying");

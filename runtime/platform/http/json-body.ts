@@ -10,7 +10,8 @@ import { ValidationError } from "../core/errors";
 import { fnmatch } from "../auth/fnmatch";
 
 /** As body-parser decides it (type-is): a body is announced by a length or a transfer coding. */
-const hasBody = (req: Request): boolean => req.headers["transfer-encoding"] !== undefined || (req.headers["content-length"] !== undefined && !Number.isNaN(Number(req.headers["content-length"])));
+const hasBody = (req: Request): boolean =>
+  req.headers["transfer-encoding"] !== undefined || (req.headers["content-length"] !== undefined && !Number.isNaN(Number(req.headers["content-length"])));
 
 export const DEFAULT_BODY_LIMIT = "1mb";
 export const MAX_JSON_DEPTH = 64;
