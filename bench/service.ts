@@ -4,6 +4,7 @@ import path from "node:path";
 import { nowMs } from "./support";
 
 const MAIN = path.resolve(__dirname, "../runtime/app/main.js");
+const REPO = path.resolve(__dirname, "../..");
 export const BENCH_ADMIN_KEY = "bench-admin-key-0001";
 
 export interface Started {
@@ -13,12 +14,16 @@ export interface Started {
   readyMs: number;
 }
 
-export async function startService(dataDir: string, env: NodeJS.ProcessEnv = {}): Promise<Started> {
+/**
+ * `viaNpm` starts it exactly as a household does, `npm start` in the repository (npm's own
+ * start-up included), in a process group of its own so stopping reaches node under npm.
+ */
+export async function startService(dataDir: string, env: NodeJS.ProcessEnv = {}, viaNpm = false): Promise<Started> {
   const t0 = nowMs();
-  const child = spawn(process.execPath, [MAIN], {
-    env: { ...process.env, PORT: "0", CAREFLOW_DATA_DIR: dataDir, CAREFLOW_ADMIN_KEY: BENCH_ADMIN_KEY, CAREFLOW_SETTINGS: "", ...env },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
+  const childEnv = { ...process.env, PORT: "0", CAREFLOW_DATA_DIR: dataDir, CAREFLOW_ADMIN_KEY: BENCH_ADMIN_KEY, CAREFLOW_SETTINGS: "", ...env };
+  const child = viaNpm
+    ? spawn("npm", ["start"], { cwd: REPO, env: childEnv, stdio: ["ignore", "pipe", "inherit"], detached: true })
+    : spawn(process.execPath, [MAIN], { env: childEnv, stdio: ["ignore", "pipe", "inherit"] });
   const port = await new Promise<number>((resolve, reject) => {
     let out = "";
     child.stdout!.on("data", (d: Buffer) => {
@@ -39,5 +44,7 @@ export async function startService(dataDir: string, env: NodeJS.ProcessEnv = {})
 export const stopService = (child: ChildProcess) =>
   new Promise<void>((resolve) => {
     child.once("exit", () => resolve());
-    child.kill("SIGTERM");
+    // A detached child (npm start) leads its own group: the signal goes to npm and node alike.
+    if (child.spawnargs[0] === "npm" && child.pid) process.kill(-child.pid, "SIGTERM");
+    else child.kill("SIGTERM");
   });

@@ -4,9 +4,12 @@
  * keeps the key from the fragment and removes it from the address bar. Each link comes with
  * a QR code of it (SVG), so the tablet's camera opens it and nobody types a key.
  */
-import QRCode from "qrcode";
 import type { AppContext } from "../context";
 import { NotFoundError, ValidationError } from "../../platform/core/errors";
+import { lazyModule } from "../../platform/core/lazy-module";
+
+// Drawn only when an admin opens the set-up link.
+const qrcode = lazyModule(() => require("qrcode") as typeof import("qrcode"));
 
 export const NO_KEY = 'No web app key: set CAREFLOW_WEBAPP_KEY or add an api_keys entry with permissions ["webapp"].';
 
@@ -18,7 +21,7 @@ export interface WebAppLink {
 }
 
 /** Error correction M (15 %): a phone camera reads it off a screen or a smudged print-out. */
-export const qrSvg = (text: string): Promise<string> => QRCode.toString(text, { type: "svg", errorCorrectionLevel: "M", margin: 4 });
+export const qrSvg = (text: string): Promise<string> => qrcode().toString(text, { type: "svg", errorCorrectionLevel: "M", margin: 4 });
 
 function plainLinks(ctx: AppContext, requestBase: string): Array<Omit<WebAppLink, "qr_svg">> {
   const base = (ctx.settings.app.public_url ?? requestBase).replace(/\/+$/, "");

@@ -5,7 +5,11 @@
  * all; any other failure becomes a reason a receipt can show (chat not found, message too
  * long, unreachable), never an exception out of a send.
  */
-import { Api, GrammyError, HttpError } from "grammy";
+import type { Api } from "grammy";
+import { lazyModule } from "../../platform/core/lazy-module";
+
+/** grammy, loaded when a chat service is first used: most households configure none. */
+export const grammy = lazyModule(() => require("grammy") as typeof import("grammy"));
 import type { ServiceAnswer } from "../../../nodes/_kit/care-services";
 
 /** grammy's own AbortSignal type (a shim's); Node's signal is passed as it. */
@@ -21,7 +25,7 @@ export interface BotClientOptions {
 
 /** How a failed call reads in a receipt. */
 export function reasonOf(err: unknown): string {
-  if (err instanceof GrammyError) {
+  if (err instanceof grammy().GrammyError) {
     const d = err.description.replace(/^Bad Request: /, "");
     if (/chat not found/i.test(d)) return `chat not found (${err.error_code})`;
     if (/message is too long/i.test(d)) return `message too long (${err.error_code})`;
@@ -31,7 +35,7 @@ export function reasonOf(err: unknown): string {
     if (err.error_code === 403) return `the bot may not write there (403: ${d})`;
     return `${err.method} failed (${err.error_code}: ${d})`;
   }
-  if (err instanceof HttpError) {
+  if (err instanceof grammy().HttpError) {
     const cause = err.error instanceof Error ? err.error.message : String(err.error);
     return `chat service unreachable (${cause})`;
   }
@@ -56,7 +60,7 @@ export class BotClient {
   readonly api: Api;
 
   constructor(private readonly opts: BotClientOptions) {
-    this.api = new Api(opts.token, {
+    this.api = new (grammy().Api)(opts.token, {
       apiRoot: opts.apiBaseUrl.replace(/\/+$/, ""),
       timeoutSeconds: opts.timeoutSeconds ?? 30,
     });
@@ -72,7 +76,7 @@ export class BotClient {
       try {
         return { ok: true, value: await fn(this.api, signal as unknown as BotSignal | undefined) };
       } catch (err) {
-        const retryAfter = err instanceof GrammyError && err.error_code === 429 ? (err.parameters.retry_after ?? 1) : null;
+        const retryAfter = err instanceof grammy().GrammyError && err.error_code === 429 ? (err.parameters.retry_after ?? 1) : null;
         if (retryAfter !== null && waited + retryAfter <= this.opts.maxRetryAfterSeconds && !signal?.aborted) {
           waited += retryAfter;
           try {

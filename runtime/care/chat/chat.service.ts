@@ -6,8 +6,7 @@
  * configured commands from the targets' chats. Updates arrive by long polling (`mode:
  * polling`, the default) or at `POST /api/v1/chat/webhook` (`mode: webhook`).
  */
-import sharp from "sharp";
-import { InlineKeyboard, InputFile } from "grammy";
+import type { InlineKeyboard } from "grammy";
 import type { Update, Message, CallbackQuery } from "grammy/types";
 import type { ChatSendRequest, ChatSendResult, ChatTarget, ServiceAnswer } from "../../../nodes/_kit/care-services";
 import type { CareContext } from "../context";
@@ -17,8 +16,9 @@ import { actOnAlert, alertHistoryRefs, alertIdByRef, escalationRow, getAlert, re
 import { ConflictError, NotFoundError } from "../../platform/core/errors";
 import { fireLogged, rulesWithTrigger } from "../pipeline/triggers/trigger-kit";
 import { triggerContext } from "../pipeline/engine/types";
-import { BotClient, isTooLong } from "./bot-client";
+import { BotClient, grammy, isTooLong } from "./bot-client";
 import { acknowledgeAlertSignal } from "./alert-signal-ack";
+import { sharpLib } from "../../platform/core/sharp-lib";
 
 /** The Bot API's longest message text. */
 export const MAX_TEXT = 4096;
@@ -30,7 +30,7 @@ export const ackData = (alertId: number): string => `ack:${alertId}`;
 export const resolveData = (alertId: number): string => `res:${alertId}`;
 
 const buttonsFor = (alertId: number, withAck: boolean): InlineKeyboard => {
-  const k = new InlineKeyboard();
+  const k = new (grammy().InlineKeyboard)();
   if (withAck) k.text("I'm on it", ackData(alertId));
   return k.text("Resolved", resolveData(alertId));
 };
@@ -157,7 +157,7 @@ class ChatService implements ChatLink {
     const withButtons = request.alert_id !== null;
     const notes: string[] = [];
     if (photo) {
-      const sent = await client.call((api, sig) => api.sendPhoto(target.chat_id, new InputFile(photo, "frame.jpg"), {}, sig), signal);
+      const sent = await client.call((api, sig) => api.sendPhoto(target.chat_id, new (grammy().InputFile)(photo, "frame.jpg"), {}, sig), signal);
       if (!sent.ok) notes.push(`photo not sent: ${sent.reason}`);
       // A reply to the photo acknowledges too: its ref leads back to the alert.
       else if (request.alert_id !== null) {
@@ -208,7 +208,7 @@ class ChatService implements ChatLink {
     const refs = await alertHistoryRefs(this.ctx, alertId, CHANNEL, "delivered");
     if (refs.length === 0) return;
     const text = await this.editedText(alert);
-    const markup = alert.resolved ? { reply_markup: new InlineKeyboard() } : { reply_markup: buttonsFor(alertId, false) };
+    const markup = alert.resolved ? { reply_markup: new (grammy().InlineKeyboard)() } : { reply_markup: buttonsFor(alertId, false) };
     await Promise.all(
       refs.map(async ({ ref: r, target }) => {
         const m = splitRef(r);
@@ -379,5 +379,5 @@ export function statusLine(ctx: CareContext, alert: Alert): string {
 
 /** The frame scaled so its longest side is at most `maxSide`, as JPEG. */
 export async function scaled(bytes: Uint8Array, maxSide: number): Promise<Uint8Array> {
-  return sharp(bytes).rotate().resize({ width: maxSide, height: maxSide, fit: "inside", withoutEnlargement: true }).jpeg({ quality: 85 }).toBuffer();
+  return sharpLib()(bytes).rotate().resize({ width: maxSide, height: maxSide, fit: "inside", withoutEnlargement: true }).jpeg({ quality: 85 }).toBuffer();
 }

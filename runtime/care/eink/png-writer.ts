@@ -25,8 +25,11 @@ function png(width: number, height: number, bitDepth: 1 | 8, rows: Buffer): Buff
   ihdr.writeUInt32BE(height, 4);
   ihdr[8] = bitDepth;
   ihdr[9] = 0; // greyscale; bytes 10-12: deflate, adaptive filtering, no interlace
-  // Level 3: a card compresses to ~11 kB in 0.3 ms; level 6 saves 2 kB for 1 ms more.
-  return Buffer.concat([SIGNATURE, chunk("IHDR", ihdr), chunk("IDAT", zlib.deflateSync(rows, { level: 3 })), chunk("IEND", Buffer.alloc(0))]);
+  // Run-length deflate at level 1: a card is long runs of white with short runs of text, so
+  // RLE finds nearly everything level 3's string matching does (a card's file ~10 % larger)
+  // in a quarter of the time (issue 29: it was a fifth of a render).
+  const idat = zlib.deflateSync(rows, { level: 1, strategy: zlib.constants.Z_RLE });
+  return Buffer.concat([SIGNATURE, chunk("IHDR", ihdr), chunk("IDAT", idat), chunk("IEND", Buffer.alloc(0))]);
 }
 
 /**

@@ -63,16 +63,29 @@ let measureCtx: SKRSContext2D | undefined;
 const REFERENCE_SIZE = 100;
 const SCALE_MARGIN = 1.005;
 
-/** A measure function for one render, asking Skia once per distinct string. */
+// Widths at REFERENCE_SIZE by font, kept across renders: the same templates draw the same
+// words again and again (names, "medicine", the date), and asking Skia is most of the fitting.
+// Bounded per font, oldest first out, so an endless stream of new texts cannot grow it.
+const MAX_CACHED_WIDTHS = 20_000;
+const widthsByFont = new Map<string, Map<string, number>>();
+
+/** A measure function, asking Skia once per distinct string and font. */
 function measurer(fontFile: string | null): Measure {
-  const ctx = (measureCtx ??= canvasLib().createCanvas(1, 1).getContext("2d"));
-  ctx.font = fontShorthand(fontFile, REFERENCE_SIZE);
-  const widths = new Map<string, number>();
+  const font = fontShorthand(fontFile, REFERENCE_SIZE);
+  let widths = widthsByFont.get(font);
+  if (!widths) {
+    widths = new Map();
+    widthsByFont.set(font, widths);
+  }
+  const cache = widths;
   return (text, sizePx) => {
-    let w = widths.get(text);
+    let w = cache.get(text);
     if (w === undefined) {
+      const ctx = (measureCtx ??= canvasLib().createCanvas(1, 1).getContext("2d"));
+      if (ctx.font !== font) ctx.font = font;
       w = ctx.measureText(text).width;
-      widths.set(text, w);
+      if (cache.size >= MAX_CACHED_WIDTHS) cache.delete(cache.keys().next().value as string);
+      cache.set(text, w);
     }
     return (w * sizePx * SCALE_MARGIN) / REFERENCE_SIZE;
   };

@@ -4,11 +4,16 @@
  * (data URLs); a guided-decoding schema goes as `guided_json` in the body (vLLM's extension),
  * sent through the client's pass-through of undocumented body params.
  */
-import OpenAI, { APIConnectionError, APIError, APIUserAbortError } from "openai";
+import type OpenAI from "openai";
+import type { APIError } from "openai";
+import { lazyModule } from "../../platform/core/lazy-module";
 import type { ChatCompletionContentPart, ChatCompletionCreateParamsNonStreaming, ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import { deadline, type Deadline } from "./deadline";
 import { describeModel, excerpt, ModelServerError } from "./errors";
 import { dataUrl, type ChatClient, type ChatMessage, type ChatRequest, type ChatResult, type ModelEntry } from "./types";
+
+// Loaded at the first model call: most households start without a model server to ask.
+const openai = lazyModule(() => require("openai") as typeof import("openai"));
 
 type Body = ChatCompletionCreateParamsNonStreaming & { guided_json?: Record<string, unknown> };
 
@@ -36,7 +41,7 @@ function clientFor(entry: ModelEntry): OpenAI {
   // Every option is given so nothing is read from OPENAI_* environment variables: a key meant
   // for one server must never reach another. Without an api_key no Authorization header is
   // sent at all (the client insists on a key, so it gets a placeholder that is then removed).
-  return new OpenAI({
+  return new (openai().default)({
     baseURL: entry.base_url,
     apiKey: entry.api_key ?? "no-key",
     adminAPIKey: null,
@@ -71,13 +76,13 @@ function answerText(entry: ModelEntry, completion: unknown): string {
 function serverError(entry: ModelEntry, err: unknown, limit: Deadline): ModelServerError {
   const who = describeModel(entry);
   if (limit.timedOut()) return new ModelServerError(entry.id, "timeout", null, `${who} did not answer within ${entry.timeout} s`);
-  if (limit.aborted() || err instanceof APIUserAbortError)
+  if (limit.aborted() || err instanceof openai().APIUserAbortError)
     return new ModelServerError(entry.id, "aborted", null, `${who}: request aborted (step cancelled or timed out)`);
-  if (err instanceof APIError && typeof err.status === "number") {
+  if (err instanceof openai().APIError && typeof err.status === "number") {
     const detail = errorDetail(err);
     return new ModelServerError(entry.id, "status", err.status, `${who} answered HTTP ${err.status}${detail ? `: ${detail}` : ""}`);
   }
-  if (err instanceof APIConnectionError) {
+  if (err instanceof openai().APIConnectionError) {
     const cause = err.cause instanceof Error ? err.cause.message : err.message;
     return new ModelServerError(entry.id, "unreachable", null, `${who} is unreachable: ${cause}`);
   }

@@ -13,9 +13,8 @@
  */
 import { randomUUID } from "node:crypto";
 import express, { Router, type NextFunction, type Request, type Response } from "express";
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { CallToolRequestSchema, ErrorCode, isInitializeRequest, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
+import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import type { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type { Principal } from "../../platform/auth/principal";
 import type { KeyStore } from "../../platform/auth/key-store";
 import type { FailureThrottle } from "../../platform/auth/failure-throttle";
@@ -23,6 +22,15 @@ import type { CareContext } from "../context";
 import type { OccupancyBoard } from "../../household/occupancy/occupancy.board";
 import { isListTool, UnknownToolError, type CallOutcome, type ToolRegistry, type ToolSet } from "./registry";
 import { mcpAuth, originGuard, originPolicy } from "./guard";
+import { lazyModule } from "../../platform/core/lazy-module";
+
+// The MCP SDK (and the zod schemas it builds) is loaded by the first MCP request, not at
+// start: about a tenth of start-up's module loading (issue 29).
+const sdkServer = lazyModule(() => require("@modelcontextprotocol/sdk/server/index.js") as typeof import("@modelcontextprotocol/sdk/server/index.js"));
+const sdkHttp = lazyModule(
+  () => require("@modelcontextprotocol/sdk/server/streamableHttp.js") as typeof import("@modelcontextprotocol/sdk/server/streamableHttp.js"),
+);
+const sdkTypes = lazyModule(() => require("@modelcontextprotocol/sdk/types.js") as typeof import("@modelcontextprotocol/sdk/types.js"));
 
 export const SESSION_IDLE_MS = 30 * 60_000;
 export const MAX_SESSIONS = 200;
@@ -113,15 +121,15 @@ export class McpSessions {
   }
 
   private newServer(set: ToolSet, sessionId: () => string | undefined): Server {
-    const server = new Server(SERVER_INFO, {
+    const server = new (sdkServer().Server)(SERVER_INFO, {
       capabilities: { tools: { listChanged: false } },
       instructions:
         "careflow watches over a senior living at home. Tools read the household (rooms, sensors, where members are, alerts, care rules and their runs) and a few act (run a rule, answer a prompt, import a rule) when the key allows it.",
     });
-    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...this.registry.list(set)] }));
-    server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
+    server.setRequestHandler(sdkTypes().ListToolsRequestSchema, () => ({ tools: [...this.registry.list(set)] }));
+    server.setRequestHandler(sdkTypes().CallToolRequestSchema, async (req, extra) => {
       const principal = (extra.authInfo?.extra as { principal?: Principal } | undefined)?.principal;
-      if (!principal) throw new McpError(ErrorCode.InternalError, "no caller");
+      if (!principal) throw new (sdkTypes().McpError)(sdkTypes().ErrorCode.InternalError, "no caller");
       const name = req.params.name;
       try {
         const outcome = await this.registry.call({ ctx: this.ctx, occupancy: this.occupancy }, principal, name, req.params.arguments ?? {}, set, {
@@ -130,7 +138,7 @@ export class McpSessions {
         });
         return callResult(outcome, isListTool(this.registry.find(name, set)!));
       } catch (err) {
-        if (err instanceof UnknownToolError) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+        if (err instanceof UnknownToolError) throw new (sdkTypes().McpError)(sdkTypes().ErrorCode.InvalidParams, `Unknown tool: ${name}`);
         throw err;
       }
     });
@@ -183,7 +191,7 @@ export class McpSessions {
     const message: unknown = req.body;
     if (!isJsonRpc(message)) return jsonRpcError(res, 400, "Bad Request: not a JSON-RPC 2.0 message", -32600);
     (req as Request & { auth?: unknown }).auth = this.authInfo(req);
-    const initializing = Array.isArray(message) ? message.some(isInitializeRequest) : isInitializeRequest(message);
+    const initializing = Array.isArray(message) ? message.some(sdkTypes().isInitializeRequest) : sdkTypes().isInitializeRequest(message);
     if (initializing) {
       if (req.get("mcp-session-id")) return jsonRpcError(res, 400, "Bad Request: initialize opens a new session; send it without Mcp-Session-Id");
       const session = this.open(req);
@@ -215,7 +223,7 @@ export class McpSessions {
     }
     const set: ToolSet = req.query.tools === "voice" ? "voice" : "all";
     let id: string | undefined;
-    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+    const transport: StreamableHTTPServerTransport = new (sdkHttp().StreamableHTTPServerTransport)({
       sessionIdGenerator: () => randomUUID(),
       // A request's answer as one JSON body, not an SSE stream: no tool streams progress, and
       // a stream per call cost 4x the time (bench/mcp.bench.ts). GET still opens the session's stream.

@@ -6,7 +6,8 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import protobuf from "protobufjs";
+import type protobuf from "protobufjs";
+import { lazyModule } from "../../platform/core/lazy-module";
 import type { DecodedDwell, DecodedPresence, DecodedSceneSample, DecodedSignal, DecodedTrackingEvent, DecodedRevision } from "./cts-messages";
 
 const PROTO_FILES = ["tracking.proto", "signals.proto", "scene.proto"];
@@ -23,11 +24,14 @@ function protoDir(): string {
   return found;
 }
 
+// Loaded with the first message: tracking is off in most households.
+const protobufjs = lazyModule(() => require("protobufjs") as typeof import("protobufjs"));
+
 let root: protobuf.Root | null = null;
 function types(): protobuf.Root {
   if (!root) {
     const dir = protoDir();
-    root = new protobuf.Root().loadSync(
+    root = new (protobufjs().Root)().loadSync(
       PROTO_FILES.map((f) => path.join(dir, f)),
       { keepCase: true },
     );

@@ -6,14 +6,19 @@
  * each consumer is durable with explicit acks, so what was not acknowledged is delivered again
  * after a restart, a kill -9 or a broker restart.
  */
-import { connect } from "@nats-io/transport-node";
-type NatsConnection = Awaited<ReturnType<typeof connect>>;
-import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager, StorageType, type ConsumerMessages, type JetStreamManager } from "@nats-io/jetstream";
+import type { connect } from "@nats-io/transport-node";
+import type { ConsumerMessages, JetStreamManager } from "@nats-io/jetstream";
 import type { PlatformContext } from "../../platform/context";
 import { isoNow } from "../../platform/core/clock";
 import type { CtsStatus } from "./cts-status";
 import type { StreamKey, StreamNames } from "./cts-streams";
 import type { StreamPump } from "./stream-pump";
+import { lazyModule } from "../../platform/core/lazy-module";
+
+type NatsConnection = Awaited<ReturnType<typeof connect>>;
+// The NATS client is loaded when tracking is switched on (cts.enabled), not in every start.
+const nats = lazyModule(() => require("@nats-io/transport-node") as typeof import("@nats-io/transport-node"));
+const js = lazyModule(() => require("@nats-io/jetstream") as typeof import("@nats-io/jetstream"));
 
 const RETRY_MS = 2000;
 const SECOND_NS = 1_000_000_000;
@@ -39,7 +44,7 @@ export async function ensureStream(jsm: JetStreamManager, n: StreamNames): Promi
     await jsm.streams.add({
       name: n.stream,
       subjects: [n.subject],
-      storage: StorageType.File,
+      storage: js().StorageType.File,
       max_age: MAX_AGE_SECONDS[n.key] * SECOND_NS,
       duplicate_window: 120 * SECOND_NS,
     });
@@ -82,7 +87,13 @@ export class CtsLink {
     while (!this.stopped) {
       let nc: NatsConnection;
       try {
-        nc = await connect({ servers: this.ctx.settings.cts.nats_url, name: "careflow", maxReconnectAttempts: -1, reconnectTimeWait: RETRY_MS, timeout: 5000 });
+        nc = await nats().connect({
+          servers: this.ctx.settings.cts.nats_url,
+          name: "careflow",
+          maxReconnectAttempts: -1,
+          reconnectTimeWait: RETRY_MS,
+          timeout: 5000,
+        });
       } catch (err) {
         this.status.lastError = message(err);
         if (!warned) this.ctx.log.warn({ err: message(err), nats_url: this.status.health().nats_url }, "tracking: the NATS broker is not reachable; retrying");
@@ -131,9 +142,9 @@ export class CtsLink {
   private async consumeLoop(nc: NatsConnection, pump: StreamPump): Promise<void> {
     while (!this.stopped && !nc.isClosed()) {
       try {
-        const jsm = await jetstreamManager(nc);
+        const jsm = await js().jetstreamManager(nc);
         await this.ensure(jsm, pump.names);
-        const consumer = await jetstream(nc).consumers.get(pump.names.stream, pump.names.durable);
+        const consumer = await js().jetstream(nc).consumers.get(pump.names.stream, pump.names.durable);
         const messages = await consumer.consume({ max_messages: 1000 });
         this.consuming.add(messages);
         try {
@@ -157,8 +168,8 @@ export class CtsLink {
     } catch {
       await jsm.consumers.add(n.stream, {
         durable_name: n.durable,
-        ack_policy: AckPolicy.Explicit,
-        deliver_policy: DeliverPolicy.All,
+        ack_policy: js().AckPolicy.Explicit,
+        deliver_policy: js().DeliverPolicy.All,
         ack_wait: this.ctx.settings.cts.ack_wait_seconds * SECOND_NS,
         max_deliver: this.ctx.settings.cts.max_deliver + 1,
         max_ack_pending: 5000,

@@ -4,11 +4,11 @@
  * 640x480 frame in a few milliseconds off the event loop), the media store, the aggregator,
  * alert actions and publishing a press or command on the bus.
  */
-import sharp from "sharp";
 import type { AlertActionResult, CameraFrame, DeviceIdentity, DeviceServices, TerminalInput } from "../../../nodes/_kit/device-types";
 import type { PlatformContext } from "../../platform/context";
 import { isoNow } from "../../platform/core/clock";
 import { ConflictError } from "../../platform/core/errors";
+import { sharpLib } from "../../platform/core/sharp-lib";
 import { actOnAlert, getAlert, listAlerts } from "../alerts/alerts.service";
 import { storeFrame } from "../media/media.service";
 import type { FrameAggregator } from "./aggregator";
@@ -26,7 +26,7 @@ export function deviceServices(ctx: PlatformContext, aggregator: FrameAggregator
     },
     now: () => isoNow(ctx.clock),
     cameraOptions: (sensorId) => ctx.settings.cameras[sensorId] ?? {},
-    rotateJpeg: (bytes, degrees) => sharp(bytes, { failOn: "error" }).rotate(degrees).jpeg({ quality: ROTATED_JPEG_QUALITY }).toBuffer(),
+    rotateJpeg: (bytes, degrees) => sharpLib()(bytes, { failOn: "error" }).rotate(degrees).jpeg({ quality: ROTATED_JPEG_QUALITY }).toBuffer(),
     storeFrame: (device: DeviceIdentity, frame: CameraFrame) =>
       storeFrame(ctx, {
         sensor_id: device.sensor_id,

@@ -1,7 +1,10 @@
 /** Frames with each face's box and name drawn on them (`include_annotated_image`), as JPEG. */
 import fs from "node:fs";
 import path from "node:path";
-import { createCanvas, GlobalFonts, loadImage } from "@napi-rs/canvas";
+import { lazyModule } from "../../platform/core/lazy-module";
+
+// Skia is loaded when a first frame is annotated.
+const canvasLib = lazyModule(() => require("@napi-rs/canvas") as typeof import("@napi-rs/canvas"));
 
 const FONT = "careflow-annotate";
 let fontReady: boolean | undefined;
@@ -11,7 +14,7 @@ function font(): string {
     try {
       const dir = path.dirname(require.resolve("@expo-google-fonts/noto-sans/package.json"));
       const file = path.join(dir, "600SemiBold", "NotoSans_600SemiBold.ttf");
-      fontReady = fs.existsSync(file) && Boolean(GlobalFonts.registerFromPath(file, FONT));
+      fontReady = fs.existsSync(file) && Boolean(canvasLib().GlobalFonts.registerFromPath(file, FONT));
     } catch {
       fontReady = false;
     }
@@ -26,8 +29,8 @@ export interface Label {
 }
 
 export async function annotate(image: Uint8Array, labels: readonly Label[]): Promise<Buffer> {
-  const img = await loadImage(Buffer.from(image));
-  const canvas = createCanvas(img.width, img.height);
+  const img = await canvasLib().loadImage(Buffer.from(image));
+  const canvas = canvasLib().createCanvas(img.width, img.height);
   const g = canvas.getContext("2d");
   g.drawImage(img, 0, 0);
   const size = Math.max(12, Math.round(img.width / 40));

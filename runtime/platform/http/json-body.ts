@@ -9,6 +9,10 @@ import express, { type NextFunction, type Request, type RequestHandler, type Res
 import { ValidationError } from "../core/errors";
 import { fnmatch } from "../auth/fnmatch";
 
+/** As body-parser decides it (type-is): a body is announced by a length or a transfer coding. */
+const hasBody = (req: Request): boolean =>
+  req.headers["transfer-encoding"] !== undefined || (req.headers["content-length"] !== undefined && !Number.isNaN(Number(req.headers["content-length"])));
+
 export const DEFAULT_BODY_LIMIT = "1mb";
 export const MAX_JSON_DEPTH = 64;
 
@@ -63,6 +67,12 @@ export function inputProblem(value: unknown, root: string): string | null {
 /** Parses a JSON body with the route's limit, then refuses NUL characters and deep nesting. */
 export function jsonBody(limit?: string): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
+    // Most API calls are GETs without a body: body-parser would only set `{}` (as here), after
+    // this route's limit was looked up by pattern matching.
+    if (!hasBody(req)) {
+      req.body ??= {};
+      return next();
+    }
     const parse = parserFor(limit ?? bodyLimitFor(req.method, req.baseUrl + req.path));
     parse(req, res, (err?: unknown) => {
       if (err) return next(err);

@@ -7,8 +7,8 @@
  * libvips sharp ships reads AVIF but not HEIC (HEVC): HEIC photos are stored and served as
  * they are, never decoded here (docs/decisions.md).
  */
-import sharp from "sharp";
 import { CareflowError, ValidationError } from "../../../platform/core/errors";
+import { sharpLib } from "../../../platform/core/sharp-lib";
 
 export type KnowledgeImageMime = "image/jpeg" | "image/png" | "image/webp" | "image/heic";
 
@@ -74,7 +74,7 @@ export async function checkKnowledgeImage(bytes: Buffer, field: string, limits: 
   else {
     try {
       // The header only: no limit is needed to read it, and ours is checked below with a clear message.
-      const meta = await sharp(bytes, { limitInputPixels: false }).metadata();
+      const meta = await sharpLib()(bytes, { limitInputPixels: false }).metadata();
       size = meta.width && meta.height ? { width: meta.width, height: meta.height } : null;
     } catch {
       size = null;
