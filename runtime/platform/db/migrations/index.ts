@@ -29,6 +29,7 @@ import * as m023 from "./023_knowledge_search";
 import * as m026 from "./026_cts_streams";
 import * as m027 from "./027_input_journal";
 import * as m028 from "./028_knowledge_search_speed";
+import * as m030 from "./030_cluster_leases";
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -62,6 +63,7 @@ const migrations: Record<string, Migration> = {
   "026_cts_streams": m026,
   "027_input_journal": m027,
   "028_knowledge_search_speed": m028,
+  "030_cluster_leases": m030,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
