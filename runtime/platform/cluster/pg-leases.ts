@@ -108,15 +108,22 @@ export class PgLeases implements Leases {
   }
 
   /**
-   * For tests: stops renewing without giving anything back or stopping any work, as a process
-   * killed at this moment would (its leases expire and move to another instance).
+   * For tests: the instance dies here, as a killed process would. Its jobs stop, nothing more is
+   * written: its leases are not given back, they expire and move to another instance.
    */
-  halt(): void {
+  async halt(): Promise<void> {
     this.running = false;
     this.cancelTimer?.();
     this.cancelTimer = null;
-    for (const w of this.wanted.values()) w.held?.cancelDeadline();
+    const wanted = [...this.wanted.values()];
     this.wanted.clear();
+    for (const w of wanted) {
+      const held = w.held;
+      w.held = null;
+      held?.cancelDeadline();
+      if (held) w.chain = w.chain.then(() => w.handlers.onLose()).catch(() => undefined);
+      await w.chain;
+    }
   }
 
   private arm(): void {

@@ -13,6 +13,8 @@ import { createLogger } from "../../../../runtime/platform/core/logger";
 import { KEYS, startTestApp, testAuthSettings } from "../../../support/test-app";
 import { sharedPg, type SharedPg } from "../../../support/pg-cluster";
 import { eventually } from "../../../support/eventually";
+import { startFakeChat, type FakeChat } from "../../../fakes/chat-server";
+import { startFakeHub, type FakeHub } from "../../../fakes/hub-server";
 
 const log = createLogger("silent");
 
@@ -66,8 +68,20 @@ describe("cluster: settings, the SQLite refusal, /admin/cluster and /health", fu
   describe("two instances on PostgreSQL", () => {
     let pg: SharedPg;
     const apps: CareflowApp[] = [];
+    // Each instance talks to a Bot API of its own, so the test sees which one polls (the real one allows one poller).
+    const chats: Record<string, FakeChat> = {};
+    // One hub for both: it sees one connection, from the holder of the `hub` lease.
+    let hub: FakeHub;
     const start = async (id: string): Promise<{ app: CareflowApp; base: string }> => {
-      const settings = buildSettings({ auth: testAuthSettings(), cluster: { enabled: true, instance_id: id, lease_seconds: 1 } });
+      chats[id] = await startFakeChat({ token: "77:cluster-token", chats: [{ id: 1001, type: "private" }] });
+      const settings = buildSettings({
+        auth: testAuthSettings(),
+        cluster: { enabled: true, instance_id: id, lease_seconds: 1 },
+        hub: { url: hub.url, token: hub.token },
+        notifications: {
+          chat_app: { api_base_url: chats[id].url, token: "77:cluster-token", poll_timeout_seconds: 1, targets: [{ name: "Anna", chat_id: 1001 }] },
+        },
+      });
       const app = await createApp({
         config: { port: 0, dataDir: path.join(pg.dataDir, id), databaseUrl: pg.url, settingsFile: undefined, settings },
         log,
@@ -83,9 +97,12 @@ describe("cluster: settings, the SQLite refusal, /admin/cluster and /health", fu
 
     before(async function () {
       pg = await sharedPg(this);
+      hub = await startFakeHub();
     });
     after(async () => {
       for (const a of apps) await a.close().catch(() => undefined);
+      for (const c of Object.values(chats)) await c.close();
+      await hub?.stop();
       await pg?.drop();
     });
 
@@ -104,9 +121,14 @@ describe("cluster: settings, the SQLite refusal, /admin/cluster and /health", fu
       );
       const names = res.body.leases.map((l: { name: string }) => l.name);
       // Without Node-RED (one per process) there is no engine, so no cron here: pg-leases.test.ts covers it.
-      for (const name of ["daily-reports", "retention:sightings", "retention:voice turns"])
+      for (const name of ["daily-reports", "retention:sightings", "retention:voice turns", "chat-poller", "hub"])
         assert.ok(names.includes(name), `${name} not listed: ${names.join(", ")}`);
       for (const l of res.body.leases) assert.equal(l.holder, "alpha", `${l.name} held by ${l.holder}`);
+      await chats.alpha.waitFor((c) => c.method === "getUpdates");
+      assert.equal(chats.beta.calls.filter((c) => c.method === "getUpdates").length, 0, "the second instance polls the chat too");
+      await eventually("the holder's hub connection", () => hub.connections() === 1);
+      assert.equal(a.app.ctx.hub?.client?.connected, true);
+      assert.equal(apps[1].ctx.hub?.client?.connected, false);
       const health = await get(`${a.base}/health`, null);
       assert.equal(health.status, 200);
       assert.deepEqual(health.body.cluster.instances_alive, ["alpha", "beta"]);
@@ -129,6 +151,10 @@ describe("cluster: settings, the SQLite refusal, /admin/cluster and /health", fu
         5000,
       );
       assert.ok(held.includes("daily-reports"), `beta holds ${held.join(", ")}`);
+      assert.ok(held.includes("chat-poller"), `beta holds ${held.join(", ")}`);
+      await chats.beta.waitFor((c) => c.method === "getUpdates", 5000);
+      await eventually("beta's hub connection", () => b.ctx.hub?.client?.connected === true, 5000);
+      assert.equal(hub.connections(), 1);
       const res = await get(`${base}/api/v1/admin/cluster`);
       assert.deepEqual(
         res.body.instances.map((i: { instance_id: string }) => i.instance_id),

@@ -99,7 +99,7 @@ describe("cluster: PostgreSQL leases between two instances", function () {
     b.run("reports", jb.handlers);
     await advance(clock, PERIOD, a, b);
     const lastRenewal = clock.now();
-    a.halt(); // killed: no more renewals, nothing given back
+    await a.halt(); // killed: no more renewals, nothing given back
     await advance(clock, LEASE_MS - PERIOD, b);
     assert.equal(jb.running, false, "taken over before the lease expired");
     await advance(clock, PERIOD, b);
@@ -179,7 +179,7 @@ describe("cluster: PostgreSQL leases between two instances", function () {
     assert.equal(jb.running, false);
     const { expires_at } = await storeA.db("cluster_leases").where({ name: "cron" }).first();
     const died = Date.now();
-    a.halt();
+    await a.halt();
     const at = await taken;
     assert.ok(at >= Number(expires_at) - 5, "taken over before the holder's lease expired");
     assert.ok(at - died <= 1400, `took ${at - died} ms`);
