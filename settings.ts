@@ -579,6 +579,25 @@ export const settingsSchema = z
       })
       .strict()
       .prefault({}),
+    // Several instances on one PostgreSQL (docs/cluster.md): the singular timed work (cron,
+    // midnight reports, retention, the chat poller, the hub connection) runs where its lease
+    // is held. Off: one instance holds every lease, with no database traffic for them.
+    cluster: z
+      .object({
+        enabled: z.boolean().default(false),
+        // For the parts still to come (event fan-out, flow reloads); the leases live in PostgreSQL.
+        nats_url: z.string().default("nats://127.0.0.1:4222"),
+        // Unique per running instance; null: the host name and the process id.
+        instance_id: z
+          .string()
+          .regex(/^[A-Za-z0-9_.:-]{1,100}$/, "letters, digits, '_', '.', ':' or '-' (at most 100)")
+          .nullable()
+          .default(null),
+        // A lease not renewed for this long passes to another instance; renewed every third of it.
+        lease_seconds: z.number().min(1).max(300).default(3),
+      })
+      .strict()
+      .prefault({}),
   })
   .strict();
 
@@ -601,3 +620,4 @@ export const DEFAULT_LEVELS = {
   reminder: { channels: ["pwa_popup_text", "hub_speaker_tts", "eink"], escalation_minutes: null, repeat_count: 0 },
 } as const;
 export type CtsSettings = Settings["cts"];
+export type ClusterSettings = Settings["cluster"];

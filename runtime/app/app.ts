@@ -17,7 +17,8 @@ import { EventBus } from "../platform/core/event-bus";
 import { createLogger, type Logger } from "../platform/core/logger";
 import { Lifecycle } from "../platform/core/lifecycle";
 import { kvGet, kvSet } from "../platform/db/kv";
-import { openStore } from "../platform/db/store";
+import { openStore, storeConfig } from "../platform/db/store";
+import { checkClusterStore, startCluster } from "../platform/cluster/cluster";
 import { createDemoKeys, readDemoKeys } from "./demo/demo-keys";
 import { isStoreEmpty, seedDemoHousehold } from "./demo/demo-household";
 import { importExampleRules } from "./demo/example-rules";
@@ -149,6 +150,8 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
   // Tool names in mcp.tools / mcp.voice_tools are checked before anything starts.
   checkToolSettings(config.settings.mcp);
   checkLayouts(config.settings);
+  // Several instances cannot share a SQLite file: refused before the store is opened.
+  checkClusterStore(config.settings, storeConfig(config.databaseUrl, config.dataDir).dialect);
   const lifecycle = new Lifecycle(log);
   const store = await openStore(config.databaseUrl, config.dataDir);
   lifecycle.add("store", () => store.close());
@@ -201,6 +204,11 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
   ctx.webapp.onConnect((client) =>
     client.send({ type: "welcome", timezone: ctx.settings.app.timezone, app_name: ctx.settings.app.name, voice: realtimeConfigured(ctx.settings) }),
   );
+
+  // The leases of the singular jobs started below (one instance: all held, nothing written).
+  const cluster = await startCluster(ctx);
+  ctx.cluster = cluster;
+  lifecycle.add("cluster", () => cluster.stop());
 
   if (empty) await seedDemoHousehold(ctx);
   await upsertDeviceSensors(ctx, settings.auth.device_keys);

@@ -56,7 +56,12 @@ async function main(): Promise<void> {
   }
   const log = createLogger(config.settings.app.log_level);
   const demo = process.env.CAREFLOW_DEMO !== "0";
-  const app = await createApp({ config, log, demo });
+  const app = await createApp({ config, log, demo }).catch((err: unknown) => {
+    // A setting that cannot work with this store (cluster.enabled on SQLite) is said plainly.
+    if (!(err instanceof SettingsError)) throw err;
+    process.stderr.write(`careflow: ${err.message}\n`);
+    process.exit(2);
+  });
   const port = await app.listen(config.port);
   log.info({ port, database: app.ctx.dialect, data_dir: config.dataDir, timezone: config.settings.app.timezone }, "careflow listening");
   if (app.demoSeeded) printDemoBanner(port, app.ctx.settings, config.dataDir);

@@ -6,6 +6,7 @@
 import type { Knex } from "knex";
 import type { Settings } from "../../settings";
 import type { KeyStore } from "./auth/key-store";
+import type { Cluster } from "./cluster/cluster";
 import type { Clock } from "./core/clock";
 import type { EventBus } from "./core/event-bus";
 import type { Logger } from "./core/logger";
@@ -25,4 +26,6 @@ export interface PlatformContext {
   dataDir: string;
   /** The web app's socket (`/ws`): popups, prompts and alert updates go out here. */
   webapp: WebAppHub;
+  /** The instances sharing this store and the leases of the singular jobs (absent: one instance, every lease held). */
+  cluster?: Cluster;
 }

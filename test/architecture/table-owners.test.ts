@@ -61,6 +61,8 @@ export const OWNERS: Readonly<Record<string, string>> = {
   cts_applied: "household/cts/",
   cts_dead_letters: "household/cts/",
   cts_frames: "household/cts/",
+  cluster_leases: "platform/cluster/cluster.store.ts",
+  cluster_instances: "platform/cluster/cluster.store.ts",
 };
 
 const MIGRATIONS = "platform/db/migrations/";

@@ -46,9 +46,10 @@ const SPEC_GRANTS: Record<Exclude<Caller, "none" | "wrong">, readonly RegExp[]> 
 
 /**
  * Routes whose answers hold keys (the web app's set-up link and its QR code): admin keys only,
- * although caregiver and mcp_readonly may `GET /api/v1/*` (docs/decisions.md, "The web app").
+ * although caregiver and mcp_readonly may `GET /api/v1/*` (docs/decisions.md, "The web app"); and
+ * the cluster's instances and leases (host names, process ids: the operator's business, docs/cluster.md).
  */
-const ADMIN_ONLY = [re("GET", "/api/v1/admin/webapp-link(/.*)?")];
+const ADMIN_ONLY = [re("GET", "/api/v1/admin/webapp-link(/.*)?"), re("GET", "/api/v1/admin/cluster")];
 
 /**
  * Routes that take no API key at all: health, the product docs the editor's help links to,
@@ -104,6 +105,7 @@ describe("security: every route × every kind of caller (role matrix from the ro
       "DELETE /api/v1/rooms/:id",
       "GET /api/v1/admin/webapp-link",
       "GET /api/v1/admin/webapp-link/qr.svg",
+      "GET /api/v1/admin/cluster",
     ]) {
       assert.ok(subjects.includes(known), `${known} missing from the route table`);
     }

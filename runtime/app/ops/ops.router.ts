@@ -2,10 +2,12 @@
  * Operations: `/health` (no auth: database and Node-RED state), and behind a key
  * `/api/v1/admin/app-info` (name, version, timezone), `/api/v1/admin/config` (effective
  * settings, redacted) and, for admin keys only, `/api/v1/admin/webapp-link` (the tablet's
- * set-up links with QR codes) and `/api/v1/admin/webapp-link/qr.svg`.
+ * set-up links with QR codes), `/api/v1/admin/webapp-link/qr.svg` and `/api/v1/admin/cluster`
+ * (the instances and who holds each lease, docs/cluster.md).
  */
 import { Router, type Request } from "express";
 import type { AppContext } from "../context";
+import type { Cluster } from "../../platform/cluster/cluster";
 import { pingStore } from "../../platform/db/store";
 import { route, reply } from "../../platform/http/route";
 import { packageInfo } from "../../platform/config/app-info";
@@ -34,6 +36,8 @@ export function healthRouter(ctx: AppContext, sources: HealthSources): Router {
       // Tracking on but its broker unreachable: signals and locations are not arriving, which a
       // family relying on them must learn from the health check, not from a missed alert.
       const ctsOk = !cts || !cts.enabled || cts.state === "connected";
+      // With several instances: who is alive and which leases this one holds (GET /api/v1/admin/cluster has the rest).
+      const cluster = ctx.cluster?.enabled ? await clusterHealth(ctx.cluster).catch(() => null) : undefined;
       const ok = dbOk && (nodeRed === "started" || nodeRed === "disabled") && ctsOk;
       const why = [
         ...(dbOk ? [] : ["the database does not answer"]),
@@ -48,10 +52,21 @@ export function healthRouter(ctx: AppContext, sources: HealthSources): Router {
         database: { ok: dbOk, dialect: ctx.dialect },
         node_red: { state: nodeRed },
         ...(cts ? { cts: cts.enabled && sources.sceneSamples ? { ...cts, scene_samples: sources.sceneSamples() } : cts } : {}),
+        ...(cluster !== undefined ? { cluster } : {}),
       });
     }),
   );
   return r;
+}
+
+/** `/health`'s cluster part: this instance, the live ones, and the leases held here. */
+async function clusterHealth(cluster: Cluster): Promise<{ instance_id: string; instances_alive: string[]; leases_held: string[] }> {
+  const status = await cluster.status();
+  return {
+    instance_id: status.instance_id,
+    instances_alive: status.instances.filter((i) => i.alive).map((i) => i.instance_id),
+    leases_held: status.leases.filter((l) => l.holder === status.instance_id).map((l) => l.name),
+  };
 }
 
 export function adminConfigRouter(ctx: AppContext): Router {
@@ -88,6 +103,10 @@ export function adminConfigRouter(ctx: AppContext): Router {
       });
       res.send(svg);
     }),
+  );
+  r.get(
+    "/admin/cluster",
+    route(() => ctx.cluster?.status() ?? reply(503, { detail: "the cluster is not started yet" })),
   );
   r.get(
     "/admin/app-info",

@@ -19,6 +19,8 @@ import { triggerContext } from "../pipeline/engine/types";
 import { BotClient, grammy, isTooLong } from "./bot-client";
 import { acknowledgeAlertSignal } from "./alert-signal-ack";
 import { sharpLib } from "../../platform/core/sharp-lib";
+import { leasesOf } from "../../platform/cluster/cluster";
+import { whileHolding } from "../../platform/cluster/leases";
 
 /** The Bot API's longest message text. */
 export const MAX_TEXT = 4096;
@@ -75,14 +77,20 @@ class ChatService implements ChatLink {
   private readonly inflight = new Set<Promise<unknown>>();
   private readonly unsubscribe: () => void;
   private stopped = false;
-  private poller: AbortController | null = null;
+  private stopPolling: (() => Promise<void>) | null = null;
 
   constructor(
     private readonly ctx: CareContext,
     readonly client: BotClient | null,
   ) {
     this.unsubscribe = ctx.bus.subscribe("alert.acknowledged", ({ alert_id }) => this.track(this.editAll(alert_id)));
-    if (client && chatSettings(ctx).mode === "polling") this.track(this.poll(client));
+    // The Bot API allows one poller per bot: with several instances, the one holding the lease polls.
+    if (client && chatSettings(ctx).mode === "polling")
+      this.stopPolling = whileHolding(leasesOf(ctx), "chat-poller", () => {
+        const poller = new AbortController();
+        this.track(this.poll(client, poller.signal));
+        return () => poller.abort();
+      });
     if (client && chatSettings(ctx).mode === "webhook") this.track(this.registerWebhook(client));
   }
 
@@ -106,7 +114,7 @@ class ChatService implements ChatLink {
   async stop(): Promise<void> {
     this.stopped = true;
     this.unsubscribe();
-    this.poller?.abort();
+    await this.stopPolling?.();
     await this.settled();
   }
 
@@ -239,18 +247,16 @@ class ChatService implements ChatLink {
 
   // ---- updates ------------------------------------------------------------------------
 
-  private async poll(client: BotClient): Promise<void> {
-    this.poller = new AbortController();
-    const signal = this.poller.signal;
+  private async poll(client: BotClient, signal: AbortSignal): Promise<void> {
     let offset = 0;
     let failures = 0;
     // getUpdates is refused (409) while a webhook is set: polling mode removes it, keeping pending updates.
     const removed = await client.call((api, sig) => api.deleteWebhook({ drop_pending_updates: false }, sig), signal);
     if (!removed.ok) this.ctx.log.warn({ reason: removed.reason }, "chat updates: deleteWebhook failed; polling anyway");
-    while (!this.stopped) {
+    while (!this.stopped && !signal.aborted) {
       const timeout = chatSettings(this.ctx).poll_timeout_seconds;
       const got = await client.call((api, sig) => api.getUpdates({ offset, timeout, allowed_updates: ["message", "callback_query"] }, sig), signal);
-      if (this.stopped) return;
+      if (this.stopped || signal.aborted) return;
       if (!got.ok) {
         failures += 1;
         if (failures === 1 || failures % 20 === 0) this.ctx.log.warn({ reason: got.reason, failures }, "chat updates: getUpdates failed; trying again");

@@ -5,13 +5,16 @@
  * midnight stores what it missed when it comes back, once (the store keeps the first).
  * The timer is armed only while there is a member to report on: a new member arms it. An
  * identity revision that rewrote a past day's history rebuilds its stored reports
- * (revised-reports.ts), in the same queue.
+ * (revised-reports.ts), in the same queue. With several instances it runs on the one holding
+ * the lease `daily-reports`.
  */
 import type { CareContext } from "../context";
 import { storeMissingReports } from "./daily-report";
 import { rebuildRevisedReports } from "./revised-reports";
 import { nextMidnight } from "./local-day";
 import { countPersons } from "../../household/persons/persons.service";
+import { leasesOf } from "../../platform/cluster/cluster";
+import { whileHolding } from "../../platform/cluster/leases";
 
 export interface DailyReportJob {
   /** Resolves when every store started so far has finished; for tests. */
@@ -19,7 +22,21 @@ export interface DailyReportJob {
   stop(): Promise<void>;
 }
 
+/** The midnight job, on the one instance holding its lease (`daily-reports`). */
 export function startDailyReports(ctx: CareContext): DailyReportJob {
+  let job: DailyReportJob | null = null;
+  const stop = whileHolding(leasesOf(ctx), "daily-reports", () => {
+    const mine = midnightJob(ctx);
+    job = mine;
+    return () => {
+      if (job === mine) job = null;
+      return mine.stop();
+    };
+  });
+  return { idle: async () => job?.idle(), stop };
+}
+
+function midnightJob(ctx: CareContext): DailyReportJob {
   let stopped = false;
   let timer: { at: number; cancel: () => void } | undefined;
   let tail: Promise<void> = Promise.resolve();

@@ -6,6 +6,8 @@
  */
 import type { PlatformContext } from "../../platform/context";
 import { HubClient } from "./hub-client";
+import { leasesOf } from "../../platform/cluster/cluster";
+import { whileHolding } from "../../platform/cluster/leases";
 import type { HubState } from "./hub-protocol";
 import type { HubStateReader } from "./hub-state";
 
@@ -20,18 +22,23 @@ export interface HubLink {
 
 export const NOT_CONFIGURED = "the home hub is not configured (set hub.url and hub.token, or CAREFLOW_HUB_TOKEN)";
 
-export function startHub(ctx: Pick<PlatformContext, "settings" | "clock" | "log">): HubLink {
+export function startHub(ctx: Pick<PlatformContext, "settings" | "clock" | "log" | "cluster">): HubLink {
   const { url, token, poll_seconds } = ctx.settings.hub;
   if (!url || !token) {
     return { client: null, reason: NOT_CONFIGURED, state: () => null, stop: async () => undefined };
   }
   const client = new HubClient({ url, token, clock: ctx.clock, log: ctx.log.child({ component: "hub" }), pollSeconds: poll_seconds });
-  client.start();
+  // One connection (its state events, its polling) for the whole cluster: on the instance holding
+  // the lease. Elsewhere the client is not connected and its service calls go over REST.
+  const stop = whileHolding(leasesOf(ctx), "hub", () => {
+    client.start();
+    return () => client.stop();
+  });
   return {
     client,
     reason: "",
     state: (id) => client.state(id) ?? null,
-    stop: () => client.stop(),
+    stop,
   };
 }
 

@@ -54,7 +54,8 @@ export const ROLE_PATTERNS: Record<RoleName, readonly string[]> = {
  * otherwise read. Matched without regard to case, as Express routes, so another spelling of
  * the path cannot slip past.
  */
-export const ADMIN_ONLY_PATTERNS: readonly string[] = ["GET /api/v1/admin/webapp-link", "GET /api/v1/admin/webapp-link/*"];
+// The cluster's instances (host names, process ids) and leases are the operator's business.
+export const ADMIN_ONLY_PATTERNS: readonly string[] = ["GET /api/v1/admin/webapp-link", "GET /api/v1/admin/webapp-link/*", "GET /api/v1/admin/cluster"];
 
 /** Named device permissions; anything else in a device's list is taken as a pattern itself. */
 export const DEVICE_PERMISSION_PATTERNS: Record<string, readonly string[]> = {

@@ -1,9 +1,12 @@
 /**
  * Rows kept for a while and then deleted (what people said to the voice companion, camera
- * sightings): pruned at start and then hourly, by the age the app's clock gives them. A prune
+ * sightings): pruned at start and then hourly, by the age the app's clock gives them (with
+ * several instances, by the one holding the sweep's lease). A prune
  * that fails is logged and tried again at the next hour; it never stops the app.
  */
 import type { PlatformContext } from "../context";
+import { leasesOf } from "../cluster/cluster";
+import { whileHolding } from "../cluster/leases";
 
 const EVERY_MS = 3600_000;
 
@@ -28,8 +31,15 @@ export async function pruneOnce(ctx: Pick<PlatformContext, "clock" | "log">, r: 
   }
 }
 
-/** Prunes now and hourly; the returned stop waits for a prune under way. */
-export function startRetention(ctx: Pick<PlatformContext, "clock" | "log">, r: Retention): () => Promise<void> {
+/**
+ * Prunes now and hourly, on the one instance holding the lease `retention:<what>` (every
+ * instance prunes the same rows: once is enough); the returned stop waits for a prune under way.
+ */
+export function startRetention(ctx: Pick<PlatformContext, "clock" | "log" | "cluster">, r: Retention): () => Promise<void> {
+  return whileHolding(leasesOf(ctx), `retention:${r.what}`, () => pruneHourly(ctx, r));
+}
+
+function pruneHourly(ctx: Pick<PlatformContext, "clock" | "log">, r: Retention): () => Promise<void> {
   let running = pruneOnce(ctx, r);
   const timer = setInterval(() => {
     running = running.then(() => pruneOnce(ctx, r));

@@ -5,6 +5,8 @@
  * `ctx.firer`; manual runs and chat commands call the firer directly.
  */
 import type { CareContext } from "../../context";
+import { leasesOf } from "../../../platform/cluster/cluster";
+import { whileHolding } from "../../../platform/cluster/leases";
 import type { RuleFirer } from "../engine/types";
 import { CronScheduler, type CronSchedulerOptions } from "./cron-scheduler";
 import { CtsWindowTrigger } from "./cts-window.trigger";
@@ -24,17 +26,26 @@ export interface StartTriggersOptions {
 }
 
 export function startTriggers(ctx: CareContext, firer: RuleFirer, opts: StartTriggersOptions = {}): RunningTriggers {
+  const cron = new CronScheduler(ctx, firer, opts.cron);
   const triggers: Trigger[] = [
-    new CronScheduler(ctx, firer, opts.cron),
+    cron,
     new SensorEventTrigger(ctx, firer),
     new OccupancyTrigger(ctx, firer),
     new DementiaSignalTrigger(ctx, firer),
     new CtsWindowTrigger(ctx, firer),
   ];
-  for (const t of triggers) t.start();
+  // Each tick fires once however many instances run: cron runs where its lease is held. The
+  // other triggers answer inputs that reach one instance each (occupancy's timers are not yet
+  // leased: docs/cluster.md).
+  const stopCron = whileHolding(leasesOf(ctx), "cron", () => {
+    cron.start();
+    return () => cron.stop();
+  });
+  for (const t of triggers) if (t !== cron) t.start();
   return {
     stop: () => {
-      for (const t of triggers) t.stop();
+      void stopCron();
+      for (const t of triggers) if (t !== cron) t.stop();
     },
     idle: async () => {
       await Promise.all(triggers.map((t) => t.idle()));

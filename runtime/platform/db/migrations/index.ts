@@ -30,6 +30,7 @@ import * as m026 from "./026_cts_streams";
 import * as m027 from "./027_input_journal";
 import * as m028 from "./028_knowledge_search_speed";
 import * as m029 from "./029_knowledge_chunk_terms";
+import * as m030 from "./030_cluster_leases";
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -64,6 +65,7 @@ const migrations: Record<string, Migration> = {
   "027_input_journal": m027,
   "028_knowledge_search_speed": m028,
   "029_knowledge_chunk_terms": m029,
+  "030_cluster_leases": m030,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
