@@ -154,7 +154,11 @@ interface RedEditor {
     dirty(): boolean;
   };
   editor: { validateNode(node: RedNode): void };
-  view: { redraw(full: boolean): void; reveal(id: string): void };
+  view: {
+    redraw(full: boolean): void;
+    reveal(id: string): void;
+    importNodes(nodes: RedExportedNode[], options: { generateIds: boolean; addFlow: boolean; notify?: boolean }): void;
+  };
   workspaces: { active(): string; contains(id: string): boolean; show(id: string): void };
   events: { on(event: string, handler: () => void): void };
   sidebar: { addTab(tab: RedSidebarTab): void; show(id: string): void };

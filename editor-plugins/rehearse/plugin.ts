@@ -9,6 +9,7 @@ import type { RequestHandler } from "express";
 import type { AppContext } from "../../runtime/app/context";
 import type { FlowNode } from "../../runtime/platform/nodered/flow-store";
 import { rehearseRule } from "../../runtime/care/rehearsal/rehearse.service";
+import { draftFromWords } from "../../runtime/care/rules/words/draft-from-words.service";
 import { rehearsedPath } from "./rehearsed-path";
 import { WINDOWS, windowStart, type RehearsalWindow } from "./windows";
 
@@ -36,21 +37,30 @@ export = function register(RED: RedPluginApi): void {
         (async () => {
           const { flows, index } = await ctx.flows.snapshot();
           const row = index.rules.find((r) => r.tab_id === tabId);
-          if (!row) return void res.status(404).json({ detail: "This tab has no deployed rule: deploy it once, then rehearse its changes" });
           // The window is named by the editor and measured on the household's clock.
           const { window, ...rest } = (req.body ?? {}) as { window?: unknown; draft?: { flows?: FlowNode[] } };
           if (!WINDOWS.includes(window as RehearsalWindow)) return void res.status(422).json({ detail: `window: must be one of ${WINDOWS.join(", ")}` });
           const from = new Date(windowStart(window as RehearsalWindow, ctx.clock.now(), ctx.settings.app.timezone)).toISOString();
-          const answer = await rehearseRule(ctx, row.id, { ...rest, from });
+          // A tab never deployed (a rule drafted from words) is rehearsed as a new rule.
+          if (!row && !rest.draft) return void res.status(404).json({ detail: "This tab has no deployed rule" });
+          const answer = await rehearseRule(ctx, row ? row.id : null, { ...rest, from });
           const body = rest;
           const tabNodes = body.draft?.flows ?? flows.filter((n) => n.z === tabId);
-          const steps = index.steps.filter((s) => s.rule_id === row.id);
+          const steps = row ? index.steps.filter((s) => s.rule_id === row.id) : [];
           res.json({
             ...answer,
             tab_id: tabId,
             rehearsed: answer.rehearsed.map((r) => ({ ...r, path: rehearsedPath(tabId, tabNodes, steps, r) })),
           });
         })().catch((err: { status?: number; message?: string }) => fail(res, err));
+      });
+      // Draft from words: the REST route's service; the editor opens the answer as a new, undeployed tab.
+      RED.httpAdmin.post("/careflow/rules/draft-from-words", read, (req, res) => {
+        const ctx = RED.settings.careflow?.ctx;
+        if (!ctx) return void res.status(503).json({ detail: "careflow is not attached" });
+        draftFromWords(ctx, req.body)
+          .then((d) => res.json(d))
+          .catch((err: { status?: number; message?: string }) => fail(res, err));
       });
     },
   });

@@ -3,11 +3,15 @@
  * times on a recorded night; the caregiver gives it a 5-minute cool-off in the editor, does
  * not deploy, and rehearses the last 24 h. The timeline shows two would-be alerts beside the
  * three real ones, the one no longer sent marked, the difference in words; a rehearsed run
- * lights up its path on the canvas, and so does a real one.
+ * lights up its path on the canvas, and so does a real one. Then "Draft from words": the fake
+ * authoring model's first rule is refused by the gate, its repair is opened as a new tab, not
+ * deployed, and rehearsed on the last 7 days at once.
  */
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { ManualClock } from "../../runtime/platform/core/clock";
+import { startFakeOpenAiChatServer, type ScriptedServer } from "../fakes/openai-chat-server";
+import { doorBundle } from "../runtime/care/rules/words-fixture";
 import { startEditorSession, type EditorSession } from "../support/browser";
 import { eventually } from "../support/eventually";
 import { KEYS } from "../support/test-app";
@@ -24,9 +28,17 @@ describe("browser: rehearsing a rule tab's undeployed changes", function () {
   let ruleId: number;
   let ids: Record<string, string>;
   const clock = new ManualClock(T0);
+  let fake: ScriptedServer;
 
   before(async function () {
-    s = await startEditorSession(this, { clock });
+    fake = await startFakeOpenAiChatServer();
+    s = await startEditorSession(this, {
+      clock,
+      settings: {
+        llm: { models: [{ id: "author", api_type: "openai", base_url: fake.baseUrl, model: "writer-7b", capabilities: ["text"], timeout: 5 }] },
+        knowledge: { authoring_model: "author" },
+      },
+    });
     const t = s.t;
     const imported = await t.post("/api/v1/rules/import", {
       schema_version: 1,
@@ -68,6 +80,7 @@ describe("browser: rehearsing a rule tab's undeployed changes", function () {
   after(async () => {
     if (s) assert.deepEqual(s.pageErrors, [], "no script errors in the editor");
     await s?.close();
+    await fake?.close();
   });
 
   it("rehearses the tab as edited, not deployed: two would-be alerts beside the three real ones", async () => {
@@ -119,5 +132,23 @@ describe("browser: rehearsing a rule tab's undeployed changes", function () {
       assert.match(text, /3 inputs replayed/, `${label}: ${text}`);
       if (hours) assert.match(text, /Would have run \(2, 2 alerts\)/);
     }
+  });
+
+  it("drafts a rule from words: the repaired answer opens as an undeployed tab, rehearsed on 7 days", async () => {
+    fake.script({ content: JSON.stringify(doorBundle(["carrier_pigeon"])) }, { content: JSON.stringify(doorBundle(["chat_app"])) });
+    await page.locator(".careflow-draft-from-words").click();
+    await page.locator("textarea.careflow-sentence").fill("Tell me when someone rings the door bell at night");
+    await page.locator(".careflow-words-go").click();
+    await page.locator(".red-ui-tab", { hasText: "Door bell at night" }).waitFor();
+    await page.locator(".careflow-rehearsal-summary").waitFor({ timeout: 30_000 });
+    const text = await page.locator(".careflow-rehearsal").innerText();
+    assert.match(text, /Actually ran \(0, 0 alerts\)/, text);
+    // The door bell calls went to the deployed rule's URL; the new rule has none yet.
+    assert.match(text, /Would have run \(0, 0 alerts\)/, text);
+    assert.match(text, /a new webhook rule has no recorded calls/, text);
+    assert.equal(fake.requests.length, 2, "one repair turn");
+    assert.equal(await page.evaluate(() => RED.nodes.dirty()), true, "the drafted tab is not deployed");
+    assert.equal((await s.t.get("/api/v1/rules")).body.length, 1, "only the deployed rule exists");
+    await s.screenshot(page, "32-draft-from-words");
   });
 });

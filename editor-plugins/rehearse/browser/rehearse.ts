@@ -81,6 +81,10 @@ RED.plugins.registerPlugin("careflow-rehearse", {
         .on("click", () => rehearse(RED.workspaces.active(), id))
         .appendTo(bar);
     });
+    $('<button type="button" class="red-ui-button careflow-draft-from-words"><i class="fa fa-magic"></i> Draft from words</button>')
+      .attr("title", "Describe a rule in a sentence: the authoring model drafts it as a new tab, rehearsed on the last 7 days")
+      .on("click", draftFromWords)
+      .appendTo(bar);
     const result = $('<div class="careflow-rehearsal"></div>').appendTo(root);
 
     function when(iso: string, withDay: boolean): string {
@@ -194,7 +198,7 @@ RED.plugins.registerPlugin("careflow-rehearse", {
       lane("Rehearsed", a.rehearsed, "rehearsed", a.difference.new_alerts, "careflow-new", (r, row) => openRehearsed(r, row, RED.workspaces.active()));
       lane("Actual", a.actual, "actual", a.difference.missing_alerts, "careflow-missing", openActual);
       const axis = $('<div class="careflow-axis"></div>').appendTo(box);
-      [0, 0.25, 0.5, 0.75, 1].forEach((f) => {
+      (multiDay ? [0, 0.5, 1] : [0, 0.25, 0.5, 0.75, 1]).forEach((f) => {
         // The first and last labels sit inside the lane, not half outside it.
         $("<span></span>")
           .css("left", f * 100 + "%")
@@ -243,6 +247,67 @@ RED.plugins.registerPlugin("careflow-rehearse", {
     function openActual(r: RehearsalRun, row: JQuery): void {
       mark(row, r, "actual");
       $.getJSON<{ path?: CareflowRunPath | null }>("careflow/runs/" + r.execution_id, (d) => RED.careflow?.showPath?.(d.path, true));
+    }
+
+    /** What `careflow/rules/draft-from-words` answers. */
+    interface WordsDraft {
+      flows: RedExportedNode[];
+      warnings: string[];
+      repaired: boolean;
+    }
+    // A sentence → the authoring model's rule, opened as a new tab (not deployed) and rehearsed at once on the last 7 days.
+    function draftFromWords(): void {
+      const box = $(
+        "<div><p>Say what the rule should do, as you would tell a person. It opens as a new tab, not deployed, rehearsed on the last 7 days.</p>" +
+          '<textarea class="careflow-sentence" style="width:100%;height:80px" placeholder="Tell me if Mum is not up by nine on a weekday"></textarea>' +
+          '<div class="careflow-words-status" style="margin-top:6px"></div></div>',
+      );
+      box.dialog({
+        title: "Draft a rule from words",
+        modal: true,
+        width: 480,
+        buttons: [
+          {
+            text: "Cancel",
+            click: function () {
+              $(this).dialog("close");
+            },
+          },
+          {
+            text: "Draft",
+            class: "primary careflow-words-go",
+            click: function () {
+              const dlg = $(this);
+              const status = dlg.find(".careflow-words-status");
+              status.css("color", "").text("Asking the authoring model…");
+              $.ajax<WordsDraft>({
+                method: "POST",
+                url: "careflow/rules/draft-from-words",
+                contentType: "application/json",
+                data: JSON.stringify({ sentence: String(dlg.find("textarea").val() ?? "") }),
+              })
+                .done((d) => {
+                  dlg.dialog("close");
+                  const tab = d.flows.find((n) => n.type === "tab");
+                  if (!tab) return;
+                  RED.view.importNodes(d.flows, { generateIds: false, addFlow: false, notify: false });
+                  RED.workspaces.show(tab.id);
+                  RED.notify('Drafted "' + String(tab.label) + '": not deployed. Rehearsing it on the last 7 days.', "success");
+                  d.warnings.forEach((w) => RED.notify(w, "warning"));
+                  RED.sidebar.show("careflow-rehearse");
+                  rehearse(tab.id, "7d");
+                })
+                .fail((x) => {
+                  // 409 without an authoring model: the answer names the setting to configure.
+                  status.css("color", "#c0392b").text(refusal(x));
+                });
+            },
+          },
+        ],
+        close: function () {
+          $(this).dialog("destroy").remove();
+        },
+      });
     }
 
     RED.sidebar.addTab({

@@ -7,21 +7,10 @@
  */
 import assert from "node:assert/strict";
 import { startFakeOpenAiChatServer, type ScriptedServer } from "../../../fakes/openai-chat-server";
+import { doorBundle } from "./words-fixture";
 import { KEYS, startTestApp, type TestApp } from "../../../support/test-app";
 
 const SENTENCE = "Tell me when someone rings the door bell webhook at night";
-
-export const doorBundle = (channels: string[]) => ({
-  schema_version: 1,
-  rule: { name: "Door bell at night", trigger_type: "webhook" },
-  steps: [
-    {
-      label: "Tell the family",
-      step_type: "notification",
-      config: { alert_level: "info", channels, message_template: "Someone at the door: {{trigger_input.who}}" },
-    },
-  ],
-});
 
 describe("drafting a rule from words (authoring model)", () => {
   let fake: ScriptedServer;
