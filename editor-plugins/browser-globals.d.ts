@@ -154,17 +154,37 @@ interface RedEditor {
     dirty(): boolean;
   };
   editor: { validateNode(node: RedNode): void };
-  view: { redraw(full: boolean): void; reveal(id: string): void };
+  view: {
+    redraw(full: boolean): void;
+    reveal(id: string): void;
+    importNodes(nodes: RedExportedNode[], options: { generateIds: boolean; addFlow: boolean; notify?: boolean }): void;
+  };
   workspaces: { active(): string; contains(id: string): boolean; show(id: string): void };
   events: { on(event: string, handler: () => void): void };
   sidebar: { addTab(tab: RedSidebarTab): void; show(id: string): void };
   comms: { subscribe(topic: string, handler: (topic: string, message: unknown) => void): void };
   notify(message: string, type: string): void;
-  /** careflow's own: the runs sidebar's "Run now", for the rule trigger node's button. */
-  careflow?: { runNow?: (tabId: string) => void };
+  /**
+   * careflow's own: the runs sidebar's "Run now" (for the rule trigger node's button) and its
+   * display of a run's path on the canvas (for the rehearsal's runs).
+   */
+  careflow?: {
+    runNow?: (tabId: string) => void;
+    showPath?: (path: CareflowRunPath | null | undefined, reveal: boolean) => void;
+    clearPath?: () => void;
+    rehearse?: (tabId: string, window: string) => void;
+  };
 }
 
 declare const RED: RedEditor;
+
+/** Where a run went on a rule's tab (runtime/care/pipeline/runs/run-detail.ts `RunPath`). */
+interface CareflowRunPath {
+  tab_id: string;
+  focus?: string | null;
+  nodes: Array<{ node_id: string; state: string; text?: string }>;
+  links: Array<{ source: string; port: number }>;
+}
 
 // ---- careflow on window ----------------------------------------------------------------------
 

@@ -21,6 +21,7 @@ import { roomsRouter } from "../household/rooms/rooms.router";
 import { rulesRouter } from "../care/rules/rules.router";
 import { rehearseRouter } from "../care/rehearsal/rehearse.router";
 import { bundlesRouter } from "../care/rules/bundles/bundles.router";
+import { draftFromWordsRouter } from "../care/rules/words/draft-from-words.router";
 import { catalogRouter } from "../care/pipeline/catalog/catalog.router";
 import { llmRouter } from "../care/llm/llm.router";
 import { runsRouter } from "../care/pipeline/runs/runs.router";
@@ -52,6 +53,7 @@ export const V1_ROUTERS: readonly RouterFactory[] = [
   eventLogsRouter,
   adminConfigRouter,
   bundlesRouter,
+  draftFromWordsRouter,
   rulesRouter,
   rehearseRouter,
   catalogRouter,

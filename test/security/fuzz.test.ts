@@ -99,6 +99,8 @@ const FIELDS = [
   "to",
   "draft",
   "call_models",
+  // POST /rules/draft-from-words
+  "sentence",
   // The knowledge documents and questions.
   "title",
   "source_text",

@@ -25,6 +25,8 @@ const MAY_WRITE: Record<Caller, readonly RegExp[]> = {
     /^POST \/api\/v1\/cts\/signals\/[^/]+\/acknowledge$/,
     // Rehearsing a rule changes nothing outside its scratch store (docs/rehearsal.md).
     /^POST \/api\/v1\/rules\/[^/]+\/rehearse$/,
+    // Drafting a rule from words saves nothing (docs/rehearsal.md).
+    /^POST \/api\/v1\/rules\/draft-from-words$/,
   ],
   mcp: [/^POST \/api\/v1\/mcp\/tools\/[^/]+$/, /^POST \/api\/v1\/rules\/[^/]+\/execute$/, /^(POST|DELETE) \/mcp$/],
   camera: [/^POST \/api\/v1\/device\/camera$/],

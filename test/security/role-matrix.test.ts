@@ -23,6 +23,8 @@ const SPEC_GRANTS: Record<Exclude<Caller, "none" | "wrong">, readonly RegExp[]> 
     re("POST", `/api/v1/cts/signals/${seg}/acknowledge`),
     // Rehearsing a rule is a read: it changes nothing outside its scratch store (docs/rehearsal.md).
     re("POST", `/api/v1/rules/${seg}/rehearse`),
+    // Drafting a rule from words returns a draft and saves nothing (docs/rehearsal.md).
+    re("POST", "/api/v1/rules/draft-from-words"),
     // Caregivers author knowledge; the hard delete of a whole document, card or quiz is the admin's (docs/decisions.md).
     re("(POST|PATCH)", "/api/v1/(knowledge|info-cards|quizzes)(/.+)?"),
     re("PUT", "/api/v1/(info-cards|quizzes)/.+"),

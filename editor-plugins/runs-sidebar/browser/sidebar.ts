@@ -453,6 +453,9 @@ RED.plugins.registerPlugin("careflow-runs-sidebar", {
     }
     RED.careflow = RED.careflow || {};
     RED.careflow.runNow = runNow;
+    // The rehearsal's runs (editor-plugins/rehearse) light up the canvas the same way.
+    RED.careflow.showPath = showPath;
+    RED.careflow.clearPath = clearPath;
 
     RED.sidebar.addTab({
       id: "careflow-runs",

@@ -16,6 +16,7 @@ export const BROWSER_SCRIPTS = {
   "editor-page": "editor-plugins/editor-page/browser/page.js",
   "form-checks": "editor-plugins/form-checks/browser/checks.js",
   "runs-sidebar": "editor-plugins/runs-sidebar/browser/sidebar.js",
+  rehearse: "editor-plugins/rehearse/browser/rehearse.js",
   "template-autocomplete": "editor-plugins/template-autocomplete/browser/autocomplete.js",
 } as const;
 

@@ -16,6 +16,7 @@ const PLUGINS: ReadonlyArray<{ id: string; file: string; module: string; script:
   { id: "careflow-template-autocomplete", file: "template-autocomplete", module: "template-autocomplete/plugin.js", script: "template-autocomplete" },
   { id: "careflow-runs-sidebar", file: "runs-sidebar", module: "runs-sidebar/plugin.js", script: "runs-sidebar" },
   { id: "careflow-form-checks", file: "form-checks", module: "form-checks/plugin.js", script: "form-checks" },
+  { id: "careflow-rehearse", file: "rehearse", module: "rehearse/plugin.js", script: "rehearse" },
 ];
 
 export const nodeRedPackageDir = (): string => path.resolve(__dirname, "../../../node-red");

@@ -54,7 +54,8 @@ export const rehearseBody = z
   .strict();
 
 export interface RehearsalAnswer extends RehearsalComparison {
-  rule_id: number;
+  /** Null for a new tab not deployed yet (the editor's "Draft from words"). */
+  rule_id: number | null;
   rule_name: string;
   draft: boolean;
   from: string;
@@ -86,7 +87,11 @@ async function journalOf(ctx: CareContext, from: string, to: string): Promise<Jo
   }
 }
 
-export async function rehearseRule(ctx: CareContext, ruleId: number, body: unknown): Promise<RehearsalAnswer> {
+/**
+ * `ruleId` null: a new rule's tab, never deployed (the editor's "Draft from words"): the draft
+ * is required, keeps its own tab id, and has no recorded runs beside it.
+ */
+export async function rehearseRule(ctx: CareContext, ruleId: number | null, body: unknown): Promise<RehearsalAnswer> {
   const started = Date.now();
   const req = parseInput(rehearseBody, body);
   const now = ctx.clock.now();
@@ -98,8 +103,8 @@ export async function rehearseRule(ctx: CareContext, ruleId: number, body: unkno
   const to = new Date(toMs).toISOString();
 
   const { flows, index } = await ctx.flows.snapshot();
-  const live = findRule(flows, index, ruleId);
-  const tabId = live.tab.id;
+  if (ruleId === null && !req.draft) throw new ValidationError("draft: required for a rule that is not deployed yet");
+  const tabId = ruleId === null ? String(req.draft!.flows.find((n) => n.type === "tab")?.id ?? "") : findRule(flows, index, ruleId).tab.id;
   const liveTab = flows.filter((n) => n.id === tabId || n.z === tabId);
   const tabNodes = req.draft ? draftOnTab(req.draft.flows as FlowNode[], tabId) : liveTab;
   if (req.draft) {
@@ -108,7 +113,7 @@ export async function rehearseRule(ctx: CareContext, ruleId: number, body: unkno
     if (errors.length) throw new ValidationError(`draft: ${errors.map((e) => (e.step_label ? `step '${e.step_label}': ${e.message}` : e.message)).join("; ")}`);
   }
   // The rule's dependencies are placed beside it, disabled: their recorded runs answer its dependency gate.
-  const deps = await listDependencies(ctx, ruleId);
+  const deps = ruleId === null ? [] : await listDependencies(ctx, ruleId);
   const depIds = [...new Set(deps.map((d) => d.depends_on_rule_id))];
   const depTabs = depIds.flatMap((id) => {
     const r = index.rules.find((row) => row.id === id);
@@ -122,15 +127,15 @@ export async function rehearseRule(ctx: CareContext, ruleId: number, body: unkno
   const scratch = await openScratch(ctx, fromMs - 1);
   try {
     const sctx = scratch.ctx;
-    await placeRules(ctx.db, sctx.db, [ruleId, ...depIds], [...tabNodes, ...depTabs], from);
+    await placeRules(ctx.db, sctx.db, ruleId === null ? depIds : [ruleId, ...depIds], [...tabNodes, ...depTabs], from);
     await copySignalsInto(ctx.db, sctx.db, new Date(fromMs - LOOKBACK_MS).toISOString(), to);
     // What the gates look back on: the rule's runs before the window, its dependencies' runs up to its end.
-    const before = await runsOfRulesBetween(ctx.db, [ruleId], new Date(fromMs - LOOKBACK_MS).toISOString(), from);
+    const before = ruleId === null ? [] : await runsOfRulesBetween(ctx.db, [ruleId], new Date(fromMs - LOOKBACK_MS).toISOString(), from);
     const depRuns = await runsOfRulesBetween(ctx.db, depIds, new Date(fromMs - LOOKBACK_MS).toISOString(), to);
     const ended = (r: ExecutionRow) => r.status === "completed" || r.status === "failed" || r.status === "cancelled";
     const copied = new Set([...before, ...depRuns].filter(ended).map((r) => r.id));
     await copyRunsInto(ctx.db, sctx.db, [...copied]);
-    const actualRuns = await runsOfRulesBetween(ctx.db, [ruleId], from, to);
+    const actualRuns = ruleId === null ? [] : await runsOfRulesBetween(ctx.db, [ruleId], from, to);
 
     const effects = new EffectLog(() => scratch.clock.now());
     const red = new MiniRed(tabNodes);
@@ -151,14 +156,20 @@ export async function rehearseRule(ctx: CareContext, ruleId: number, body: unkno
     await engine.start();
     engine.setGates(ruleGates(sctx));
     const triggers = startTriggers(sctx, engine, { cron: { resyncMs: 0 } });
-    const rule = (await listRules(sctx, false)).find((r) => r.id === ruleId);
+    // A new tab's rule has the id the scratch index gave it.
+    const scratchId = ruleId ?? (await sctx.flows.snapshot()).index.rules.find((r) => r.tab_id === tabId)?.id;
+    const rule = (await listRules(sctx, false)).find((r) => r.id === scratchId);
     if (!rule) throw new ValidationError("draft: holds no rule trigger");
     const warnings: string[] = [];
     if (!rule.enabled) warnings.push("the rule is disabled: it would not have run at all");
     let inputs = 0;
     try {
       const locations = new ReplayedLocations(sctx.db);
-      const items = await replayItems(ctx, locations, from, to, fromMs);
+      // A webhook call was addressed to a deployed rule's id: a new rule has no URL yet, so none reached it.
+      const items = (await replayItems(ctx, locations, from, to, fromMs)).filter(
+        (i) => ruleId !== null || !("entry" in i) || i.entry.topic !== "webhook.called",
+      );
+      if (ruleId === null && rule.trigger_type === "webhook") warnings.push("a new webhook rule has no recorded calls: it gets its URL when it is deployed");
       inputs = await replay({ scratch, engine, triggers, rule, deadline: started + BUDGET_MS, beforeAct: () => locations.flush() }, items, toMs - 1);
     } catch (err) {
       if (!(err instanceof ReplayTimeout)) throw err;
@@ -168,7 +179,7 @@ export async function rehearseRule(ctx: CareContext, ruleId: number, body: unkno
       await engine.stop();
     }
     if (red.errors.length) warnings.push(...red.errors);
-    const rehearsedRows = (await runsOfRulesBetween(sctx.db, [ruleId], from, to)).filter((r) => !copied.has(r.id));
+    const rehearsedRows = (await runsOfRulesBetween(sctx.db, [rule.id], from, to)).filter((r) => !copied.has(r.id));
     const rehearsed = rehearsedRows.map((r) => summarizeRun(r, effects));
     const actual = actualRuns.map((r) => summarizeRun(r, null));
     return {

@@ -33,12 +33,14 @@ export const ROLE_PATTERNS: Record<RoleName, readonly string[]> = {
   // Caregivers author the knowledge repository (docs/decisions.md, "Knowledge: who writes"): every
   // write but the hard delete of a whole document, card or quiz, which stays with the admin.
   // They acknowledge dementia signals as they act on alerts (docs/tracking.md). Rehearsing a
-  // rule changes nothing outside its scratch store: a read (docs/rehearsal.md).
+  // rule changes nothing outside its scratch store: a read (docs/rehearsal.md); so is drafting a
+  // rule from words, which returns a draft and saves nothing.
   caregiver: [
     "GET /api/v1/*",
     "POST /api/v1/alerts/*/action",
     "POST /api/v1/cts/signals/*/acknowledge",
     "POST /api/v1/rules/*/rehearse",
+    "POST /api/v1/rules/draft-from-words",
     ...KNOWLEDGE_AUTHORING,
   ],
   mcp_readonly: ["GET /api/v1/*", "POST /api/v1/mcp/tools/*", "POST /api/v1/rules/*/execute", "POST /mcp", "GET /mcp", "DELETE /mcp"],

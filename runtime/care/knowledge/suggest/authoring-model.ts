@@ -18,9 +18,9 @@ export class BadModelAnswerError extends CareflowError {
   }
 }
 
-export function authoringModel(settings: Settings): ModelEntry {
+export function authoringModel(settings: Settings, purpose = "to draft cards and quizzes"): ModelEntry {
   const id = settings.knowledge.authoring_model;
-  if (!id) throw new ConflictError("No authoring model: set knowledge.authoring_model to an llm.models id (a text model) to draft cards and quizzes");
+  if (!id) throw new ConflictError(`No authoring model: set knowledge.authoring_model to an llm.models id (a text model) ${purpose}`);
   const entry = settings.llm.models.find((m) => m.id === id);
   if (!entry) throw new ConflictError(`knowledge.authoring_model '${id}' is not in llm.models: add the entry or name another model`);
   if (!entry.capabilities.includes("text"))
@@ -34,6 +34,17 @@ export interface DraftRequest<S extends z.ZodType> {
   /** The source text (a document, a quiz). */
   material: string;
   schema: S;
+  /** The system message, when the draft is not material for the senior (a rule, say). */
+  system?: string;
+  /** Where the model is used, for the 409 without one ("to draft rules from words"). */
+  purpose?: string;
+  /**
+   * A further gate after the schema (a rule's deploy validation): the problems it finds, or
+   * none. Its problems go into the repair turn like the schema's.
+   */
+  gate?: (value: z.output<S>) => Promise<string[]>;
+  /** The error when the repaired answer is still refused (default: 502, a bad model answer). */
+  refused?: (problem: string) => CareflowError;
 }
 
 const SYSTEM = [
@@ -55,15 +66,17 @@ export function jsonOf(text: string): unknown {
   }
 }
 
-function check<S extends z.ZodType>(schema: S, text: string): { ok: true; value: z.output<S> } | { ok: false; problem: string } {
+async function check<S extends z.ZodType>(req: DraftRequest<S>, text: string): Promise<{ ok: true; value: z.output<S> } | { ok: false; problem: string }> {
   let json: unknown;
   try {
     json = jsonOf(text);
   } catch (err) {
     return { ok: false, problem: err instanceof Error ? err.message : String(err) };
   }
-  const parsed = schema.safeParse(json);
-  return parsed.success ? { ok: true, value: parsed.data } : { ok: false, problem: describeZodError(parsed.error) };
+  const parsed = req.schema.safeParse(json);
+  if (!parsed.success) return { ok: false, problem: describeZodError(parsed.error) };
+  const problems = req.gate ? await req.gate(parsed.data) : [];
+  return problems.length ? { ok: false, problem: problems.join("; ") } : { ok: true, value: parsed.data };
 }
 
 async function ask(model: ModelEntry, messages: ChatMessage[], jsonSchema: Record<string, unknown>): Promise<string> {
@@ -79,14 +92,14 @@ export async function draftWithModel<S extends z.ZodType>(
   settings: Settings,
   req: DraftRequest<S>,
 ): Promise<{ value: z.output<S>; model_id: string; repaired: boolean }> {
-  const model = authoringModel(settings);
+  const model = authoringModel(settings, req.purpose);
   const jsonSchema = z.toJSONSchema(req.schema, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
   const messages: ChatMessage[] = [
-    { role: "system", text: SYSTEM },
+    { role: "system", text: req.system ?? SYSTEM },
     { role: "user", text: `${req.task}\n\nAnswer with a JSON object matching this JSON Schema:\n${JSON.stringify(jsonSchema)}\n\nMaterial:\n${req.material}` },
   ];
   const first = await ask(model, messages, jsonSchema);
-  const checked = check(req.schema, first);
+  const checked = await check(req, first);
   if (checked.ok) return { value: checked.value, model_id: model.id, repaired: false };
   // One repair turn: the model sees its answer and what is wrong with it.
   messages.push(
@@ -94,7 +107,8 @@ export async function draftWithModel<S extends z.ZodType>(
     { role: "user", text: `That answer is not valid: ${checked.problem}. Answer again with only the corrected JSON object.` },
   );
   const second = await ask(model, messages, jsonSchema);
-  const again = check(req.schema, second);
+  const again = await check(req, second);
   if (again.ok) return { value: again.value, model_id: model.id, repaired: true };
+  if (req.refused) throw req.refused(again.problem);
   throw new BadModelAnswerError(`The authoring ${describeModel(model)} gave no valid draft after one repair: ${again.problem.slice(0, 300)}`);
 }

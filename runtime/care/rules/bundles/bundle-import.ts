@@ -15,7 +15,8 @@ import { sensorIds as allSensorIds } from "../../../household/sensors/sensors.se
 import { packageInfo } from "../../../platform/config/app-info";
 import { suggest, didYouMean } from "../../pipeline/suggest";
 import { filterSpecByType, stepSpecByType } from "../care-types";
-import { newNodeId } from "../flow-draft";
+import { FlowDraft, newNodeId } from "../flow-draft";
+import type { FlowNode } from "../../../platform/nodered/flow-store";
 import { filterNode, stepNode, stepSlot, tabNode, triggerNode } from "../node-builders";
 import { allRules } from "../rule-read";
 import { migrated, validateRuleDraft } from "../rule-validation";
@@ -158,34 +159,7 @@ export async function commitImport(ctx: CareContext, input: unknown): Promise<Im
   if (p.nameTaken) throw new ConflictError(`A rule named '${p.bundle.rule.name}' already exists`);
   if (p.report.status === "error") throw new ImportRefused(p.report);
   const tabId = newNodeId();
-  await ctx.flows.change((draft) => {
-    draft.add(tabNode(tabId, p.bundle.rule));
-    draft.add(triggerNode(tabId, p.trigger));
-    p.contextConfigs.forEach((config, i) =>
-      draft.add(filterNode(filterSpecByType(p.bundle.contexts[i].context_type)!, tabId, config, p.bundle.contexts[i].negate, i)),
-    );
-    const nodeOf = new Map<string, string>();
-    p.bundle.steps.forEach((s, i) => {
-      const slot = stepSlot(i);
-      const node = draft.add(
-        stepNode(stepSpecByType(s.step_type)!, tabId, {
-          label: s.label,
-          config: p.configs.get(s.label)!,
-          enabled: s.enabled,
-          x: s.position_x ?? slot.x,
-          y: s.position_y ?? slot.y,
-        }),
-      );
-      nodeOf.set(s.label, node.id);
-    });
-    for (const e of p.edges) {
-      const source = draft.get(nodeOf.get(e.source_label)!)!;
-      const port = stepSpecByType(p.bundle.steps.find((s) => s.label === e.source_label)!.step_type)!.outputPorts.indexOf(e.source_port);
-      const wires = source.wires as string[][];
-      if (!wires[port].includes(nodeOf.get(e.target_label)!)) wires[port].push(nodeOf.get(e.target_label)!);
-    }
-    draft.rewireEntries(tabId);
-  });
+  await ctx.flows.change((draft) => addRuleTab(draft, p, tabId));
   const row = await ctx.db("rules").where({ tab_id: tabId }).first();
   try {
     await ctx.db.transaction(async (trx) => {
@@ -197,4 +171,46 @@ export async function commitImport(ctx: CareContext, input: unknown): Promise<Im
     throw err;
   }
   return { ...p.report, rule_id: row.id };
+}
+
+/** The planned rule as a tab of `draft`: the tab, its trigger, filters and steps, wired. */
+function addRuleTab(draft: FlowDraft, p: Plan, tabId: string): void {
+  draft.add(tabNode(tabId, p.bundle.rule));
+  draft.add(triggerNode(tabId, p.trigger));
+  p.contextConfigs.forEach((config, i) =>
+    draft.add(filterNode(filterSpecByType(p.bundle.contexts[i].context_type)!, tabId, config, p.bundle.contexts[i].negate, i)),
+  );
+  const nodeOf = new Map<string, string>();
+  p.bundle.steps.forEach((s, i) => {
+    const slot = stepSlot(i);
+    const node = draft.add(
+      stepNode(stepSpecByType(s.step_type)!, tabId, {
+        label: s.label,
+        config: p.configs.get(s.label)!,
+        enabled: s.enabled,
+        x: s.position_x ?? slot.x,
+        y: s.position_y ?? slot.y,
+      }),
+    );
+    nodeOf.set(s.label, node.id);
+  });
+  for (const e of p.edges) {
+    const source = draft.get(nodeOf.get(e.source_label)!)!;
+    const port = stepSpecByType(p.bundle.steps.find((s) => s.label === e.source_label)!.step_type)!.outputPorts.indexOf(e.source_port);
+    const wires = source.wires as string[][];
+    if (!wires[port].includes(nodeOf.get(e.target_label)!)) wires[port].push(nodeOf.get(e.target_label)!);
+  }
+  draft.rewireEntries(tabId);
+}
+
+/**
+ * A bundle as the nodes of a new, undeployed tab (the editor's "Draft from words"), checked
+ * by the same plan as an import: the report, and the nodes when it holds no error.
+ */
+export async function bundleTabNodes(ctx: CareContext, input: unknown): Promise<{ report: ImportReport; nodes: FlowNode[] | null }> {
+  const p = await plan(ctx, input);
+  if (p.report.status === "error") return { report: p.report, nodes: null };
+  const draft = new FlowDraft([]);
+  addRuleTab(draft, p, newNodeId());
+  return { report: p.report, nodes: draft.nodes };
 }
