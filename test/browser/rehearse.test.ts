@@ -13,12 +13,11 @@ import { ManualClock } from "../../runtime/platform/core/clock";
 import { startFakeOpenAiChatServer, type ScriptedServer } from "../fakes/openai-chat-server";
 import { doorBundle } from "../runtime/care/rules/words-fixture";
 import { startEditorSession, type EditorSession } from "../support/browser";
-import { eventually } from "../support/eventually";
 import { KEYS } from "../support/test-app";
+import { recordDoorbellNight } from "../support/doorbell-night";
 
 declare const RED: any;
 
-const MIN = 60_000;
 const T0 = Date.parse("2026-11-20T02:00:00Z");
 
 describe("browser: rehearsing a rule tab's undeployed changes", function () {
@@ -39,30 +38,7 @@ describe("browser: rehearsing a rule tab's undeployed changes", function () {
         knowledge: { authoring_model: "author" },
       },
     });
-    const t = s.t;
-    const imported = await t.post("/api/v1/rules/import", {
-      schema_version: 1,
-      rule: { name: "Door at night", trigger_type: "webhook" },
-      steps: [
-        {
-          label: "Tell the family",
-          step_type: "notification",
-          schema_version: 1,
-          config: { alert_level: "info", channels: ["pwa_popup_text", "chat_app"], message_template: "Someone at the door: {{trigger_input.who}}" },
-        },
-      ],
-    });
-    assert.equal(imported.status, 201, imported.text);
-    ruleId = imported.body.rule_id;
-    const secret = (await t.post(`/api/v1/webhooks/${ruleId}/generate-secret`, {})).body.secret as string;
-    // The recorded night: the doorbell at 02:00, 02:02 and 02:20.
-    for (const [i, who] of ["postman", "neighbour", "nurse"].entries()) {
-      clock.set(T0 + [0, 2, 20][i] * MIN);
-      const hook = await t.request("POST", `/api/v1/webhooks/${ruleId}`, { key: null, headers: { "X-Webhook-Secret": secret }, body: { who } });
-      assert.equal(hook.status, 200, hook.text);
-      await eventually(`run ${i + 1} completed`, async () => (await t.get(`/api/v1/workflows/${hook.body.execution_id}`)).body.status === "completed");
-    }
-    clock.set(T0 + 60 * MIN);
+    ruleId = await recordDoorbellNight(s.t, clock);
 
     page = await s.newEditorPage("admin", KEYS.admin);
     ids = await page.evaluate(() => {

@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { ManualClock } from "../../../../runtime/platform/core/clock";
 import { KEYS, startTestApp, type TestApp } from "../../../support/test-app";
-import { eventually } from "../../../support/eventually";
+import { recordDoorbellNight } from "../../../support/doorbell-night";
 
 const MIN = 60_000;
 const T0 = Date.parse("2026-11-20T02:00:00Z");
@@ -20,33 +20,7 @@ describe("rehearsing a rule on the recorded inputs", function () {
 
   before(async () => {
     t = await startTestApp({ clock, nodeRed: true });
-    const imported = await t.post("/api/v1/rules/import", {
-      schema_version: 1,
-      rule: { name: "Door at night", trigger_type: "webhook" },
-      steps: [
-        {
-          label: "Tell the family",
-          step_type: "notification",
-          schema_version: 1,
-          config: { alert_level: "info", channels: ["pwa_popup_text", "chat_app"], message_template: "Someone at the door: {{trigger_input.who}}" },
-        },
-      ],
-    });
-    assert.equal(imported.status, 201, imported.text);
-    ruleId = imported.body.rule_id;
-    const secret = (await t.post(`/api/v1/webhooks/${ruleId}/generate-secret`, {})).body.secret as string;
-    // The recorded night: the doorbell at 02:00, 02:02 and 02:20.
-    for (const [i, who] of ["postman", "neighbour", "nurse"].entries()) {
-      if (i) clock.set(T0 + [0, 2, 20][i] * MIN);
-      const hook = await t.request("POST", `/api/v1/webhooks/${ruleId}`, { key: null, headers: { "X-Webhook-Secret": secret }, body: { who } });
-      assert.equal(hook.status, 200, hook.text);
-      await eventually(`run ${i + 1} completed`, async () => (await t.get(`/api/v1/workflows/${hook.body.execution_id}`)).body.status === "completed");
-    }
-    await eventually("three completed runs", async () => {
-      const runs = (await t.get(`/api/v1/workflows?rule_id=${ruleId}`)).body as Array<{ status: string }>;
-      return runs.length === 3 && runs.every((r) => r.status === "completed");
-    });
-    clock.set(T0 + 60 * MIN);
+    ruleId = await recordDoorbellNight(t, clock);
   });
   after(() => t.close());
 
