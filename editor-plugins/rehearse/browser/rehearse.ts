@@ -90,7 +90,12 @@ RED.plugins.registerPlugin("careflow-rehearse", {
     function when(iso: string, withDay: boolean): string {
       const d = new Date(iso);
       const time = d.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", hour12: false });
-      return withDay ? d.toLocaleDateString([], { weekday: "short" }) + " " + time : time;
+      // The day of the month too: a 7-day window starts and ends on the same weekday.
+      return withDay ? d.toLocaleDateString([], { weekday: "short", day: "numeric", month: "short" }) + " " + time : time;
+    }
+    /** A tick of the timeline's axis: the time within a day, the day alone over several (the labels must fit). */
+    function axisLabel(iso: string, multiDay: boolean): string {
+      return multiDay ? new Date(iso).toLocaleDateString([], { weekday: "short", day: "numeric" }) : when(iso, false);
     }
     /** The reason a refused request gives (`detail` of its JSON body), else its status text. */
     function refusal(x: JQueryXHR): string {
@@ -203,7 +208,7 @@ RED.plugins.registerPlugin("careflow-rehearse", {
         $("<span></span>")
           .css("left", f * 100 + "%")
           .css("transform", f === 0 ? "none" : f === 1 ? "translateX(-100%)" : "translateX(-50%)")
-          .text(when(new Date(start + f * span).toISOString(), multiDay))
+          .text(axisLabel(new Date(start + f * span).toISOString(), multiDay))
           .appendTo(axis);
       });
       $('<div style="font-size:11px;color:#777;margin:10px 0 0 70px"></div>')
