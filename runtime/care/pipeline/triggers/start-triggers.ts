@@ -26,26 +26,26 @@ export interface StartTriggersOptions {
 }
 
 export function startTriggers(ctx: CareContext, firer: RuleFirer, opts: StartTriggersOptions = {}): RunningTriggers {
-  const cron = new CronScheduler(ctx, firer, opts.cron);
-  const triggers: Trigger[] = [
-    cron,
-    new SensorEventTrigger(ctx, firer),
-    new OccupancyTrigger(ctx, firer),
-    new DementiaSignalTrigger(ctx, firer),
-    new CtsWindowTrigger(ctx, firer),
-  ];
-  // Each tick fires once however many instances run: cron runs where its lease is held. The
-  // other triggers answer inputs that reach one instance each (occupancy's timers are not yet
+  // Timed triggers fire once however many instances run: each runs where its lease is held.
+  // The others answer inputs that reach one instance each (occupancy's timers are not yet
   // leased: docs/cluster.md).
-  const stopCron = whileHolding(leasesOf(ctx), "cron", () => {
-    cron.start();
-    return () => cron.stop();
-  });
-  for (const t of triggers) if (t !== cron) t.start();
+  const timed: Array<[string, Trigger]> = [
+    ["cron", new CronScheduler(ctx, firer, opts.cron)],
+    ["cts-window", new CtsWindowTrigger(ctx, firer)],
+  ];
+  const inputs: Trigger[] = [new SensorEventTrigger(ctx, firer), new OccupancyTrigger(ctx, firer), new DementiaSignalTrigger(ctx, firer)];
+  const triggers = [...timed.map(([, t]) => t), ...inputs];
+  const stopTimed = timed.map(([lease, t]) =>
+    whileHolding(leasesOf(ctx), lease, () => {
+      t.start();
+      return () => t.stop();
+    }),
+  );
+  for (const t of inputs) t.start();
   return {
     stop: () => {
-      void stopCron();
-      for (const t of triggers) if (t !== cron) t.stop();
+      for (const stop of stopTimed) void stop();
+      for (const t of inputs) t.stop();
     },
     idle: async () => {
       await Promise.all(triggers.map((t) => t.idle()));
