@@ -48,7 +48,11 @@ const KP_DOC_ACTIONS: Record<string, ReadonlyArray<[string, string]>> = {
   archived: [["restore", "Restore"]],
 };
 
+/** Counts pane changes: a document still loading must not take the pane back from a draft opened meanwhile. */
+let kpPaneChanges = 0;
+
 function kpShowDocPane(which: "form" | "detail" | "empty" | "card" | "quiz"): void {
+  kpPaneChanges++;
   kp$("doc-form").hidden = which !== "form";
   kp$("doc-detail").hidden = which !== "detail" && which !== "card" && which !== "quiz";
   kp$("card-draft").hidden = which !== "card";
@@ -81,6 +85,7 @@ async function kpLoadDocuments(selectId?: number): Promise<void> {
 }
 
 async function kpOpenDocument(id: number): Promise<void> {
+  const pane = kpPaneChanges;
   const doc = await kpApi<KpDocument>("GET", `/knowledge/documents/${id}`);
   kpCurrentDocument = doc;
   for (const li of Array.from(kp$("doc-list").children)) li.setAttribute("aria-current", String(li.getAttribute("data-id") === String(id)));
@@ -118,7 +123,8 @@ async function kpOpenDocument(id: number): Promise<void> {
     b.disabled = doc.status === "archived";
     b.title = approved ? "" : "You can draft from it now; the senior is only asked about approved documents.";
   }
-  kpShowDocPane("detail");
+  // A draft (or the upload form) opened while this loaded keeps the pane.
+  if (kpPaneChanges === pane) kpShowDocPane("detail");
 }
 
 async function kpUploadDocument(form: HTMLFormElement): Promise<void> {
