@@ -44,8 +44,7 @@ export = function register(RED: RedPluginApi): void {
           // A tab never deployed (a rule drafted from words) is rehearsed as a new rule.
           if (!row && !rest.draft) return void res.status(404).json({ detail: "This tab has no deployed rule" });
           const answer = await rehearseRule(ctx, row ? row.id : null, { ...rest, from });
-          const body = rest;
-          const tabNodes = body.draft?.flows ?? flows.filter((n) => n.z === tabId);
+          const tabNodes = rest.draft?.flows ?? flows.filter((n) => n.z === tabId);
           const steps = row ? index.steps.filter((s) => s.rule_id === row.id) : [];
           res.json({
             ...answer,

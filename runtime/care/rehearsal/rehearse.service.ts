@@ -124,6 +124,8 @@ export async function rehearseRule(ctx: CareContext, ruleId: number | null, body
   });
 
   // A millisecond early, so that a cron tick at `from` itself falls inside the window.
+  // Runs are written by group commit: the recorded runs read below include the ones still queued.
+  await ctx.engine?.store.flushQueued();
   const scratch = await openScratch(ctx, fromMs - 1);
   try {
     const sctx = scratch.ctx;
