@@ -1,0 +1,76 @@
+/**
+ * The single-box media store: each object a file under the data dir at its name, written
+ * atomically (a temporary file, then a rename) so a reader never sees half of one; its mtime
+ * is when it was last put. Leftover temporary files are listed too, so a sweep removes them.
+ */
+import { randomBytes } from "node:crypto";
+import fs from "node:fs/promises";
+import path from "node:path";
+import type { MediaObjectStore, ObjectStat } from "./object-store";
+
+const SAFE_NAME = /^[A-Za-z0-9_.-]+(\/[A-Za-z0-9_.-]+)*$/;
+
+export function fsObjects(dataDir: string): MediaObjectStore {
+  const fileOf = (name: string): string => {
+    // Names come from our own code and rows; the check keeps a bad one from leaving the data dir.
+    if (!SAFE_NAME.test(name) || name.split("/").some((s) => s === "..")) throw new Error(`not a media object name: ${name.slice(0, 80)}`);
+    return path.join(dataDir, ...name.split("/"));
+  };
+  const statOf = async (name: string): Promise<ObjectStat | null> => {
+    const st = await fs.stat(fileOf(name)).catch(() => null);
+    return st?.isFile() ? { name, size: st.size, modified_ms: st.mtimeMs } : null;
+  };
+  return {
+    async put(name, bytes, nowMs) {
+      const full = fileOf(name);
+      const now = new Date(nowMs);
+      const existing = await fs.stat(full).catch(() => null);
+      if (existing?.isFile() && existing.size === bytes.length) {
+        await fs.utimes(full, now, now);
+        return;
+      }
+      await fs.mkdir(path.dirname(full), { recursive: true });
+      const tmp = path.join(path.dirname(full), `.${path.basename(full)}.${randomBytes(6).toString("hex")}.tmp`);
+      try {
+        await fs.writeFile(tmp, bytes, { flag: "wx" });
+        await fs.utimes(tmp, now, now);
+        await fs.rename(tmp, full);
+      } catch (err) {
+        await fs.rm(tmp, { force: true });
+        throw err;
+      }
+    },
+    async get(name) {
+      return fs.readFile(fileOf(name)).catch(() => null);
+    },
+    stat: statOf,
+    async list(prefix) {
+      const out: ObjectStat[] = [];
+      const walk = async (rel: string): Promise<void> => {
+        const entries = await fs.readdir(path.join(dataDir, ...rel.split("/").filter(Boolean)), { withFileTypes: true }).catch(() => []);
+        for (const e of entries) {
+          if (e.isDirectory()) await walk(`${rel}${e.name}/`);
+          else if (e.isFile()) {
+            const st = await statOf(`${rel}${e.name}`);
+            if (st) out.push(st);
+          }
+        }
+      };
+      await walk(prefix.endsWith("/") ? prefix : `${prefix}/`);
+      return out;
+    },
+    async delete(name, unlessPutSince) {
+      const full = fileOf(name);
+      if (unlessPutSince !== undefined) {
+        const st = await fs.stat(full).catch(() => null);
+        if (!st?.isFile() || st.mtimeMs >= unlessPutSince) return false;
+      }
+      await fs.rm(full, { force: true });
+      // An emptied folder goes too, up to two levels (rmdir refuses one that is not empty).
+      const dir = path.dirname(full);
+      await fs.rmdir(dir).catch(() => undefined);
+      await fs.rmdir(path.dirname(dir)).catch(() => undefined);
+      return true;
+    },
+  };
+}

@@ -1,0 +1,36 @@
+/**
+ * Where media bytes live, by object name (a path relative to the data dir, with forward
+ * slashes: `media/ab/cd/<sha256>.jpg`, `media/speech/<sha256>.mp3`, `eink/images/<sha256>.png`).
+ * One instance (the default) keeps them as files in its data dir, exactly as before; with
+ * `cluster.enabled` they are rows of `media_objects` in the shared PostgreSQL, so every
+ * instance reads what any stored (docs/decisions.md, "Shared media in PostgreSQL").
+ *
+ * Names are content-addressed: a name's bytes never change, so a put of a name already
+ * stored only marks it as written now (what a sweep's grace counts from).
+ */
+import type { PlatformContext } from "../../platform/context";
+import { fsObjects } from "./fs-objects";
+import { pgObjects } from "./pg-objects";
+
+export interface ObjectStat {
+  name: string;
+  size: number;
+  /** When it was last put, epoch milliseconds of the app clock. */
+  modified_ms: number;
+}
+
+export interface MediaObjectStore {
+  /** Stores the bytes under `name` (once: a second put only marks it as written at `nowMs`). */
+  put(name: string, bytes: Buffer, nowMs: number): Promise<void>;
+  get(name: string): Promise<Buffer | null>;
+  stat(name: string): Promise<ObjectStat | null>;
+  /** Every object whose name starts with `prefix` (a folder, ending in "/"). */
+  list(prefix: string): Promise<ObjectStat[]>;
+  /** Deletes it, unless it was put at or after `unlessPutSince` (a write racing the delete wins). True when deleted. */
+  delete(name: string, unlessPutSince?: number): Promise<boolean>;
+}
+
+export type MediaObjectsContext = Pick<PlatformContext, "db" | "dataDir" | "settings">;
+
+/** The store this instance uses: the shared one with `cluster.enabled`, else the data dir's files. */
+export const mediaObjects = (ctx: MediaObjectsContext): MediaObjectStore => (ctx.settings.cluster.enabled ? pgObjects(ctx.db) : fsObjects(ctx.dataDir));
