@@ -8,6 +8,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import type { MediaObjectStore, ObjectStat } from "./object-store";
 
+const SHARD = /^[0-9a-f]{2}$/;
 const SAFE_NAME = /^[A-Za-z0-9_.-]+(\/[A-Za-z0-9_.-]+)*$/;
 
 export function fsObjects(dataDir: string): MediaObjectStore {
@@ -59,17 +60,17 @@ export function fsObjects(dataDir: string): MediaObjectStore {
       await walk(prefix.endsWith("/") ? prefix : `${prefix}/`);
       return out;
     },
-    async delete(name, unlessPutSince) {
+    async delete(name, unlessPutAfter) {
       const full = fileOf(name);
-      if (unlessPutSince !== undefined) {
+      if (unlessPutAfter !== undefined) {
         const st = await fs.stat(full).catch(() => null);
-        if (!st?.isFile() || st.mtimeMs >= unlessPutSince) return false;
+        if (!st?.isFile() || st.mtimeMs > unlessPutAfter) return false;
       }
       await fs.rm(full, { force: true });
-      // An emptied folder goes too, up to two levels (rmdir refuses one that is not empty).
-      const dir = path.dirname(full);
-      await fs.rmdir(dir).catch(() => undefined);
-      await fs.rmdir(path.dirname(dir)).catch(() => undefined);
+      // An emptied shard folder (`ab/cd/`) goes too; rmdir refuses one that is not empty.
+      for (let dir = path.dirname(full); SHARD.test(path.basename(dir)); dir = path.dirname(dir)) {
+        if (!(await fs.rmdir(dir).then(() => true, () => false))) break;
+      }
       return true;
     },
   };

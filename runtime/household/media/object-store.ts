@@ -26,11 +26,14 @@ export interface MediaObjectStore {
   stat(name: string): Promise<ObjectStat | null>;
   /** Every object whose name starts with `prefix` (a folder, ending in "/"). */
   list(prefix: string): Promise<ObjectStat[]>;
-  /** Deletes it, unless it was put at or after `unlessPutSince` (a write racing the delete wins). True when deleted. */
-  delete(name: string, unlessPutSince?: number): Promise<boolean>;
+  /** Deletes it, unless it was put after `unlessPutAfter` (epoch ms: a put racing the delete wins). True when deleted. */
+  delete(name: string, unlessPutAfter?: number): Promise<boolean>;
 }
 
-export type MediaObjectsContext = Pick<PlatformContext, "db" | "dataDir" | "settings">;
+/** What choosing the store needs: the database, the data dir and whether the cluster is on. */
+export interface MediaObjectsContext extends Pick<PlatformContext, "db" | "dataDir"> {
+  settings: { cluster: Pick<PlatformContext["settings"]["cluster"], "enabled"> };
+}
 
 /** The store this instance uses: the shared one with `cluster.enabled`, else the data dir's files. */
 export const mediaObjects = (ctx: MediaObjectsContext): MediaObjectStore => (ctx.settings.cluster.enabled ? pgObjects(ctx.db) : fsObjects(ctx.dataDir));

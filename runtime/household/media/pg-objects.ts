@@ -37,9 +37,9 @@ export function pgObjects(db: Knex): MediaObjectStore {
         .orderBy("name");
       return rows.map(toStat);
     },
-    async delete(name, unlessPutSince) {
+    async delete(name, unlessPutAfter) {
       const q = table().where({ name });
-      if (unlessPutSince !== undefined) q.where("modified_ms", "<", unlessPutSince);
+      if (unlessPutAfter !== undefined) q.where("modified_ms", "<=", unlessPutAfter);
       return (await q.delete()) > 0;
     },
   };
