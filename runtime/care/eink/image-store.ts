@@ -6,7 +6,7 @@
  */
 import { createHash } from "node:crypto";
 import type { CareContext } from "../context";
-import { mediaObjects } from "../../household/media/object-store";
+import { mediaObjects } from "../../household/media/media-objects";
 import { imageOnAnyDisplay } from "./device-states.store";
 import { backgroundInUse } from "./templates.store";
 

@@ -5,7 +5,7 @@
  */
 import path from "node:path";
 import { readMediaPath } from "../../household/media/media-paths";
-import type { MediaObjectsContext } from "../../household/media/object-store";
+import type { MediaObjectsContext } from "../../household/media/media-objects";
 
 export async function readMediaFile(ctx: MediaObjectsContext, relative: string): Promise<Uint8Array | null> {
   const root = path.resolve(ctx.dataDir);

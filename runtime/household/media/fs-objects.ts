@@ -69,7 +69,13 @@ export function fsObjects(dataDir: string): MediaObjectStore {
       await fs.rm(full, { force: true });
       // An emptied shard folder (`ab/cd/`) goes too; rmdir refuses one that is not empty.
       for (let dir = path.dirname(full); SHARD.test(path.basename(dir)); dir = path.dirname(dir)) {
-        if (!(await fs.rmdir(dir).then(() => true, () => false))) break;
+        if (
+          !(await fs.rmdir(dir).then(
+            () => true,
+            () => false,
+          ))
+        )
+          break;
       }
       return true;
     },

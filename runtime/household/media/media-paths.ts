@@ -6,7 +6,7 @@
 import fs from "node:fs/promises";
 import { objectNameOf } from "./frame-views";
 import { mediaFilePath, objectPath } from "./media.service";
-import { mediaObjects, type MediaObjectsContext } from "./object-store";
+import { mediaObjects, type MediaObjectsContext } from "./media-objects";
 
 /** The bytes, or null when there are none to read. */
 export async function readMediaPath(ctx: MediaObjectsContext, mediaPath: string): Promise<Buffer | null> {

@@ -20,7 +20,7 @@ import { ForbiddenError, NotFoundError, ValidationError } from "../../platform/c
 import { kvGet, kvSetIfAbsent } from "../../platform/db/kv";
 import { sameText } from "../tracking/match";
 import { IMAGE_EXT, imageMime, type ImageMime } from "./image-type";
-import { mediaObjects } from "./object-store";
+import { mediaObjects } from "./media-objects";
 import {
   deleteMediaRowsBefore,
   insertMediaRow,

@@ -1,17 +1,8 @@
 /**
- * Where media bytes live, by object name (a path relative to the data dir, with forward
- * slashes: `media/ab/cd/<sha256>.jpg`, `media/speech/<sha256>.mp3`, `eink/images/<sha256>.png`).
- * One instance (the default) keeps them as files in its data dir, exactly as before; with
- * `cluster.enabled` they are rows of `media_objects` in the shared PostgreSQL, so every
- * instance reads what any stored (docs/decisions.md, "Shared media in PostgreSQL").
- *
- * Names are content-addressed: a name's bytes never change, so a put of a name already
- * stored only marks it as written now (what a sweep's grace counts from).
+ * What the media store offers, whichever holds the bytes (media-objects.ts chooses): put, get,
+ * stat, list and delete by object name, a path relative to the data dir with forward slashes.
+ * Names are content-addressed: a name's bytes never change.
  */
-import type { PlatformContext } from "../../platform/context";
-import { fsObjects } from "./fs-objects";
-import { pgObjects } from "./pg-objects";
-
 export interface ObjectStat {
   name: string;
   size: number;
@@ -29,11 +20,3 @@ export interface MediaObjectStore {
   /** Deletes it, unless it was put after `unlessPutAfter` (epoch ms: a put racing the delete wins). True when deleted. */
   delete(name: string, unlessPutAfter?: number): Promise<boolean>;
 }
-
-/** What choosing the store needs: the database, the data dir and whether the cluster is on. */
-export interface MediaObjectsContext extends Pick<PlatformContext, "db" | "dataDir"> {
-  settings: { cluster: Pick<PlatformContext["settings"]["cluster"], "enabled"> };
-}
-
-/** The store this instance uses: the shared one with `cluster.enabled`, else the data dir's files. */
-export const mediaObjects = (ctx: MediaObjectsContext): MediaObjectStore => (ctx.settings.cluster.enabled ? pgObjects(ctx.db) : fsObjects(ctx.dataDir));

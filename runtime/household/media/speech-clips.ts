@@ -8,7 +8,7 @@ import { createHash } from "node:crypto";
 import { isoAt } from "../../platform/core/clock";
 import { NotFoundError, ValidationError } from "../../platform/core/errors";
 import { checkSignature, MEDIA_DIR, signature, urlSecret, type MediaContext } from "./media.service";
-import { mediaObjects } from "./object-store";
+import { mediaObjects } from "./media-objects";
 
 export const SPEECH_DIR = "speech";
 export const CLIP_NAME = /^([0-9a-f]{64})\.(mp3|wav)$/;

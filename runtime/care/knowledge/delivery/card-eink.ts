@@ -7,7 +7,7 @@
 import type { CareContext } from "../../context";
 import { isoAt } from "../../../platform/core/clock";
 import { objectPath } from "../../../household/media/media.service";
-import { mediaObjects } from "../../../household/media/object-store";
+import { mediaObjects } from "../../../household/media/media-objects";
 import { EINK_HEIGHT, EINK_WIDTH } from "../../eink/canvas-size";
 import { setActiveImage } from "../../eink/device-states.store";
 import { pruneImage, saveImage } from "../../eink/image-store";

@@ -1,7 +1,7 @@
 /** Reading a stored original back from the media store (to render it again). */
 import { ConflictError } from "../../../platform/core/errors";
 import { objectPath } from "../../../household/media/media.service";
-import { mediaObjects, type MediaObjectsContext } from "../../../household/media/object-store";
+import { mediaObjects, type MediaObjectsContext } from "../../../household/media/media-objects";
 
 export async function readOriginal(ctx: MediaObjectsContext, objectName: string): Promise<Buffer> {
   const bytes = await mediaObjects(ctx).get(objectPath(objectName));

@@ -15,7 +15,7 @@ import { ManualClock } from "../../../../runtime/platform/core/clock";
 import { createLogger } from "../../../../runtime/platform/core/logger";
 import { objectPath, signedUrl, sweepExpired } from "../../../../runtime/household/media/media.service";
 import { readMediaPath } from "../../../../runtime/household/media/media-paths";
-import { mediaObjects } from "../../../../runtime/household/media/object-store";
+import { mediaObjects } from "../../../../runtime/household/media/media-objects";
 import { storeSpeechClip } from "../../../../runtime/household/media/speech-clips";
 import { cameraPayload, testJpeg } from "../../../support/jpeg";
 import { sharedPg, type SharedPg } from "../../../support/pg-cluster";
@@ -55,7 +55,12 @@ describe("media shared by two instances (cluster, PostgreSQL)", function () {
     return { status: res.status, body: (await res.json()) as Record<string, any> };
   };
   const filesUnder = (dir: string): string[] =>
-    fs.existsSync(dir) ? fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => e.name) : [];
+    fs.existsSync(dir)
+      ? fs
+          .readdirSync(dir, { recursive: true, withFileTypes: true })
+          .filter((e) => e.isFile())
+          .map((e) => e.name)
+      : [];
 
   before(async function () {
     pg = await sharedPg(this);

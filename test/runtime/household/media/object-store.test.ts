@@ -33,7 +33,10 @@ function contract(open: (ctx: Mocha.Context) => Promise<MediaObjectStore>): void
     await store.put("media/speech/one.mp3", Buffer.from("clip"), T0);
     await store.put("eink/images/one.png", Buffer.from("png"), T0);
     assert.deepEqual((await store.list("media/")).map((o) => o.name).sort(), [NAME, "media/speech/one.mp3"]);
-    assert.deepEqual((await store.list("media/speech")).map((o) => o.name), ["media/speech/one.mp3"]);
+    assert.deepEqual(
+      (await store.list("media/speech")).map((o) => o.name),
+      ["media/speech/one.mp3"],
+    );
     assert.deepEqual(await store.list("nothing/"), []);
   });
 
