@@ -50,6 +50,8 @@ export function fsObjects(dataDir: string): MediaObjectStore {
       const walk = async (rel: string): Promise<void> => {
         const entries = await fs.readdir(path.join(dataDir, ...rel.split("/").filter(Boolean)), { withFileTypes: true }).catch(() => []);
         for (const e of entries) {
+          // A file put there by hand under a name no object has is not the store's.
+          if (!SAFE_NAME.test(e.name)) continue;
           if (e.isDirectory()) await walk(`${rel}${e.name}/`);
           else if (e.isFile()) {
             const st = await statOf(`${rel}${e.name}`);

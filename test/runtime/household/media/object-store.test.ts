@@ -65,6 +65,11 @@ describe("media object store: files in the data dir", () => {
     assert.equal(fs.existsSync(path.join(dir, "media", "ab")), false);
     assert.equal(fs.existsSync(path.join(dir, "media", "speech")), true);
     await assert.rejects(store.get("../outside.jpg"), /not a media object name/);
+    fs.writeFileSync(path.join(dir, "media", "speech", "a note by hand.txt"), "x");
+    assert.deepEqual(
+      (await store.list("media/")).map((o) => o.name),
+      ["media/speech/one.mp3"],
+    );
   });
 });
 
