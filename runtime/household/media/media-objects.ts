@@ -8,6 +8,7 @@
  * Names are content-addressed: a name's bytes never change, so a put of a name already
  * stored only marks it as written now (what a sweep's grace counts from).
  */
+import type { Knex } from "knex";
 import type { PlatformContext } from "../../platform/context";
 import { fsObjects } from "./fs-objects";
 import type { MediaObjectStore } from "./object-store";
@@ -18,5 +19,11 @@ export interface MediaObjectsContext extends Pick<PlatformContext, "db" | "dataD
   settings: { cluster: Pick<PlatformContext["settings"]["cluster"], "enabled"> };
 }
 
+const borrowed = new WeakMap<Knex, MediaObjectStore>();
+
+/** A scratch database (a rehearsal's) uses the live media store: its own has no media table worth reading. */
+export const borrowMediaObjects = (scratch: Knex, live: MediaObjectsContext): void => void borrowed.set(scratch, mediaObjects(live));
+
 /** The store this instance uses: the shared one with `cluster.enabled`, else the data dir's files. */
-export const mediaObjects = (ctx: MediaObjectsContext): MediaObjectStore => (ctx.settings.cluster.enabled ? pgObjects(ctx.db) : fsObjects(ctx.dataDir));
+export const mediaObjects = (ctx: MediaObjectsContext): MediaObjectStore =>
+  borrowed.get(ctx.db) ?? (ctx.settings.cluster.enabled ? pgObjects(ctx.db) : fsObjects(ctx.dataDir));

@@ -1,7 +1,7 @@
 /**
  * Media shared by two instances on one PostgreSQL (issue 28 §3), each with a data dir of its
  * own, on one controllable clock: a frame a camera posts to A is served by B under a URL A
- * signed (and the other way round), and read by B's steps; a speech clip stored by A plays
+ * signed (and the other way round), and read by B's steps and rehearsals; a speech clip stored by A plays
  * from B (and is swept by B an hour later); an e-ink card rendered through A is served to a
  * display polling B; a frame past the retention is swept from the shared store and gone on
  * both; an expired URL is refused by both.
@@ -15,7 +15,8 @@ import { ManualClock } from "../../../../runtime/platform/core/clock";
 import { createLogger } from "../../../../runtime/platform/core/logger";
 import { objectPath, signedUrl, sweepExpired } from "../../../../runtime/household/media/media.service";
 import { readMediaPath } from "../../../../runtime/household/media/media-paths";
-import { mediaObjects } from "../../../../runtime/household/media/media-objects";
+import { borrowMediaObjects, mediaObjects } from "../../../../runtime/household/media/media-objects";
+import { openStore } from "../../../../runtime/platform/db/store";
 import { storeSpeechClip } from "../../../../runtime/household/media/speech-clips";
 import { cameraPayload, testJpeg } from "../../../support/jpeg";
 import { sharedPg, type SharedPg } from "../../../support/pg-cluster";
@@ -94,6 +95,17 @@ describe("media shared by two instances (cluster, PostgreSQL)", function () {
     // The bytes are in the shared store, not in either instance's data dir.
     assert.deepEqual(filesUnder(path.join(a.app.ctx.dataDir, "media")), []);
     assert.deepEqual(filesUnder(path.join(b.app.ctx.dataDir, "media")), []);
+  });
+
+  it("lets a rehearsal on B (its scratch database) read the frame from the shared store", async () => {
+    const scratch = await openStore("sqlite::memory:", b.app.ctx.dataDir);
+    try {
+      borrowMediaObjects(scratch.db, b.app.ctx);
+      const ctx = { db: scratch.db, dataDir: b.app.ctx.dataDir, settings: b.app.ctx.settings };
+      assert.deepEqual(await readMediaPath(ctx, objectPath(frame.object_name)), frame.bytes);
+    } finally {
+      await scratch.close();
+    }
   });
 
   it("refuses on B a URL signed by A once it has expired, and a forged one at once", async () => {
