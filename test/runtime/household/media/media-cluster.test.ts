@@ -1,10 +1,10 @@
 /**
  * Media shared by two instances on one PostgreSQL (issue 28 §3), each with a data dir of its
  * own, on one controllable clock: a frame a camera posts to A is served by B under a URL A
- * signed (and the other way round), and read by B's steps and rehearsals; a speech clip stored by A plays
- * from B (and is swept by B an hour later); an e-ink card rendered through A is served to a
- * display polling B; a frame past the retention is swept from the shared store and gone on
- * both; an expired URL is refused by both.
+ * signed (and the other way round), and read by B's steps and rehearsals; a speech clip
+ * stored by A plays from B (and is swept by B an hour later); an e-ink card rendered through
+ * A is served to a display polling B; a frame past the retention is swept from the shared
+ * store and gone on both; an expired URL is refused by both.
  */
 import assert from "node:assert/strict";
 import fs from "node:fs";
