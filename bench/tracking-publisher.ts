@@ -47,7 +47,12 @@ async function run(input: PublisherInput): Promise<PublisherOutput> {
         const person = input.people[j % input.people.length];
         const room = input.rooms[Math.floor(j / input.people.length) % input.rooms.length];
         sentAt[j] = nowMs();
-        const p = pub.event({ camera_id: `cam-${j % 4}`, room_name: room, people: [{ ph_id: `ph-${person}`, identity_id: person }], event_id: `${input.idPrefix}-${j}` });
+        const p = pub.event({
+          camera_id: `cam-${j % 4}`,
+          room_name: room,
+          people: [{ ph_id: `ph-${person}`, identity_id: person }],
+          event_id: `${input.idPrefix}-${j}`,
+        });
         const tracked: Promise<unknown> = p.finally(() => outstanding.delete(tracked));
         outstanding.add(tracked);
       }
