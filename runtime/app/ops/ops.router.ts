@@ -8,6 +8,7 @@
 import { Router, type Request } from "express";
 import type { AppContext } from "../context";
 import type { Cluster } from "../../platform/cluster/cluster";
+import type { LinkHealth } from "../../platform/cluster/cluster-link";
 import { pingStore } from "../../platform/db/store";
 import { route, reply } from "../../platform/http/route";
 import { packageInfo } from "../../platform/config/app-info";
@@ -60,12 +61,14 @@ export function healthRouter(ctx: AppContext, sources: HealthSources): Router {
 }
 
 /** `/health`'s cluster part: this instance, the live ones, and the leases held here. */
-async function clusterHealth(cluster: Cluster): Promise<{ instance_id: string; instances_alive: string[]; leases_held: string[] }> {
+async function clusterHealth(cluster: Cluster): Promise<{ instance_id: string; instances_alive: string[]; leases_held: string[]; events: LinkHealth }> {
   const status = await cluster.status();
   return {
     instance_id: status.instance_id,
     instances_alive: status.instances.filter((i) => i.alive).map((i) => i.instance_id),
     leases_held: status.leases.filter((l) => l.holder === status.instance_id).map((l) => l.name),
+    // The NATS link: while it is down the instance serves on, but its events reach only its own clients.
+    events: status.events,
   };
 }
 
