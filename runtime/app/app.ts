@@ -312,6 +312,7 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
       nodeRedState: () => (useNodeRed ? nodeRedHost.state : "disabled"),
       cts: () => cts.health(),
       sceneSamples: () => sceneSamples.status(),
+      flowsRev: async () => (useNodeRed ? (await nodeRedHost.getFlows()).rev : null),
     }),
   );
   app.use(docsRouter());
