@@ -67,6 +67,7 @@ import { docsRouter } from "./ops/docs-pages";
 import { webappRouter } from "./webapp/webapp.router";
 import { fanOutBus, fanOutRuns, fanOutWebApp } from "./cluster/cluster-events";
 import { shareDeploys, type SharedDeploys } from "./cluster/shared-deploys";
+import { shareHubStates } from "./cluster/hub-states";
 import { knowledgePageRouter } from "./knowledge-page/knowledge-page.router";
 import { LocationFusion } from "../household/tracking/location-fusion";
 import { CtsService } from "../household/cts/cts.service";
@@ -261,8 +262,13 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
   if (hub.client) {
     lifecycle.add("hub sensors", bridgeHubSensors(ctx, hub.client));
     lifecycle.add("hub locations", pushLocationsToHub(ctx, hub.client));
-    // The hub-backed presence providers (bed sensor, phone, night anchor) read its states.
-    useHubState(ctx, hubStateReader(hub));
+    // The hub-backed presence providers (bed sensor, phone, night anchor) read its states;
+    // with several instances, those the holder of the hub connection shares.
+    if (cluster.enabled) {
+      const shared = shareHubStates(hub.client, cluster.link, cluster.leases);
+      lifecycle.add("cluster: hub states", () => shared.stop());
+      useHubState(ctx, shared.reader);
+    } else useHubState(ctx, hubStateReader(hub));
   }
   // The family's chat: alerts out, buttons, replies and commands in (long polling unless webhook mode).
   const chat = startChat(ctx);

@@ -39,7 +39,7 @@ export interface ClusterLink {
   publish(channel: string, data: unknown): void;
   /** Receives what the other instances publish on `channel`; returns the unsubscribe. */
   subscribe(channel: string, handler: ChannelHandler): () => void;
-  /** Called after every (re)connection: what was published meanwhile was lost, so catch up. */
+  /** Called after every (re)connection (and at once if connected now): what was published meanwhile was lost, so catch up. */
   onConnected(handler: () => void): () => void;
   health(): LinkHealth;
   stop(): Promise<void>;
@@ -109,6 +109,8 @@ export class NatsLink implements ClusterLink {
 
   onConnected(handler: () => void): () => void {
     this.connectedHandlers.add(handler);
+    // Connected before this part started listening: it catches up now.
+    if (this.state === "connected") queueMicrotask(() => this.connectedHandlers.has(handler) && handler());
     return () => void this.connectedHandlers.delete(handler);
   }
 

@@ -19,6 +19,8 @@ import { NATS_URL, requireNats } from "../../../support/nats";
 import { requirePgPass, sharedPg, type SharedPg } from "../../../support/pg-cluster";
 import { tcpProxy, type TcpProxy } from "../../../support/tcp-proxy";
 import { KEYS, testAuthSettings } from "../../../support/test-app";
+import { hubState } from "../../../../runtime/household/hub/hub-state";
+import { startFakeHub, type FakeHub } from "../../../fakes/hub-server";
 
 const log = createLogger(process.env.CAREFLOW_TEST_LOG ? "debug" : "silent");
 
@@ -192,5 +194,57 @@ describe("cluster: events fanned out to every instance's clients", function () {
       [2, 4],
       "what alpha sent while gamma was cut off is not replayed (live events only)",
     );
+  });
+});
+
+describe("cluster: the hub's states known on every instance", function () {
+  this.timeout(60_000);
+  let pg: SharedPg;
+  let hub: FakeHub;
+  const apps: CareflowApp[] = [];
+  const start = async (id: string): Promise<CareflowApp> => {
+    const settings = buildSettings({
+      auth: testAuthSettings(),
+      cluster: { enabled: true, instance_id: id, lease_seconds: 1, nats_url: NATS_URL },
+      hub: { url: hub.url, token: hub.token },
+    });
+    const app = await createApp({
+      config: { port: 0, dataDir: path.join(pg.dataDir, id), databaseUrl: pg.url, settingsFile: undefined, settings },
+      log,
+      nodeRed: false,
+    });
+    apps.push(app);
+    return app;
+  };
+  const bedOf = (app: CareflowApp) => hubState(app.ctx).state("binary_sensor.rose_bed");
+
+  before(async function () {
+    requirePgPass(this);
+    await requireNats(this);
+    pg = await sharedPg(this);
+    hub = await startFakeHub();
+  });
+  after(async () => {
+    for (const app of apps) await app.close().catch(() => undefined);
+    await hub?.stop();
+    await pg?.drop();
+  });
+
+  it("the presence providers of an instance without the hub connection read the states its holder sees, and after a failover", async () => {
+    hub.setState("binary_sensor.rose_bed", "on");
+    const alpha = await start("alpha");
+    await eventually("alpha's hub connection", () => alpha.ctx.hub?.client?.ready === true);
+    const beta = await start("beta");
+    assert.equal(beta.ctx.hub?.client?.connected, false, "one hub connection for the cluster");
+    // A state set before beta came: from the holder's answer to beta's request.
+    await eventually("beta to know the bed is occupied", async () => (await bedOf(beta))?.state === "on");
+    hub.setState("binary_sensor.rose_bed", "off");
+    await eventually("beta to see the bed emptied", async () => (await bedOf(beta))?.state === "off");
+    assert.equal((await bedOf(alpha))?.state, "off");
+    await alpha.close();
+    apps.shift();
+    await eventually("beta's own hub connection, its states read", () => beta.ctx.hub?.client?.connected === true && beta.ctx.hub.client.ready, 5000);
+    hub.setState("binary_sensor.rose_bed", "on");
+    await eventually("beta reading its own connection", async () => (await bedOf(beta))?.state === "on");
   });
 });
