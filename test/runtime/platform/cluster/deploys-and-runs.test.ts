@@ -2,14 +2,16 @@
  * Any instance serves any client (issue 28 §2), with Node-RED and the engine on each: one
  * instance here, the other a child process (`npm start`; Node-RED is one per process), both
  * on one PostgreSQL database and the machine's NATS. A rule written through one instance runs
- * on the other at once, an update made through one changes what the other runs, and the live
- * feed and web app clients of each instance see the runs and popups of the other's engine.
+ * on the other at once, an update made through one (REST or the editor's deploy) changes what
+ * the other runs, and the live feed and web app clients of each instance see the runs and
+ * popups of the other's engine.
  */
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import WebSocket from "ws";
 import { createApp, type CareflowApp } from "../../../../runtime/app/app";
+import { storedRevision } from "../../../../runtime/app/cluster/shared-deploys";
 import { buildSettings } from "../../../../runtime/platform/config/load-settings";
 import { createLogger } from "../../../../runtime/platform/core/logger";
 import { eventually } from "../../../support/eventually";
@@ -155,6 +157,8 @@ describe("cluster: deploys and runs seen by every instance", function () {
     assert.equal(updated.status, 200, JSON.stringify(updated.body));
     // What an operator checks: every instance runs the flows of the last deploy.
     const rev = (await call(a, "GET", "/health")).body.cluster.flows_rev as string;
+    // Computed as Node-RED does: an instance running the stored flows never reloads them for nothing.
+    assert.equal(rev, await storedRevision(alpha!.ctx.db));
     await eventually("beta to run alpha's deploy", async () => (await call(b, "GET", "/health")).body.cluster.flows_rev === rev);
     const second = (await call(b, "POST", `/api/v1/rules/${ruleId}/execute`)).body.execution_id as number;
     assert.equal((await finished(b, second)).status, "completed");
@@ -163,5 +167,33 @@ describe("cluster: deploys and runs seen by every instance", function () {
       screenOnB.frames.filter((f) => f.type === "emergency").map((f) => f.message),
       ["Smoke in the kitchen", "Smoke in the hall"],
     );
+  });
+
+  it("a deploy through one instance's editor is what the other runs", async () => {
+    const screenOnB = await listen(b, "/ws", KEYS.webapp);
+    sockets.push(screenOnB);
+    const editor = (base: string, init: RequestInit = {}) =>
+      fetch(`${base}/editor/flows`, {
+        ...init,
+        headers: { authorization: `Bearer ${KEYS.admin}`, "content-type": "application/json", "Node-RED-API-Version": "v2", ...(init.headers ?? {}) },
+      });
+    const current = (await (await editor(a)).json()) as { flows: Frame[]; rev: string };
+    const step = current.flows.find((n) => n.config?.pwa_popup_text_template === "Smoke in the hall");
+    assert.ok(step, "the rule's notification node in the editor's flows");
+    step.config = { ...step.config, pwa_popup_text_template: "Smoke on the stairs" };
+    const deployed = await editor(a, {
+      method: "POST",
+      headers: { "Node-RED-Deployment-Type": "full" },
+      body: JSON.stringify({ flows: current.flows, rev: current.rev }),
+    });
+    const answer = await deployed.text();
+    assert.equal(deployed.status, 200, answer);
+    const rev = (JSON.parse(answer) as { rev: string }).rev;
+    await eventually("beta to run the editor's deploy", async () => (await call(b, "GET", "/health")).body.cluster.flows_rev === rev);
+    // Beta's editor shows the new flows too.
+    assert.equal(((await (await editor(b)).json()) as { rev: string }).rev, rev);
+    const exec = (await call(b, "POST", `/api/v1/rules/${ruleId}/execute`)).body.execution_id as number;
+    assert.equal((await finished(b, exec)).status, "completed");
+    await eventually("the deployed popup from beta's run", () => screenOnB.frames.some((f) => f.type === "emergency" && f.message === "Smoke on the stairs"));
   });
 });
