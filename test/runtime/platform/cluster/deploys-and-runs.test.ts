@@ -18,6 +18,7 @@ import { eventually } from "../../../support/eventually";
 import { NATS_URL, requireNats } from "../../../support/nats";
 import { requirePgPass, sharedPg, type SharedPg } from "../../../support/pg-cluster";
 import { startService, type ServiceProcess } from "../../../support/service-process";
+import { tcpProxy, type TcpProxy } from "../../../support/tcp-proxy";
 import { KEYS, testAuthSettings } from "../../../support/test-app";
 
 const log = createLogger(process.env.CAREFLOW_TEST_LOG ? "debug" : "silent");
@@ -42,8 +43,10 @@ describe("cluster: deploys and runs seen by every instance", function () {
   let a: string;
   let b: string;
   const sockets: Array<{ close(): void }> = [];
+  // Beta reaches the broker through a relay the test can cut.
+  let relay: TcpProxy | undefined;
 
-  const cluster = (id: string) => ({ enabled: true, instance_id: id, lease_seconds: 1, nats_url: NATS_URL });
+  const cluster = (id: string, natsUrl = NATS_URL) => ({ enabled: true, instance_id: id, lease_seconds: 1, nats_url: natsUrl });
   const call = async (base: string, method: string, p: string, body?: unknown): Promise<{ status: number; body: Frame }> => {
     const res = await fetch(base + p, {
       method,
@@ -87,8 +90,10 @@ describe("cluster: deploys and runs seen by every instance", function () {
       nodeRed: true,
     });
     a = `http://127.0.0.1:${await alpha.listen(0, "127.0.0.1")}`;
+    const broker = new URL(NATS_URL.replace(/^nats:/, "http:"));
+    relay = await tcpProxy({ host: broker.hostname, port: Number(broker.port || 4222) });
     const settingsFile = path.join(pg.dataDir, "beta.yaml");
-    fs.writeFileSync(settingsFile, JSON.stringify({ auth: testAuthSettings(), cluster: cluster("beta"), app: { log_level: "info" } }));
+    fs.writeFileSync(settingsFile, JSON.stringify({ auth: testAuthSettings(), cluster: cluster("beta", relay.url), app: { log_level: "info" } }));
     beta = await startService(
       { DATABASE_URL: pg.url, CAREFLOW_DATA_DIR: path.join(pg.dataDir, "beta"), CAREFLOW_SETTINGS: settingsFile, CAREFLOW_DEMO: "0" },
       90_000,
@@ -101,6 +106,7 @@ describe("cluster: deploys and runs seen by every instance", function () {
     for (const s of sockets) s.close();
     await beta?.stop();
     await alpha?.close();
+    await relay?.close();
     await pg?.drop();
   });
 
@@ -195,5 +201,21 @@ describe("cluster: deploys and runs seen by every instance", function () {
     const exec = (await call(b, "POST", `/api/v1/rules/${ruleId}/execute`)).body.execution_id as number;
     assert.equal((await finished(b, exec)).status, "completed");
     await eventually("the deployed popup from beta's run", () => screenOnB.frames.some((f) => f.type === "emergency" && f.message === "Smoke on the stairs"));
+  });
+
+  it("an instance cut off from the broker runs on, and runs the deploys it missed once it is back", async () => {
+    await relay!.cut();
+    await eventually("beta to notice", async () => (await call(b, "GET", "/health")).body.cluster.events.state !== "connected");
+    const before = (await call(b, "GET", "/health")).body;
+    assert.equal(before.status, "ok");
+    const steps = (await call(a, "GET", `/api/v1/rules/${ruleId}/steps`)).body as unknown as Frame[];
+    const updated = await call(a, "PUT", `/api/v1/rules/${ruleId}/steps/${steps[0].id}`, { config_json: popupRule("Smoke in the cellar") });
+    assert.equal(updated.status, 200, JSON.stringify(updated.body));
+    const rev = (await call(a, "GET", "/health")).body.cluster.flows_rev as string;
+    await new Promise((r) => setTimeout(r, 500));
+    assert.equal((await call(b, "GET", "/health")).body.cluster.flows_rev, before.cluster.flows_rev, "no notice reached beta");
+    await relay!.restore();
+    await eventually("beta to catch up on reconnecting", async () => (await call(b, "GET", "/health")).body.cluster.flows_rev === rev, 20_000);
+    assert.equal((await call(b, "GET", "/health")).body.cluster.events.state, "connected");
   });
 });
