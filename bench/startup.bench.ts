@@ -21,17 +21,19 @@ function cpuMs(pid: number): number {
   return (ticks * 1000) / 100; // USER_HZ is 100 on Linux
 }
 
-/** The node process serving (under `npm start` it is npm's child, found by its command line). */
+const childrenOf = (pid: number): number[] => {
+  try {
+    return fs.readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    return []; // a kernel without CONFIG_PROC_CHILDREN: the root's own CPU is reported
+  }
+};
+
+/** The node process serving (under `npm start`, npm's child or grandchild, found by its command line). */
 function nodePid(s: Started): number {
   const root = s.child.pid!;
-  const children = fs.readFileSync(`/proc/${root}/task/${root}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
-  for (const pid of [root, ...children]) {
-    const cmd = fs.readFileSync(`/proc/${pid}/cmdline`, "utf8");
-    if (cmd.includes("main.js")) return pid;
-    const grand = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
-    for (const g of grand) if (fs.readFileSync(`/proc/${g}/cmdline`, "utf8").includes("main.js")) return g;
-  }
-  return root;
+  const family = [root, ...childrenOf(root).flatMap((c) => [c, ...childrenOf(c)])];
+  return family.find((pid) => fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("main.js")) ?? root;
 }
 
 async function timeStarts(dataDir: string, viaNpm: boolean): Promise<{ wall: number[]; cpu: number[] }> {
