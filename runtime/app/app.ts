@@ -28,6 +28,7 @@ import { ensureDefaultTemplate } from "../care/eink/default-template";
 import { checkLayouts } from "../care/knowledge/layouts/layouts";
 import { apiV1 } from "./api-v1";
 import { requestTargetGuard } from "../platform/http/request-target";
+import { createExpressServer } from "../platform/http/express-server";
 import { answerClientErrors } from "../platform/http/client-errors";
 import { FailureThrottle } from "../platform/auth/failure-throttle";
 import { editorLogin } from "../platform/nodered/admin-auth";
@@ -347,7 +348,7 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
   app.use(notFoundHandler);
   app.use(errorHandler(log));
 
-  const server = http.createServer(app);
+  const server = createExpressServer(app);
   answerClientErrors(server, log);
   let feed: PipelineFeed | undefined;
   // Upgraded sockets (/ws, /ws/pipeline, the editor's comms) are no longer the HTTP server's
