@@ -4,6 +4,10 @@
  * of them killed -9 at random several times and started again (issue 28, "Test as a provider
  * would"). PostgreSQL pass only (CAREFLOW_TEST_DATABASE_URL): SQLite cannot be shared.
  *
+ * The cases marked `// needs wt-…` wait for other branches of issue 28 and are pending
+ * (it.skip) here; all seven passed on a local merge of wt-engine, wt-timers, wt-fanout and
+ * wt-media into this branch (27 November, load 19, 2 minutes in all): enable them once merged.
+ *
  * Timing is real (three processes cannot share a ManualClock): the cron rule ticks every 2 s
  * (node-cron's seconds field) and leases last 2 s, so a kill's failover takes at most 2.7 s
  * (1 s leases flap on a loaded 2-core machine: a renewal round is late more often than not).
@@ -70,6 +74,7 @@ describe("cluster: three processes on one PostgreSQL, kill -9 at random", functi
   /** What the client on the live feed of instance C (never killed) saw: execution ids per rule. */
   const feedRuns = new Map<number, Set<number>>();
   let feed: WebSocket | undefined;
+  let feedFrom = 0;
 
   const inst = () => cluster.instances;
   /** C, the instance whose live feed a client watches; it is spared so the client stays connected. */
@@ -132,10 +137,10 @@ describe("cluster: three processes on one PostgreSQL, kill -9 at random", functi
         hub: { url: hub.url, token: hub.token },
         notifications: {
           chat_app: { api_base_url: chat.url, token: "77:three-token", poll_timeout_seconds: 1, targets: [{ name: "Anna", chat_id: 1001 }] },
-          // An emergency re-sends every 3 s, twice at most: short enough to watch across a kill.
-          levels: { emergency: { channels: ["pwa_popup_text"], escalation_minutes: 0.05, repeat_count: 2 } },
+          // An emergency re-sends every 3 s, 6 times at most: short enough to watch across a kill.
+          levels: { emergency: { channels: ["pwa_popup_text"], escalation_minutes: 0.05, repeat_count: 6 } },
         },
-        aggregator: { batch_size: 3, window_seconds: 2, cooldown_seconds: 1 },
+        aggregator: { batch_size: 5, window_seconds: 4, cooldown_seconds: 1 },
       },
       // The household and its cron rule are set up through the first instance; the others load
       // the rules at their start. (A rule made later on one instance reaches the others' flows
@@ -163,6 +168,7 @@ describe("cluster: three processes on one PostgreSQL, kill -9 at random", functi
       feedRuns.set(e.rule_id, (feedRuns.get(e.rule_id) ?? new Set()).add(e.execution_id));
     });
     await new Promise((resolve, reject) => feed!.once("open", resolve).once("error", reject));
+    feedFrom = Date.now();
   });
 
   after(async () => {
@@ -189,6 +195,16 @@ describe("cluster: three processes on one PostgreSQL, kill -9 at random", functi
       const wanted = LEASED.map((name) => before.get(name)).find((h, i) => h && h !== c().id && !measured.has(LEASED[i]));
       const victim = wanted ? byId(wanted) : inst()[Math.floor(Math.random() * 2)];
       const held = LEASED.filter((name) => before.get(name) === victim.id);
+      // Between ticks, once the last tick's run is in the store: a run just started may still be
+      // on its way to the store (the engine's group commit), and kill -9 loses it on one box as
+      // well. Given up after 3 s (a tick no instance held is never written).
+      for (const end = Date.now() + 3000; Date.now() < end; await sleep(20)) {
+        const phase = Date.now() % TICK_MS;
+        if (phase < 300 || phase > TICK_MS - 400) continue;
+        // Ids come in blocks per instance: the newest run is the latest started, not the highest id.
+        const newest = Math.max(0, ...(await runsOf(cronRule)).map((r) => Date.parse(r.started_at as string)));
+        if (newest >= Date.now() - phase && Date.now() % TICK_MS < TICK_MS - 300) break;
+      }
       const kill: Kill = { victim: victim.id, at: Date.now(), failover: {} };
       kills.push(kill);
       await victim.kill();
@@ -228,9 +244,11 @@ describe("cluster: three processes on one PostgreSQL, kill -9 at random", functi
         )
         .join("; ")}\n`,
     );
+    // Every lease's failover was seen, unless (after a flap under load) it sat on the spared C.
     const measured = new Set(kills.flatMap((x) => Object.keys(x.failover)));
+    const onC = await holders(c());
     assert.deepEqual(
-      [...LEASED].filter((name) => !measured.has(name)),
+      [...LEASED].filter((name) => !measured.has(name) && onC.get(name) !== c().id),
       [],
       "every lease's failover was seen at least once",
     );
@@ -269,8 +287,9 @@ describe("cluster: three processes on one PostgreSQL, kill -9 at random", functi
     const held = (t: number) => cronHeld.some((h) => t >= h.from + 500 && t < h.to);
     const lost: string[] = [];
     for (let t = Math.ceil(cronFrom / TICK_MS) * TICK_MS; t <= cronUntil; t += TICK_MS) if (!perTick.has(t) && held(t)) lost.push(new Date(t).toISOString());
-    const gaps = Math.round((cronUntil - cronFrom) / TICK_MS) + 1 - perTick.size;
-    process.stdout.write(`      cron: ${perTick.size} ticks fired, ${gaps} skipped while no instance held the lease\n`);
+    let skipped = 0;
+    for (let t = Math.ceil(cronFrom / TICK_MS) * TICK_MS; t <= cronUntil; t += TICK_MS) if (!perTick.has(t)) skipped++;
+    process.stdout.write(`      cron: ${perTick.size} ticks fired, ${skipped} skipped while no instance held the lease\n`);
     assert.deepEqual(lost, [], `ticks lost while an instance held cron (${runs.length} runs; held ${JSON.stringify(cronHeld)})`);
     assert.ok(perTick.size >= (cronUntil - cronFrom) / TICK_MS / 2, `only ${perTick.size} ticks fired`);
   });
@@ -284,13 +303,14 @@ describe("cluster: three processes on one PostgreSQL, kill -9 at random", functi
       rule: { name: "Made elsewhere", trigger_type: "cron", schedule_cron: "*/2 * * * * *", primary_sensor_ref: { kind: "sensor", label: "hall_pir" } },
       steps: [{ label: "c", step_type: "condition", config: { expression: "true" } }],
     });
-    await until("a run of the rule made elsewhere", async () => (await runsOf(rule)).length >= 2, 8000, 200);
+    await until("a run of the rule made elsewhere", async () => (await runsOf(rule)).length >= 2, 15_000, 200);
   });
 
-  // needs wt-fanout: run events of runs executed on another instance reach /ws/pipeline of C
-  // over NATS; today C's feed shows only C's own runs.
+  // needs wt-fanout (and wt-engine for ids unique across instances): run events of runs executed
+  // on another instance reach /ws/pipeline of C over NATS; today C's feed shows only C's own.
   it.skip("shows every cron run on the live feed of instance C, wherever it ran", async () => {
-    const runs = await runsOf(cronRule);
+    // The runs started once the client was connected (a feed has no history).
+    const runs = (await runsOf(cronRule)).filter((r) => Date.parse(r.started_at as string) > feedFrom + 100);
     const seen = feedRuns.get(cronRule) ?? new Set<number>();
     const missing = runs.map((r) => r.id as number).filter((id) => !seen.has(id));
     assert.deepEqual(missing, [], `C's feed missed ${missing.length} of ${runs.length} runs`);
@@ -330,17 +350,17 @@ describe("cluster: three processes on one PostgreSQL, kill -9 at random", functi
     );
     await victim.start();
     for (const r of runs) {
-      const detail = (await call(next(), "GET", `/api/v1/workflows/${r.id}/detail`)).body as { steps: Array<{ label: string }> };
-      assert.equal(detail.steps.filter((s) => s.label === "after").length, 1, `run ${r.id} resumed once`);
+      const after = (r.step_timings as Array<{ label: string }>).filter((t) => t.label === "after");
+      assert.equal(after.length, 1, `run ${r.id} resumed once`);
     }
   });
 
   // needs wt-timers: escalation re-sends run on the holder of a lease (today every instance
-  // re-sends due alerts, claimed per row); needs wt-fanout for the popups on other instances.
+  // re-sends due alerts, claimed per row); and wt-engine, whose shared run ids the alert's run needs.
   it.skip("escalates an emergency once per interval across a kill, and stops on an acknowledgement made through another instance", async () => {
     const rule = await importRule(next(), {
       rule: { name: "Fall", trigger_type: "webhook" },
-      steps: [{ label: "alert", step_type: "notification", config: { level: "emergency", message: "Anna fell" } }],
+      steps: [{ label: "alert", step_type: "notification", config: { alert_level: "emergency", message_template: "Anna fell" } }],
     });
     const secret = (await call(next(), "POST", `/api/v1/webhooks/${rule}/generate-secret`)).body.secret as string;
     await fetch(`${next().url}/api/v1/webhooks/${rule}`, {
@@ -349,47 +369,59 @@ describe("cluster: three processes on one PostgreSQL, kill -9 at random", functi
       body: "{}",
     });
     const alert = await until("the alert", async () => ((await call(next(), "GET", "/api/v1/alerts")).body as Array<Record<string, any>>)[0], 5000, 200);
-    await sleep(3500);
-    const victim = inst()[Math.floor(Math.random() * 2)];
+    type Sent = { escalation_count: number; history: Array<{ event: string; channel: string | null; escalation: number }> };
+    const read = async () => (await call(c(), "GET", `/api/v1/alerts/${alert.id}`)).body as Sent;
+    await until("the first re-send", async () => (await read()).escalation_count >= 1, 6000, 200);
+    // The holder of the escalation lease dies after the first re-send (else a random one; C spared).
+    const h = (await holders(c())).get("escalation");
+    const victim = h && h !== c().id ? byId(h) : inst()[Math.floor(Math.random() * 2)];
     await victim.kill();
-    await sleep(3500);
-    const history = async () =>
-      (await call(c(), "GET", `/api/v1/alerts/${alert.id}`)).body as { escalation_count: number; history?: Array<{ event: string; escalation: number }> };
-    const sent = await history();
-    assert.equal(sent.escalation_count, 2, "re-sent once per 3 s interval, twice, across the kill");
-    const escalations = (sent.history ?? []).filter((e) => e.event === "escalated").map((e) => e.escalation);
-    assert.deepEqual(escalations, [...new Set(escalations)], "no escalation sent twice");
-    await victim.start();
-    // Acknowledged through an instance other than the one that raised it; nothing more is sent.
+    await until("the second re-send, from a survivor", async () => (await read()).escalation_count >= 2, 10_000, 200);
+    // Acknowledged through C, whichever instance raised it; nothing more is sent.
     assert.equal((await call(c(), "POST", `/api/v1/alerts/${alert.id}/action`, { action: "dismiss" })).status, 200);
-    const after = (await history()).escalation_count;
-    await sleep(4000);
-    assert.equal((await history()).escalation_count, after, "an acknowledged emergency escalates no more");
+    const stopped = (await read()).escalation_count;
+    await sleep(7000); // two more intervals
+    const sent = await read();
+    assert.equal(sent.escalation_count, stopped, "an acknowledged emergency escalates no more");
+    // One receipt per send (delivered, or failed when no web app listens).
+    const popups = sent.history.filter((e) => e.channel === "pwa_popup_text" && ["delivered", "failed"].includes(e.event)).map((e) => e.escalation);
+    assert.deepEqual(popups, [...new Set(popups)], `each escalation sent once: ${popups.join(", ")}`);
+    assert.deepEqual(
+      popups,
+      Array.from({ length: stopped + 1 }, (_, i) => i),
+      `none skipped: ${JSON.stringify(sent.history)}`,
+    );
+    await victim.start();
   });
 
-  // needs wt-timers (the aggregator's windows under a lease) and wt-media (frames readable by
-  // the instance that runs the batch): frames uploaded to three instances make one batch.
-  it.skip("fires a camera rule once per batch, whichever instances the frames reached", async () => {
+  // needs wt-timers (the aggregator's windows under a lease, batches shared per row) and wt-media
+  // (frames readable by the instance that runs the batch).
+  it.skip("fires a camera rule once per batch, whichever instances the frames reached, across a kill", async () => {
     const rule = await importRule(next(), {
       rule: { name: "Kitchen look", trigger_type: "sensor_event", primary_sensor_ref: { kind: "sensor", label: "kitchen_cam" } },
       steps: [{ label: "c", step_type: "condition", config: { expression: "true" } }],
     });
+    // Three frames a batch, one to each instance, closed by the 4 s window (batch_size is 5);
+    // during the second batch's window an instance dies. The frames are made first: under load
+    // making them could outlast the window.
+    const jpegs = await Promise.all(Array.from({ length: 9 }, (_, i) => testJpeg(64, 48, i)));
     for (let batch = 0; batch < 3; batch++) {
       for (let i = 0; i < 3; i++) {
         const via = next();
         const res = await fetch(`${via.url}/api/v1/device/camera`, {
           method: "POST",
           headers: { "content-type": "application/json", "x-api-key": CAMERA },
-          body: JSON.stringify(cameraPayload(await testJpeg(64, 48, batch * 3 + i))),
+          body: JSON.stringify(cameraPayload(jpegs[batch * 3 + i])),
         });
-        assert.equal(res.status, 200);
+        assert.equal(res.status, 200, `frame ${i} of batch ${batch} through ${via.id}`);
       }
       if (batch === 1) await inst()[Math.floor(Math.random() * 2)].kill();
-      await sleep(3500); // window 2 s + cooldown 1 s
+      await sleep(batch === 1 ? 9000 : 6000); // window 4 s + cooldown 1 s (+ a failover)
     }
     for (const i of inst()) if (!i.running) await i.start();
     const runs = await runsOf(rule);
     assert.equal(runs.length, 3, `one run per batch, got ${runs.length}`);
-    for (const r of runs) assert.equal((r.trigger_context?.media_paths ?? []).length, 3, `run ${r.id} saw its batch's three frames`);
+    const frames = runs.map((r) => `${r.id}@${r.started_at}: ${(r.trigger_context?.media_paths ?? []).length}`);
+    for (const r of runs) assert.equal((r.trigger_context?.media_paths ?? []).length, 3, `each run saw its batch's three frames: ${frames.join(", ")}`);
   });
 });
