@@ -9,6 +9,7 @@
  * slept are not caught up: the next run is computed from the later of the due time and now.
  */
 import type { CareContext } from "../../context";
+import { leasesOf } from "../../../platform/cluster/cluster";
 import type { RuleView } from "../../rules/rule-model";
 import { triggerContext, type RuleFirer } from "../engine/types";
 import { nextCronTime, parseCron, type CronFields } from "./cron-schedule";
@@ -142,6 +143,9 @@ export class CronScheduler implements Trigger {
       return;
     }
     const trigger = triggerContext({ trigger_type: "cron", sensor_id: rule.primary_sensor_id, room_name: await sensorRoom(this.ctx, rule.primary_sensor_id) });
+    // A stalled event loop can run a tick's timer after the `cron` lease (start-triggers.ts) ran
+    // out and before its deadline stopped us: another instance may fire that tick already.
+    if (!this.running || !leasesOf(this.ctx).holds("cron")) return;
     await fireLogged(this.ctx, this.firer, { rule_id: ruleId, trigger });
   }
 }
