@@ -100,7 +100,11 @@ class Escalator {
       this.stopFollowing = repeatOnClock(
         this.ctx.clock,
         ADOPT_EVERY_MS,
-        () => this.follow(),
+        () => {
+          const following = this.follow();
+          this.track(following);
+          return following;
+        },
         (err) => this.ctx.log.error({ err }, "escalation: reading the schedule failed"),
       );
     else this.track(this.rearmAll());

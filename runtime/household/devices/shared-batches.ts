@@ -53,7 +53,7 @@ export class SharedBatches {
       repeatOnClock(
         this.ctx.clock,
         ADOPT_EVERY_MS,
-        () => this.flushDue(),
+        () => this.track(this.flushDue()),
         (err) => this.ctx.log.error({ err }, "flushing due camera batches failed"),
       ),
     );

@@ -62,7 +62,11 @@ export class OccupancyTrigger implements Trigger {
       this.stopFollowing = repeatOnClock(
         this.ctx.clock,
         ADOPT_EVERY_MS,
-        () => this.follow(),
+        () => {
+          const following = this.follow();
+          this.inflight.track(following);
+          return following;
+        },
         (err) => this.ctx.log.error({ err }, "occupancy: reading presence failed"),
       );
   }

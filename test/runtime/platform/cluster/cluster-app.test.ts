@@ -121,7 +121,19 @@ describe("cluster: settings, the SQLite refusal, /admin/cluster and /health", fu
       );
       const names = res.body.leases.map((l: { name: string }) => l.name);
       // Without Node-RED (one per process) there is no engine, so no cron here: pg-leases.test.ts covers it.
-      for (const name of ["daily-reports", "retention:sightings", "retention:voice turns", "chat-poller", "hub"])
+      for (const name of [
+        "daily-reports",
+        "retention:sightings",
+        "retention:voice turns",
+        "chat-poller",
+        "hub",
+        "escalation",
+        "aggregator",
+        "media-sweep",
+        "quiz-timeouts",
+        "knowledge-embedder",
+        "retention:MCP tool calls",
+      ])
         assert.ok(names.includes(name), `${name} not listed: ${names.join(", ")}`);
       for (const l of res.body.leases) assert.equal(l.holder, "alpha", `${l.name} held by ${l.holder}`);
       await chats.alpha.waitFor((c) => c.method === "getUpdates");
