@@ -34,12 +34,18 @@ export async function startInstance(pg: SharedPg, base: AppContext, clock: Manua
   const leases = new PgLeases({ db: store.db, clock, log: createLogger("silent"), instanceId: id, leaseMs });
   await leases.start();
   const frames: WebAppFrame[] = [];
-  const webapp = {
-    broadcast: (frame: WebAppFrame) => {
-      frames.push(frame);
-      return 1;
+  // The app's web-app hub, but what this instance broadcasts is recorded here (one client).
+  const broadcast = (frame: WebAppFrame): number => {
+    frames.push(frame);
+    return 1;
+  };
+  const webapp = new Proxy(base.webapp, {
+    get: (target, prop) => {
+      if (prop === "broadcast") return broadcast;
+      const v = Reflect.get(target, prop, target) as unknown;
+      return typeof v === "function" ? (v as (...args: unknown[]) => unknown).bind(target) : v;
     },
-  } as unknown as WebAppHub;
+  }) as WebAppHub;
   const cluster = { enabled: true, instanceId: id, leases } as Pick<Cluster, "enabled" | "instanceId" | "leases"> as Cluster;
   const ctx = { ...base, db: store.db, dialect: "postgres", bus: new EventBus(), webapp, cluster } as AppContext;
   return { id, ctx, leases, leaseMs, frames, settle: () => Promise.resolve(), dead: false };
