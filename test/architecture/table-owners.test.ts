@@ -63,6 +63,8 @@ export const OWNERS: Readonly<Record<string, string>> = {
   cts_frames: "household/cts/",
   cluster_leases: "platform/cluster/cluster.store.ts",
   cluster_instances: "platform/cluster/cluster.store.ts",
+  occupancy_presence: "care/pipeline/triggers/occupancy.store.ts",
+  occupancy_fires: "care/pipeline/triggers/occupancy.store.ts",
 };
 
 const MIGRATIONS = "platform/db/migrations/";

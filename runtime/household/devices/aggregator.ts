@@ -17,19 +17,12 @@ import type { PlatformContext } from "../../platform/context";
 import { clustered } from "../../platform/cluster/adopt";
 import { isoAt } from "../../platform/core/clock";
 import { closeBatch, insertBatch, lastFlushes, openBatches, updateBatchFrames, type BatchRow } from "./ingest-batches.store";
+import type { AddOutcome, AggregatedFrame } from "./aggregated-frame";
 import { publishBatch, SharedBatches } from "./shared-batches";
 
 export type AggregatorContext = Pick<PlatformContext, "db" | "clock" | "settings" | "log" | "bus" | "cluster">;
 
-export interface AggregatedFrame {
-  sensor_id: string;
-  room_name: string | null;
-  media_id: number;
-  /** The frame's path relative to the data dir (what `media_paths` carry). */
-  path: string;
-}
-
-export type AddOutcome = "opened" | "added" | "flushed" | "cooldown" | "off";
+export type { AddOutcome, AggregatedFrame } from "./aggregated-frame";
 
 interface OpenBatch {
   id: number;

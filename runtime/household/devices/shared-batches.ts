@@ -13,7 +13,7 @@ import { ADOPT_EVERY_MS, repeatOnClock } from "../../platform/cluster/adopt";
 import { leasesOf } from "../../platform/cluster/cluster";
 import { whileHolding } from "../../platform/cluster/leases";
 import { isoAt } from "../../platform/core/clock";
-import type { AddOutcome, AggregatedFrame } from "./aggregator";
+import type { AddOutcome, AggregatedFrame } from "./aggregated-frame";
 import { closeBatch, insertBatch, lastFlushOf, lockSensorBatches, openBatchOf, openBatches, updateBatchFrames, type BatchRow } from "./ingest-batches.store";
 
 export type SharedBatchesContext = Pick<PlatformContext, "db" | "clock" | "settings" | "log" | "bus" | "cluster">;
