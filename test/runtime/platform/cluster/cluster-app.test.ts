@@ -108,6 +108,8 @@ describe("cluster: settings, the SQLite refusal, /admin/cluster and /health", fu
 
     it("lists both instances, and each lease held by exactly one of them", async () => {
       const a = await start("alpha");
+      // Its leases are taken by rounds that run just after the start: all of them before the second instance comes.
+      await eventually("alpha to hold every lease it wants", () => a.app.ctx.cluster!.leases.local().every((l) => l.token !== null), 5000);
       await start("beta");
       const res = await get(`${a.base}/api/v1/admin/cluster`);
       assert.equal(res.status, 200);
