@@ -178,7 +178,12 @@ class Escalator {
   private async fire(id: number): Promise<void> {
     if (this.stopped) return;
     const row = await escalationRow(this.ctx, id);
-    if (!row || !row.next_escalation_at || toBool(row.resolved) || toBool(row.assistance_needed)) return;
+    if (!row || !row.next_escalation_at) return;
+    if (toBool(row.resolved) || toBool(row.assistance_needed)) {
+      // Acknowledged where this escalator did not hear it (another instance): its schedule ends here.
+      await clearEscalation(this.ctx, id);
+      return;
+    }
     const now = this.ctx.clock.now();
     if (now < Date.parse(row.next_escalation_at)) return this.arm(id, row.next_escalation_at);
 
