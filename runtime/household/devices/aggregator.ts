@@ -147,7 +147,7 @@ export class FrameAggregator {
     return true;
   }
 
-  /** Batches open now, by sensor; for diagnostics and tests. */
+  /** Batches open now, by sensor; for diagnostics and tests (one instance: with several they are only in the store). */
   openBatches(): Map<string, { batch_id: number; frames: number }> {
     const out = new Map<string, { batch_id: number; frames: number }>();
     for (const [id, s] of this.sensors) if (s.open) out.set(id, { batch_id: s.open.id, frames: s.open.media_ids.length });
