@@ -19,6 +19,7 @@ import { Lifecycle } from "../platform/core/lifecycle";
 import { kvGet, kvSet } from "../platform/db/kv";
 import { openStore, storeConfig } from "../platform/db/store";
 import { checkClusterStore, startCluster } from "../platform/cluster/cluster";
+import { whileHolding } from "../platform/cluster/leases";
 import { createDemoKeys, readDemoKeys } from "./demo/demo-keys";
 import { isStoreEmpty, seedDemoHousehold } from "./demo/demo-household";
 import { importExampleRules } from "./demo/example-rules";
@@ -238,7 +239,11 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
   const escalation = startEscalation(ctx);
   lifecycle.add("escalation", () => escalation.stop());
   lifecycle.add("alert updates", forwardAlertUpdates(ctx));
-  lifecycle.add("media sweep", startMediaSweep(ctx));
+  // One sweep of the shared rows and media for all instances: the `media-sweep` lease holder's.
+  lifecycle.add(
+    "media sweep",
+    whileHolding(cluster.leases, "media-sweep", () => startMediaSweep(ctx, { clustered: cluster.enabled })),
+  );
   // The face engine's worker thread starts at its first use; stopped here if it did.
   lifecycle.add("face engine", () => closeIdentity(ctx));
   // Every input a rule could see, recorded for rehearsal before any input can arrive (and

@@ -64,6 +64,8 @@ export const OWNERS: Readonly<Record<string, string>> = {
   cluster_leases: "platform/cluster/cluster.store.ts",
   cluster_instances: "platform/cluster/cluster.store.ts",
   media_objects: "household/media/pg-objects.ts",
+  occupancy_presence: "care/pipeline/triggers/occupancy.store.ts",
+  occupancy_fires: "care/pipeline/triggers/occupancy.store.ts",
 };
 
 const MIGRATIONS = "platform/db/migrations/";

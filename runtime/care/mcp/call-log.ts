@@ -2,10 +2,12 @@
  * Every MCP tool call is recorded (who, tool, arguments, duration, outcome), over `/mcp` and
  * the REST mirror alike. Calls are queued and written together every 200 ms (or at 200
  * queued), so recording never slows a call; a read flushes the queue first, so a call is
- * visible as soon as it returned. Rows older than `RETENTION_DAYS` are removed hourly.
+ * visible as soon as it returned. Rows older than `RETENTION_DAYS` are removed hourly, by one
+ * instance (the `retention:MCP tool calls` lease, platform/db/retention.ts).
  */
 import type { PlatformContext } from "../../platform/context";
 import { isoNow } from "../../platform/core/clock";
+import { startRetention } from "../../platform/db/retention";
 import { deleteCallsBefore, insertCalls, selectCalls, type CallQuery, type CallRow, type StoredCall } from "./call-log.store";
 
 const FLUSH_MS = 200;
@@ -13,7 +15,6 @@ const FLUSH_AT = 200;
 /** Arguments are kept up to this many characters of their JSON (a rule bundle can be large). */
 export const MAX_ARGUMENTS_CHARS = 4000;
 export const RETENTION_DAYS = 90;
-const PRUNE_EVERY_MS = 3600_000;
 
 export type CallInput = Omit<CallRow, "timestamp" | "arguments_json"> & { arguments: unknown };
 
@@ -21,14 +22,16 @@ export class CallLog {
   private queue: CallRow[] = [];
   private timer: NodeJS.Timeout | null = null;
   private writing: Promise<void> = Promise.resolve();
-  private pruneTimer: NodeJS.Timeout | null = null;
+  private stopPruning: (() => Promise<void>) | null = null;
 
-  constructor(private readonly ctx: Pick<PlatformContext, "db" | "clock" | "log">) {}
+  constructor(private readonly ctx: Pick<PlatformContext, "db" | "clock" | "log" | "cluster">) {}
 
   start(): () => Promise<void> {
-    this.pruneTimer = setInterval(() => void this.prune(), PRUNE_EVERY_MS);
-    this.pruneTimer.unref();
-    void this.prune();
+    this.stopPruning = startRetention(this.ctx, {
+      what: "MCP tool calls",
+      days: RETENTION_DAYS,
+      deleteBefore: (cutoff) => deleteCallsBefore(this.ctx.db, cutoff),
+    });
     return () => this.stop();
   }
 
@@ -68,16 +71,9 @@ export class CallLog {
     return selectCalls(this.ctx.db, q);
   }
 
-  private async prune(): Promise<void> {
-    try {
-      await deleteCallsBefore(this.ctx.db, new Date(this.ctx.clock.now() - RETENTION_DAYS * 86400_000).toISOString());
-    } catch (err) {
-      this.ctx.log.warn({ err }, "pruning old MCP tool calls failed");
-    }
-  }
-
   async stop(): Promise<void> {
-    if (this.pruneTimer) clearInterval(this.pruneTimer);
+    await this.stopPruning?.();
+    this.stopPruning = null;
     await this.flush();
   }
 }

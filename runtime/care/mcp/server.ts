@@ -112,6 +112,8 @@ export class McpSessions {
     private readonly occupancy: OccupancyBoard,
     private readonly registry: ToolRegistry,
   ) {
+    // Sessions live in this instance's memory (a client keeps to the instance that opened its
+    // session), so each instance sweeps its own: no lease, nothing shared to do twice.
     this.sweep = setInterval(() => void this.endIdle(), 60_000);
     this.sweep.unref();
   }

@@ -8,8 +8,16 @@
  * with a `next_escalation_at` is re-armed on the household clock, so a restart loses
  * nothing, and a re-send is claimed by a conditional update before it goes out, so two
  * timers (or two processes) never send the same repetition twice.
+ *
+ * With several instances the escalator runs on the holder of the `escalation` lease only. Its
+ * timers follow the alerts table, re-read every second: an alert raised through another
+ * instance is armed there, one acknowledged through another instance is found resolved (or
+ * assisted) when its timer fires and is not sent again; a new holder re-arms them all.
  */
 import type { CareContext } from "../context";
+import { ADOPT_EVERY_MS, clustered, repeatOnClock } from "../../platform/cluster/adopt";
+import { leasesOf } from "../../platform/cluster/cluster";
+import { whileHolding } from "../../platform/cluster/leases";
 import { fromJsonText, toBool } from "../../platform/db/json-column";
 import {
   claimEscalation,
@@ -43,25 +51,39 @@ const running = new WeakMap<CareContext, EscalationHandle>();
 export function startEscalation(ctx: CareContext, opts: EscalationOptions = {}): EscalationHandle {
   const existing = running.get(ctx);
   if (existing) return existing;
-  const escalator = new Escalator(ctx, opts.lookup ?? registeredChannel);
+  // One instance: held at once, so the escalator starts here as it always did.
+  let escalator: Escalator | null = null;
+  const stopLease = whileHolding(leasesOf(ctx), "escalation", () => {
+    const e = new Escalator(ctx, opts.lookup ?? registeredChannel);
+    escalator = e;
+    e.start();
+    return async () => {
+      if (escalator === e) escalator = null;
+      await e.stop();
+    };
+  });
   const handle: EscalationHandle = {
     stop: async () => {
       if (running.get(ctx) === handle) running.delete(ctx);
-      await escalator.stop();
+      await stopLease();
     },
-    settled: () => escalator.settled(),
+    settled: async () => {
+      await escalator?.settled();
+    },
   };
   running.set(ctx, handle);
-  escalator.start();
   return handle;
 }
 
 class Escalator {
   private readonly timers = new Map<number, () => void>();
+  /** The schedule each timer was armed for (cluster: re-armed only when it changed). */
+  private readonly armedAt = new Map<number, string>();
   private readonly warned = new Set<number>();
   private readonly inflight = new Set<Promise<void>>();
   private readonly abort = new AbortController();
   private unsubscribe: Array<() => void> = [];
+  private stopFollowing: (() => Promise<void>) | null = null;
   private stopped = false;
 
   constructor(
@@ -74,11 +96,23 @@ class Escalator {
       this.ctx.bus.subscribe("alert.created", ({ alert_id }) => this.track(this.armFromStore(alert_id))),
       this.ctx.bus.subscribe("alert.acknowledged", ({ alert_id, action }) => this.track(this.acknowledged(alert_id, action))),
     ];
-    this.track(this.rearmAll());
+    if (clustered(this.ctx))
+      this.stopFollowing = repeatOnClock(
+        this.ctx.clock,
+        ADOPT_EVERY_MS,
+        () => {
+          const following = this.follow();
+          this.track(following);
+          return following;
+        },
+        (err) => this.ctx.log.error({ err }, "escalation: reading the schedule failed"),
+      );
+    else this.track(this.rearmAll());
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
+    await this.stopFollowing?.();
     this.unsubscribe.forEach((off) => off());
     this.timers.forEach((cancel) => cancel());
     this.timers.clear();
@@ -102,6 +136,19 @@ class Escalator {
     if (rows.length > 0) this.ctx.log.info({ alerts: rows.length }, "escalation re-armed for open alerts");
   }
 
+  /** Cluster: the schedule as stored, whoever changed it: new alerts armed, acknowledged ones dropped. */
+  private async follow(): Promise<void> {
+    const rows = await scheduledEscalations(this.ctx);
+    const scheduled = new Map(rows.filter((r) => r.next_escalation_at).map((r) => [r.id, r.next_escalation_at!]));
+    for (const [id, cancel] of this.timers) {
+      if (scheduled.has(id)) continue;
+      cancel();
+      this.timers.delete(id);
+      this.armedAt.delete(id);
+    }
+    for (const [id, at] of scheduled) if (this.armedAt.get(id) !== at || !this.timers.has(id)) this.arm(id, at);
+  }
+
   private async armFromStore(id: number): Promise<void> {
     const row = await escalationRow(this.ctx, id);
     if (row?.next_escalation_at && !toBool(row.resolved)) this.arm(id, row.next_escalation_at);
@@ -112,15 +159,18 @@ class Escalator {
     this.timers.get(id)?.();
     const cancel = this.ctx.clock.at(Date.parse(atIso), () => {
       this.timers.delete(id);
+      this.armedAt.delete(id);
       this.track(this.fire(id));
     });
     this.timers.set(id, cancel);
+    this.armedAt.set(id, atIso);
   }
 
   /** Dismiss resolves the alert (and clears its schedule); assist means someone is on it: no more re-sends either. */
   private async acknowledged(id: number, action: "dismiss" | "assist"): Promise<void> {
     this.timers.get(id)?.();
     this.timers.delete(id);
+    this.armedAt.delete(id);
     await clearEscalation(this.ctx, id);
     this.ctx.log.info({ alert_id: id, action }, "alert acknowledged; escalation stopped");
   }
@@ -128,7 +178,12 @@ class Escalator {
   private async fire(id: number): Promise<void> {
     if (this.stopped) return;
     const row = await escalationRow(this.ctx, id);
-    if (!row || !row.next_escalation_at || toBool(row.resolved) || toBool(row.assistance_needed)) return;
+    if (!row || !row.next_escalation_at) return;
+    if (toBool(row.resolved) || toBool(row.assistance_needed)) {
+      // Acknowledged where this escalator did not hear it (another instance): its schedule ends here.
+      await clearEscalation(this.ctx, id);
+      return;
+    }
     const now = this.ctx.clock.now();
     if (now < Date.parse(row.next_escalation_at)) return this.arm(id, row.next_escalation_at);
 

@@ -283,8 +283,9 @@ export async function endEscalation(ctx: PlatformContext, id: number, scheduledA
 
 /**
  * Claims repetition `row.escalation_count + 1` of an open alert: one conditional UPDATE that
- * succeeds only while count and schedule are still those read, so of two timers (or two
- * processes) exactly one wins. True when this caller won and may send.
+ * succeeds only while count and schedule are still those read and nobody acknowledged it (an
+ * assist made through another instance since the read), so of two timers (or two processes)
+ * exactly one wins. True when this caller won and may send.
  */
 export async function claimEscalation(
   ctx: PlatformContext,
@@ -293,7 +294,7 @@ export async function claimEscalation(
 ): Promise<boolean> {
   const claimed = await ctx
     .db("alerts")
-    .where({ id: row.id, escalation_count: row.escalation_count, next_escalation_at: row.next_escalation_at, resolved: false })
+    .where({ id: row.id, escalation_count: row.escalation_count, next_escalation_at: row.next_escalation_at, resolved: false, assistance_needed: false })
     .update({ escalation_count: row.escalation_count + 1, next_escalation_at: nextAt });
   return claimed === 1;
 }

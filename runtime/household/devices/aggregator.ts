@@ -10,23 +10,19 @@
  * only then publishes, so a batch fires at most once. At start, batches left open by a
  * process that died are resumed by one recorded rule (docs/decisions.md): a batch whose window
  * is still running waits for the rest of it; one whose window has passed flushes at once
- * with the frames it had. Timers run on the app's clock.
+ * with the frames it had. Timers run on the app's clock. With several instances the batches
+ * live in the store alone and the windows end on the `aggregator` lease holder (shared-batches.ts).
  */
 import type { PlatformContext } from "../../platform/context";
+import { clustered } from "../../platform/cluster/adopt";
 import { isoAt } from "../../platform/core/clock";
 import { closeBatch, insertBatch, lastFlushes, openBatches, updateBatchFrames, type BatchRow } from "./ingest-batches.store";
+import type { AddOutcome, AggregatedFrame } from "./aggregated-frame";
+import { publishBatch, SharedBatches } from "./shared-batches";
 
-export type AggregatorContext = Pick<PlatformContext, "db" | "clock" | "settings" | "log" | "bus">;
+export type AggregatorContext = Pick<PlatformContext, "db" | "clock" | "settings" | "log" | "bus" | "cluster">;
 
-export interface AggregatedFrame {
-  sensor_id: string;
-  room_name: string | null;
-  media_id: number;
-  /** The frame's path relative to the data dir (what `media_paths` carry). */
-  path: string;
-}
-
-export type AddOutcome = "opened" | "added" | "flushed" | "cooldown" | "off";
+export type { AddOutcome, AggregatedFrame } from "./aggregated-frame";
 
 interface OpenBatch {
   id: number;
@@ -47,8 +43,12 @@ export class FrameAggregator {
   private readonly sensors = new Map<string, SensorState>();
   private readonly inflight = new Set<Promise<unknown>>();
   private stopped = false;
+  /** Several instances: every batch is shared through the store instead. */
+  private readonly shared: SharedBatches | null;
 
-  constructor(private readonly ctx: AggregatorContext) {}
+  constructor(private readonly ctx: AggregatorContext) {
+    this.shared = clustered(ctx) ? new SharedBatches(ctx) : null;
+  }
 
   private get cfg() {
     return this.ctx.settings.aggregator;
@@ -75,6 +75,7 @@ export class FrameAggregator {
 
   /** Resumes the batches a previous process left open, and the cooldowns still running. */
   async start(): Promise<void> {
+    if (this.shared) return this.shared.start();
     const now = this.ctx.clock.now();
     const cooldownMs = this.cfg.cooldown_seconds * 1000;
     for (const f of await lastFlushes(this.ctx.db, isoAt(now - cooldownMs))) {
@@ -94,6 +95,7 @@ export class FrameAggregator {
   /** A frame was stored: it joins the sensor's open batch, opens one, or only counts as cooled down. */
   add(frame: AggregatedFrame): Promise<AddOutcome> {
     if (!this.cfg.enabled) return Promise.resolve("off");
+    if (this.shared) return this.shared.add(frame);
     return this.serial(frame.sensor_id, async (s) => {
       if (this.stopped) return "off";
       const now = this.ctx.clock.now();
@@ -141,19 +143,11 @@ export class FrameAggregator {
     await updateBatchFrames(this.ctx.db, batch.id, batch.media_ids, batch.media_paths);
     const row = await closeBatch(this.ctx.db, batch.id, "flushed", isoAt(now), reason);
     if (!row) return false;
-    this.ctx.log.debug({ sensor_id: sensorId, batch_id: batch.id, frames: batch.media_ids.length, reason }, "camera batch ready");
-    this.ctx.bus.publish("sensor.event", {
-      kind: "camera_batch",
-      sensor_id: sensorId,
-      room_name: batch.room_name,
-      media_paths: [...batch.media_paths],
-      media_type: "image/jpeg",
-      batch_id: batch.id,
-    });
+    publishBatch(this.ctx, { id: batch.id, sensor_id: sensorId, room_name: batch.room_name, media_paths: batch.media_paths }, reason);
     return true;
   }
 
-  /** Batches open now, by sensor; for diagnostics and tests. */
+  /** Batches open now, by sensor; for diagnostics and tests (one instance: with several they are only in the store). */
   openBatches(): Map<string, { batch_id: number; frames: number }> {
     const out = new Map<string, { batch_id: number; frames: number }>();
     for (const [id, s] of this.sensors) if (s.open) out.set(id, { batch_id: s.open.id, frames: s.open.media_ids.length });
@@ -162,11 +156,13 @@ export class FrameAggregator {
 
   async idle(): Promise<void> {
     while (this.inflight.size) await Promise.allSettled([...this.inflight]);
+    await this.shared?.idle();
   }
 
   /** Stops the timers; open batches stay open in the store and are resumed by the next start. */
   async stop(): Promise<void> {
     this.stopped = true;
+    await this.shared?.stop();
     for (const s of this.sensors.values()) s.open?.cancel();
     await this.idle();
   }

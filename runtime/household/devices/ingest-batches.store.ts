@@ -95,3 +95,23 @@ export async function recentBatches(db: Knex, limit: number): Promise<BatchRow[]
   const rows: DbRow[] = await db("ingest_batches").orderBy("id", "desc").limit(limit);
   return rows.map(fromDb);
 }
+
+/**
+ * Several instances: the rest of the transaction is the only work on this sensor's batches
+ * anywhere (a PostgreSQL advisory lock, released at commit), as one process's queue is alone.
+ */
+export async function lockSensorBatches(trx: Knex.Transaction, sensorId: string): Promise<void> {
+  await trx.raw("select pg_advisory_xact_lock(hashtext(?))", [`ingest_batches:${sensorId}`]);
+}
+
+/** The sensor's open batch, if any (one at most while the sensor's lock is held). */
+export async function openBatchOf(db: Knex, sensorId: string): Promise<BatchRow | null> {
+  const row: DbRow | undefined = await db("ingest_batches").where({ sensor_id: sensorId, state: "open" }).orderBy("id").first();
+  return row ? fromDb(row) : null;
+}
+
+/** When the sensor's last batch was flushed (its cooldown runs from there), or null. */
+export async function lastFlushOf(db: Knex, sensorId: string): Promise<string | null> {
+  const row = await db("ingest_batches").where({ sensor_id: sensorId, state: "flushed" }).max({ closed_at: "closed_at" }).first();
+  return (row?.closed_at as string | null | undefined) ?? null;
+}

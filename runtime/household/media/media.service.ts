@@ -398,7 +398,7 @@ export async function sweepExpired(ctx: MediaContext): Promise<SweepReport> {
  * stored frame arms it for its own expiry. The returned stop cancels the timer and waits for a
  * sweep under way.
  */
-export function startMediaSweep(ctx: MediaContext): () => Promise<void> {
+export function startMediaSweep(ctx: MediaContext, opts: { clustered?: boolean } = {}): () => Promise<void> {
   // A frame is swept once strictly older than the retention: one millisecond past it.
   const retentionMs = (): number => ctx.settings.aggregator.media_retention_hours * 3_600_000 + 1;
   let timer: { at: number; cancel: () => void } | undefined;
@@ -432,6 +432,8 @@ export function startMediaSweep(ctx: MediaContext): () => Promise<void> {
         await sweepExpired(ctx);
         const oldest = await oldestMediaTime(ctx.db);
         if (oldest !== null) arm(Date.parse(oldest) + retentionMs());
+        // Several instances: frames stored elsewhere arm nothing here; the earliest any of them expires.
+        else if (opts.clustered) arm(ctx.clock.now() + retentionMs());
       } catch (err) {
         ctx.log.error({ err }, "media: the sweep failed");
       } finally {

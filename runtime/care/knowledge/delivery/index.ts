@@ -7,7 +7,10 @@
 import type { CareContext } from "../../context";
 import { registerDeliveryFrames } from "./delivery.ws";
 import { disarmAll } from "./quiz-run";
-import { armOpenSessions, endSessionsOfRun } from "./quiz-sessions.service";
+import { ADOPT_EVERY_MS, clustered, repeatOnClock } from "../../../platform/cluster/adopt";
+import { leasesOf } from "../../../platform/cluster/cluster";
+import { whileHolding } from "../../../platform/cluster/leases";
+import { adoptOpenSessions, armOpenSessions, endSessionsOfRun } from "./quiz-sessions.service";
 
 export { deliverCard, dismissCard, cardViewed } from "./card-delivery.service";
 export { startQuiz, current, answer, complete, abandon, timeOut } from "./quiz-sessions.service";
@@ -16,7 +19,19 @@ export { interactionsRouter } from "./interactions.router";
 /** Once per app: the web app's frames, and the timeouts of sessions left open by the last run. Returns how to stop. */
 export function startKnowledgeDelivery(ctx: CareContext): () => void {
   registerDeliveryFrames(ctx);
-  armOpenSessions(ctx).catch((err: unknown) => ctx.log.error({ err }, "quiz: re-arming the timeouts of open sessions failed"));
+  // Several instances: each arms the sessions it starts; the `quiz-timeouts` holder also
+  // watches every open session in the store, so one whose instance died still times out.
+  const stopAdopting = clustered(ctx)
+    ? whileHolding(leasesOf(ctx), "quiz-timeouts", () =>
+        repeatOnClock(
+          ctx.clock,
+          ADOPT_EVERY_MS,
+          () => adoptOpenSessions(ctx),
+          (err) => ctx.log.error({ err }, "quiz: watching open sessions failed"),
+        ),
+      )
+    : null;
+  if (!stopAdopting) armOpenSessions(ctx).catch((err: unknown) => ctx.log.error({ err }, "quiz: re-arming the timeouts of open sessions failed"));
   const unsubscribe = ctx.engine?.live.subscribe(
     (e) =>
       void endSessionsOfRun(ctx, e.execution_id, `the run was ${e.status}`).catch((err: unknown) =>
@@ -26,6 +41,7 @@ export function startKnowledgeDelivery(ctx: CareContext): () => void {
   );
   return () => {
     unsubscribe?.();
+    void stopAdopting?.();
     disarmAll(ctx);
   };
 }

@@ -4,7 +4,8 @@
  * expiry; the session's end resumes it through `engine.answer` with the score, the first
  * outcome winning. The session's own timeout is a timer on the app clock, armed at start and
  * re-armed for open sessions when the app starts again; the engine's later resume time is only
- * a backstop should that timer not fire (its data then says `timed_out`).
+ * a backstop should that timer not fire (its data then says `timed_out`). The timeout is
+ * claimed per row (open → timed_out), so two instances arming it still end it once.
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import type { CareContext } from "../../context";
@@ -32,6 +33,9 @@ export function armTimeout(ctx: CareContext, s: SessionRow, onExpiry: (sessionId
   if (at <= ctx.clock.now()) return void setImmediate(fire);
   timersOf(ctx).set(s.id, ctx.clock.at(at, fire));
 }
+
+/** Is this session's timeout armed on this instance? */
+export const isArmed = (ctx: CareContext, sessionId: number): boolean => timersOf(ctx).has(sessionId);
 
 export function disarmTimeout(ctx: CareContext, sessionId: number): void {
   const m = timersOf(ctx);

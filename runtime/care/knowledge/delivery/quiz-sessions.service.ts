@@ -16,7 +16,7 @@ import { ConflictError, NotFoundError, ValidationError } from "../../../platform
 import type { DeliverableQuiz } from "../deliverable";
 import { quizForDelivery } from "../quizzes/quiz-delivery.read";
 import { judge, rightChoice, type GivenAnswer } from "./quiz-answers";
-import { armTimeout, disarmTimeout, resumeRun } from "./quiz-run";
+import { armTimeout, disarmTimeout, isArmed, resumeRun } from "./quiz-run";
 import {
   ENDED_STATUSES,
   endSession,
@@ -241,6 +241,14 @@ async function endAs(ctx: CareContext, sessionId: number, status: SessionStatus,
 /** Re-arms the timeouts of open sessions after a start (a restart): an expired one times out now. */
 export async function armOpenSessions(ctx: CareContext): Promise<void> {
   for (const s of await openSessions(ctx.db)) armTimeout(ctx, s, (id) => timeOut(ctx, id));
+}
+
+/**
+ * Cluster: arms the open sessions this instance has no timer for (started through another
+ * instance, perhaps one that died); the first to time a session out wins its row.
+ */
+export async function adoptOpenSessions(ctx: CareContext): Promise<void> {
+  for (const s of await openSessions(ctx.db)) if (!isArmed(ctx, s.id)) armTimeout(ctx, s, (id) => timeOut(ctx, id));
 }
 
 /** A run that was cancelled or failed while its quiz was open: the quiz ends too (nobody waits for it). */

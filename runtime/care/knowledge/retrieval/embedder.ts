@@ -52,11 +52,23 @@ export const kickEmbedder = (ctx: Pick<PlatformContext, "db">): void => embedder
 /** Resolves once the embedder has nothing left to do or is waiting to retry (tests and the bench). */
 export const embedderIdle = (ctx: Pick<PlatformContext, "db">): Promise<void> => embedders.get(ctx.db)?.idle() ?? Promise.resolve();
 
+export interface EmbedderOptions {
+  /**
+   * Looks for chunks to embed this long after each pass, unasked. Several instances: chunks
+   * made through another instance kick only that one's (idle) embedder, and one embeds for all.
+   */
+  pollMs?: number;
+}
+
 /**
  * Starts the embedder of this store; `onDocumentEmbedded` hears of each document whose chunks
  * all have vectors of the model. Returns its stop.
  */
-export function startEmbedder(ctx: EmbedderContext, onDocumentEmbedded: (documentId: number, model: string) => Promise<void>): () => Promise<void> {
+export function startEmbedder(
+  ctx: EmbedderContext,
+  onDocumentEmbedded: (documentId: number, model: string) => Promise<void>,
+  opts: EmbedderOptions = {},
+): () => Promise<void> {
   // Read again on every pass: a changed setting (a reload, a restart) re-embeds with the new model.
   const warned = new Set<string>();
   const resolve = (): ModelEntry | null => {
@@ -126,6 +138,13 @@ export function startEmbedder(ctx: EmbedderContext, onDocumentEmbedded: (documen
         state.state = "idle";
         state.error = null;
         retryMs = MIN_RETRY_MS;
+        if (opts.pollMs && !stopped) {
+          cancelRetry?.();
+          cancelRetry = ctx.clock.at(ctx.clock.now() + opts.pollMs, () => {
+            cancelRetry = null;
+            run();
+          });
+        }
       } catch (err) {
         if (stopped) return;
         state.state = "failing";

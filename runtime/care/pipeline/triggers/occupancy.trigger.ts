@@ -8,11 +8,19 @@
  *
  * Occupancy is in memory: after a restart a sensor counts as occupied from its next
  * `occupied: true` event.
+ *
+ * Several instances: this trigger runs on the `occupancy` lease holder, which also follows the
+ * presence changes every instance records (occupancy-presence.ts) every second, so it learns of
+ * events that reached other instances and, on taking the lease, rebuilds the periods. Each rule
+ * fired for a period is claimed by a row first, so a period fires once across a change of holder.
  */
 import type { CareContext } from "../../context";
+import { ADOPT_EVERY_MS, clustered, repeatOnClock } from "../../../platform/cluster/adopt";
 import type { SensorEvent } from "../../../platform/core/event-bus";
 import type { RuleView } from "../../rules/rule-model";
 import { triggerContext, type RuleFirer } from "../engine/types";
+import { claimOccupancyFire, presenceOf, presenceStates } from "./occupancy.store";
+import { presenceAt } from "./occupancy-presence";
 import { fireLogged, Inflight, rulesWithTrigger, sensorRoom, type Trigger } from "./trigger-kit";
 
 const MINUTE_MS = 60_000;
@@ -29,8 +37,11 @@ const dueOf = (r: RuleView, since: number): number | null => (r.occupancy_config
 
 export class OccupancyTrigger implements Trigger {
   private readonly periods = new Map<string, Period>();
+  /** Cluster: the time of the latest change of each sensor known here (older recorded ones are stale). */
+  private readonly known = new Map<string, number>();
   private readonly inflight: Inflight;
   private unsubscribers: Array<() => void> = [];
+  private stopFollowing: (() => Promise<void>) | null = null;
 
   constructor(
     private readonly ctx: CareContext,
@@ -47,13 +58,28 @@ export class OccupancyTrigger implements Trigger {
       }),
       this.ctx.bus.subscribe("rules.changed", () => this.inflight.track(this.rearmAll())),
     ];
+    if (clustered(this.ctx))
+      this.stopFollowing = repeatOnClock(
+        this.ctx.clock,
+        ADOPT_EVERY_MS,
+        () => {
+          const following = this.follow();
+          this.inflight.track(following);
+          return following;
+        },
+        (err) => this.ctx.log.error({ err }, "occupancy: reading presence failed"),
+      );
   }
 
   stop(): void {
     for (const u of this.unsubscribers) u();
     this.unsubscribers = [];
+    const following = this.stopFollowing;
+    this.stopFollowing = null;
+    if (following) this.inflight.track(following());
     for (const p of this.periods.values()) for (const t of p.timers.values()) t.cancel();
     this.periods.clear();
+    this.known.clear();
   }
 
   idle(): Promise<void> {
@@ -66,18 +92,49 @@ export class OccupancyTrigger implements Trigger {
   }
 
   private onPresence(e: Extract<SensorEvent, { kind: "presence" }>): void {
-    const current = this.periods.get(e.sensor_id);
-    if (!e.occupied) {
-      if (current) for (const t of current.timers.values()) t.cancel();
-      this.periods.delete(e.sensor_id);
-      return;
-    }
-    if (current) return; // still the same continuous period
-    const now = this.ctx.clock.now();
-    const since = Number.isFinite(e.at) && e.at <= now ? e.at : now;
+    const at = presenceAt(e, this.ctx.clock.now());
+    this.known.set(e.sensor_id, Math.max(at, this.known.get(e.sensor_id) ?? -Infinity));
+    if (!e.occupied) return this.endPeriod(e.sensor_id);
+    if (this.periods.has(e.sensor_id)) return; // still the same continuous period
+    this.startPeriod(e.sensor_id, at);
+  }
+
+  private endPeriod(sensorId: string): void {
+    const current = this.periods.get(sensorId);
+    if (current) for (const t of current.timers.values()) t.cancel();
+    this.periods.delete(sensorId);
+  }
+
+  private startPeriod(sensorId: string, since: number): void {
     const period: Period = { since, fired: new Set(), timers: new Map() };
-    this.periods.set(e.sensor_id, period);
-    this.inflight.track(this.armSensor(e.sensor_id, period));
+    this.periods.set(sensorId, period);
+    this.inflight.track(this.armSensor(sensorId, period));
+  }
+
+  /** Cluster: applies the recorded changes newer than what is known here (events that reached other instances). */
+  private async follow(): Promise<void> {
+    for (const row of await presenceStates(this.ctx.db)) {
+      if (row.at <= (this.known.get(row.sensor_id) ?? -Infinity)) continue;
+      this.known.set(row.sensor_id, row.at);
+      if (!row.occupied) {
+        this.endPeriod(row.sensor_id);
+        continue;
+      }
+      if (this.periods.get(row.sensor_id)?.since === row.at) continue;
+      this.endPeriod(row.sensor_id); // left and came back meanwhile: a new period
+      this.startPeriod(row.sensor_id, row.at);
+    }
+  }
+
+  /**
+   * Cluster: may the rule fire for this period? Not when the recorded state changed between its
+   * start and its due time (it ended elsewhere; the next round ends it here), nor when another
+   * holder fired it already (the claim).
+   */
+  private async claim(sensorId: string, period: Period, ruleId: number, dueAt: number): Promise<boolean> {
+    const row = await presenceOf(this.ctx.db, sensorId);
+    if (row && row.at > period.since && row.at < dueAt) return false;
+    return claimOccupancyFire(this.ctx.db, ruleId, sensorId, period.since, this.ctx.clock.now());
   }
 
   private async rulesFor(sensorId: string): Promise<RuleView[]> {
@@ -137,6 +194,7 @@ export class OccupancyTrigger implements Trigger {
       this.arm(sensorId, period, rules);
       return;
     }
+    if (clustered(this.ctx) && !(await this.claim(sensorId, period, ruleId, dueAt))) return;
     // Occupied for min_minutes when it fell due: it fires even if the room was left since.
     const trigger = triggerContext({
       trigger_type: "occupancy_duration",

@@ -5,13 +5,17 @@
  * `ctx.firer`; manual runs and chat commands call the firer directly.
  */
 import type { CareContext } from "../../context";
+import { clustered } from "../../../platform/cluster/adopt";
 import { leasesOf } from "../../../platform/cluster/cluster";
 import { whileHolding } from "../../../platform/cluster/leases";
+import { startRetention } from "../../../platform/db/retention";
 import type { RuleFirer } from "../engine/types";
 import { CronScheduler, type CronSchedulerOptions } from "./cron-scheduler";
 import { CtsWindowTrigger } from "./cts-window.trigger";
 import { DementiaSignalTrigger } from "./dementia-signal.trigger";
+import { PresenceRecorder } from "./occupancy-presence";
 import { OccupancyTrigger } from "./occupancy.trigger";
+import { deleteFiresBefore } from "./occupancy.store";
 import { SensorEventTrigger } from "./sensor-event.trigger";
 import type { Trigger } from "./trigger-kit";
 
@@ -27,13 +31,21 @@ export interface StartTriggersOptions {
 
 export function startTriggers(ctx: CareContext, firer: RuleFirer, opts: StartTriggersOptions = {}): RunningTriggers {
   // Timed triggers fire once however many instances run: each runs where its lease is held.
-  // The others answer inputs that reach one instance each (occupancy's timers are not yet
-  // leased: docs/cluster.md).
+  // The others answer inputs that reach one instance each. Occupancy's timers are timed with
+  // several instances (each instance records the presence it sees for the holder); with one,
+  // it is an input as it always was.
   const timed: Array<[string, Trigger]> = [
     ["cron", new CronScheduler(ctx, firer, opts.cron)],
     ["cts-window", new CtsWindowTrigger(ctx, firer)],
   ];
-  const inputs: Trigger[] = [new SensorEventTrigger(ctx, firer), new OccupancyTrigger(ctx, firer), new DementiaSignalTrigger(ctx, firer)];
+  const occupancy = new OccupancyTrigger(ctx, firer);
+  const several = clustered(ctx);
+  if (several) timed.push(["occupancy", occupancy]);
+  const inputs: Trigger[] = [new SensorEventTrigger(ctx, firer), several ? new PresenceRecorder(ctx) : occupancy, new DementiaSignalTrigger(ctx, firer)];
+  // A period's claims matter while it lasts; a week is far longer than any.
+  const stopPruning = several
+    ? startRetention(ctx, { what: "occupancy fires", days: 7, deleteBefore: (cutoff) => deleteFiresBefore(ctx.db, Date.parse(cutoff)) })
+    : null;
   const triggers = [...timed.map(([, t]) => t), ...inputs];
   const stopTimed = timed.map(([lease, t]) =>
     whileHolding(leasesOf(ctx), lease, () => {
@@ -46,6 +58,7 @@ export function startTriggers(ctx: CareContext, firer: RuleFirer, opts: StartTri
     stop: () => {
       for (const stop of stopTimed) void stop();
       for (const t of inputs) t.stop();
+      void stopPruning?.();
     },
     idle: async () => {
       await Promise.all(triggers.map((t) => t.idle()));

@@ -31,6 +31,7 @@ import * as m027 from "./027_input_journal";
 import * as m028 from "./028_knowledge_search_speed";
 import * as m029 from "./029_knowledge_chunk_terms";
 import * as m030 from "./030_cluster_leases";
+import * as m033 from "./033_occupancy_shared";
 import * as m037 from "./037_media_objects";
 
 interface Migration {
@@ -67,6 +68,7 @@ const migrations: Record<string, Migration> = {
   "028_knowledge_search_speed": m028,
   "029_knowledge_chunk_terms": m029,
   "030_cluster_leases": m030,
+  "033_occupancy_shared": m033,
   "037_media_objects": m037,
 };
 

@@ -108,6 +108,8 @@ describe("cluster: settings, the SQLite refusal, /admin/cluster and /health", fu
 
     it("lists both instances, and each lease held by exactly one of them", async () => {
       const a = await start("alpha");
+      // Its leases are taken by rounds that run just after the start: all of them before the second instance comes.
+      await eventually("alpha to hold every lease it wants", () => a.app.ctx.cluster!.leases.local().every((l) => l.token !== null), 5000);
       await start("beta");
       const res = await get(`${a.base}/api/v1/admin/cluster`);
       assert.equal(res.status, 200);
@@ -121,7 +123,19 @@ describe("cluster: settings, the SQLite refusal, /admin/cluster and /health", fu
       );
       const names = res.body.leases.map((l: { name: string }) => l.name);
       // Without Node-RED (one per process) there is no engine, so no cron here: pg-leases.test.ts covers it.
-      for (const name of ["daily-reports", "retention:sightings", "retention:voice turns", "chat-poller", "hub"])
+      for (const name of [
+        "daily-reports",
+        "retention:sightings",
+        "retention:voice turns",
+        "chat-poller",
+        "hub",
+        "escalation",
+        "aggregator",
+        "media-sweep",
+        "quiz-timeouts",
+        "knowledge-embedder",
+        "retention:MCP tool calls",
+      ])
         assert.ok(names.includes(name), `${name} not listed: ${names.join(", ")}`);
       for (const l of res.body.leases) assert.equal(l.holder, "alpha", `${l.name} held by ${l.holder}`);
       await chats.alpha.waitFor((c) => c.method === "getUpdates");
