@@ -8,6 +8,10 @@
  * recovery on start) resumes it by sending from the live node of the same id, so a redeploy
  * in between does not lose it. Sends always go through the live node instance for the same
  * reason.
+ *
+ * With several instances (`cluster.enabled`) each run belongs to the instance that runs or
+ * parked it; whoever claims a parked run (its timeout, an answer, a cancel) takes it over, and
+ * the runs of a dead instance are taken over by a survivor (run-adoption.ts).
  */
 import type { StepHandler, StepResult } from "../../../../nodes/_kit/handler-types";
 import type { StepSpec } from "../../../../nodes/_kit/types";
@@ -33,6 +37,7 @@ import type { FireRequest, FireResult, RunEngine, TriggerContext } from "./types
 import { initialPipelineData } from "./pipeline-data";
 import { currentWeather } from "../../../household/hub/hub-services";
 import { recoverRuns } from "./recovery";
+import { startRunAdoption } from "./run-adoption";
 import { newRunState, readableTrace, reviveRun, stepRecord } from "./run-state";
 import { ParkSignals } from "./park-signals";
 
@@ -90,6 +95,9 @@ export class PipelineEngine implements RunEngine {
   private readonly deadlines: RunDeadlines;
   /** What step handlers are given: the app's care services, built once. */
   private readonly services: CareServices;
+  /** This instance's id when the cluster is on: the owner of the runs it starts and claims. */
+  private readonly owner: string | null;
+  private stopAdoption: (() => Promise<void>) | null = null;
 
   constructor(
     private readonly ctx: CareContext,
@@ -99,11 +107,13 @@ export class PipelineEngine implements RunEngine {
   ) {
     this.services = services ?? careServices(ctx);
     this.deadlines = new RunDeadlines(ctx.clock, (id) => this.runTimedOut(id));
+    this.owner = ctx.cluster?.enabled ? ctx.cluster.instanceId : null;
     this.store = new ExecutionStore(
       ctx.db,
-      executionWriter(ctx.db, ctx.dialect),
+      executionWriter(ctx.db, ctx.dialect, this.owner),
       () => isoNow(ctx.clock),
       (err, runs) => ctx.log.error({ err, runs }, "writing runs to the store failed"),
+      this.owner,
     );
   }
 
@@ -120,12 +130,16 @@ export class PipelineEngine implements RunEngine {
     hooks.add(`preDeliver.${HOOK}`, (e) => this.onDeliver(e));
     hooks.add(`onComplete.${HOOK}`, (e) => this.onComplete(e));
     await this.store.init();
-    for (const p of await recoverRuns(this.ctx)) this.armResume(p.id, p.resume_at);
+    for (const p of await recoverRuns(this.ctx, this.owner)) this.armResume(p.id, p.resume_at);
+    const owner = this.owner;
+    if (owner !== null) this.stopAdoption = startRunAdoption(this.ctx, owner, (runs) => runs.forEach((p) => this.armResume(p.id, p.resume_at)));
   }
 
   /** Unhook from Node-RED, disarm timers and write what is queued (parked runs stay parked). */
   async stop(): Promise<void> {
     this.red.hooks()?.remove(`*.${HOOK}`);
+    await this.stopAdoption?.();
+    this.stopAdoption = null;
     for (const cancel of this.resumeTimers.values()) cancel();
     this.resumeTimers.clear();
     this.held.clear();
@@ -155,6 +169,8 @@ export class PipelineEngine implements RunEngine {
   }
 
   async startRun(rule: RuleNodes, trigger: TriggerContext, triggerInput: Record<string, unknown> | null, rerunOf: number | null): Promise<number> {
+    // A cluster instance takes run ids from the store in blocks: rarely, the next block is awaited.
+    while (!this.store.hasId()) await this.store.reserveIds();
     const graph = snapshotRule(rule);
     const startedAt = isoNow(this.ctx.clock);
     const now = this.ctx.clock.now();

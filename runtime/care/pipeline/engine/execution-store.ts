@@ -12,7 +12,8 @@ import { earliestResume, parseRow, runWrite, selectExecutions, type ExecutionRow
 import { SnapshotIds } from "./snapshot-ids";
 import type { GraphSnapshot } from "./graph-snapshot";
 import type { RunState, Waiting } from "./run-state";
-import type { ExecutionWriter } from "./writers/execution-writer";
+import type { ExecutionWriter, WriteResult } from "./writers/execution-writer";
+import { LocalRunIds, SequenceRunIds, type RunIds } from "./run-ids";
 
 export const WRITE_DELAY_MS = 20;
 const MAX_ATTEMPTS = 3;
@@ -31,8 +32,10 @@ interface Waiter {
 }
 
 /**
- * One process writes executions (the engine), so their ids are handed out here and rows are
- * written in batches, instead of a round trip per run.
+ * The engine writes executions, so their ids are handed out here (run-ids.ts) and rows are
+ * written in batches, instead of a round trip per run. In a cluster (`owner` set: this
+ * instance's id) the claims take a run over for this instance, and the writer writes only
+ * the runs still this instance's.
  */
 export class ExecutionStore {
   private readonly queue = new Map<number, Queued>();
@@ -47,29 +50,43 @@ export class ExecutionStore {
   private tickArmed = false;
   private timer: NodeJS.Timeout | undefined;
   private timerDue = Infinity;
-  private nextId = 1;
   private readonly snapshots: SnapshotIds;
+  private readonly ids: RunIds;
+  /** Columns a claim sets besides the run's own: its new owner, in a cluster. */
+  private readonly claimedBy: { instance_id?: string };
 
   constructor(
     private readonly db: Knex,
     private readonly write: ExecutionWriter,
     private readonly now: () => string,
     private readonly onError: (err: unknown, runs: number[]) => void,
+    /** This instance's id when the cluster is on; null for one instance. */
+    owner: string | null = null,
   ) {
-    this.snapshots = new SnapshotIds(now);
+    this.snapshots = new SnapshotIds(now, owner !== null);
+    this.ids = owner === null ? new LocalRunIds() : new SequenceRunIds();
+    this.claimedBy = owner === null ? {} : { instance_id: owner };
   }
 
   async init(): Promise<void> {
-    const [{ m: maxRun }] = await this.db("workflow_executions").max({ m: "id" });
-    this.nextId = Number(maxRun ?? 0) + 1;
+    await this.ids.init(this.db);
     await this.snapshots.init(this.db);
+  }
+
+  /** Can `create` give an id now? Always for one instance; a cluster fetches them in blocks (`reserveIds`). */
+  hasId(): boolean {
+    return this.ids.available();
+  }
+
+  reserveIds(): Promise<void> {
+    return this.ids.reserve();
   }
 
   /** Give a new run its id and queue its row (written within the delay, or when it parks or ends). */
   create(s: Omit<RunState, "id">): RunState {
     // The engine hands over a fresh object: giving it its id in place saves a copy per run.
     const run = s as RunState;
-    run.id = this.nextId++;
+    run.id = this.ids.next();
     this.unwritten.add(run.id);
     this.enqueue(run, false);
     return run;
@@ -155,7 +172,7 @@ export class ExecutionStore {
         .whereIn("id", plain)
         .where({ status: "waiting" })
         .where("resume_at", "<=", dueBy)
-        .update({ status: "running", resume_at: null, waiting: null, updated_at: now })
+        .update({ status: "running", resume_at: null, waiting: null, updated_at: now, ...this.claimedBy })
         .returning("id");
       claimed.push(...rows.map((r) => Number(r.id)));
     }
@@ -164,7 +181,7 @@ export class ExecutionStore {
       const n = await this.db("workflow_executions")
         .where({ id: c.id, status: "waiting" })
         .where("resume_at", "<=", dueBy)
-        .update({ status: "running", ...parkedColumns(c.remaining), updated_at: now });
+        .update({ status: "running", ...parkedColumns(c.remaining), updated_at: now, ...this.claimedBy });
       if (Number(n) === 1) claimed.push(c.id);
     }
     return claimed;
@@ -174,7 +191,7 @@ export class ExecutionStore {
   async claimResume(id: number, remaining: readonly Waiting[]): Promise<boolean> {
     const n = await this.db("workflow_executions")
       .where({ id, status: "waiting" })
-      .update({ status: "running", ...parkedColumns(remaining), updated_at: this.now() });
+      .update({ status: "running", ...parkedColumns(remaining), updated_at: this.now(), ...this.claimedBy });
     return Number(n) === 1;
   }
 
@@ -263,8 +280,9 @@ export class ExecutionStore {
   private async writeBatch(batch: RunWrite[], snapshots: SqlValue[][], runs: RunState[]): Promise<void> {
     const ids = runs.map((r) => r.id);
     runs.forEach((r) => this.writing.set(r.id, r.rule_id));
+    let result: WriteResult | void;
     try {
-      await this.write({ snapshots, runs: batch });
+      result = await this.write({ snapshots, runs: batch });
     } catch (err) {
       this.onError(err, ids);
       ids.forEach((id) => this.writing.delete(id));
@@ -279,7 +297,11 @@ export class ExecutionStore {
       }
       return;
     }
-    this.snapshots.written(snapshots.map((row) => Number(row[0])));
+    if (result) {
+      this.snapshots.resolved(result.snapshotIds);
+      // Recovered by a survivor while this instance was taken for dead: its record is theirs now.
+      if (result.notOwned.length) this.onError(new Error("runs recovered by another instance were not written"), result.notOwned);
+    } else this.snapshots.written(snapshots.map((row) => Number(row[0])));
     for (const id of ids) {
       this.writing.delete(id);
       this.failures.delete(id);

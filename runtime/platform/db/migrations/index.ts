@@ -31,6 +31,7 @@ import * as m027 from "./027_input_journal";
 import * as m028 from "./028_knowledge_search_speed";
 import * as m029 from "./029_knowledge_chunk_terms";
 import * as m030 from "./030_cluster_leases";
+import * as m031 from "./031_run_owners";
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -66,6 +67,7 @@ const migrations: Record<string, Migration> = {
   "028_knowledge_search_speed": m028,
   "029_knowledge_chunk_terms": m029,
   "030_cluster_leases": m030,
+  "031_run_owners": m031,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
