@@ -107,7 +107,8 @@ export class PipelineEngine implements RunEngine {
   ) {
     this.services = services ?? careServices(ctx);
     this.deadlines = new RunDeadlines(ctx.clock, (id) => this.runTimedOut(id));
-    this.owner = ctx.cluster?.enabled ? ctx.cluster.instanceId : null;
+    // A cluster is PostgreSQL only (refused on SQLite at start); a rehearsal's scratch store is never shared.
+    this.owner = ctx.cluster?.enabled && ctx.dialect === "postgres" ? ctx.cluster.instanceId : null;
     this.store = new ExecutionStore(
       ctx.db,
       executionWriter(ctx.db, ctx.dialect, this.owner),
