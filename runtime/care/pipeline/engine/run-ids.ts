@@ -1,8 +1,7 @@
 /**
  * Where a new run's id comes from. Ids are handed out in process, so that a run is written by
  * group commit without a round trip first. One instance alone counts on from the store's
- * largest id; instances of a cluster share the table's sequence, each taking a block of ids at
- * a time (a run's id then says nothing of its order across instances: lists sort by time).
+ * largest id; instances of a cluster share the table's sequence.
  */
 import type { Knex } from "knex";
 
@@ -38,18 +37,21 @@ export class LocalRunIds implements RunIds {
   }
 }
 
-/** Ids taken from the sequence at once; the next block is fetched when a fifth is left. */
-const BLOCK = 100;
-
-/** A cluster instance: blocks of ids from `workflow_executions`' own sequence (PostgreSQL). */
+/**
+ * A cluster instance: ids from `workflow_executions`' own sequence (PostgreSQL), fetched when
+ * runs start, one statement for all the runs that start in the same turn. None are kept ahead:
+ * lists show runs newest first by id, and ids reserved ahead by one instance would sort its runs
+ * above the newer runs of the others.
+ */
 export class SequenceRunIds implements RunIds {
-  private ids: number[] = [];
-  private fetching: Promise<void> | null = null;
+  private readonly ids: number[] = [];
+  /** Runs waiting for an id in the fetch being gathered. */
+  private wanted = 0;
+  private gathering: Promise<void> | null = null;
   private db: Knex | null = null;
 
   async init(db: Knex): Promise<void> {
     this.db = db;
-    await this.reserve();
   }
 
   available(): boolean {
@@ -58,19 +60,23 @@ export class SequenceRunIds implements RunIds {
 
   next(): number {
     const id = this.ids.shift();
-    if (id === undefined) throw new Error("no run id at hand: reserve some first");
-    if (this.ids.length < BLOCK / 5) void this.reserve().catch(() => undefined);
+    if (id === undefined) throw new Error("no run id at hand: reserve one first");
     return id;
   }
 
   reserve(): Promise<void> {
-    if (this.ids.length >= BLOCK / 5) return Promise.resolve();
-    this.fetching ??= this.fetch().finally(() => (this.fetching = null));
-    return this.fetching;
+    this.wanted++;
+    this.gathering ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+      const n = this.wanted;
+      this.wanted = 0;
+      this.gathering = null;
+      return this.fetch(n);
+    });
+    return this.gathering;
   }
 
-  private async fetch(): Promise<void> {
-    const result = (await this.db!.raw(`select nextval(pg_get_serial_sequence('workflow_executions', 'id')) as id from generate_series(1, ?)`, [BLOCK])) as {
+  private async fetch(n: number): Promise<void> {
+    const result = (await this.db!.raw(`select nextval(pg_get_serial_sequence('workflow_executions', 'id')) as id from generate_series(1, ?)`, [n])) as {
       rows: Array<{ id: string | number }>;
     };
     this.ids.push(...result.rows.map((r) => Number(r.id)).sort((a, b) => a - b));

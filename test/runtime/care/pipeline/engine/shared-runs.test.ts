@@ -71,9 +71,14 @@ describe("runs shared by two cluster instances (PostgreSQL)", function () {
     await pg?.drop();
   });
 
+  /** A new run of `graph`, with its id from the store's sequence (as the engine's startRun gets it). */
+  const newRun = async (store: ExecutionStore, graph: GraphSnapshot): Promise<RunState> => {
+    while (!store.hasId()) await store.reserveIds();
+    return store.create(newRunState(graph, triggerContext({ trigger_type: "manual" }), {}, iso(clock.now()), clock.now(), null));
+  };
   /** A run of `graph` parked at its wait until `resumeAt`, written by `store`. */
   const parkedRun = async (store: ExecutionStore, graph: GraphSnapshot, resumeAt: number): Promise<RunState> => {
-    const run = store.create(newRunState(graph, triggerContext({ trigger_type: "manual" }), {}, iso(clock.now()), clock.now(), null));
+    const run = await newRun(store, graph);
     const w: Waiting = { node_id: "n1", step_id: 1, ports: ["main"], resume_at: iso(resumeAt) };
     run.waiting.push(w);
     run.status = "waiting";
@@ -98,6 +103,15 @@ describe("runs shared by two cluster instances (PostgreSQL)", function () {
     assert.deepEqual(errors, []);
   });
 
+  it("numbers runs in the order they start, whichever instance starts them (lists show the newest first by id)", async () => {
+    const ids: number[] = [];
+    for (let i = 0; i < 6; i++) ids.push((await newRun(i % 2 ? a : b, graphOf(1, "pause"))).id);
+    assert.deepEqual(
+      ids,
+      [...ids].sort((x, y) => x - y),
+    );
+  });
+
   it("lets exactly one of many racing claims take a parked run, and the claim moves it to its instance", async () => {
     for (let round = 0; round < 5; round++) {
       const run = await parkedRun(a, graphOf(2, "pause"), T0 - 1);
@@ -119,9 +133,9 @@ describe("runs shared by two cluster instances (PostgreSQL)", function () {
     const dead = storeOf(dbB, "dead");
     await dead.init();
     const parked = await parkedRun(dead, graphOf(3, "pause"), T0 + 5000);
-    const running = dead.create(newRunState(graphOf(3, "pause"), triggerContext({ trigger_type: "manual" }), {}, iso(T0), T0, null));
+    const running = await newRun(dead, graphOf(3, "pause"));
     await dead.save(running);
-    const aliveRun = b.create(newRunState(graphOf(3, "pause"), triggerContext({ trigger_type: "manual" }), {}, iso(T0), T0, null));
+    const aliveRun = await newRun(b, graphOf(3, "pause"));
     await b.save(aliveRun);
 
     // A start of `a` recovers only a's own runs: b's running run stays running.
