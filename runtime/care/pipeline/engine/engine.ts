@@ -144,6 +144,7 @@ export class PipelineEngine implements RunEngine {
     for (const cancel of this.resumeTimers.values()) cancel();
     this.resumeTimers.clear();
     this.held.clear();
+    this.heldSeen.clear();
     this.deadlines.stop();
     await this.store.drain();
   }
@@ -492,6 +493,8 @@ export class PipelineEngine implements RunEngine {
   }
 
   private readonly held = new Map<number, RunState>();
+  /** Each held run's `updated_at` as read: a cluster instance claims only that parking. */
+  private readonly heldSeen = new Map<number, string>();
   /** Runs to read back, and held runs now due; each drained in batches on the next tick. */
   private readonly prefetchQueue = new BatchQueue<number>(
     (ids) => this.prefetch(ids),
@@ -509,6 +512,7 @@ export class PipelineEngine implements RunEngine {
         const due = row.resume_at === null ? NaN : Date.parse(row.resume_at);
         if (Number.isNaN(due)) continue;
         this.held.set(run.id, run);
+        this.heldSeen.set(run.id, row.updated_at);
         this.whenClockReaches(run.id, due, () => this.claimQueue.add(run.id));
       }
     }
@@ -522,13 +526,14 @@ export class PipelineEngine implements RunEngine {
       const isDue = (w: Waiting) => w.resume_at !== null && Date.parse(w.resume_at) <= now;
       const claims = ids.slice(i, i + RESUME_CHUNK).flatMap((id) => {
         const run = this.held.get(id);
-        return run ? [{ id, remaining: run.waiting.filter((w) => !isDue(w)) }] : [];
+        return run ? [{ id, remaining: run.waiting.filter((w) => !isDue(w)), seen: this.heldSeen.get(id) }] : [];
       });
       const claimed = await this.store.claimDue(claims, new Date(now).toISOString());
       for (const id of claimed) {
         const run = this.held.get(id);
         if (!run) continue;
         this.held.delete(id);
+        this.heldSeen.delete(id);
         const due = run.waiting.filter(isDue);
         for (const w of due) if (w.on_timeout_data) Object.assign(run.pipeline_data, w.on_timeout_data);
         await this.continueFrom(run, due);
@@ -541,6 +546,7 @@ export class PipelineEngine implements RunEngine {
     this.resumeTimers.get(id)?.();
     this.resumeTimers.delete(id);
     this.held.delete(id);
+    this.heldSeen.delete(id);
   }
 
   /**
@@ -571,6 +577,7 @@ export class PipelineEngine implements RunEngine {
       !(await this.store.claimResume(
         id,
         row.waiting.filter((w) => w !== parked),
+        row.updated_at,
       ))
     )
       return "not_waiting";
@@ -650,7 +657,7 @@ export class PipelineEngine implements RunEngine {
     const row = await this.store.get(id);
     if (!row || row.status !== "waiting") return false;
     this.dropHeld(id);
-    if (!(await this.store.claimResume(id, []))) return false;
+    if (!(await this.store.claimResume(id, [], row.updated_at))) return false;
     const revived = reviveRun(row, this.ctx.clock.now());
     revived.waiting = [];
     revived.status = "running";

@@ -54,6 +54,7 @@ export class ExecutionStore {
   private readonly ids: RunIds;
   /** Columns a claim sets besides the run's own: its new owner, in a cluster. */
   private readonly claimedBy: { instance_id?: string };
+  private readonly owner: string | null;
 
   constructor(
     private readonly db: Knex,
@@ -66,6 +67,7 @@ export class ExecutionStore {
     this.snapshots = new SnapshotIds(now, owner !== null);
     this.ids = owner === null ? new LocalRunIds() : new SequenceRunIds();
     this.claimedBy = owner === null ? {} : { instance_id: owner };
+    this.owner = owner;
   }
 
   async init(): Promise<void> {
@@ -166,6 +168,7 @@ export class ExecutionStore {
   async claimDue(claims: readonly ResumeClaim[], dueBy: string): Promise<number[]> {
     const now = this.now();
     const claimed: number[] = [];
+    if (this.owner !== null) return this.claimSeen(claims, dueBy, now);
     const plain = claims.filter((c) => c.remaining.length === 0).map((c) => c.id);
     if (plain.length) {
       const rows: Array<{ id: number | string }> = await this.db("workflow_executions")
@@ -187,12 +190,43 @@ export class ExecutionStore {
     return claimed;
   }
 
-  /** Claim a parked run for resumption (an answer, a cancel); exactly one claimer wins, and the claimed branch leaves the store's parked list. */
-  async claimResume(id: number, remaining: readonly Waiting[]): Promise<boolean> {
-    const n = await this.db("workflow_executions")
-      .where({ id, status: "waiting" })
-      .update({ status: "running", ...parkedColumns(remaining), updated_at: this.now(), ...this.claimedBy });
+  /**
+   * Claim a parked run for resumption (an answer, a cancel); exactly one claimer wins, and the
+   * claimed branch leaves the store's parked list. In a cluster, `seen` (the row's `updated_at`
+   * as read) makes it claim only the parking it read, not one another instance made since.
+   */
+  async claimResume(id: number, remaining: readonly Waiting[], seen?: string): Promise<boolean> {
+    const q = this.db("workflow_executions").where({ id, status: "waiting" });
+    if (this.owner !== null && seen !== undefined) q.where("updated_at", seen);
+    const n = await q.update({ status: "running", ...parkedColumns(remaining), updated_at: this.now(), ...this.claimedBy });
     return Number(n) === 1;
+  }
+
+  /**
+   * A cluster instance's claimDue: each run only as it was read (`seen`). Between reading a
+   * parked run and claiming it, another instance may have claimed it (an answer), moved it on
+   * and parked it again; claiming that parking with the copy read before would run steps twice.
+   */
+  private async claimSeen(claims: readonly ResumeClaim[], dueBy: string, now: string): Promise<number[]> {
+    const claimed: number[] = [];
+    const plain = claims.filter((c) => c.remaining.length === 0);
+    if (plain.length) {
+      const result = (await this.db.raw(
+        `update workflow_executions as t set status = 'running', resume_at = null, waiting = null, updated_at = ?, instance_id = ?
+         from (values ${plain.map(() => "(?::integer, ?::text)").join(", ")}) as v(id, seen)
+         where t.id = v.id and t.status = 'waiting' and t.resume_at <= ? and (v.seen is null or t.updated_at = v.seen)
+         returning t.id`,
+        [now, this.owner, ...plain.flatMap((c) => [c.id, c.seen ?? null]), dueBy],
+      )) as { rows: Array<{ id: number | string }> };
+      claimed.push(...result.rows.map((r) => Number(r.id)));
+    }
+    for (const c of claims.filter((c) => c.remaining.length > 0)) {
+      const q = this.db("workflow_executions").where({ id: c.id, status: "waiting" }).where("resume_at", "<=", dueBy);
+      if (c.seen !== undefined) q.where("updated_at", c.seen);
+      const n = await q.update({ status: "running", ...parkedColumns(c.remaining), updated_at: now, ...this.claimedBy });
+      if (Number(n) === 1) claimed.push(c.id);
+    }
+    return claimed;
   }
 
   // ---- group commit ------------------------------------------------------------------------
@@ -333,6 +367,8 @@ export class ExecutionStore {
 export interface ResumeClaim {
   id: number;
   remaining: readonly Waiting[];
+  /** The row's `updated_at` when it was read (a cluster claims only that parking). */
+  seen?: string;
 }
 
 const parkedColumns = (remaining: readonly Waiting[]): { resume_at: string | null; waiting: string | null } => ({

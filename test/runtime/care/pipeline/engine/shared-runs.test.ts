@@ -129,6 +129,22 @@ describe("runs shared by two cluster instances (PostgreSQL)", function () {
     }
   });
 
+  it("claims only the parking an instance read: not one another instance made since (it would run steps twice)", async () => {
+    const run = await parkedRun(a, graphOf(2, "pause"), T0 - 1);
+    const seen = (await rowOf(run.id)).updated_at as string;
+    clock.advance(1000);
+    // b resumes it (an answer) and the run parks again, at once due.
+    assert.equal(await b.claimResume(run.id, [], seen), true);
+    clock.advance(1000);
+    await dbB("workflow_executions")
+      .where({ id: run.id })
+      .update({ status: "waiting", resume_at: iso(T0 - 1), waiting: "[]", updated_at: iso(clock.now()) });
+    assert.deepEqual(await a.claimDue([{ id: run.id, remaining: [], seen }], iso(clock.now())), [], "a's copy read before is stale");
+    assert.equal(await a.claimResume(run.id, [], seen), false);
+    const fresh = (await rowOf(run.id)).updated_at as string;
+    assert.deepEqual(await a.claimDue([{ id: run.id, remaining: [], seen: fresh }], iso(clock.now())), [run.id]);
+  });
+
   it("takes over the runs of a dead instance once, fails the running ones visibly, and leaves a live instance's runs alone", async () => {
     const dead = storeOf(dbB, "dead");
     await dead.init();
