@@ -38,6 +38,7 @@ import { initialPipelineData } from "./pipeline-data";
 import { currentWeather } from "../../../household/hub/hub-services";
 import { recoverRuns } from "./recovery";
 import { startRunAdoption } from "./run-adoption";
+import { everyPeriod } from "./clock-rounds";
 import { newRunState, readableTrace, reviveRun, stepRecord } from "./run-state";
 import { ParkSignals } from "./park-signals";
 
@@ -97,7 +98,8 @@ export class PipelineEngine implements RunEngine {
   private readonly services: CareServices;
   /** This instance's id when the cluster is on: the owner of the runs it starts and claims. */
   private readonly owner: string | null;
-  private stopAdoption: (() => Promise<void>) | null = null;
+  /** The cluster's rounds: taking over dead instances' runs, acting on cancels asked elsewhere. */
+  private readonly stopRounds: Array<() => Promise<void>> = [];
 
   constructor(
     private readonly ctx: CareContext,
@@ -133,14 +135,17 @@ export class PipelineEngine implements RunEngine {
     await this.store.init();
     for (const p of await recoverRuns(this.ctx, this.owner)) this.armResume(p.id, p.resume_at);
     const owner = this.owner;
-    if (owner !== null) this.stopAdoption = startRunAdoption(this.ctx, owner, (runs) => runs.forEach((p) => this.armResume(p.id, p.resume_at)));
+    if (owner !== null) {
+      const period = Math.max(1, Math.floor((this.ctx.settings.cluster.lease_seconds * 1000) / 3));
+      this.stopRounds.push(startRunAdoption(this.ctx, owner, period, (runs) => runs.forEach((p) => this.armResume(p.id, p.resume_at))));
+      this.stopRounds.push(everyPeriod(this.ctx.clock, period, () => this.cancelAskedElsewhere()));
+    }
   }
 
   /** Unhook from Node-RED, disarm timers and write what is queued (parked runs stay parked). */
   async stop(): Promise<void> {
     this.red.hooks()?.remove(`*.${HOOK}`);
-    await this.stopAdoption?.();
-    this.stopAdoption = null;
+    for (const stop of this.stopRounds.splice(0)) await stop();
     for (const cancel of this.resumeTimers.values()) cancel();
     this.resumeTimers.clear();
     this.held.clear();
@@ -654,15 +659,36 @@ export class PipelineEngine implements RunEngine {
       this.checkSettled(run);
       return true;
     }
-    const row = await this.store.get(id);
-    if (!row || row.status !== "waiting") return false;
-    this.dropHeld(id);
-    if (!(await this.store.claimResume(id, [], row.updated_at))) return false;
-    const revived = reviveRun(row, this.ctx.clock.now());
-    revived.waiting = [];
-    revived.status = "running";
-    await this.finish(revived, "cancelled");
-    return true;
+    // In a cluster the run may be running on, or just parking at, another instance: a few tries.
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const row = await this.store.get(id);
+      if (!row) return false;
+      if (row.status === "running" && this.owner !== null) {
+        if (await this.store.requestCancel(id)) return true;
+        continue;
+      }
+      if (row.status !== "waiting") return false;
+      this.dropHeld(id);
+      if (!(await this.store.claimResume(id, [], row.updated_at))) {
+        if (this.owner !== null) continue;
+        return false;
+      }
+      const revived = reviveRun(row, this.ctx.clock.now());
+      revived.waiting = [];
+      revived.status = "running";
+      await this.finish(revived, "cancelled");
+      return true;
+    }
+    return false;
+  }
+
+  /** Cluster: the runs of this instance cancelled through another instance stop here. */
+  private async cancelAskedElsewhere(): Promise<void> {
+    try {
+      for (const id of await this.store.cancelRequests()) await this.cancel(id);
+    } catch (err) {
+      this.ctx.log.warn({ err }, "looking for cancels asked through other instances failed (tried again shortly)");
+    }
   }
 
   async rerun(id: number): Promise<number> {

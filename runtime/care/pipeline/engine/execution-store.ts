@@ -8,7 +8,7 @@
  */
 import type { Knex } from "knex";
 import { fromJsonText, toJsonText } from "../../../platform/db/json-column";
-import { earliestResume, parseRow, runWrite, selectExecutions, type ExecutionRow, type RunWrite, type SqlValue } from "./execution-rows";
+import { earliestResume, parseRow, runWrite, selectExecutions, whereStatus, type ExecutionRow, type RunWrite, type SqlValue } from "./execution-rows";
 import { SnapshotIds } from "./snapshot-ids";
 import type { GraphSnapshot } from "./graph-snapshot";
 import type { RunState, Waiting } from "./run-state";
@@ -200,6 +200,24 @@ export class ExecutionStore {
     if (this.owner !== null && seen !== undefined) q.where("updated_at", seen);
     const n = await q.update({ status: "running", ...parkedColumns(remaining), updated_at: this.now(), ...this.claimedBy });
     return Number(n) === 1;
+  }
+
+  /**
+   * A cancel asked here of a run another cluster instance is running: recorded on its row for
+   * that instance to act on (`cancelRequests`). False when the run is not running (any more).
+   */
+  async requestCancel(id: number): Promise<boolean> {
+    const n = await whereStatus(this.db("workflow_executions"), ["running"]).where({ id }).update({ cancel_requested_at: this.now() });
+    return Number(n) === 1;
+  }
+
+  /** The unfinished runs of this cluster instance whose cancel was asked through another one. */
+  async cancelRequests(): Promise<number[]> {
+    const rows: Array<{ id: number | string }> = await whereStatus(this.db("workflow_executions"), ["running", "waiting"])
+      .where({ instance_id: this.owner })
+      .whereNotNull("cancel_requested_at")
+      .select("id");
+    return rows.map((r) => Number(r.id));
   }
 
   /**

@@ -12,6 +12,7 @@ import type { CareContext } from "../../context";
 import { isoNow } from "../../../platform/core/clock";
 import { leasesOf } from "../../../platform/cluster/cluster";
 import { whileHolding } from "../../../platform/cluster/leases";
+import { everyPeriod } from "./clock-rounds";
 import { whereStatus } from "./execution-rows";
 import type { ExecutionStatus } from "./run-state";
 
@@ -55,36 +56,23 @@ export async function adoptOrphans(ctx: CareContext, me: string, alive: readonly
 
 /**
  * While this instance holds the `runs-recovery` lease, takes over the runs of dead instances
- * (at once on taking the lease, then every third of `lease_seconds`) and hands their parked
- * ones to `arm`. Returns the stop (it waits for a round under way).
+ * (at once on taking the lease, then every `periodMs`) and hands their parked ones to `arm`.
+ * Returns the stop (it waits for a round under way).
  */
-export function startRunAdoption(ctx: CareContext, me: string, arm: (runs: Parked[]) => void): () => Promise<void> {
-  const period = Math.max(1, Math.floor((ctx.settings.cluster.lease_seconds * 1000) / 3));
-  return whileHolding(leasesOf(ctx), RUNS_RECOVERY_LEASE, () => {
-    let stopped = false;
-    let cancel: (() => void) | null = null;
-    let round: Promise<void> = Promise.resolve();
-    const look = async (): Promise<void> => {
+export function startRunAdoption(ctx: CareContext, me: string, periodMs: number, arm: (runs: Parked[]) => void): () => Promise<void> {
+  return whileHolding(leasesOf(ctx), RUNS_RECOVERY_LEASE, () =>
+    everyPeriod(ctx.clock, periodMs, async () => {
       try {
         const status = await ctx.cluster!.status();
-        const alive = status.instances.filter((i) => i.alive).map((i) => i.instance_id);
-        const parked = await adoptOrphans(ctx, me, alive);
-        if (!stopped && parked.length) arm(parked);
+        const parked = await adoptOrphans(
+          ctx,
+          me,
+          status.instances.filter((i) => i.alive).map((i) => i.instance_id),
+        );
+        if (parked.length) arm(parked);
       } catch (err) {
         ctx.log.warn({ err }, "taking over the runs of stopped instances failed (tried again shortly)");
       }
-    };
-    const next = (): void => {
-      if (stopped) return;
-      round = look().then(() => {
-        if (!stopped) cancel = ctx.clock.at(ctx.clock.now() + period, next);
-      });
-    };
-    next();
-    return async () => {
-      stopped = true;
-      cancel?.();
-      await round;
-    };
-  });
+    }),
+  );
 }

@@ -32,6 +32,7 @@ import * as m028 from "./028_knowledge_search_speed";
 import * as m029 from "./029_knowledge_chunk_terms";
 import * as m030 from "./030_cluster_leases";
 import * as m031 from "./031_run_owners";
+import * as m032 from "./032_run_cancel_requests";
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -68,6 +69,7 @@ const migrations: Record<string, Migration> = {
   "029_knowledge_chunk_terms": m029,
   "030_cluster_leases": m030,
   "031_run_owners": m031,
+  "032_run_cancel_requests": m032,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -1,8 +1,9 @@
 /**
  * Durable runs across two careflow processes on one PostgreSQL database (`cluster.enabled`),
  * as a provider runs them: instance B starting does not fail the run instance A is running; a
- * prompt A parked is answered through B's REST and the run goes on once; and when A is killed
- * (SIGKILL) B fails A's interrupted run visibly and resumes A's parked wait once, when it is due.
+ * prompt A parked is answered through B's REST and the run goes on once; a run A is running is
+ * cancelled through B; and when A is killed (SIGKILL) B fails A's interrupted run visibly and
+ * resumes A's parked wait once, when it is due.
  */
 import assert from "node:assert/strict";
 import fs from "node:fs";
@@ -157,13 +158,26 @@ describe("runs across two instances (cluster on PostgreSQL, real processes)", fu
     assert.equal(again.body.success, false, "a second answer, through the other instance, changes nothing");
   });
 
+  it("cancels through beta a run alpha is running: alpha stops it at its next step", async () => {
+    const { alpha, beta } = instances;
+    const calls = hook.held();
+    const exec = await fire(alpha, "Slow");
+    await eventually("alpha's run calls the webhook", () => hook.held() === calls + 1);
+    const res = await api(beta, "POST", `/api/v1/workflows/${exec}/cancel`);
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    hook.release();
+    const done = await untilStatus(alpha, exec, ["cancelled", "completed", "failed"]);
+    assert.equal(done.status, "cancelled", JSON.stringify(done));
+  });
+
   it("after alpha is killed, beta fails alpha's interrupted run and resumes its parked wait once, when due", async () => {
     const { alpha, beta } = instances;
     const pause = await fire(alpha, "Pause");
     const parked = await untilStatus(beta, pause, ["waiting"]);
     const dueAt = Date.parse(parked.pipeline_data.wait_started) + 6000;
+    const calls = hook.held();
     const interrupted = await fire(alpha, "Slow");
-    await eventually("alpha's second run calls the webhook", () => hook.held() === 2);
+    await eventually("alpha's run calls the webhook", () => hook.held() === calls + 1);
     assert.equal((await run(beta, interrupted)).status, "running");
     const killedAt = Date.now();
     await alpha.stop("SIGKILL");
