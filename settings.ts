@@ -585,7 +585,7 @@ export const settingsSchema = z
     cluster: z
       .object({
         enabled: z.boolean().default(false),
-        // For the parts still to come (event fan-out, flow reloads); the leases live in PostgreSQL.
+        // The broker the instances share events and deploy notices through (docs/cluster.md); the leases live in PostgreSQL.
         nats_url: z.string().default("nats://127.0.0.1:4222"),
         // Unique per running instance; null: the host name and the process id.
         instance_id: z

@@ -17,6 +17,8 @@ export interface PublisherInput {
   total: number;
   people: string[];
   rooms: string[];
+  /** Event ids are `<idPrefix>-<j>`: a warm-up and the measured pass must not share ids (the broker would drop them as duplicates). */
+  idPrefix: string;
 }
 
 export interface PublisherOutput {
@@ -45,7 +47,12 @@ async function run(input: PublisherInput): Promise<PublisherOutput> {
         const person = input.people[j % input.people.length];
         const room = input.rooms[Math.floor(j / input.people.length) % input.rooms.length];
         sentAt[j] = nowMs();
-        const p = pub.event({ camera_id: `cam-${j % 4}`, room_name: room, people: [{ ph_id: `ph-${person}`, identity_id: person }], event_id: `b-${j}` });
+        const p = pub.event({
+          camera_id: `cam-${j % 4}`,
+          room_name: room,
+          people: [{ ph_id: `ph-${person}`, identity_id: person }],
+          event_id: `${input.idPrefix}-${j}`,
+        });
         const tracked: Promise<unknown> = p.finally(() => outstanding.delete(tracked));
         outstanding.add(tracked);
       }

@@ -28,6 +28,7 @@ import { ensureDefaultTemplate } from "../care/eink/default-template";
 import { checkLayouts } from "../care/knowledge/layouts/layouts";
 import { apiV1 } from "./api-v1";
 import { requestTargetGuard } from "../platform/http/request-target";
+import { createExpressServer } from "../platform/http/express-server";
 import { answerClientErrors } from "../platform/http/client-errors";
 import { FailureThrottle } from "../platform/auth/failure-throttle";
 import { editorLogin } from "../platform/nodered/admin-auth";
@@ -35,7 +36,7 @@ import { loginThrottle } from "../platform/nodered/login-throttle";
 import { errorHandler, notFoundHandler } from "../platform/http/error-handler";
 import { EDITOR_ROOT, nodeRedHost, type HostTarget } from "../platform/nodered/host";
 import { healthRouter } from "./ops/ops.router";
-import { FlowWriter, directFlowSource, saveFlowsWithIndex, type DeployChecker } from "../care/rules/flow-writer";
+import { FlowWriter, directFlowSource, saveFlowsWithIndex, type DeployChecker, type FlowSource } from "../care/rules/flow-writer";
 import { checkDeploy } from "../care/rules/flow-validation";
 import { readHouseholdNames } from "../care/rules/household-names";
 import { deployWarningsHtml, readableDeployErrors } from "../care/rules/deploy-messages";
@@ -65,6 +66,9 @@ import { registerInteractiveHandlers, watchPromptTimeouts } from "../care/intera
 import { startKnowledgeDelivery } from "../care/knowledge/delivery";
 import { docsRouter } from "./ops/docs-pages";
 import { webappRouter } from "./webapp/webapp.router";
+import { fanOutBus, fanOutRuns, fanOutWebApp } from "./cluster/cluster-events";
+import { shareDeploys, type SharedDeploys } from "./cluster/shared-deploys";
+import { shareHubStates } from "./cluster/hub-states";
 import { knowledgePageRouter } from "./knowledge-page/knowledge-page.router";
 import { LocationFusion } from "../household/tracking/location-fusion";
 import { CtsService } from "../household/cts/cts.service";
@@ -165,6 +169,8 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
   const deployCheck: DeployChecker = async (flows, previous) => checkDeploy(flows, previous, await readHouseholdNames(ctx), settings);
   // The engine needs Node-RED, which needs the context: the context reads it when asked.
   let engine: PipelineEngine | undefined;
+  // With several instances: deploys stored here are announced, the others' run here (set once Node-RED runs).
+  let deploys: SharedDeploys | undefined;
   const ctx: AppContext = {
     db: store.db,
     dialect: store.dialect,
@@ -183,11 +189,21 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
     flows: new FlowWriter(
       store.db,
       useNodeRed
-        ? { read: () => nodeRedHost.getFlows(), deploy: (flows, rev) => nodeRedHost.setFlows(flows, rev) }
-        : directFlowSource(
-            store.db,
-            () => isoNow(clock),
-            (flows, previous) => deployCheck(flows, previous),
+        ? {
+            // A rule write starts from the stored flows, even if another instance deployed a moment ago.
+            read: async () => {
+              await deploys?.catchUp();
+              return nodeRedHost.getFlows();
+            },
+            deploy: (flows, rev) => nodeRedHost.setFlows(flows, rev),
+          }
+        : announcing(
+            directFlowSource(
+              store.db,
+              () => isoNow(clock),
+              (flows, previous) => deployCheck(flows, previous),
+            ),
+            () => deploys?.announce(),
           ),
       (flows, previous) => deployCheck(flows, previous),
     ),
@@ -209,6 +225,11 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
   const cluster = await startCluster(ctx);
   ctx.cluster = cluster;
   lifecycle.add("cluster", () => cluster.stop());
+  // Every instance's web app clients see every popup, prompt and alert; the bus topics that cross do.
+  if (cluster.enabled) {
+    lifecycle.add("cluster: web app frames", fanOutWebApp(ctx.webapp, cluster.link, clock));
+    lifecycle.add("cluster: bus events", fanOutBus(ctx.bus, cluster.link));
+  }
 
   if (empty) await seedDemoHousehold(ctx);
   await upsertDeviceSensors(ctx, settings.auth.device_keys);
@@ -242,8 +263,13 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
   if (hub.client) {
     lifecycle.add("hub sensors", bridgeHubSensors(ctx, hub.client));
     lifecycle.add("hub locations", pushLocationsToHub(ctx, hub.client));
-    // The hub-backed presence providers (bed sensor, phone, night anchor) read its states.
-    useHubState(ctx, hubStateReader(hub));
+    // The hub-backed presence providers (bed sensor, phone, night anchor) read its states;
+    // with several instances, those the holder of the hub connection shares.
+    if (cluster.enabled) {
+      const shared = shareHubStates(hub.client, cluster.link, cluster.leases);
+      lifecycle.add("cluster: hub states", () => shared.stop());
+      useHubState(ctx, shared.reader);
+    } else useHubState(ctx, hubStateReader(hub));
   }
   // The family's chat: alerts out, buttons, replies and commands in (long polling unless webhook mode).
   const chat = startChat(ctx);
@@ -293,6 +319,7 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
       nodeRedState: () => (useNodeRed ? nodeRedHost.state : "disabled"),
       cts: () => cts.health(),
       sceneSamples: () => sceneSamples.status(),
+      flowsRev: async () => (useNodeRed ? (await nodeRedHost.getFlows()).rev : null),
     }),
   );
   app.use(docsRouter());
@@ -321,7 +348,7 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
   app.use(notFoundHandler);
   app.use(errorHandler(log));
 
-  const server = http.createServer(app);
+  const server = createExpressServer(app);
   answerClientErrors(server, log);
   let feed: PipelineFeed | undefined;
   // Upgraded sockets (/ws, /ws/pipeline, the editor's comms) are no longer the HTTP server's
@@ -355,6 +382,7 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
         // A deploy that deleted the Devices tab stores it back; the runtime runs it once this deploy has started.
         const devicesTab = withDevicesTab(flows);
         const report = await saveFlowsWithIndex(ctx.db, devicesTab.flows, isoNow(clock), deployCheck);
+        deploys?.announce();
         if (report.warnings.length) nodeRedHost.notifyEditors("careflow-deploy", deployWarningsHtml(report.warnings), "warning");
         if (devicesTab.restored) {
           restoreDevicesTab = true;
@@ -383,6 +411,28 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
     pipeline.setGates(ruleGates(ctx));
     engine = pipeline;
     lifecycle.add("engine", () => pipeline.stop());
+    if (cluster.enabled) {
+      lifecycle.add("cluster: run events", fanOutRuns(pipeline.live, cluster.link));
+      const shared = shareDeploys({
+        db: ctx.db,
+        link: cluster.link,
+        log,
+        running: {
+          rev: async () => (await nodeRedHost.getFlows()).rev,
+          reload: async () => {
+            await pipeline.drainInFlight();
+            await nodeRedHost.reloadFlows();
+          },
+        },
+      });
+      deploys = shared;
+      lifecycle.add("cluster: deploys", () => {
+        deploys = undefined;
+        shared.stop();
+      });
+      // A deploy made elsewhere while this instance was starting runs here too.
+      await shared.catchUp();
+    }
     registerInteractiveHandlers(ctx);
     lifecycle.add("prompt timeouts", watchPromptTimeouts(ctx, pipeline));
     const triggers = startTriggers(ctx, pipeline);
@@ -419,6 +469,17 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
         server.listen(port, host, () => resolve((server.address() as AddressInfo).port));
       }),
     close: () => lifecycle.stop(),
+  };
+}
+
+/** A flow source whose deploys are announced to the other instances once stored. */
+function announcing(source: FlowSource, announce: () => void): FlowSource {
+  return {
+    read: () => source.read(),
+    deploy: async (flows, rev) => {
+      await source.deploy(flows, rev);
+      announce();
+    },
   };
 }
 

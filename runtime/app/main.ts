@@ -1,4 +1,6 @@
 /** `npm start`: read the run contract, build the app, listen, and stop cleanly on SIGTERM. */
+// First: the compiled-code cache must be on before the modules below are loaded.
+import "./compile-cache";
 import { createApp } from "./app";
 import { SettingsError, loadRunConfig } from "../platform/config/load-settings";
 import { createLogger } from "../platform/core/logger";

@@ -108,7 +108,7 @@ function build(ctx: CareContext): CareServices {
     },
     models: { runStep: (input, config, signal) => runLlmStep(ctx, input, config, signal) },
     eink: { render: (request) => renderToDevices(ctx, request) },
-    media: { read: (p) => readMediaFile(ctx.dataDir, p), recentFrames: (q) => recentCameraFrames(ctx, q) },
+    media: { read: (p) => readMediaFile(ctx, p), recentFrames: (q) => recentCameraFrames(ctx, q) },
     scene: { analyze: (image, request, signal) => analyzeScene(ctx.settings.scene_analysis, image, request, signal) },
     memory: {
       roomTrend: (roomId, signal) => roomTrend(ctx.settings.semantic_memory, roomId, signal),

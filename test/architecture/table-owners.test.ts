@@ -63,6 +63,7 @@ export const OWNERS: Readonly<Record<string, string>> = {
   cts_frames: "household/cts/",
   cluster_leases: "platform/cluster/cluster.store.ts",
   cluster_instances: "platform/cluster/cluster.store.ts",
+  media_objects: "household/media/pg-objects.ts",
 };
 
 const MIGRATIONS = "platform/db/migrations/";

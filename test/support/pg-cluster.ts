@@ -20,6 +20,16 @@ export interface SharedPg {
   drop(): Promise<void>;
 }
 
+/**
+ * For the suites of several instances that run only in the PostgreSQL pass (the SQLite pass,
+ * without CAREFLOW_TEST_DATABASE_URL, skips them saying so, not to run them twice on 2 cores).
+ */
+export function requirePgPass(ctx: Mocha.Context): void {
+  if (process.env.CAREFLOW_TEST_DATABASE_URL) return;
+  process.stdout.write("\n    SKIPPED: several instances need PostgreSQL (run with CAREFLOW_TEST_DATABASE_URL)\n");
+  ctx.skip();
+}
+
 export async function sharedPg(ctx: Mocha.Context): Promise<SharedPg> {
   const admin = knexFactory({ client: "pg", connection: PG_SERVER, pool: { min: 0, max: 1 }, acquireConnectionTimeout: 3000 });
   const name = `careflow_cluster_${randomBytes(6).toString("hex")}`;

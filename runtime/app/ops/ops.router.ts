@@ -8,6 +8,7 @@
 import { Router, type Request } from "express";
 import type { AppContext } from "../context";
 import type { Cluster } from "../../platform/cluster/cluster";
+import type { LinkHealth } from "../../platform/cluster/cluster-link";
 import { pingStore } from "../../platform/db/store";
 import { route, reply } from "../../platform/http/route";
 import { packageInfo } from "../../platform/config/app-info";
@@ -22,6 +23,8 @@ export interface HealthSources {
   cts?: () => CtsHealth;
   /** What became of the scene samples (shown under `cts` while tracking is on). */
   sceneSamples?: () => SceneSampleStatus;
+  /** The revision of the flows running here (with several instances, every one runs the same after a deploy). */
+  flowsRev?: () => Promise<string | null>;
   startedAt: number;
 }
 
@@ -37,7 +40,7 @@ export function healthRouter(ctx: AppContext, sources: HealthSources): Router {
       // family relying on them must learn from the health check, not from a missed alert.
       const ctsOk = !cts || !cts.enabled || cts.state === "connected";
       // With several instances: who is alive and which leases this one holds (GET /api/v1/admin/cluster has the rest).
-      const cluster = ctx.cluster?.enabled ? await clusterHealth(ctx.cluster).catch(() => null) : undefined;
+      const cluster = ctx.cluster?.enabled ? await clusterHealth(ctx.cluster, sources.flowsRev).catch(() => null) : undefined;
       const ok = dbOk && (nodeRed === "started" || nodeRed === "disabled") && ctsOk;
       const why = [
         ...(dbOk ? [] : ["the database does not answer"]),
@@ -60,12 +63,18 @@ export function healthRouter(ctx: AppContext, sources: HealthSources): Router {
 }
 
 /** `/health`'s cluster part: this instance, the live ones, and the leases held here. */
-async function clusterHealth(cluster: Cluster): Promise<{ instance_id: string; instances_alive: string[]; leases_held: string[] }> {
+async function clusterHealth(
+  cluster: Cluster,
+  flowsRev?: () => Promise<string | null>,
+): Promise<{ instance_id: string; instances_alive: string[]; leases_held: string[]; events: LinkHealth; flows_rev: string | null }> {
   const status = await cluster.status();
   return {
     instance_id: status.instance_id,
     instances_alive: status.instances.filter((i) => i.alive).map((i) => i.instance_id),
     leases_held: status.leases.filter((l) => l.holder === status.instance_id).map((l) => l.name),
+    // The NATS link: while it is down the instance serves on, but its events reach only its own clients.
+    events: status.events,
+    flows_rev: flowsRev ? await flowsRev().catch(() => null) : null,
   };
 }
 

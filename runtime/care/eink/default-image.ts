@@ -12,10 +12,10 @@ const converted = new Map<string, string>();
 
 /** The hash (and so the file) of the default card for this template, or null if its file is gone. */
 export async function defaultCardHash(ctx: CareContext, template: EinkTemplate): Promise<string | null> {
-  if (template.color_mode === "rgb") return imageExists(ctx, template.background_hash) ? template.background_hash : null;
+  if (template.color_mode === "rgb") return (await imageExists(ctx, template.background_hash)) ? template.background_hash : null;
   const key = `${ctx.dataDir}\u0000${template.background_hash}\u0000${template.color_mode}`;
   const known = converted.get(key);
-  if (known && imageExists(ctx, known)) return known;
+  if (known && (await imageExists(ctx, known))) return known;
   const background = await readImage(ctx, template.background_hash);
   if (!background) return null;
   const hash = await saveImage(ctx, await convertPng(background, template.color_mode));

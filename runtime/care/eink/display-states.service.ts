@@ -16,8 +16,8 @@ export interface DisplayState {
   last_served_at: string | null;
 }
 
-function toDisplayState(ctx: CareContext, sensorId: string, row: DeviceStateRow | undefined): DisplayState {
-  const hasImage = !!row?.image_hash && imageExists(ctx, row.image_hash);
+async function toDisplayState(ctx: CareContext, sensorId: string, row: DeviceStateRow | undefined): Promise<DisplayState> {
+  const hasImage = !!row?.image_hash && (await imageExists(ctx, row.image_hash));
   return {
     sensor_id: sensorId,
     has_active_image: hasImage,
@@ -35,5 +35,5 @@ export async function displayStates(ctx: CareContext, sensorId?: string): Promis
   const [sensors, rows] = await Promise.all([listSensors(ctx, { sensor_type: "eink" }), listDeviceStates(ctx)]);
   const byId = new Map(rows.map((r) => [r.sensor_id, r]));
   const ids = [...new Set([...sensors.map((s) => s.sensor_id), ...rows.map((r) => r.sensor_id)])].sort();
-  return ids.filter((id) => sensorId === undefined || id === sensorId).map((id) => toDisplayState(ctx, id, byId.get(id)));
+  return Promise.all(ids.filter((id) => sensorId === undefined || id === sensorId).map((id) => toDisplayState(ctx, id, byId.get(id))));
 }

@@ -32,13 +32,19 @@ function png(width: number, height: number, bitDepth: 1 | 8, rows: Buffer): Buff
   return Buffer.concat([SIGNATURE, chunk("IHDR", ihdr), chunk("IDAT", idat), chunk("IEND", Buffer.alloc(0))]);
 }
 
+// The rows of the last size written, reused: a fresh 384 kB buffer per card was mostly the
+// kernel zeroing new pages (issue 29). Safe because a card is written synchronously, and
+// every byte is written each time (filter bytes stay 0, every pixel is set).
+let scratch: Buffer | undefined;
+const scratchRows = (bytes: number): Buffer => (scratch?.length === bytes ? scratch : (scratch = Buffer.alloc(bytes)));
+
 /**
  * 8-bit greyscale from opaque RGBA, or null when a pixel has colour (R, G, B differ):
  * the caller then writes an RGB PNG, so nothing is ever lost by taking this path.
  */
 export function encodeGreyPngIfGrey(rgba: Uint8Array, width: number, height: number): Buffer | null {
   const rowBytes = width + 1; // each row: filter byte 0 ("none"), then the pixels
-  const rows = Buffer.alloc(rowBytes * height);
+  const rows = scratchRows(rowBytes * height);
   if (LITTLE_ENDIAN && rgba.byteOffset % 4 === 0) {
     // One 32-bit read per pixel (little-endian A B G R): R == G == B when the low 16 bits
     // of (p ^ (p >>> 8)) are zero.

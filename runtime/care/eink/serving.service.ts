@@ -27,7 +27,7 @@ export const isExpired = (state: Pick<DeviceStateRow, "expires_at">, nowMs: numb
   state.expires_at !== null && Date.parse(state.expires_at) <= nowMs;
 
 async function currentFor(ctx: CareContext, state: DeviceStateRow | undefined): Promise<Current | null> {
-  if (state?.image_hash && !isExpired(state, ctx.clock.now()) && imageExists(ctx, state.image_hash)) {
+  if (state?.image_hash && !isExpired(state, ctx.clock.now()) && (await imageExists(ctx, state.image_hash))) {
     return { hash: state.image_hash, source: "active" };
   }
   const template = await getDefaultTemplate(ctx);

@@ -3,7 +3,8 @@
  * WebSocket subprotocol (`new WebSocket(url, [key])`), as browsers cannot set headers; any
  * key that may read `/api/v1/workflows` may listen, within the `websocket` limits (in total and
  * per key; a newcomer over a limit is closed with 1013, nobody else).
- * The feed subscribes to the engine's events only while at least one client is connected.
+ * The feed subscribes to the engine's events only while at least one client is connected;
+ * with several instances it also relays the runs of the other instances' engines.
  */
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
@@ -51,7 +52,8 @@ export class PipelineFeed {
       this.leave(ws);
     });
     // The first client makes the engine build events; until then it builds none for us.
-    if (!this.unsubscribe) this.unsubscribe = this.live.subscribe((e) => this.broadcast(e));
+    // With several instances the feed shows every instance's runs (docs/cluster.md "Events").
+    if (!this.unsubscribe) this.unsubscribe = this.live.subscribe((e) => this.broadcast(e), null, { otherInstances: true });
   }
 
   private leave(ws: WebSocket): void {

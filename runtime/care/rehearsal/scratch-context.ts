@@ -13,6 +13,7 @@ import { WebAppHub } from "../../platform/ws/webapp-hub";
 import { copyRoomsInto } from "../../household/rooms/rooms.service";
 import { copySensorsInto } from "../../household/sensors/sensors.service";
 import { copyPersonsInto } from "../../household/persons/persons.service";
+import { borrowMediaObjects } from "../../household/media/media-objects";
 import { directFlowSource, FlowWriter, type DeployChecker } from "../rules/flow-writer";
 
 export interface Scratch {
@@ -34,6 +35,8 @@ export async function openScratch(live: CareContext, startMs: number): Promise<S
     await store.close();
     throw err;
   }
+  // Frames a recorded trigger names are read where the live instance keeps them (with a cluster, the shared database).
+  borrowMediaObjects(store.db, live);
   const clock = new ManualClock(startMs);
   const settings = structuredClone(live.settings);
   settings.journal.enabled = false;

@@ -77,13 +77,17 @@ function midnightJob(ctx: CareContext): DailyReportJob {
 
   store(ctx.clock.now());
   armForMembers(ctx.clock.now());
-  const unsubscribe = ctx.bus.subscribe("person.added", () => armForMembers(ctx.clock.now()));
+  // This job runs on one instance (its lease): members added and revisions made on the others count too.
+  const unsubscribe = ctx.bus.subscribe("person.added", () => armForMembers(ctx.clock.now()), { otherInstances: true });
   // In the same queue as the midnight stores, so a rebuilt report is never stored over again.
-  const unsubscribeRevised = ctx.bus.subscribe("tracking.revised", (revised) =>
-    enqueue(async () => {
-      const replaced = await rebuildRevisedReports(ctx, revised);
-      if (replaced) ctx.log.info({ replaced, revision_id: revised.revision_id }, "daily reports rebuilt after an identity revision");
-    }),
+  const unsubscribeRevised = ctx.bus.subscribe(
+    "tracking.revised",
+    (revised) =>
+      enqueue(async () => {
+        const replaced = await rebuildRevisedReports(ctx, revised);
+        if (replaced) ctx.log.info({ replaced, revision_id: revised.revision_id }, "daily reports rebuilt after an identity revision");
+      }),
+    { otherInstances: true },
   );
 
   return {

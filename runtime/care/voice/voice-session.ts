@@ -99,11 +99,16 @@ export class VoiceSession {
     this.maxCancel = ctx.clock.at(ctx.clock.now() + settings.max_minutes * 60_000, () =>
       this.end(`the conversation reached its limit of ${settings.max_minutes} min`),
     );
-    const unsubscribePrompts = ctx.bus.subscribe("prompt.answered", (a) => this.onPromptAnswered(a));
-    const unsubscribeQuiz = ctx.bus.subscribe("quiz.ended", (q) => {
-      // The quiz this conversation runs ended (on screen, by voice or by its timeout): say goodbye, then end.
-      if (this.quiz?.session_id === q.session_id) this.finishAfterResponse = true;
-    });
+    // Answered or ended on any instance (a chat answer may reach another one).
+    const unsubscribePrompts = ctx.bus.subscribe("prompt.answered", (a) => this.onPromptAnswered(a), { otherInstances: true });
+    const unsubscribeQuiz = ctx.bus.subscribe(
+      "quiz.ended",
+      (q) => {
+        // The quiz this conversation runs ended (on screen, by voice or by its timeout): say goodbye, then end.
+        if (this.quiz?.session_id === q.session_id) this.finishAfterResponse = true;
+      },
+      { otherInstances: true },
+    );
     this.unsubscribe = () => {
       unsubscribePrompts();
       unsubscribeQuiz();

@@ -21,6 +21,12 @@ export interface Applier<T, P> {
   commit(trx: Knex, plan: P): Promise<AfterCommit[]>;
   /** The same as commit for each plan in order, with fewer round trips; absent: commit each. */
   commitMany?(trx: Knex, plans: readonly P[]): Promise<AfterCommit[]>;
+  /**
+   * True for a stream of many short-lived messages (tracking events): on PostgreSQL its
+   * transactions commit without waiting for the WAL flush (docs/decisions.md, "Tracking events
+   * commit asynchronously on PostgreSQL"). Absent: every commit is flushed before the ack.
+   */
+  readonly asyncCommit?: boolean;
   /** Runs a batch's plan and commit in turn with other streams' batches that read what it writes; absent: at once. */
   inTurn?<R>(work: () => Promise<R>): Promise<R>;
 }

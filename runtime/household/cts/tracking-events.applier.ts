@@ -38,6 +38,8 @@ export class TrackingEventsApplier implements Applier<DecodedTrackingEvent, Plan
   ) {}
 
   /** In turn with the other stream of identities (RecentRevisions). */
+  readonly asyncCommit = true;
+
   inTurn<R>(work: () => Promise<R>): Promise<R> {
     return this.revisions.inTurn(work);
   }

@@ -5,7 +5,6 @@
  * `person.sighted` event for every face identified (a person or a visitor), which the
  * tracking module turns into sightings and locations.
  */
-import fs from "node:fs/promises";
 import path from "node:path";
 import type { PlatformContext } from "../../platform/context";
 import { isoNow } from "../../platform/core/clock";
@@ -13,6 +12,7 @@ import type { PersonSighting } from "../../platform/core/event-bus";
 import { listPersons } from "../persons/persons.service";
 import { findSensor } from "../sensors/sensors.service";
 import { capturedAtOf, storeFrame } from "../media/media.service";
+import { readMediaPath } from "../media/media-paths";
 import { annotate } from "./annotate";
 import { allDescriptors, type StoredDescriptor } from "./descriptors.store";
 import { isProblem } from "./engine";
@@ -49,15 +49,12 @@ interface Face {
   score: number;
 }
 
-async function readFrame(dataDir: string, relative: string): Promise<Uint8Array | null> {
-  const root = path.resolve(dataDir);
+async function readFrame(ctx: PlatformContext, relative: string): Promise<Uint8Array | null> {
+  const root = path.resolve(ctx.dataDir);
   const full = path.resolve(root, relative);
   if (full !== root && !full.startsWith(root + path.sep)) return null;
-  try {
-    return await fs.readFile(full);
-  } catch {
-    return null;
-  }
+  // A frame of the media store is read from it: another instance may have stored it.
+  return readMediaPath(ctx, relative);
 }
 
 export async function identifyFrames(ctx: PlatformContext, req: IdentifyRequest, signal?: AbortSignal): Promise<IdentifyAnswer> {
@@ -66,7 +63,7 @@ export async function identifyFrames(ctx: PlatformContext, req: IdentifyRequest,
   const frames: Array<{ path: string; bytes: Uint8Array }> = [];
   const skipped: string[] = [];
   for (const p of req.media_paths) {
-    const bytes = await readFrame(ctx.dataDir, p);
+    const bytes = await readFrame(ctx, p);
     if (bytes) frames.push({ path: p, bytes });
     else skipped.push(`${p}: not readable`);
   }

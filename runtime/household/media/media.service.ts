@@ -1,16 +1,17 @@
 /**
- * The media store (docs/media.md): camera frames as content-addressed files under the data
- * dir, `media/ab/cd/<sha256>.<ext>`, written atomically (a temporary file, then a rename), the
- * same bytes once however many rows name them; a `camera_media` row per frame; signed URLs
+ * The media store (docs/media.md): camera frames as content-addressed objects named
+ * `media/ab/cd/<sha256>.<ext>` (files under the data dir on one box, rows of the shared
+ * database with `cluster.enabled`: object-store.ts), the same bytes once however many rows
+ * name them; a `camera_media` row per frame; signed URLs
  * that expire (HMAC-SHA256 over the object name and the expiry, with a secret generated once
  * and kept in the store); and a sweep that deletes rows older than
  * `aggregator.media_retention_hours` and then the files no row names any more.
  *
  * Writes and the sweep take one lock per data dir, so the sweep never deletes a file a frame
- * being stored is about to name (one process owns a data dir).
+ * being stored is about to name; across instances, the store's delete spares an object put
+ * within the sweep's grace.
  */
 import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import fs from "node:fs/promises";
 import path from "node:path";
 import type { Knex } from "knex";
 import type { PlatformContext } from "../../platform/context";
@@ -19,6 +20,7 @@ import { ForbiddenError, NotFoundError, ValidationError } from "../../platform/c
 import { kvGet, kvSetIfAbsent } from "../../platform/db/kv";
 import { sameText } from "../tracking/match";
 import { IMAGE_EXT, imageMime, type ImageMime } from "./image-type";
+import { mediaObjects } from "./media-objects";
 import {
   deleteMediaRowsBefore,
   insertMediaRow,
@@ -114,28 +116,6 @@ function checkedFrame(ctx: MediaContext, f: FrameInput): { mime: ImageMime; capt
   return { mime, captured_at: isoAt(at) };
 }
 
-/** Writes the object unless it is there already (same name, same size); either way its mtime becomes now. */
-async function writeObject(ctx: MediaContext, rel: string, bytes: Buffer): Promise<void> {
-  const full = path.join(ctx.dataDir, rel);
-  const now = new Date(ctx.clock.now());
-  const existing = await fs.stat(full).catch(() => null);
-  if (existing?.isFile() && existing.size === bytes.length) {
-    // Touched, so a sweep's grace covers a file a new row names again.
-    await fs.utimes(full, now, now);
-    return;
-  }
-  await fs.mkdir(path.dirname(full), { recursive: true });
-  const tmp = path.join(path.dirname(full), `.${path.basename(full)}.${randomBytes(6).toString("hex")}.tmp`);
-  try {
-    await fs.writeFile(tmp, bytes, { flag: "wx" });
-    await fs.utimes(tmp, now, now);
-    await fs.rename(tmp, full);
-  } catch (err) {
-    await fs.rm(tmp, { force: true });
-    throw err;
-  }
-}
-
 /** Stores a frame's bytes (once per content) and its row. */
 export async function storeFrame(ctx: MediaContext, f: FrameInput): Promise<StoredFrame> {
   const { mime, captured_at } = checkedFrame(ctx, f);
@@ -143,7 +123,7 @@ export async function storeFrame(ctx: MediaContext, f: FrameInput): Promise<Stor
   const objectName = `${hash}.${IMAGE_EXT[mime]}`;
   const rel = objectPath(objectName);
   return exclusive(ctx.dataDir, async () => {
-    await writeObject(ctx, rel, f.bytes);
+    await mediaObjects(ctx).put(rel, f.bytes, ctx.clock.now());
     const media_id = await insertMediaRow(ctx.db, {
       sensor_id: f.sensor_id,
       room_name: f.room_name ?? null,
@@ -179,7 +159,7 @@ async function keptByOthers(db: Knex, names: readonly string[]): Promise<Set<str
 export async function storeObject(ctx: MediaContext, bytes: Buffer, ext: "jpg" | "png" | "webp" | "gif" | "heic"): Promise<string> {
   if (!Buffer.isBuffer(bytes) || bytes.length === 0) throw new ValidationError("bytes: an image is required");
   const objectName = `${createHash("sha256").update(bytes).digest("hex")}.${ext}`;
-  await exclusive(ctx.dataDir, () => writeObject(ctx, objectPath(objectName), bytes));
+  await exclusive(ctx.dataDir, () => mediaObjects(ctx).put(objectPath(objectName), bytes, ctx.clock.now()));
   return objectName;
 }
 
@@ -357,12 +337,8 @@ export async function openSignedObject(ctx: MediaContext, objectName: string, qu
   const row = m ? await mediaRowByObject(ctx.db, objectName) : undefined;
   const kept = m && !row ? (await keptByOthers(ctx.db, [objectName])).has(objectName) : false;
   if (!m || (!row && !kept)) throw new NotFoundError("Media not found");
-  let data: Buffer;
-  try {
-    data = await fs.readFile(path.join(ctx.dataDir, objectPath(objectName)));
-  } catch {
-    throw new NotFoundError("Media not found");
-  }
+  const data = await mediaObjects(ctx).get(objectPath(objectName));
+  if (!data) throw new NotFoundError("Media not found");
   return { data, content_type: row?.content_type ?? EXT_MIME[m[2]], valid_for };
 }
 
@@ -374,19 +350,8 @@ export interface SweepReport {
   files: number;
 }
 
-/** Every file under media/ (two levels of shards), relative to the data dir. */
-async function objectFiles(dataDir: string): Promise<string[]> {
-  const out: string[] = [];
-  const list = async (rel: string): Promise<string[]> => fs.readdir(path.join(dataDir, rel)).catch(() => [] as string[]);
-  for (const a of await list(MEDIA_DIR)) {
-    if (!/^[0-9a-f]{2}$/.test(a)) continue;
-    for (const b of await list(`${MEDIA_DIR}/${a}`)) {
-      if (!/^[0-9a-f]{2}$/.test(b)) continue;
-      for (const f of await list(`${MEDIA_DIR}/${a}/${b}`)) out.push(`${MEDIA_DIR}/${a}/${b}/${f}`);
-    }
-  }
-  return out;
-}
+/** A frame's object (or a temporary file left over) at `media/ab/cd/`: not a speech clip. */
+const SHARDED = /^media\/[0-9a-f]{2}\/[0-9a-f]{2}\/[^/]+$/;
 
 /** Files deleted per turn of the lock: a frame being stored waits for one chunk, never a whole sweep. */
 const SWEEP_CHUNK = 100;
@@ -402,32 +367,23 @@ export async function sweepExpired(ctx: MediaContext): Promise<SweepReport> {
   const now = ctx.clock.now();
   const cutoff = isoAt(now - ctx.settings.aggregator.media_retention_hours * 3_600_000);
   const rows = await exclusive(ctx.dataDir, () => deleteMediaRowsBefore(ctx.db, cutoff));
-  // Listing needs no lock: a file written after it is simply not in this sweep.
-  const listed = (await objectFiles(ctx.dataDir)).filter((rel) => {
-    const name = path.posix.basename(rel);
-    return isObjectName(name) || name.endsWith(".tmp");
+  // Listing needs no lock: an object written after it is simply not in this sweep.
+  const objects = mediaObjects(ctx);
+  const listed = (await objects.list(MEDIA_DIR)).filter((o) => {
+    const name = path.posix.basename(o.name);
+    return SHARDED.test(o.name) && (isObjectName(name) || name.endsWith(".tmp"));
   });
   let files = 0;
   for (let i = 0; i < listed.length; i += SWEEP_CHUNK) {
     const chunk = listed.slice(i, i + SWEEP_CHUNK);
     files += await exclusive(ctx.dataDir, async () => {
-      const names = chunk.map((rel) => path.posix.basename(rel)).filter(isObjectName);
+      const names = chunk.map((o) => path.posix.basename(o.name)).filter(isObjectName);
       const kept = new Set([...(await referencedAmong(ctx.db, names)), ...(await keptByOthers(ctx.db, names))]);
       let deleted = 0;
-      const folders = new Set<string>();
-      for (const rel of chunk) {
-        if (kept.has(path.posix.basename(rel))) continue;
-        const full = path.join(ctx.dataDir, rel);
-        const stat = await fs.stat(full).catch(() => null);
-        if (!stat?.isFile() || now - stat.mtimeMs < SWEEP_GRACE_MS) continue;
-        await fs.rm(full, { force: true });
-        deleted++;
-        folders.add(path.dirname(full));
-      }
-      // An emptied shard folder goes too (rmdir refuses one that is not empty).
-      for (const dir of folders) {
-        await fs.rmdir(dir).catch(() => undefined);
-        await fs.rmdir(path.dirname(dir)).catch(() => undefined);
+      for (const o of chunk) {
+        if (kept.has(path.posix.basename(o.name))) continue;
+        // Re-checked by the store as it deletes: a put since (by any instance) keeps the object.
+        if (await objects.delete(o.name, now - SWEEP_GRACE_MS)) deleted++;
       }
       return deleted;
     });

@@ -12,6 +12,7 @@ import { ConflictError, NotFoundError } from "../../platform/core/errors";
 import { NAME_KEY_TOO_LONG, nameKey, nameKeyFits } from "../../platform/core/name-key";
 import { parseInput } from "../../platform/core/validation";
 import { isUniqueViolation } from "../../platform/db/name-match";
+import { preparedRead } from "../../platform/db/prepared-read";
 
 export interface Room {
   id: number;
@@ -35,11 +36,15 @@ export const roomCreateSchema = z
   .strict();
 export const roomUpdateSchema = roomCreateSchema.partial().strict();
 
-export async function listRooms(ctx: PlatformContext): Promise<Room[]> {
-  return ctx
-    .db<Room>("rooms")
+// Every authenticated GET /api/v1/rooms runs it: compiled once (platform/db/prepared-read.ts).
+const allRooms = preparedRead<Room>((db) =>
+  db<Room>("rooms")
     .select(...COLUMNS)
-    .orderBy("id");
+    .orderBy("id"),
+);
+
+export async function listRooms(ctx: PlatformContext): Promise<Room[]> {
+  return allRooms(ctx.db);
 }
 
 export async function getRoom(ctx: PlatformContext, id: number): Promise<Room> {

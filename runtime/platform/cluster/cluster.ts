@@ -3,6 +3,7 @@
  * leases, and what `/health` and `GET /api/v1/admin/cluster` say about the instances and who
  * holds each lease. Disabled (the default), it is this one instance holding every lease.
  */
+import { randomBytes } from "node:crypto";
 import os from "node:os";
 import type { Knex } from "knex";
 import type { ClusterSettings } from "../../../settings";
@@ -13,6 +14,8 @@ import type { Leases } from "./leases";
 import { PgLeases } from "./pg-leases";
 import { singleInstanceLeases } from "./single-instance";
 import { listInstances, listLeases } from "./cluster.store";
+import { kvSetIfAbsent } from "../db/kv";
+import { NatsLink, offLink, type ClusterLink, type LinkHealth } from "./cluster-link";
 
 export interface ClusterInstance {
   instance_id: string;
@@ -39,12 +42,16 @@ export interface ClusterStatus {
   lease_seconds: number;
   instances: ClusterInstance[];
   leases: ClusterLease[];
+  /** The link to the other instances over NATS (state "off" when the cluster is). */
+  events: LinkHealth;
 }
 
 export interface Cluster {
   readonly enabled: boolean;
   readonly instanceId: string;
   readonly leases: Leases;
+  /** Events to and from the other instances (docs/cluster.md "Events"); one instance: a link to nobody. */
+  readonly link: ClusterLink;
   status(): Promise<ClusterStatus>;
   stop(): Promise<void>;
 }
@@ -84,6 +91,7 @@ export async function startCluster(ctx: ClusterStart): Promise<Cluster> {
       enabled: false,
       instanceId,
       leases,
+      link: offLink,
       status: async () => {
         const now = isoAt(ctx.clock.now());
         return {
@@ -94,6 +102,7 @@ export async function startCluster(ctx: ClusterStart): Promise<Cluster> {
             { instance_id: instanceId, host: os.hostname(), pid: process.pid, started_at: startedAt, last_heartbeat_at: now, alive: true, self: true },
           ],
           leases: leases.local().map((l) => ({ name: l.name, holder: instanceId, token: l.token ?? 1, expires_at: null })),
+          events: offLink.health(),
         };
       },
       stop: () => leases.stop(),
@@ -101,11 +110,16 @@ export async function startCluster(ctx: ClusterStart): Promise<Cluster> {
   }
   const leases = new PgLeases({ db: ctx.db, clock: ctx.clock, log: ctx.log.child({ component: "cluster" }), instanceId, leaseMs: s.lease_seconds * 1000 });
   await leases.start();
-  ctx.log.info({ instance_id: instanceId, lease_seconds: s.lease_seconds }, "cluster: joined");
+  // The subjects' prefix is the cluster's: every instance of this database finds the same one.
+  const prefix = await kvSetIfAbsent(ctx.db, "cluster:subject-prefix", randomBytes(6).toString("hex"), isoAt(ctx.clock.now()));
+  const link = new NatsLink({ url: s.nats_url, prefix, instanceId, clock: ctx.clock, log: ctx.log.child({ component: "cluster" }) });
+  link.start();
+  ctx.log.info({ instance_id: instanceId, lease_seconds: s.lease_seconds, nats_url: s.nats_url }, "cluster: joined");
   return {
     enabled: true,
     instanceId,
     leases,
+    link,
     status: async () => {
       const now = ctx.clock.now();
       const [instances, rows] = await Promise.all([listInstances(ctx.db), listLeases(ctx.db)]);
@@ -126,8 +140,12 @@ export async function startCluster(ctx: ClusterStart): Promise<Cluster> {
           const live = l.expires_at > now;
           return { name: l.name, holder: live ? l.holder : null, token: l.token, expires_at: live ? isoAt(l.expires_at) : null };
         }),
+        events: link.health(),
       };
     },
-    stop: () => leases.stop(),
+    stop: async () => {
+      await link.stop();
+      await leases.stop();
+    },
   };
 }

@@ -52,6 +52,30 @@ export interface BusTopics {
 
 export type Topic = keyof BusTopics;
 
+/**
+ * Which topics the other instances hear (docs/cluster.md "Events"): a subscriber opting in
+ * (`otherInstances`) gets them from every instance. Not crossing: what is acted on where it
+ * arrived (a sensor event fires its rules once, on the instance that received it), what the
+ * web app's frames carry already (alert updates), and rules.changed, which the deploy notice
+ * replaces (the other instances reload their flows first).
+ */
+export const CROSSES_INSTANCES: Readonly<Record<Topic, boolean>> = {
+  "sensor.event": false,
+  "person.sighted": false,
+  "alert.created": true,
+  "alert.acknowledged": true,
+  "media.stored": false,
+  "rules.changed": false,
+  "prompt.answered": true,
+  "quiz.ended": true,
+  "cts.signal": false,
+  "cts.scene_sample": false,
+  "tracking.revised": true,
+  "person.added": true,
+  "webhook.called": false,
+  "chat.command": false,
+};
+
 export interface SceneSampleEvent {
   keyframe_id: string;
   camera_id: string;
@@ -103,17 +127,30 @@ export type SensorEvent = SensorEventBase &
 
 export class EventBus {
   private readonly emitter = new EventEmitter();
+  /** The subscribers that also hear the other instances' events (CROSSES_INSTANCES). */
+  private readonly others = new EventEmitter();
 
   constructor() {
     this.emitter.setMaxListeners(100);
+    this.others.setMaxListeners(100);
   }
 
   publish<T extends Topic>(topic: T, payload: BusTopics[T]): void {
     this.emitter.emit(topic, payload);
   }
 
-  subscribe<T extends Topic>(topic: T, listener: (payload: BusTopics[T]) => void): () => void {
+  /** `otherInstances`: also what the other instances publish on a topic that crosses (a job running on one instance for all). */
+  subscribe<T extends Topic>(topic: T, listener: (payload: BusTopics[T]) => void, opts: { otherInstances?: boolean } = {}): () => void {
     this.emitter.on(topic, listener);
-    return () => this.emitter.off(topic, listener);
+    if (opts.otherInstances) this.others.on(topic, listener);
+    return () => {
+      this.emitter.off(topic, listener);
+      this.others.off(topic, listener);
+    };
+  }
+
+  /** An event another instance published: to the subscribers that asked for those only. */
+  relay<T extends Topic>(topic: T, payload: BusTopics[T]): void {
+    this.others.emit(topic, payload);
   }
 }

@@ -7,6 +7,7 @@ import path from "node:path";
 import knexFactory, { type Knex } from "knex";
 import * as sqliteVec from "sqlite-vec";
 import { migrationSource } from "./migrations";
+import { rememberSqliteConnection } from "./prepared-read";
 import { SAFETY_NET_PAGES, startWalCheckpointer, type WalCheckpointer } from "./wal-checkpointer";
 
 export type Dialect = "sqlite" | "postgres";
@@ -92,6 +93,7 @@ export async function openStore(databaseUrl: string | undefined, dataDir: string
   if (dialect === "sqlite" && location !== ":memory:") fs.mkdirSync(path.dirname(path.resolve(location)), { recursive: true });
   const db = knexFactory(config);
   await db.migrate.latest({ migrationSource });
+  if (dialect === "sqlite") await rememberSqliteConnection(db);
   const checkpointer: WalCheckpointer | null = dialect === "sqlite" && location !== ":memory:" ? startWalCheckpointer(location) : null;
   return {
     db,

@@ -6,6 +6,8 @@
  * prompt) needs the permission of its REST twin, checked here for every frame type, so a
  * display key can watch prompts but not answer them. Connections are limited in total and
  * per key (`websocket` settings); a newcomer over a limit is refused, nobody is evicted.
+ * With several instances (docs/cluster.md "Events") every broadcast also goes to the clients
+ * of the other instances, through the peers the cluster wiring gives it.
  */
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
@@ -37,6 +39,15 @@ export interface RestTwin {
   path: string;
 }
 
+/** The other instances' clients (runtime/app/cluster-fan-out.ts); absent: one instance. */
+export interface WebAppPeers {
+  /** Hands a broadcast to the other instances (`twin`: only to clients allowed it; binary as base64 text). */
+  send(frame: WebAppFrame, twin: RestTwin | null): void;
+  sendBinary(data: Buffer): void;
+  /** How many clients the other instances have, as they last said. */
+  clients(): number;
+}
+
 const mayConnect = (p: Principal | null): p is Principal => p !== null && (p.kind === "api" || p.device_type === "terminal" || p.device_type === "display");
 
 export class WebAppHub {
@@ -50,6 +61,7 @@ export class WebAppHub {
   private readonly limits: ConnectionLimits;
   private readonly greeters: Array<(client: WebAppClient) => void> = [];
   private readonly leavers: Array<(client: WebAppClient) => void> = [];
+  private peers: WebAppPeers | null = null;
 
   constructor(
     private readonly keys: () => KeyStore,
@@ -59,28 +71,39 @@ export class WebAppHub {
     this.limits = new ConnectionLimits(limits);
   }
 
-  /** Send a frame to every connected client; returns how many it was sent to. */
+  /** Every broadcast from now on also goes to the other instances' clients. */
+  linkPeers(peers: WebAppPeers): void {
+    this.peers = peers;
+  }
+
+  /** Send a frame to every connected client (of every instance); returns how many it was sent to. */
   broadcast(frame: WebAppFrame): number {
-    const text = JSON.stringify(frame);
-    let n = 0;
-    for (const ws of this.clients.keys()) {
-      if (ws.readyState === ws.OPEN) {
-        ws.send(text);
-        n++;
-      }
-    }
-    return n;
+    this.peers?.send(frame, null);
+    return this.deliver(frame, null) + (this.peers?.clients() ?? 0);
   }
 
   /**
    * Send a frame only to clients whose key may read its REST twin (a live tracking frame goes
-   * to keys that may `GET /api/v1/cts/cameras`, never to the senior's tablet); returns how many.
+   * to keys that may `GET /api/v1/cts/cameras`, never to the senior's tablet); returns how many
+   * of this instance's clients it was sent to (the other instances' keys are not known here).
    */
   broadcastTo(twin: RestTwin, frame: WebAppFrame): number {
+    this.peers?.send(frame, twin);
+    return this.deliver(frame, twin);
+  }
+
+  /** Send a binary frame (audio) to every connected client; returns how many it was sent to. */
+  broadcastBinary(data: Buffer): number {
+    this.peers?.sendBinary(data);
+    return this.deliverBinary(data) + (this.peers?.clients() ?? 0);
+  }
+
+  /** A frame broadcast (here or on another instance) to this instance's clients: all, or those allowed `twin`. */
+  deliver(frame: WebAppFrame, twin: RestTwin | null): number {
     const text = JSON.stringify(frame);
     let n = 0;
     for (const [ws, client] of this.clients) {
-      if (ws.readyState === ws.OPEN && isAllowed(client.principal, twin.method, twin.path)) {
+      if (ws.readyState === ws.OPEN && (twin === null || isAllowed(client.principal, twin.method, twin.path))) {
         ws.send(text);
         n++;
       }
@@ -88,8 +111,8 @@ export class WebAppHub {
     return n;
   }
 
-  /** Send a binary frame (audio) to every connected client; returns how many it was sent to. */
-  broadcastBinary(data: Buffer): number {
+  /** A binary frame to this instance's clients. */
+  deliverBinary(data: Buffer): number {
     let n = 0;
     for (const ws of this.clients.keys()) {
       if (ws.readyState === ws.OPEN) {
@@ -110,7 +133,13 @@ export class WebAppHub {
     this.leavers.push(leave);
   }
 
+  /** The clients connected, to this instance and (with several) to the others. */
   get size(): number {
+    return this.clients.size + (this.peers?.clients() ?? 0);
+  }
+
+  /** The clients connected to this instance. */
+  get localSize(): number {
     return this.clients.size;
   }
 

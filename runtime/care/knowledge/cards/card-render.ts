@@ -15,7 +15,7 @@ export async function renderAllSlots(ctx: CareContext, cardId: number): Promise<
   for (const slot of await slotsOf(ctx.db, cardId)) {
     if (!slot.original_object_name) continue;
     const spec = layout?.image_slots[slot.slot_index];
-    const variants = spec ? await renderSlotVariants(ctx, await readOriginal(ctx.dataDir, slot.original_object_name), spec, slot.crop_hints) : {};
+    const variants = spec ? await renderSlotVariants(ctx, await readOriginal(ctx, slot.original_object_name), spec, slot.crop_hints) : {};
     await upsertSlot(ctx.db, cardId, slot.slot_index, { variants, rendered_at: spec ? now : null });
   }
 }

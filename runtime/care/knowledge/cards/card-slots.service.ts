@@ -60,7 +60,7 @@ export async function patchSlot(ctx: CareContext, cardId: number, index: number,
   await upsertSlot(ctx.db, cardId, index, patch);
   // A new crop focus changes what `cover` keeps: the variants are drawn again.
   if (patch.crop_hints && slot?.original_object_name) {
-    const variants = await renderSlotVariants(ctx, await readOriginal(ctx.dataDir, slot.original_object_name), layout.image_slots[index], patch.crop_hints);
+    const variants = await renderSlotVariants(ctx, await readOriginal(ctx, slot.original_object_name), layout.image_slots[index], patch.crop_hints);
     await upsertSlot(ctx.db, cardId, index, { variants, rendered_at: isoAt(ctx.clock.now()) });
   }
   await touch(ctx, cardId);

@@ -4,11 +4,10 @@
  * it has none), drawn black and white and made each display's active image with the usual
  * expiry, as the `eink` notification channel does.
  */
-import fs from "node:fs/promises";
-import path from "node:path";
 import type { CareContext } from "../../context";
 import { isoAt } from "../../../platform/core/clock";
 import { objectPath } from "../../../household/media/media.service";
+import { mediaObjects } from "../../../household/media/media-objects";
 import { EINK_HEIGHT, EINK_WIDTH } from "../../eink/canvas-size";
 import { setActiveImage } from "../../eink/device-states.store";
 import { pruneImage, saveImage } from "../../eink/image-store";
@@ -42,10 +41,8 @@ export function einkVariant(card: DeliverableCard): RenderedVariant | undefined 
 }
 
 async function pictureBackground(ctx: CareContext, variant: RenderedVariant): Promise<Buffer | null> {
-  let bytes: Buffer;
-  try {
-    bytes = await fs.readFile(path.join(ctx.dataDir, objectPath(variant.object_name)));
-  } catch {
+  const bytes = await mediaObjects(ctx).get(objectPath(variant.object_name));
+  if (!bytes) {
     ctx.log.warn({ object_name: variant.object_name }, "info card: the e-ink picture is missing; the card is drawn without it");
     return null;
   }

@@ -32,7 +32,7 @@ export async function newPicture(ctx: MediaContext, src: PictureSource): Promise
   const { document_image_id, alt_text } = parseInput(fromDocument, src.body);
   const image = await documentImage(ctx.db, document_image_id);
   if (!image) throw new NotFoundError(`document_image_id: document image ${document_image_id} not found`);
-  const bytes = await readOriginal(ctx.dataDir, image.object_name);
+  const bytes = await readOriginal(ctx, image.object_name);
   // Checked like an upload: a document's picture gets the same limits before it is decoded.
   await checkImage(ctx.settings, bytes, "document_image_id");
   return { bytes, object_name: image.object_name, source_image_id: image.id, alt_text: alt_text ?? image.alt_text };

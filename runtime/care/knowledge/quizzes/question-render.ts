@@ -13,7 +13,7 @@ export async function renderQuestionImages(ctx: CareContext, quizId: number): Pr
   for (const q of await questionsOf(ctx.db, quizId)) {
     const name = q.image.original_object_name;
     if (!name) continue;
-    const variants = spec ? await renderSlotVariants(ctx, await readOriginal(ctx.dataDir, name), spec, q.image.crop_hints ?? {}) : {};
+    const variants = spec ? await renderSlotVariants(ctx, await readOriginal(ctx, name), spec, q.image.crop_hints ?? {}) : {};
     await updateQuestion(ctx.db, q.id, { image: { ...q.image, variants, rendered_at: spec ? isoAt(ctx.clock.now()) : null } });
   }
 }

@@ -3,10 +3,11 @@
  * the media store (household/media), deduplicated by path and cut at `max_images`. Unreadable
  * or non-image files are skipped with a warning, and the next candidate takes their place.
  */
-import fs from "node:fs/promises";
 import type { Knex } from "knex";
+import type { PlatformContext } from "../../../platform/context";
 import type { Logger } from "../../../platform/core/logger";
 import { imageMime, mediaFilePath, newestFrames, sensorsWithFramesIn, type MediaRow } from "../../../household/media/media.service";
+import { readMediaPath } from "../../../household/media/media-paths";
 import type { ChatImage } from "../types";
 import { imageTimeSpan, type ImageTimeFilter } from "./time-window";
 
@@ -23,6 +24,8 @@ export interface ImageConfig {
 export interface ImageEnv {
   db: Knex;
   dataDir: string;
+  /** Which media store holds the frames (`cluster.enabled`); absent, the data dir's files. */
+  settings?: PlatformContext["settings"];
   log: Logger;
   nowMs: number;
   timeZone: string;
@@ -83,20 +86,20 @@ async function readUpTo(env: ImageEnv, paths: readonly string[], limit: number, 
     const full = resolve(env.dataDir, p);
     if (seen.has(full)) continue;
     seen.add(full);
-    const image = await readImage(env.log, full);
+    const image = await readImage(env, p, full);
     if (image) out.push(image);
   }
   return out;
 }
 
 const resolve = mediaFilePath;
+const ONE_BOX = { cluster: { enabled: false } };
 
-async function readImage(log: Logger, full: string): Promise<SelectedImage | null> {
-  let data: Buffer;
-  try {
-    data = await fs.readFile(full);
-  } catch (err) {
-    log.warn({ path: full, err: (err as Error).message }, "llm_call: image not readable; skipped");
+async function readImage(env: ImageEnv, mediaPath: string, full: string): Promise<SelectedImage | null> {
+  const { log } = env;
+  const data = await readMediaPath({ db: env.db, dataDir: env.dataDir, settings: env.settings ?? ONE_BOX }, mediaPath);
+  if (!data) {
+    log.warn({ path: full }, "llm_call: image not readable; skipped");
     return null;
   }
   const mime = imageMime(data);

@@ -57,7 +57,7 @@ async function imagesFor(ctx: CareContext, input: StepInput, config: LlmStepConf
     return [];
   }
   const { db, dataDir, settings } = ctx;
-  return collectImages({ db, dataDir, log: ctx.log, nowMs: ctx.clock.now(), timeZone: settings.app.timezone }, input.trigger.media_paths, config);
+  return collectImages({ db, dataDir, settings, log: ctx.log, nowMs: ctx.clock.now(), timeZone: settings.app.timezone }, input.trigger.media_paths, config);
 }
 
 interface Question {

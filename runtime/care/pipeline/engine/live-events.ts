@@ -60,6 +60,8 @@ interface Subscription {
   listener: LiveListener;
   /** null: every type. */
   types: ReadonlySet<PipelineEventType> | null;
+  /** Also the events of runs on the other instances (the live feed), not only this engine's. */
+  otherInstances: boolean;
 }
 
 /**
@@ -88,11 +90,28 @@ export class LiveEvents {
   }
 
   /**
-   * Listen to the given event types, or to all of them without `types`. Returns the
-   * unsubscribe function (calling it again does nothing).
+   * An event of a run on another instance (docs/cluster.md "Events"): numbered in this
+   * instance's order and delivered only to the subscribers that asked for other instances'
+   * events, so nothing here acts twice on a run another engine owns.
    */
-  subscribe(listener: LiveListener, types?: readonly PipelineEventType[]): () => void {
-    const sub: Subscription = { listener, types: types ? new Set(types) : null };
+  relay(event: PipelineExecutionEvent): void {
+    let numbered = false;
+    for (const s of this.subs) {
+      if (!s.otherInstances || (s.types !== null && !s.types.has(event.event_type))) continue;
+      if (!numbered) {
+        event.sequence = ++this.sequence;
+        numbered = true;
+      }
+      s.listener(event);
+    }
+  }
+
+  /**
+   * Listen to the given event types, or to all of them without `types`; `otherInstances`: also
+   * to the runs of the other instances. Returns the unsubscribe function (calling it again does nothing).
+   */
+  subscribe(listener: LiveListener, types?: readonly PipelineEventType[] | null, opts: { otherInstances?: boolean } = {}): () => void {
+    const sub: Subscription = { listener, types: types ? new Set(types) : null, otherInstances: opts.otherInstances === true };
     this.subs = [...this.subs, sub];
     this.count(sub, 1);
     let active = true;

@@ -33,6 +33,7 @@ import * as m029 from "./029_knowledge_chunk_terms";
 import * as m030 from "./030_cluster_leases";
 import * as m031 from "./031_run_owners";
 import * as m032 from "./032_run_cancel_requests";
+import * as m037 from "./037_media_objects";
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -70,6 +71,7 @@ const migrations: Record<string, Migration> = {
   "030_cluster_leases": m030,
   "031_run_owners": m031,
   "032_run_cancel_requests": m032,
+  "037_media_objects": m037,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -1,0 +1,70 @@
+/**
+ * A list read the REST path runs on every request (`GET /api/v1/rooms`), without building
+ * the same knex query each time.
+ *
+ * Its SQL is compiled by knex once per store. On SQLite, when the one connection is idle
+ * (no query or transaction holds it), the statement runs on it directly: better-sqlite3 is
+ * synchronous, so nothing else can take the connection in between, and the read sees exactly
+ * what a query through knex would. Otherwise (the connection busy, PostgreSQL) the query goes
+ * through knex as it always did. Measured (issue 29): knex's builder, compiler, runner and
+ * pool were ~15 µs of a ~70 µs request; this path is ~5 µs.
+ */
+import type { Knex } from "knex";
+
+interface SqliteStatement {
+  all(bindings: readonly unknown[]): unknown[];
+}
+
+interface SqliteConnection {
+  prepare(sql: string): SqliteStatement;
+  readonly open: boolean;
+  readonly inTransaction: boolean;
+}
+
+interface PoolCounts {
+  numUsed(): number;
+  numPendingAcquires(): number;
+}
+
+interface KnexClient {
+  pool?: PoolCounts;
+  acquireConnection(): Promise<unknown>;
+  releaseConnection(conn: unknown): unknown;
+}
+
+const sqliteConnections = new WeakMap<Knex, SqliteConnection>();
+
+/** Called once a SQLite store is open: its (one) pooled connection, for reads when it is idle. */
+export async function rememberSqliteConnection(db: Knex): Promise<void> {
+  const client = db.client as KnexClient;
+  const conn = await client.acquireConnection();
+  await client.releaseConnection(conn);
+  sqliteConnections.set(db, conn as SqliteConnection);
+}
+
+/** The SQLite connection when nothing holds it, else undefined (then knex decides). */
+function idleConnection(db: Knex): SqliteConnection | undefined {
+  const conn = sqliteConnections.get(db);
+  if (!conn?.open || conn.inTransaction) return undefined;
+  const pool = (db.client as KnexClient).pool;
+  return pool && pool.numUsed() === 0 && pool.numPendingAcquires() === 0 ? conn : undefined;
+}
+
+/** As knex's better-sqlite3 client passes bindings. */
+const sqliteBinding = (b: unknown): unknown => (b instanceof Date ? b.valueOf() : typeof b === "boolean" ? Number(b) : b);
+
+/** `build` must be a plain select returning rows (no `first`, no per-call values). */
+export function preparedRead<Row>(build: (db: Knex) => Knex.QueryBuilder): (db: Knex) => Promise<Row[]> {
+  const compiled = new WeakMap<Knex, { sql: string; bindings: unknown[] }>();
+  return async (db) => {
+    const conn = idleConnection(db);
+    if (!conn) return (await build(db)) as Row[];
+    let q = compiled.get(db);
+    if (!q) {
+      const native = build(db).toSQL().toNative();
+      q = { sql: native.sql, bindings: native.bindings.map(sqliteBinding) };
+      compiled.set(db, q);
+    }
+    return conn.prepare(q.sql).all(q.bindings) as Row[];
+  };
+}
