@@ -176,7 +176,7 @@ export class PipelineEngine implements RunEngine {
   }
 
   async startRun(rule: RuleNodes, trigger: TriggerContext, triggerInput: Record<string, unknown> | null, rerunOf: number | null): Promise<number> {
-    // A cluster instance takes run ids from the store in blocks: rarely, the next block is awaited.
+    // One instance has an id at hand; a cluster instance fetches it from the shared sequence (one statement per turn).
     while (!this.store.hasId()) await this.store.reserveIds();
     const graph = snapshotRule(rule);
     const startedAt = isoNow(this.ctx.clock);

@@ -75,7 +75,7 @@ export class ExecutionStore {
     await this.snapshots.init(this.db);
   }
 
-  /** Can `create` give an id now? Always for one instance; a cluster fetches them in blocks (`reserveIds`). */
+  /** Can `create` give an id now? Always for one instance; a cluster instance fetches them as runs start (`reserveIds`). */
   hasId(): boolean {
     return this.ids.available();
   }
