@@ -8,6 +8,10 @@
  * recovery on start) resumes it by sending from the live node of the same id, so a redeploy
  * in between does not lose it. Sends always go through the live node instance for the same
  * reason.
+ *
+ * With several instances (`cluster.enabled`) each run belongs to the instance that runs or
+ * parked it; whoever claims a parked run (its timeout, an answer, a cancel) takes it over, and
+ * the runs of a dead instance are taken over by a survivor (run-adoption.ts).
  */
 import type { StepHandler, StepResult } from "../../../../nodes/_kit/handler-types";
 import type { StepSpec } from "../../../../nodes/_kit/types";
@@ -33,6 +37,8 @@ import type { FireRequest, FireResult, RunEngine, TriggerContext } from "./types
 import { initialPipelineData } from "./pipeline-data";
 import { currentWeather } from "../../../household/hub/hub-services";
 import { recoverRuns } from "./recovery";
+import { startRunAdoption } from "./run-adoption";
+import { everyPeriod } from "./clock-rounds";
 import { newRunState, readableTrace, reviveRun, stepRecord } from "./run-state";
 import { ParkSignals } from "./park-signals";
 
@@ -90,6 +96,10 @@ export class PipelineEngine implements RunEngine {
   private readonly deadlines: RunDeadlines;
   /** What step handlers are given: the app's care services, built once. */
   private readonly services: CareServices;
+  /** This instance's id when the cluster is on: the owner of the runs it starts and claims. */
+  private readonly owner: string | null;
+  /** The cluster's rounds: taking over dead instances' runs, acting on cancels asked elsewhere. */
+  private readonly stopRounds: Array<() => Promise<void>> = [];
 
   constructor(
     private readonly ctx: CareContext,
@@ -99,11 +109,14 @@ export class PipelineEngine implements RunEngine {
   ) {
     this.services = services ?? careServices(ctx);
     this.deadlines = new RunDeadlines(ctx.clock, (id) => this.runTimedOut(id));
+    // A cluster is PostgreSQL only (refused on SQLite at start); a rehearsal's scratch store is never shared.
+    this.owner = ctx.cluster?.enabled && ctx.dialect === "postgres" ? ctx.cluster.instanceId : null;
     this.store = new ExecutionStore(
       ctx.db,
-      executionWriter(ctx.db, ctx.dialect),
+      executionWriter(ctx.db, ctx.dialect, this.owner),
       () => isoNow(ctx.clock),
       (err, runs) => ctx.log.error({ err, runs }, "writing runs to the store failed"),
+      this.owner,
     );
   }
 
@@ -120,15 +133,23 @@ export class PipelineEngine implements RunEngine {
     hooks.add(`preDeliver.${HOOK}`, (e) => this.onDeliver(e));
     hooks.add(`onComplete.${HOOK}`, (e) => this.onComplete(e));
     await this.store.init();
-    for (const p of await recoverRuns(this.ctx)) this.armResume(p.id, p.resume_at);
+    for (const p of await recoverRuns(this.ctx, this.owner)) this.armResume(p.id, p.resume_at);
+    const owner = this.owner;
+    if (owner !== null) {
+      const period = Math.max(1, Math.floor((this.ctx.settings.cluster.lease_seconds * 1000) / 3));
+      this.stopRounds.push(startRunAdoption(this.ctx, owner, period, (runs) => runs.forEach((p) => this.armResume(p.id, p.resume_at))));
+      this.stopRounds.push(everyPeriod(this.ctx.clock, period, () => this.cancelAskedElsewhere()));
+    }
   }
 
   /** Unhook from Node-RED, disarm timers and write what is queued (parked runs stay parked). */
   async stop(): Promise<void> {
     this.red.hooks()?.remove(`*.${HOOK}`);
+    for (const stop of this.stopRounds.splice(0)) await stop();
     for (const cancel of this.resumeTimers.values()) cancel();
     this.resumeTimers.clear();
     this.held.clear();
+    this.heldSeen.clear();
     this.deadlines.stop();
     await this.store.drain();
   }
@@ -155,6 +176,8 @@ export class PipelineEngine implements RunEngine {
   }
 
   async startRun(rule: RuleNodes, trigger: TriggerContext, triggerInput: Record<string, unknown> | null, rerunOf: number | null): Promise<number> {
+    // One instance has an id at hand; a cluster instance fetches it from the shared sequence (one statement per turn).
+    while (!this.store.hasId()) await this.store.reserveIds();
     const graph = snapshotRule(rule);
     const startedAt = isoNow(this.ctx.clock);
     const now = this.ctx.clock.now();
@@ -475,6 +498,8 @@ export class PipelineEngine implements RunEngine {
   }
 
   private readonly held = new Map<number, RunState>();
+  /** Each held run's `updated_at` as read: a cluster instance claims only that parking. */
+  private readonly heldSeen = new Map<number, string>();
   /** Runs to read back, and held runs now due; each drained in batches on the next tick. */
   private readonly prefetchQueue = new BatchQueue<number>(
     (ids) => this.prefetch(ids),
@@ -492,6 +517,7 @@ export class PipelineEngine implements RunEngine {
         const due = row.resume_at === null ? NaN : Date.parse(row.resume_at);
         if (Number.isNaN(due)) continue;
         this.held.set(run.id, run);
+        this.heldSeen.set(run.id, row.updated_at);
         this.whenClockReaches(run.id, due, () => this.claimQueue.add(run.id));
       }
     }
@@ -505,13 +531,14 @@ export class PipelineEngine implements RunEngine {
       const isDue = (w: Waiting) => w.resume_at !== null && Date.parse(w.resume_at) <= now;
       const claims = ids.slice(i, i + RESUME_CHUNK).flatMap((id) => {
         const run = this.held.get(id);
-        return run ? [{ id, remaining: run.waiting.filter((w) => !isDue(w)) }] : [];
+        return run ? [{ id, remaining: run.waiting.filter((w) => !isDue(w)), seen: this.heldSeen.get(id) }] : [];
       });
       const claimed = await this.store.claimDue(claims, new Date(now).toISOString());
       for (const id of claimed) {
         const run = this.held.get(id);
         if (!run) continue;
         this.held.delete(id);
+        this.heldSeen.delete(id);
         const due = run.waiting.filter(isDue);
         for (const w of due) if (w.on_timeout_data) Object.assign(run.pipeline_data, w.on_timeout_data);
         await this.continueFrom(run, due);
@@ -524,6 +551,7 @@ export class PipelineEngine implements RunEngine {
     this.resumeTimers.get(id)?.();
     this.resumeTimers.delete(id);
     this.held.delete(id);
+    this.heldSeen.delete(id);
   }
 
   /**
@@ -554,6 +582,7 @@ export class PipelineEngine implements RunEngine {
       !(await this.store.claimResume(
         id,
         row.waiting.filter((w) => w !== parked),
+        row.updated_at,
       ))
     )
       return "not_waiting";
@@ -630,15 +659,36 @@ export class PipelineEngine implements RunEngine {
       this.checkSettled(run);
       return true;
     }
-    const row = await this.store.get(id);
-    if (!row || row.status !== "waiting") return false;
-    this.dropHeld(id);
-    if (!(await this.store.claimResume(id, []))) return false;
-    const revived = reviveRun(row, this.ctx.clock.now());
-    revived.waiting = [];
-    revived.status = "running";
-    await this.finish(revived, "cancelled");
-    return true;
+    // In a cluster the run may be running on, or just parking at, another instance: a few tries.
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const row = await this.store.get(id);
+      if (!row) return false;
+      if (row.status === "running" && this.owner !== null) {
+        if (await this.store.requestCancel(id)) return true;
+        continue;
+      }
+      if (row.status !== "waiting") return false;
+      this.dropHeld(id);
+      if (!(await this.store.claimResume(id, [], row.updated_at))) {
+        if (this.owner !== null) continue;
+        return false;
+      }
+      const revived = reviveRun(row, this.ctx.clock.now());
+      revived.waiting = [];
+      revived.status = "running";
+      await this.finish(revived, "cancelled");
+      return true;
+    }
+    return false;
+  }
+
+  /** Cluster: the runs of this instance cancelled through another instance stop here. */
+  private async cancelAskedElsewhere(): Promise<void> {
+    try {
+      for (const id of await this.store.cancelRequests()) await this.cancel(id);
+    } catch (err) {
+      this.ctx.log.warn({ err }, "looking for cancels asked through other instances failed (tried again shortly)");
+    }
   }
 
   async rerun(id: number): Promise<number> {

@@ -8,11 +8,12 @@
  */
 import type { Knex } from "knex";
 import { fromJsonText, toJsonText } from "../../../platform/db/json-column";
-import { earliestResume, parseRow, runWrite, selectExecutions, type ExecutionRow, type RunWrite, type SqlValue } from "./execution-rows";
+import { earliestResume, parseRow, runWrite, selectExecutions, whereStatus, type ExecutionRow, type RunWrite, type SqlValue } from "./execution-rows";
 import { SnapshotIds } from "./snapshot-ids";
 import type { GraphSnapshot } from "./graph-snapshot";
 import type { RunState, Waiting } from "./run-state";
-import type { ExecutionWriter } from "./writers/execution-writer";
+import type { ExecutionWriter, WriteResult } from "./writers/execution-writer";
+import { LocalRunIds, SequenceRunIds, type RunIds } from "./run-ids";
 
 export const WRITE_DELAY_MS = 20;
 const MAX_ATTEMPTS = 3;
@@ -31,8 +32,10 @@ interface Waiter {
 }
 
 /**
- * One process writes executions (the engine), so their ids are handed out here and rows are
- * written in batches, instead of a round trip per run.
+ * The engine writes executions, so their ids are handed out here (run-ids.ts) and rows are
+ * written in batches, instead of a round trip per run. In a cluster (`owner` set: this
+ * instance's id) the claims take a run over for this instance, and the writer writes only
+ * the runs still this instance's.
  */
 export class ExecutionStore {
   private readonly queue = new Map<number, Queued>();
@@ -47,29 +50,45 @@ export class ExecutionStore {
   private tickArmed = false;
   private timer: NodeJS.Timeout | undefined;
   private timerDue = Infinity;
-  private nextId = 1;
   private readonly snapshots: SnapshotIds;
+  private readonly ids: RunIds;
+  /** Columns a claim sets besides the run's own: its new owner, in a cluster. */
+  private readonly claimedBy: { instance_id?: string };
+  private readonly owner: string | null;
 
   constructor(
     private readonly db: Knex,
     private readonly write: ExecutionWriter,
     private readonly now: () => string,
     private readonly onError: (err: unknown, runs: number[]) => void,
+    /** This instance's id when the cluster is on; null for one instance. */
+    owner: string | null = null,
   ) {
-    this.snapshots = new SnapshotIds(now);
+    this.snapshots = new SnapshotIds(now, owner !== null);
+    this.ids = owner === null ? new LocalRunIds() : new SequenceRunIds();
+    this.claimedBy = owner === null ? {} : { instance_id: owner };
+    this.owner = owner;
   }
 
   async init(): Promise<void> {
-    const [{ m: maxRun }] = await this.db("workflow_executions").max({ m: "id" });
-    this.nextId = Number(maxRun ?? 0) + 1;
+    await this.ids.init(this.db);
     await this.snapshots.init(this.db);
+  }
+
+  /** Can `create` give an id now? Always for one instance; a cluster instance fetches them as runs start (`reserveIds`). */
+  hasId(): boolean {
+    return this.ids.available();
+  }
+
+  reserveIds(): Promise<void> {
+    return this.ids.reserve();
   }
 
   /** Give a new run its id and queue its row (written within the delay, or when it parks or ends). */
   create(s: Omit<RunState, "id">): RunState {
     // The engine hands over a fresh object: giving it its id in place saves a copy per run.
     const run = s as RunState;
-    run.id = this.nextId++;
+    run.id = this.ids.next();
     this.unwritten.add(run.id);
     this.enqueue(run, false);
     return run;
@@ -149,13 +168,14 @@ export class ExecutionStore {
   async claimDue(claims: readonly ResumeClaim[], dueBy: string): Promise<number[]> {
     const now = this.now();
     const claimed: number[] = [];
+    if (this.owner !== null) return this.claimSeen(claims, dueBy, now);
     const plain = claims.filter((c) => c.remaining.length === 0).map((c) => c.id);
     if (plain.length) {
       const rows: Array<{ id: number | string }> = await this.db("workflow_executions")
         .whereIn("id", plain)
         .where({ status: "waiting" })
         .where("resume_at", "<=", dueBy)
-        .update({ status: "running", resume_at: null, waiting: null, updated_at: now })
+        .update({ status: "running", resume_at: null, waiting: null, updated_at: now, ...this.claimedBy })
         .returning("id");
       claimed.push(...rows.map((r) => Number(r.id)));
     }
@@ -164,18 +184,67 @@ export class ExecutionStore {
       const n = await this.db("workflow_executions")
         .where({ id: c.id, status: "waiting" })
         .where("resume_at", "<=", dueBy)
-        .update({ status: "running", ...parkedColumns(c.remaining), updated_at: now });
+        .update({ status: "running", ...parkedColumns(c.remaining), updated_at: now, ...this.claimedBy });
       if (Number(n) === 1) claimed.push(c.id);
     }
     return claimed;
   }
 
-  /** Claim a parked run for resumption (an answer, a cancel); exactly one claimer wins, and the claimed branch leaves the store's parked list. */
-  async claimResume(id: number, remaining: readonly Waiting[]): Promise<boolean> {
-    const n = await this.db("workflow_executions")
-      .where({ id, status: "waiting" })
-      .update({ status: "running", ...parkedColumns(remaining), updated_at: this.now() });
+  /**
+   * Claim a parked run for resumption (an answer, a cancel); exactly one claimer wins, and the
+   * claimed branch leaves the store's parked list. In a cluster, `seen` (the row's `updated_at`
+   * as read) makes it claim only the parking it read, not one another instance made since.
+   */
+  async claimResume(id: number, remaining: readonly Waiting[], seen?: string): Promise<boolean> {
+    const q = this.db("workflow_executions").where({ id, status: "waiting" });
+    if (this.owner !== null && seen !== undefined) q.where("updated_at", seen);
+    const n = await q.update({ status: "running", ...parkedColumns(remaining), updated_at: this.now(), ...this.claimedBy });
     return Number(n) === 1;
+  }
+
+  /**
+   * A cancel asked here of a run another cluster instance is running: recorded on its row for
+   * that instance to act on (`cancelRequests`). False when the run is not running (any more).
+   */
+  async requestCancel(id: number): Promise<boolean> {
+    const n = await whereStatus(this.db("workflow_executions"), ["running"]).where({ id }).update({ cancel_requested_at: this.now() });
+    return Number(n) === 1;
+  }
+
+  /** The unfinished runs of this cluster instance whose cancel was asked through another one. */
+  async cancelRequests(): Promise<number[]> {
+    const rows: Array<{ id: number | string }> = await whereStatus(this.db("workflow_executions"), ["running", "waiting"])
+      .where({ instance_id: this.owner })
+      .whereNotNull("cancel_requested_at")
+      .select("id");
+    return rows.map((r) => Number(r.id));
+  }
+
+  /**
+   * A cluster instance's claimDue: each run only as it was read (`seen`). Between reading a
+   * parked run and claiming it, another instance may have claimed it (an answer), moved it on
+   * and parked it again; claiming that parking with the copy read before would run steps twice.
+   */
+  private async claimSeen(claims: readonly ResumeClaim[], dueBy: string, now: string): Promise<number[]> {
+    const claimed: number[] = [];
+    const plain = claims.filter((c) => c.remaining.length === 0);
+    if (plain.length) {
+      const result = (await this.db.raw(
+        `update workflow_executions as t set status = 'running', resume_at = null, waiting = null, updated_at = ?, instance_id = ?
+         from (values ${plain.map(() => "(?::integer, ?::text)").join(", ")}) as v(id, seen)
+         where t.id = v.id and t.status = 'waiting' and t.resume_at <= ? and (v.seen is null or t.updated_at = v.seen)
+         returning t.id`,
+        [now, this.owner, ...plain.flatMap((c) => [c.id, c.seen ?? null]), dueBy],
+      )) as { rows: Array<{ id: number | string }> };
+      claimed.push(...result.rows.map((r) => Number(r.id)));
+    }
+    for (const c of claims.filter((c) => c.remaining.length > 0)) {
+      const q = this.db("workflow_executions").where({ id: c.id, status: "waiting" }).where("resume_at", "<=", dueBy);
+      if (c.seen !== undefined) q.where("updated_at", c.seen);
+      const n = await q.update({ status: "running", ...parkedColumns(c.remaining), updated_at: now, ...this.claimedBy });
+      if (Number(n) === 1) claimed.push(c.id);
+    }
+    return claimed;
   }
 
   // ---- group commit ------------------------------------------------------------------------
@@ -263,8 +332,9 @@ export class ExecutionStore {
   private async writeBatch(batch: RunWrite[], snapshots: SqlValue[][], runs: RunState[]): Promise<void> {
     const ids = runs.map((r) => r.id);
     runs.forEach((r) => this.writing.set(r.id, r.rule_id));
+    let result: WriteResult | void;
     try {
-      await this.write({ snapshots, runs: batch });
+      result = await this.write({ snapshots, runs: batch });
     } catch (err) {
       this.onError(err, ids);
       ids.forEach((id) => this.writing.delete(id));
@@ -279,7 +349,11 @@ export class ExecutionStore {
       }
       return;
     }
-    this.snapshots.written(snapshots.map((row) => Number(row[0])));
+    if (result) {
+      this.snapshots.resolved(result.snapshotIds);
+      // Recovered by a survivor while this instance was taken for dead: its record is theirs now.
+      if (result.notOwned.length) this.onError(new Error("runs recovered by another instance were not written"), result.notOwned);
+    } else this.snapshots.written(snapshots.map((row) => Number(row[0])));
     for (const id of ids) {
       this.writing.delete(id);
       this.failures.delete(id);
@@ -311,6 +385,8 @@ export class ExecutionStore {
 export interface ResumeClaim {
   id: number;
   remaining: readonly Waiting[];
+  /** The row's `updated_at` when it was read (a cluster claims only that parking). */
+  seen?: string;
 }
 
 const parkedColumns = (remaining: readonly Waiting[]): { resume_at: string | null; waiting: string | null } => ({

@@ -4,15 +4,23 @@
  * handed back to be re-armed. "Parked" is what the store's `waiting` list says: a claim takes
  * the resumed branch off that list in the same write, so a branch that already resumed is
  * never resumed again after a stop (the steps after a wait run once).
+ *
+ * In a cluster (`owner` set) a start recovers only the runs of its own instance id (an
+ * instance restarted under a fixed `cluster.instance_id`): the runs of other instances are
+ * theirs while they live, and a survivor's (run-adoption.ts) once they are dead.
  */
+import type { Knex } from "knex";
 import type { CareContext } from "../../context";
 import { isoNow } from "../../../platform/core/clock";
 import { whereStatus } from "./execution-rows";
 import type { ExecutionStatus } from "./run-state";
 
-export async function recoverRuns(ctx: CareContext): Promise<Array<{ id: number; resume_at: string }>> {
+export async function recoverRuns(ctx: CareContext, owner: string | null = null): Promise<Array<{ id: number; resume_at: string }>> {
   const now = isoNow(ctx.clock);
-  const runs = (status: ExecutionStatus) => whereStatus(ctx.db("workflow_executions"), [status]);
+  const runs = (status: ExecutionStatus): Knex.QueryBuilder => {
+    const q = whereStatus(ctx.db("workflow_executions"), [status]);
+    return owner === null ? q : q.where("instance_id", owner);
+  };
   const reparked: Array<{ id: number }> = await runs("running").whereNotNull("waiting").select("id");
   if (reparked.length) {
     await runs("running").whereNotNull("waiting").update({ status: "waiting", updated_at: now });

@@ -31,6 +31,8 @@ import * as m027 from "./027_input_journal";
 import * as m028 from "./028_knowledge_search_speed";
 import * as m029 from "./029_knowledge_chunk_terms";
 import * as m030 from "./030_cluster_leases";
+import * as m031 from "./031_run_owners";
+import * as m032 from "./032_run_cancel_requests";
 import * as m033 from "./033_occupancy_shared";
 import * as m037 from "./037_media_objects";
 
@@ -68,6 +70,8 @@ const migrations: Record<string, Migration> = {
   "028_knowledge_search_speed": m028,
   "029_knowledge_chunk_terms": m029,
   "030_cluster_leases": m030,
+  "031_run_owners": m031,
+  "032_run_cancel_requests": m032,
   "033_occupancy_shared": m033,
   "037_media_objects": m037,
 };
