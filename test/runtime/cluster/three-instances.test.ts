@@ -4,10 +4,6 @@
  * of them killed -9 at random several times and started again (issue 28, "Test as a provider
  * would"). PostgreSQL pass only (CAREFLOW_TEST_DATABASE_URL): SQLite cannot be shared.
  *
- * The cases marked `// needs wt-…` wait for other branches of issue 28 and are pending
- * (it.skip) here; all seven passed on a local merge of wt-engine, wt-timers, wt-fanout and
- * wt-media into this branch (27 November, load 19, 2 minutes in all): enable them once merged.
- *
  * Timing is real (three processes cannot share a ManualClock): the cron rule ticks every 2 s
  * (node-cron's seconds field) and leases last 2 s, so a kill's failover takes at most 2.7 s
  * (1 s leases flap on a loaded 2-core machine: a renewal round is late more often than not).
@@ -263,12 +259,7 @@ describe("cluster: three processes on one PostgreSQL, kill -9 at random", functi
     assert.equal(hub.connections(), 1, "one hub connection, from the holder");
   });
 
-  // needs wt-engine: each process hands out run ids from the highest it read at its start, so
-  // runs fired on a new holder after a failover collide with rows another instance wrote
-  // ("duplicate key … workflow_executions_pkey": the tick is lost), and a starting instance
-  // fails the runs other instances have running. With wt-engine's shared run ids and per-
-  // instance recovery this passes; enable it then (it.skip → it).
-  it.skip("fires every cron tick once: none doubled, none lost while an instance held the lease", async function () {
+  it("fires every cron tick once: none doubled, none lost while an instance held the lease", async function () {
     if (!cronRule) this.skip();
     const runs = await runsOf(cronRule);
     const perTick = new Map<number, number>();
@@ -294,9 +285,7 @@ describe("cluster: three processes on one PostgreSQL, kill -9 at random", functi
     assert.ok(perTick.size >= (cronUntil - cronFrom) / TICK_MS / 2, `only ${perTick.size} ticks fired`);
   });
 
-  // needs wt-fanout: a rule deployed through one instance reaches the flows of the others (flow
-  // reload over NATS); today the cron holder learns of it only at its own next start.
-  it.skip("fires a cron rule made through an instance that does not hold cron", async () => {
+  it("fires a cron rule made through an instance that does not hold cron", async () => {
     const h = (await holders(c())).get("cron");
     const other = inst().find((i) => i.id !== h && i.running)!;
     const rule = await importRule(other, {
@@ -306,9 +295,7 @@ describe("cluster: three processes on one PostgreSQL, kill -9 at random", functi
     await until("a run of the rule made elsewhere", async () => (await runsOf(rule)).length >= 2, 15_000, 200);
   });
 
-  // needs wt-fanout (and wt-engine for ids unique across instances): run events of runs executed
-  // on another instance reach /ws/pipeline of C over NATS; today C's feed shows only C's own.
-  it.skip("shows every cron run on the live feed of instance C, wherever it ran", async () => {
+  it("shows every cron run on the live feed of instance C, wherever it ran", async () => {
     // The runs started once the client was connected (a feed has no history).
     const runs = (await runsOf(cronRule)).filter((r) => Date.parse(r.started_at as string) > feedFrom + 100);
     const seen = feedRuns.get(cronRule) ?? new Set<number>();
@@ -316,9 +303,7 @@ describe("cluster: three processes on one PostgreSQL, kill -9 at random", functi
     assert.deepEqual(missing, [], `C's feed missed ${missing.length} of ${runs.length} runs`);
   });
 
-  // needs wt-engine: a run parked by a killed instance is recovered and resumed by a survivor
-  // (run recovery in a cluster); today it stays waiting until the victim starts again.
-  it.skip("resumes every parked wait once when the instance that parked it is killed", async () => {
+  it("resumes every parked wait once when the instance that parked it is killed", async () => {
     const rule = await importRule(next(), {
       rule: { name: "Pause", trigger_type: "webhook" },
       steps: [
@@ -355,9 +340,7 @@ describe("cluster: three processes on one PostgreSQL, kill -9 at random", functi
     }
   });
 
-  // needs wt-timers: escalation re-sends run on the holder of a lease (today every instance
-  // re-sends due alerts, claimed per row); and wt-engine, whose shared run ids the alert's run needs.
-  it.skip("escalates an emergency once per interval across a kill, and stops on an acknowledgement made through another instance", async () => {
+  it("escalates an emergency once per interval across a kill, and stops on an acknowledgement made through another instance", async () => {
     const rule = await importRule(next(), {
       rule: { name: "Fall", trigger_type: "webhook" },
       steps: [{ label: "alert", step_type: "notification", config: { alert_level: "emergency", message_template: "Anna fell" } }],
@@ -394,9 +377,7 @@ describe("cluster: three processes on one PostgreSQL, kill -9 at random", functi
     await victim.start();
   });
 
-  // needs wt-timers (the aggregator's windows under a lease, batches shared per row) and wt-media
-  // (frames readable by the instance that runs the batch).
-  it.skip("fires a camera rule once per batch, whichever instances the frames reached, across a kill", async () => {
+  it("fires a camera rule once per batch, whichever instances the frames reached, across a kill", async () => {
     const rule = await importRule(next(), {
       rule: { name: "Kitchen look", trigger_type: "sensor_event", primary_sensor_ref: { kind: "sensor", label: "kitchen_cam" } },
       steps: [{ label: "c", step_type: "condition", config: { expression: "true" } }],
