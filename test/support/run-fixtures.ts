@@ -1,10 +1,10 @@
 /**
  * mocha's global fixtures for `npm test` (loaded through .mocharc.json's `require`; they run
- * once, in the main process, also with --parallel): one migrated template database per run,
- * which each test copies instead of running every migration again, and at the end the run's
- * PostgreSQL databases dropped together (each drop forces a checkpoint; made at once, their
- * checkpoints are shared). The template is migrated from empty, so every run still checks that
- * the whole migration history applies on the store under test.
+ * once, in the main process, also with --parallel, whose workers inherit the environment they
+ * set): one migrated template database per run, which each test copies instead of running every
+ * migration again, and at the end whatever is left of the run's PostgreSQL databases dropped.
+ * The template is migrated from empty, so every run still applies the whole migration history
+ * on the store under test.
  */
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
@@ -16,7 +16,7 @@ import { runId, runTemplate, setRun, templateDatabaseName, testDatabasePrefix } 
 
 const pgServer = (): string | undefined => process.env.CAREFLOW_TEST_DATABASE_URL;
 
-const admin = (server: string): Knex => knexFactory({ client: "pg", connection: server, pool: { min: 0, max: 16 } });
+const admin = (server: string): Knex => knexFactory({ client: "pg", connection: server, pool: { min: 0, max: 4 } });
 
 export async function mochaGlobalSetup(): Promise<void> {
   const run = randomBytes(4).toString("hex");

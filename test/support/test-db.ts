@@ -6,9 +6,9 @@
  * `freshDatabase` is empty (the migration tests build their own history on it);
  * `migratedDatabase` is already at the latest schema, copied from the run's template
  * (`run-fixtures.ts`) when `npm test` made one: a copy costs a tenth of running every
- * migration again. Within such a run the PostgreSQL databases are dropped together when the
- * run ends, since each DROP DATABASE forces a checkpoint (a second or more on a busy machine);
- * outside one (a single file run with --no-config) they are dropped when the test closes them.
+ * migration again. Each DROP DATABASE forces a checkpoint (a second or more on a busy machine),
+ * so within such a run a closed PostgreSQL database is dropped in the background and the test
+ * goes on; outside one (a single file run with --no-config) the close waits for the drop.
  */
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
@@ -61,17 +61,37 @@ async function newDatabase(template: string | undefined): Promise<TestDatabase> 
   await admin.destroy();
   const url = new URL(server);
   url.pathname = `/${name}`;
-  const deferred = runId() !== undefined; // the run's teardown drops it with the others
+  const inRun = runId() !== undefined;
   return {
     dataDir,
     databaseUrl: url.toString(),
     drop: async () => {
-      if (!deferred) {
-        const a = knexFactory({ client: "pg", connection: server, pool: { min: 0, max: 1 } });
-        await a.raw(`drop database if exists ${name} with (force)`);
-        await a.destroy();
-      }
+      if (inRun) dropLater(server, name);
+      else await dropDatabase(server, name);
       await removeDir();
     },
   };
+}
+
+async function dropDatabase(server: string, name: string): Promise<void> {
+  const a = knexFactory({ client: "pg", connection: server, pool: { min: 0, max: 1 } });
+  try {
+    await a.raw(`drop database if exists ${name} with (force)`);
+  } finally {
+    await a.destroy();
+  }
+}
+
+const toDrop: string[] = [];
+let dropping = false;
+
+/** Drops in the background, one at a time, while the tests go on; the run's teardown drops what is left. */
+function dropLater(server: string, name: string): void {
+  toDrop.push(name);
+  if (dropping) return;
+  dropping = true;
+  void (async () => {
+    for (let next = toDrop.shift(); next; next = toDrop.shift()) await dropDatabase(server, next).catch(() => undefined);
+    dropping = false;
+  })();
 }
