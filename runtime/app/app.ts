@@ -256,7 +256,6 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
   }
   await ensureDevicesTab(ctx.db);
   const aggregator = new FrameAggregator(ctx);
-  await aggregator.start();
   lifecycle.add("camera aggregator", () => aggregator.stop());
   const deviceEndpoints = new DeviceEndpoints(log);
   const occupancy = new OccupancyBoard(ctx);
@@ -449,6 +448,9 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
     feed = liveFeed;
     lifecycle.add("live feed", () => liveFeed.close());
   }
+  // Batches a killed process left open resume once the triggers listen: one whose window passed
+  // while the service was down flushes at once, and its rule must hear it.
+  await aggregator.start();
   // Cards and quizzes on the web app; open quiz sessions' timeouts armed again.
   lifecycle.add("knowledge delivery", startKnowledgeDelivery(ctx));
   if (empty) {

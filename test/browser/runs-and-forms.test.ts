@@ -162,7 +162,8 @@ describe("browser: forms, run now and a run's path in the editor", function () {
     assert.match(statuses["care-condition"], /→ true$/);
     assert.ok((await page.locator(".careflow-link-taken").count()) >= 3, "the links the run took are drawn");
     await page.locator(".careflow-step", { hasText: "taken? (verification)" }).click();
-    await page.locator(".careflow-step-detail h4", { hasText: "Wrote" }).first().waitFor();
+    // The detail of the step clicked (another step's may be in the page, hidden).
+    await page.locator(".careflow-step-detail h4", { hasText: "Wrote" }).filter({ visible: true }).first().waitFor();
     await s.screenshot(page, "13-run-path");
     // The README's picture of a run on the canvas.
     fs.copyFileSync(path.join(SCREENSHOT_DIR, "13-run-path.png"), path.join(SCREENSHOT_DIR, "readme-run-path.png"));

@@ -15,7 +15,7 @@ import { buildSettings } from "../../runtime/platform/config/load-settings";
 import { createLogger } from "../../runtime/platform/core/logger";
 import { chromiumOrSkip, launchTabletBrowser, SCREENSHOT_DIR } from "../support/browser";
 import { KEYS, testAuthSettings } from "../support/test-app";
-import { freshDatabase, type TestDatabase } from "../support/test-db";
+import { migratedDatabase, type TestDatabase } from "../support/test-db";
 import { startTts, type RunningTts } from "../tts/helpers";
 
 declare const document: any;
@@ -110,7 +110,7 @@ describe("browser: the senior's web app", function () {
   before(async function () {
     const executablePath = chromiumOrSkip(this);
     fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
-    db = await freshDatabase();
+    db = await migratedDatabase();
     tts = await startTts();
     await start();
     browser = await launchTabletBrowser(executablePath);

@@ -217,6 +217,41 @@ describe("security: crash safety under kill -9", function () {
     assert.equal(sent("batch from crash_cam").length, 1);
   });
 
+  it("6b. a camera batch whose window ends while the service is down: the restart fires its rule once, with the frames it had", async () => {
+    const res = await api("POST", "/api/v1/rules/import", {
+      schema_version: 1,
+      rule: { name: "Crash camera, late", trigger_type: "sensor_event", primary_sensor_ref: { kind: "sensor", label: "crash_cam" } },
+      steps: [notify("tell", "info", "late batch from {{sensor_id}}")],
+      edges: [],
+    });
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    const ruleId = res.body.rule_id as number;
+    const { testJpeg, cameraPayload } = await import("../support/jpeg");
+    for (let i = 0; i < 2; i++) {
+      const up = await fetch(`${svc!.baseUrl}/api/v1/device/camera?api_key=${CAMERA}`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(cameraPayload(await testJpeg(64, 48, 950 + i))),
+      });
+      assert.equal(up.status, 200, await up.text());
+    }
+    await svc!.stop("SIGKILL");
+    kills++;
+    await new Promise((r) => setTimeout(r, 4500)); // the batch's 4 s window ends while nothing runs
+    svc = await startService(env);
+    const runs = await eventually(
+      "the late batch's run",
+      async () => {
+        const list = (await api("GET", `/api/v1/workflows?rule_id=${ruleId}`)).body as Json[];
+        return list.length > 0 && list.every((r) => r.status === "completed") ? list : undefined;
+      },
+      40_000,
+    );
+    assert.equal(runs.length, 1);
+    assert.equal(runs[0].pipeline_data.media_paths.length, 2, "the frames stored before the kill");
+    assert.equal(sent("late batch from crash_cam").length, 1);
+  });
+
   it("after all the kills: no run lost, no idempotency key sent twice", async () => {
     assert.ok(kills >= 6, `${kills} kills`);
     const runs = (await api("GET", "/api/v1/workflows")).body as Json[];

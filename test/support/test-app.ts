@@ -7,7 +7,7 @@ import { createApp, type CareflowApp } from "../../runtime/app/app";
 import { buildSettings, readSettingsFile } from "../../runtime/platform/config/load-settings";
 import type { Clock } from "../../runtime/platform/core/clock";
 import { createLogger, type Logger } from "../../runtime/platform/core/logger";
-import { freshDatabase } from "./test-db";
+import { migratedDatabase } from "./test-db";
 
 export const KEYS = {
   admin: "test-admin-key-0001",
@@ -68,7 +68,7 @@ export interface TestApp {
 }
 
 export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> {
-  const db = await freshDatabase();
+  const db = await migratedDatabase();
   const fromFile = opts.settingsFile ? (readSettingsFile(opts.settingsFile) as SettingsInput) : {};
   const settings = buildSettings({ auth: testAuthSettings(), ...fromFile, ...opts.settings });
   const app = await createApp({

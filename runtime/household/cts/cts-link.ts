@@ -6,6 +6,7 @@
  * each consumer is durable with explicit acks, so what was not acknowledged is delivered again
  * after a restart, a kill -9 or a broker restart.
  */
+import { setTimeout as sleep } from "node:timers/promises";
 import type { connect } from "@nats-io/transport-node";
 import type { ConsumerMessages, JetStreamManager } from "@nats-io/jetstream";
 import type { PlatformContext } from "../../platform/context";
@@ -53,11 +54,12 @@ export async function ensureStream(jsm: JetStreamManager, n: StreamNames): Promi
 }
 
 const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
-const pause = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref());
 
 export class CtsLink {
   private nc: NatsConnection | null = null;
   private stopped = false;
+  // Ends the retry pauses at stop: a stop waits for the loops, which need not sit out a pause first.
+  private readonly stopping = new AbortController();
   private readonly running: Promise<void>[] = [];
   private readonly consuming = new Set<ConsumerMessages>();
 
@@ -73,6 +75,7 @@ export class CtsLink {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.stopping.abort();
     for (const c of this.consuming) c.stop();
     await Promise.all(this.pumps.map((p) => p.idle()));
     const nc = this.nc;
@@ -98,7 +101,7 @@ export class CtsLink {
         this.status.lastError = message(err);
         if (!warned) this.ctx.log.warn({ err: message(err), nats_url: this.status.health().nats_url }, "tracking: the NATS broker is not reachable; retrying");
         warned = true;
-        await pause(RETRY_MS);
+        await this.pause();
         continue;
       }
       if (this.stopped) {
@@ -157,8 +160,12 @@ export class CtsLink {
         this.status.lastError = `${pump.names.stream}: ${message(err)}`;
         this.ctx.log.warn({ err: message(err), stream: pump.names.stream }, "tracking: consuming a stream failed; trying again");
       }
-      if (!this.stopped) await pause(RETRY_MS);
+      if (!this.stopped) await this.pause();
     }
+  }
+
+  private pause(): Promise<void> {
+    return sleep(RETRY_MS, undefined, { signal: this.stopping.signal, ref: false }).catch(() => undefined);
   }
 
   private async ensure(jsm: JetStreamManager, n: StreamNames): Promise<void> {

@@ -15,7 +15,7 @@ import { buildSettings } from "../../../../runtime/platform/config/load-settings
 import { ManualClock } from "../../../../runtime/platform/core/clock";
 import { createLogger } from "../../../../runtime/platform/core/logger";
 import { openStore } from "../../../../runtime/platform/db/store";
-import { freshDatabase } from "../../../support/test-db";
+import { migratedDatabase } from "../../../support/test-db";
 import { handlerContext } from "../../handler-context";
 
 export const MIN = 60_000;
@@ -42,7 +42,7 @@ export function useTrackingDb(): TrackingDb {
   let close: () => Promise<void> = async () => undefined;
   before(async function () {
     this.timeout(30_000);
-    const fresh = await freshDatabase();
+    const fresh = await migratedDatabase();
     const store = await openStore(fresh.databaseUrl, fresh.dataDir);
     const settings = buildSettings({});
     const log = createLogger("silent");

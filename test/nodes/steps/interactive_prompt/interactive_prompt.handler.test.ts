@@ -7,7 +7,7 @@ import { openStore } from "../../../../runtime/platform/db/store";
 import { savePrompt } from "../../../../runtime/care/interactive/prompts.store";
 import type { WebAppFrame } from "../../../../runtime/platform/ws/webapp-hub";
 import type { ConverseRequest } from "../../../../nodes/_kit/care-services";
-import { freshDatabase } from "../../../support/test-db";
+import { migratedDatabase } from "../../../support/test-db";
 import { configOf } from "../../filters/_support/tracking-db";
 import { handlerContext, stepInput } from "../../handler-context";
 
@@ -23,7 +23,7 @@ describe("interactive_prompt step handler", () => {
 
   before(async function () {
     this.timeout(30_000);
-    const fresh = await freshDatabase();
+    const fresh = await migratedDatabase();
     const store = await openStore(fresh.databaseUrl, fresh.dataDir);
     db = store.db;
     drop = async () => {

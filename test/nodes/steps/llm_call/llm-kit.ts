@@ -15,7 +15,7 @@ import { openStore } from "../../../../runtime/platform/db/store";
 import type { SettingsInput } from "../../../../settings";
 import { startFakeOllamaChatServer } from "../../../fakes/ollama-chat-server";
 import { startFakeOpenAiChatServer, type ScriptedServer } from "../../../fakes/openai-chat-server";
-import { freshDatabase } from "../../../support/test-db";
+import { migratedDatabase } from "../../../support/test-db";
 import { stepInput, trigger } from "../../handler-context";
 
 export const NOW = Date.parse("2026-11-22T10:00:00Z");
@@ -51,7 +51,7 @@ export function useLlmKit(): LlmKit {
   let close: () => Promise<void> = async () => undefined;
   before(async function () {
     this.timeout(30_000);
-    const fresh = await freshDatabase();
+    const fresh = await migratedDatabase();
     const store = await openStore(fresh.databaseUrl, fresh.dataDir);
     const openai = await startFakeOpenAiChatServer({ models: ["qwen2-vl", "qwen2.5"] });
     const ollama = await startFakeOllamaChatServer({ models: ["llava:13b"] });

@@ -13,7 +13,7 @@ import { createLogger } from "../../../../runtime/platform/core/logger";
 import { startFakeOpenAiChatServer, type ScriptedServer } from "../../../fakes/openai-chat-server";
 import { startFakeOllamaChatServer } from "../../../fakes/ollama-chat-server";
 import { eventually } from "../../../support/eventually";
-import { freshDatabase } from "../../../support/test-db";
+import { migratedDatabase } from "../../../support/test-db";
 import { KEYS, startTestApp, testAuthSettings, type TestApp } from "../../../support/test-app";
 import { makeDocument } from "./knowledge-support";
 
@@ -211,7 +211,7 @@ describe("knowledge retrieval: vectors from an embedding model, and an answer mo
   });
 
   it("re-embeds every chunk when the embedding model changes (after a restart with the new setting)", async () => {
-    const db = await freshDatabase();
+    const db = await migratedDatabase();
     const log = createLogger("silent");
     const start = async (model: string) => {
       const settings = buildSettings({ auth: testAuthSettings(), ...embeddingSettings(fake, ollama, model) });

@@ -12,7 +12,7 @@ import { ManualClock } from "../../../../runtime/platform/core/clock";
 import { createLogger } from "../../../../runtime/platform/core/logger";
 import { startEscalation, type EscalationHandle } from "../../../../runtime/care/notify/escalation";
 import { startWebhookReceiver, type WebhookReceiver } from "../../../fakes/webhook-receiver";
-import { freshDatabase } from "../../../support/test-db";
+import { migratedDatabase } from "../../../support/test-db";
 import { KEYS, startTestApp, testAuthSettings, type TestApp } from "../../../support/test-app";
 
 const MIN = 60_000;
@@ -163,9 +163,9 @@ describe("notifications end to end", function () {
 describe("escalation across an app restart", function () {
   this.timeout(60_000);
   const settings = () => buildSettings({ auth: testAuthSettings() });
-  let db: Awaited<ReturnType<typeof freshDatabase>>;
+  let db: Awaited<ReturnType<typeof migratedDatabase>>;
   before(async () => {
-    db = await freshDatabase();
+    db = await migratedDatabase();
   });
   after(() => db.drop());
 

@@ -13,7 +13,7 @@ import { EventBus } from "../../../../runtime/platform/core/event-bus";
 import { createLogger } from "../../../../runtime/platform/core/logger";
 import { openStore } from "../../../../runtime/platform/db/store";
 import type { WebAppFrame, WebAppHub } from "../../../../runtime/platform/ws/webapp-hub";
-import { freshDatabase } from "../../../support/test-db";
+import { migratedDatabase } from "../../../support/test-db";
 import { trigger } from "../../../nodes/handler-context";
 
 export const T0 = Date.parse("2026-11-22T10:00:00Z");
@@ -34,7 +34,7 @@ export interface NotifyEnv {
 }
 
 export async function notifyEnv(settings: SettingsInput = {}, clock = new ManualClock(T0)): Promise<NotifyEnv> {
-  const fresh = await freshDatabase();
+  const fresh = await migratedDatabase();
   const store = await openStore(fresh.databaseUrl, fresh.dataDir);
   const hub: FakeHub = { frames: [], clients: 1 };
   const webapp = {

@@ -11,7 +11,7 @@ import { recordActivity } from "../../../../runtime/household/activities/activit
 import { createPerson } from "../../../../runtime/household/persons/persons.service";
 import type { DailyReport } from "../../../../runtime/care/reports";
 import { readStoredReport } from "../../../../runtime/care/reports/daily-reports.store";
-import { freshDatabase } from "../../../support/test-db";
+import { migratedDatabase } from "../../../support/test-db";
 import { testAuthSettings } from "../../../support/test-app";
 
 const TZ = "Europe/Berlin";
@@ -19,9 +19,9 @@ const at = (iso: string): number => Date.parse(iso);
 
 describe("care reports: a restart stores the missing past days once", function () {
   this.timeout(60_000);
-  let db: Awaited<ReturnType<typeof freshDatabase>>;
+  let db: Awaited<ReturnType<typeof migratedDatabase>>;
   before(async () => {
-    db = await freshDatabase();
+    db = await migratedDatabase();
   });
   after(() => db.drop());
 

@@ -3,13 +3,13 @@ import assert from "node:assert/strict";
 import { openStore, type Store } from "../../../../runtime/platform/db/store";
 import { storeFrame } from "../../../../runtime/household/cts/cts-frames.store";
 import { trackingWindow } from "../../../../runtime/household/cts/tracking-window";
-import { freshDatabase, type TestDatabase } from "../../../support/test-db";
+import { migratedDatabase, type TestDatabase } from "../../../support/test-db";
 
 describe("continuous tracking: the bucketed window", () => {
   let db: TestDatabase;
   let store: Store;
   before(async () => {
-    db = await freshDatabase();
+    db = await migratedDatabase();
     store = await openStore(db.databaseUrl, db.dataDir);
     const base = Date.parse("2026-11-22T03:00:00Z");
     for (let i = 0; i < 40; i++) {

@@ -11,7 +11,7 @@ import type { Evidence } from "../../../../runtime/household/tracking/location-s
 import { getPersonLocation } from "../../../../runtime/household/tracking/locations.store";
 import { listLocationChanges } from "../../../../runtime/household/tracking/location-history.store";
 import { listTransitions } from "../../../../runtime/household/tracking/transitions.store";
-import { freshDatabase, type TestDatabase } from "../../../support/test-db";
+import { migratedDatabase, type TestDatabase } from "../../../support/test-db";
 
 const T0 = Date.parse("2026-11-22T07:00:00Z");
 const LIMITS = { lock_seconds: 10, stale_timeout_minutes: 30 };
@@ -49,7 +49,7 @@ describe("tracking fixes applied in one transaction", () => {
   let store: Store;
   const events: Record<string, string[]> = { batched: [], alone: [] };
   before(async () => {
-    db = await freshDatabase();
+    db = await migratedDatabase();
     store = await openStore(db.databaseUrl, db.dataDir);
     for (const batch of script("batched")) {
       const published = await store.db.transaction((trx) => applyFixesIn(trx, batch, LIMITS));

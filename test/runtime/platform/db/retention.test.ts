@@ -11,7 +11,7 @@ import { openStore } from "../../../../runtime/platform/db/store";
 import { pruneOnce } from "../../../../runtime/platform/db/retention";
 import { recentTurns, saveTurn, turnsRetention } from "../../../../runtime/care/voice/voice-turns.store";
 import { listSightings, recordSighting, sightingsRetention } from "../../../../runtime/household/tracking/sightings.store";
-import { freshDatabase } from "../../../support/test-db";
+import { migratedDatabase } from "../../../support/test-db";
 
 const NOW = Date.parse("2026-11-25T12:00:00Z");
 const daysAgo = (d: number): string => new Date(NOW - d * 86400_000).toISOString();
@@ -23,7 +23,7 @@ describe("retention: voice turns and sightings", function () {
   const ctx = { clock: new ManualClock(NOW), log: createLogger("silent") };
 
   before(async () => {
-    const fresh = await freshDatabase();
+    const fresh = await migratedDatabase();
     const store = await openStore(fresh.databaseUrl, fresh.dataDir);
     db = store.db;
     drop = async () => {

@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { openStore } from "../../../../../runtime/platform/db/store";
 import { startService, type ServiceProcess } from "../../../../support/service-process";
-import { freshDatabase, type TestDatabase } from "../../../../support/test-db";
+import { migratedDatabase, type TestDatabase } from "../../../../support/test-db";
 import { FAMILY_QUESTIONS, insertQuiz } from "../../../../support/knowledge-fixture";
 
 const ADMIN = "quiz-restart-admin-key";
@@ -19,7 +19,7 @@ describe("quiz sessions across a restart", function () {
   let svc: ServiceProcess | undefined;
 
   before(async () => {
-    db = await freshDatabase();
+    db = await migratedDatabase();
     env = { CAREFLOW_DATA_DIR: db.dataDir, CAREFLOW_ADMIN_KEY: ADMIN, CAREFLOW_DEMO: "0", ...(db.databaseUrl ? { DATABASE_URL: db.databaseUrl } : {}) };
   });
   after(async () => {

@@ -1,0 +1,62 @@
+/**
+ * mocha's global fixtures for `npm test` (loaded through .mocharc.json's `require`; they run
+ * once, in the main process, also with --parallel, whose workers inherit the environment they
+ * set): one migrated template database per run, which each test copies instead of running every
+ * migration again, and at the end whatever is left of the run's PostgreSQL databases dropped.
+ * The template is migrated from empty, so every run still applies the whole migration history
+ * on the store under test.
+ */
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import knexFactory, { type Knex } from "knex";
+import { openStore } from "../../runtime/platform/db/store";
+import { runId, runTemplate, setRun, templateDatabaseName, testDatabasePrefix } from "./test-run";
+
+const pgServer = (): string | undefined => process.env.CAREFLOW_TEST_DATABASE_URL;
+
+const admin = (server: string): Knex => knexFactory({ client: "pg", connection: server, pool: { min: 0, max: 4 } });
+
+export async function mochaGlobalSetup(): Promise<void> {
+  const run = randomBytes(4).toString("hex");
+  const server = pgServer();
+  if (!server) {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "careflow-template-"));
+    const store = await openStore(undefined, dir);
+    await store.close(); // closing checkpoints the WAL into the file, so the file alone is the copy
+    setRun(run, path.join(dir, "careflow.db"));
+    return;
+  }
+  const name = templateDatabaseName(run);
+  const a = admin(server);
+  try {
+    await a.raw(`create database ${name}`);
+  } finally {
+    await a.destroy();
+  }
+  const url = new URL(server);
+  url.pathname = `/${name}`;
+  const store = await openStore(url.toString(), os.tmpdir());
+  await store.close(); // a template takes no connections while it is copied
+  setRun(run, name);
+}
+
+export async function mochaGlobalTeardown(): Promise<void> {
+  const run = runId();
+  const template = runTemplate();
+  if (!run || !template) return;
+  const server = pgServer();
+  if (!server) {
+    fs.rmSync(path.dirname(template), { recursive: true, force: true });
+    return;
+  }
+  const a = admin(server);
+  try {
+    const rows: { datname: string }[] = (await a.raw("select datname from pg_database where starts_with(datname, ?)", [testDatabasePrefix(run)])).rows;
+    await Promise.all(rows.map((r) => a.raw(`drop database if exists ${r.datname} with (force)`)));
+    await a.raw(`drop database if exists ${template} with (force)`);
+  } finally {
+    await a.destroy();
+  }
+}
