@@ -36,6 +36,7 @@ import { editorLogin } from "../platform/nodered/admin-auth";
 import { loginThrottle } from "../platform/nodered/login-throttle";
 import { errorHandler, notFoundHandler } from "../platform/http/error-handler";
 import { EDITOR_ROOT, nodeRedHost, type HostTarget } from "../platform/nodered/host";
+import { readFlows } from "../platform/nodered/flow-store";
 import { healthRouter } from "./ops/ops.router";
 import { FlowWriter, directFlowSource, saveFlowsWithIndex, type DeployChecker, type FlowSource } from "../care/rules/flow-writer";
 import { checkDeploy } from "../care/rules/flow-validation";
@@ -370,6 +371,8 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
 
   if (useNodeRed) {
     let restoreDevicesTab = false;
+    /** The stored flows' JSON while this instance runs flows another instance stored (they need no saving). */
+    let runningStored: string | null = null;
     const target: HostTarget = {
       db: ctx.db,
       keys,
@@ -382,6 +385,7 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
       logLevel: settings.app.log_level,
       services: {},
       saveFlows: async (flows) => {
+        if (runningStored !== null && JSON.stringify(flows) === runningStored) return;
         await engine?.drainInFlight();
         // A deploy that deleted the Devices tab stores it back; the runtime runs it once this deploy has started.
         const devicesTab = withDevicesTab(flows);
@@ -423,9 +427,17 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
         log,
         running: {
           rev: async () => (await nodeRedHost.getFlows()).rev,
+          // Only the tabs that changed restart (a "flows" deploy of the stored flows, as an
+          // editor's deploy does): the Devices tab keeps answering cameras while a rule changes.
           reload: async () => {
             await pipeline.drainInFlight();
-            await nodeRedHost.reloadFlows();
+            const stored = await readFlows(ctx.db);
+            runningStored = JSON.stringify(stored);
+            try {
+              await nodeRedHost.setFlows(stored);
+            } finally {
+              runningStored = null;
+            }
           },
         },
       });
