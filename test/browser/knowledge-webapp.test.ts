@@ -76,7 +76,7 @@ describe("browser: cards and quizzes on the web app", function () {
     const delivery = await eventually("the dismissal is recorded", async () => {
       const list = (await t.get("/api/v1/knowledge-interactions/info-card-deliveries")).body as Array<Record<string, any>>;
       const d = list.find((x) => x.id === deliveryId);
-      return d?.dismissed_at && d;
+      return d?.dismissed_at ? d : undefined;
     });
     assert.equal(delivery.dismissed_by, "test web app");
     assert.ok(delivery.viewed_at, "the screen said it showed it");
