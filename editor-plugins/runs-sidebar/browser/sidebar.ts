@@ -118,6 +118,8 @@ RED.plugins.registerPlugin("careflow-runs-sidebar", {
     const detail = $('<div style="display:none"></div>').appendTo(root);
     /** The run the detail shows. */
     let openId: number | undefined;
+    /** The steps whose detail is open in the run shown, kept when the run's update redraws it. */
+    const expanded = new Set<number>();
     const colors: Record<string, string> = {
       running: "#2e7bcf",
       waiting: "#d9a300",
@@ -222,12 +224,14 @@ RED.plugins.registerPlugin("careflow-runs-sidebar", {
     function openRun(id: number, reveal: boolean): void {
       $.getJSON<RunDetail>("careflow/runs/" + id, (d) => {
         list.hide();
+        if (openId !== id) expanded.clear();
         openId = id;
         detail.empty().show();
         $('<a href="#" style="display:block;margin-bottom:6px">&larr; all runs</a>')
           .on("click", (e) => {
             e.preventDefault();
             clearPath();
+            expanded.clear();
             detail.hide();
             list.show();
             refresh();
@@ -284,8 +288,11 @@ RED.plugins.registerPlugin("careflow-runs-sidebar", {
           });
           const more = $('<tr class="careflow-step-more" style="display:none"><td colspan="4"></td></tr>').appendTo(table);
           more.find("td").append(stepDetail(s));
+          if (expanded.has(s.step_id)) more.show();
           tr.on("click", () => {
             more.toggle();
+            if (more.is(":visible")) expanded.add(s.step_id);
+            else expanded.delete(s.step_id);
             if (RED.nodes.node(s.node_id)) RED.view.reveal(s.node_id);
           });
         });
