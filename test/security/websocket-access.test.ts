@@ -5,6 +5,7 @@
  * share; nobody else is closed or kept out), and a client posing as the countdown.
  */
 import assert from "node:assert/strict";
+import { eventually } from "../support/eventually";
 import WebSocket from "ws";
 import { ManualClock } from "../../runtime/platform/core/clock";
 import { KEYS, startTestApp, type TestApp } from "../support/test-app";
@@ -123,7 +124,12 @@ describe("security: WebSocket access by role, and connection limits per key", fu
         const err = await waitFor("refusal", () => me.frames.find((f) => f.type === "error" && f.status === 403));
         assert.match(err.detail, /may not send 'interactive_response'.*POST \/api\/v1\/interactive-responses/);
         me.frames.length = 0;
-        const run = (await t.get(`/api/v1/workflows/${exec}`)).body;
+        // The prompt frame goes out as the step starts; the run is recorded as parked a moment
+        // later (its write is group-committed), so a read in between still says "running".
+        const run = await eventually("the run recorded as parked", async () => {
+          const r = (await t.get(`/api/v1/workflows/${exec}`)).body as Record<string, unknown>;
+          return r.status !== "running" && r;
+        });
         assert.equal(run.status, "waiting", `${caller}'s answer changed nothing`);
         assert.equal((await t.post(`/api/v1/workflows/${exec}/cancel`)).status, 200);
       }
