@@ -6,8 +6,6 @@
  * each consumer is durable with explicit acks, so what was not acknowledged is delivered again
  * after a restart, a kill -9 or a broker restart.
  */
-import { setTimeout as sleep } from "node:timers/promises";
-import type { connect } from "@nats-io/transport-node";
 import type { ConsumerMessages, JetStreamManager } from "@nats-io/jetstream";
 import type { PlatformContext } from "../../platform/context";
 import { isoNow } from "../../platform/core/clock";
@@ -15,8 +13,8 @@ import type { CtsStatus } from "./cts-status";
 import type { StreamKey, StreamNames } from "./cts-streams";
 import type { StreamPump } from "./stream-pump";
 import { lazyModule } from "../../platform/core/lazy-module";
+import { errorText, NatsKeeper, type NatsConnection } from "../../platform/core/nats-keeper";
 
-type NatsConnection = Awaited<ReturnType<typeof connect>>;
 // The NATS client is loaded when tracking is switched on (cts.enabled), not in every start.
 const nats = lazyModule(() => require("@nats-io/transport-node") as typeof import("@nats-io/transport-node"));
 const js = lazyModule(() => require("@nats-io/jetstream") as typeof import("@nats-io/jetstream"));
@@ -53,73 +51,64 @@ export async function ensureStream(jsm: JetStreamManager, n: StreamNames): Promi
   }
 }
 
-const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
-
 export class CtsLink {
   private nc: NatsConnection | null = null;
-  private stopped = false;
-  // Ends the retry pauses at stop: a stop waits for the loops, which need not sit out a pause first.
-  private readonly stopping = new AbortController();
-  private readonly running: Promise<void>[] = [];
   private readonly consuming = new Set<ConsumerMessages>();
+  private readonly keeper: NatsKeeper;
 
   constructor(
     private readonly ctx: PlatformContext,
     private readonly status: CtsStatus,
     private readonly pumps: readonly StreamPump[],
-  ) {}
+  ) {
+    this.keeper = new NatsKeeper(RETRY_MS, {
+      connect: () =>
+        nats().connect({ servers: ctx.settings.cts.nats_url, name: "careflow", maxReconnectAttempts: -1, reconnectTimeWait: RETRY_MS, timeout: 5000 }),
+      unreachable: (err, first) => {
+        status.lastError = err;
+        if (first) ctx.log.warn({ err, nats_url: status.health().nats_url }, "tracking: the NATS broker is not reachable; retrying");
+      },
+      session: (nc) => this.session(nc),
+      disconnected: () => {
+        status.state = "reconnecting";
+        ctx.log.warn({}, "tracking: lost the NATS broker; reconnecting");
+      },
+      reconnected: () => {
+        this.connected();
+        ctx.log.info({}, "tracking: reconnected to the NATS broker");
+      },
+    });
+  }
+
+  private get stopped(): boolean {
+    return this.keeper.halted;
+  }
 
   start(): void {
-    this.running.push(this.connectLoop());
+    this.keeper.start();
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    this.stopping.abort();
+    this.keeper.halt();
     for (const c of this.consuming) c.stop();
     await Promise.all(this.pumps.map((p) => p.idle()));
     const nc = this.nc;
     this.nc = null;
     if (nc) await nc.drain().catch(() => nc.close());
-    await Promise.allSettled(this.running);
+    await this.keeper.finished();
   }
 
-  /** Connects (again and again while the broker is absent), then consumes until the connection closes for good. */
-  private async connectLoop(): Promise<void> {
-    let warned = false;
-    while (!this.stopped) {
-      let nc: NatsConnection;
-      try {
-        nc = await nats().connect({
-          servers: this.ctx.settings.cts.nats_url,
-          name: "careflow",
-          maxReconnectAttempts: -1,
-          reconnectTimeWait: RETRY_MS,
-          timeout: 5000,
-        });
-      } catch (err) {
-        this.status.lastError = message(err);
-        if (!warned) this.ctx.log.warn({ err: message(err), nats_url: this.status.health().nats_url }, "tracking: the NATS broker is not reachable; retrying");
-        warned = true;
-        await this.pause();
-        continue;
-      }
-      if (this.stopped) {
-        await nc.close();
-        return;
-      }
-      warned = false;
-      this.nc = nc;
-      this.connected();
-      this.ctx.log.info({ nats_url: this.status.health().nats_url }, "tracking: connected to the NATS broker");
-      void this.watch(nc);
-      const consumers = this.pumps.map((p) => this.consumeLoop(nc, p));
-      await nc.closed();
-      await Promise.allSettled(consumers);
-      if (!this.stopped) {
-        this.status.state = "reconnecting";
-        this.ctx.log.warn({}, "tracking: the NATS connection closed; connecting again");
-      }
+  /** Consumes every stream on a new connection until it closes for good. */
+  private async session(nc: NatsConnection): Promise<void> {
+    this.nc = nc;
+    this.connected();
+    this.ctx.log.info({ nats_url: this.status.health().nats_url }, "tracking: connected to the NATS broker");
+    const consumers = this.pumps.map((p) => this.consumeLoop(nc, p));
+    await nc.closed();
+    await Promise.allSettled(consumers);
+    if (!this.stopped) {
+      this.status.state = "reconnecting";
+      this.ctx.log.warn({}, "tracking: the NATS connection closed; connecting again");
     }
   }
 
@@ -127,18 +116,6 @@ export class CtsLink {
     this.status.state = "connected";
     this.status.connectedSince = isoNow(this.ctx.clock);
     this.status.lastError = null;
-  }
-
-  private async watch(nc: NatsConnection): Promise<void> {
-    for await (const s of nc.status()) {
-      if (s.type === "disconnect") {
-        this.status.state = "reconnecting";
-        this.ctx.log.warn({}, "tracking: lost the NATS broker; reconnecting");
-      } else if (s.type === "reconnect") {
-        this.connected();
-        this.ctx.log.info({}, "tracking: reconnected to the NATS broker");
-      }
-    }
   }
 
   /** Makes sure the stream and the durable consumer exist, then feeds the pump; on any failure, again. */
@@ -157,15 +134,11 @@ export class CtsLink {
         }
       } catch (err) {
         if (this.stopped || nc.isClosed()) return;
-        this.status.lastError = `${pump.names.stream}: ${message(err)}`;
-        this.ctx.log.warn({ err: message(err), stream: pump.names.stream }, "tracking: consuming a stream failed; trying again");
+        this.status.lastError = `${pump.names.stream}: ${errorText(err)}`;
+        this.ctx.log.warn({ err: errorText(err), stream: pump.names.stream }, "tracking: consuming a stream failed; trying again");
       }
-      if (!this.stopped) await this.pause();
+      if (!this.stopped) await this.keeper.pause();
     }
-  }
-
-  private pause(): Promise<void> {
-    return sleep(RETRY_MS, undefined, { signal: this.stopping.signal, ref: false }).catch(() => undefined);
   }
 
   private async ensure(jsm: JetStreamManager, n: StreamNames): Promise<void> {

@@ -11,12 +11,11 @@
  * lost connection is reconnected to by the client, and meanwhile publishing drops (the local
  * clients still get everything); `/health` and the log say so.
  */
-import type { connect } from "@nats-io/transport-node";
 import type { Logger } from "../core/logger";
 import { isoAt, type Clock } from "../core/clock";
 import { lazyModule } from "../core/lazy-module";
+import { errorText, NatsKeeper, type NatsConnection } from "../core/nats-keeper";
 
-type NatsConnection = Awaited<ReturnType<typeof connect>>;
 // Loaded only when the cluster is on: one instance never needs the NATS client.
 const nats = lazyModule(() => require("@nats-io/transport-node") as typeof import("@nats-io/transport-node"));
 
@@ -68,26 +67,47 @@ interface Envelope {
   data: unknown;
 }
 
-const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
-const pause = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref());
-
 export class NatsLink implements ClusterLink {
   private nc: NatsConnection | null = null;
   private state: LinkState = "connecting";
   private connectedSince: string | null = null;
   private lastError: string | null = null;
-  private stopped = false;
-  private running: Promise<void> = Promise.resolve();
+  private readonly keeper: NatsKeeper;
   private readonly handlers = new Map<string, Set<ChannelHandler>>();
   private readonly connectedHandlers = new Set<() => void>();
   private readonly root: string;
 
   constructor(private readonly opts: NatsLinkOptions) {
     this.root = `careflow.${opts.prefix}.`;
+    this.keeper = new NatsKeeper(RETRY_MS, {
+      connect: () =>
+        nats().connect({
+          servers: opts.url,
+          name: `careflow ${opts.instanceId}`,
+          noEcho: true,
+          maxReconnectAttempts: -1,
+          reconnectTimeWait: RETRY_MS,
+          timeout: 3000,
+        }),
+      unreachable: (err, first) => {
+        this.lastError = err;
+        if (first) opts.log.warn({ err, nats_url: opts.url }, "cluster: the NATS broker is not reachable; events reach only this instance's clients; retrying");
+      },
+      session: (nc) => this.session(nc),
+      disconnected: () => {
+        this.state = "reconnecting";
+        this.lastError = "disconnected from the broker";
+        opts.log.warn({ nats_url: opts.url }, "cluster: lost the NATS broker; events reach only this instance's clients until it is back");
+      },
+      reconnected: () => {
+        this.connected();
+        opts.log.info({ nats_url: opts.url }, "cluster: reconnected to the NATS broker");
+      },
+    });
   }
 
   start(): void {
-    this.running = this.connectLoop();
+    this.keeper.start();
   }
 
   publish(channel: string, data: unknown): void {
@@ -96,7 +116,7 @@ export class NatsLink implements ClusterLink {
     try {
       nc.publish(this.root + channel, JSON.stringify({ from: this.opts.instanceId, data } satisfies Envelope));
     } catch (err) {
-      this.lastError = message(err);
+      this.lastError = errorText(err);
     }
   }
 
@@ -125,53 +145,27 @@ export class NatsLink implements ClusterLink {
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
+    this.keeper.halt();
     const nc = this.nc;
     this.nc = null;
     if (nc) await nc.close().catch(() => undefined);
-    await this.running.catch(() => undefined);
+    await this.keeper.finished();
     this.state = "off";
   }
 
-  private async connectLoop(): Promise<void> {
-    let warned = false;
-    while (!this.stopped) {
-      let nc: NatsConnection;
-      try {
-        nc = await nats().connect({
-          servers: this.opts.url,
-          name: `careflow ${this.opts.instanceId}`,
-          noEcho: true,
-          maxReconnectAttempts: -1,
-          reconnectTimeWait: RETRY_MS,
-          timeout: 3000,
-        });
-      } catch (err) {
-        this.lastError = message(err);
-        if (!warned)
-          this.opts.log.warn(
-            { err: this.lastError, nats_url: this.opts.url },
-            "cluster: the NATS broker is not reachable; events reach only this instance's clients; retrying",
-          );
-        warned = true;
-        await pause(RETRY_MS);
-        continue;
-      }
-      if (this.stopped) return void (await nc.close());
-      warned = false;
-      this.nc = nc;
-      nc.subscribe(`${this.root}>`, {
-        callback: (err: Error | null, m: { subject: string; string(): string }) => (err ? undefined : this.deliver(m.subject, m.string())),
-      });
-      this.connected();
-      this.opts.log.info({ nats_url: this.opts.url, subjects: `${this.root}>` }, "cluster: connected to the NATS broker");
-      void this.watch(nc);
-      await nc.closed();
-      this.nc = null;
-      if (!this.stopped) {
-        this.state = "reconnecting";
-        this.opts.log.warn({}, "cluster: the NATS connection closed; connecting again");
-      }
+  /** Listens on every channel of this cluster until the connection closes for good. */
+  private async session(nc: NatsConnection): Promise<void> {
+    this.nc = nc;
+    nc.subscribe(`${this.root}>`, {
+      callback: (err: Error | null, m: { subject: string; string(): string }) => (err ? undefined : this.deliver(m.subject, m.string())),
+    });
+    this.connected();
+    this.opts.log.info({ nats_url: this.opts.url, subjects: `${this.root}>` }, "cluster: connected to the NATS broker");
+    await nc.closed();
+    this.nc = null;
+    if (!this.keeper.halted) {
+      this.state = "reconnecting";
+      this.opts.log.warn({}, "cluster: the NATS connection closed; connecting again");
     }
   }
 
@@ -184,19 +178,6 @@ export class NatsLink implements ClusterLink {
         h();
       } catch (err) {
         this.opts.log.warn({ err }, "cluster: catching up after connecting failed");
-      }
-    }
-  }
-
-  private async watch(nc: NatsConnection): Promise<void> {
-    for await (const s of nc.status()) {
-      if (s.type === "disconnect") {
-        this.state = "reconnecting";
-        this.lastError = "disconnected from the broker";
-        this.opts.log.warn({ nats_url: this.opts.url }, "cluster: lost the NATS broker; events reach only this instance's clients until it is back");
-      } else if (s.type === "reconnect") {
-        this.connected();
-        this.opts.log.info({ nats_url: this.opts.url }, "cluster: reconnected to the NATS broker");
       }
     }
   }
