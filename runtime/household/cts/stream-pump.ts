@@ -143,7 +143,7 @@ export class StreamPump {
     const after: AfterCommit[] = [];
     let applied = 0;
     await this.ctx.db.transaction(async (trx) => {
-      if (this.applier.asyncCommit && this.ctx.db.client.config.client === "pg") await trx.raw("set local synchronous_commit = off");
+      if (this.applier.asyncCommit && this.ctx.dialect === "postgres") await trx.raw("set local synchronous_commit = off");
       const fresh = await markAppliedMany(
         trx,
         this.names.stream,
