@@ -11,6 +11,7 @@ import { readFlows, writeFlows, type FlowNode } from "../../platform/nodered/flo
 import { FlowDraft } from "./flow-draft";
 import { DeployRejected, refusalDetail, type DeployReport } from "./flow-validation";
 import { syncRuleIndex } from "./index-sync";
+import { bumpRulesVersion } from "./rules-version";
 import type { RuleIndex } from "./rule-model";
 
 export interface FlowSource {
@@ -29,6 +30,7 @@ export async function saveFlowsWithIndex(db: Knex, flows: readonly FlowNode[], n
     await writeFlows(trx, flows);
     await syncRuleIndex(trx, flows, now);
   });
+  bumpRulesVersion(db);
   return report;
 }
 

@@ -10,45 +10,7 @@
  * pool were ~15 µs of a ~70 µs request; this path is ~5 µs.
  */
 import type { Knex } from "knex";
-
-interface SqliteStatement {
-  all(bindings: readonly unknown[]): unknown[];
-}
-
-interface SqliteConnection {
-  prepare(sql: string): SqliteStatement;
-  readonly open: boolean;
-  readonly inTransaction: boolean;
-}
-
-interface PoolCounts {
-  numUsed(): number;
-  numPendingAcquires(): number;
-}
-
-interface KnexClient {
-  pool?: PoolCounts;
-  acquireConnection(): Promise<unknown>;
-  releaseConnection(conn: unknown): unknown;
-}
-
-const sqliteConnections = new WeakMap<Knex, SqliteConnection>();
-
-/** Called once a SQLite store is open: its (one) pooled connection, for reads when it is idle. */
-export async function rememberSqliteConnection(db: Knex): Promise<void> {
-  const client = db.client as KnexClient;
-  const conn = await client.acquireConnection();
-  await client.releaseConnection(conn);
-  sqliteConnections.set(db, conn as SqliteConnection);
-}
-
-/** The SQLite connection when nothing holds it, else undefined (then knex decides). */
-function idleConnection(db: Knex): SqliteConnection | undefined {
-  const conn = sqliteConnections.get(db);
-  if (!conn?.open || conn.inTransaction) return undefined;
-  const pool = (db.client as KnexClient).pool;
-  return pool && pool.numUsed() === 0 && pool.numPendingAcquires() === 0 ? conn : undefined;
-}
+import { idleSqliteConnection } from "./idle-sqlite";
 
 /** As knex's better-sqlite3 client passes bindings. */
 const sqliteBinding = (b: unknown): unknown => (b instanceof Date ? b.valueOf() : typeof b === "boolean" ? Number(b) : b);
@@ -57,7 +19,7 @@ const sqliteBinding = (b: unknown): unknown => (b instanceof Date ? b.valueOf() 
 export function preparedRead<Row>(build: (db: Knex) => Knex.QueryBuilder): (db: Knex) => Promise<Row[]> {
   const compiled = new WeakMap<Knex, { sql: string; bindings: unknown[] }>();
   return async (db) => {
-    const conn = idleConnection(db);
+    const conn = idleSqliteConnection(db);
     if (!conn) return (await build(db)) as Row[];
     let q = compiled.get(db);
     if (!q) {

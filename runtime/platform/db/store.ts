@@ -7,7 +7,7 @@ import path from "node:path";
 import knexFactory, { type Knex } from "knex";
 import * as sqliteVec from "sqlite-vec";
 import { migrationSource } from "./migrations";
-import { rememberSqliteConnection } from "./prepared-read";
+import { idleSqliteConnection, rememberSqliteConnection } from "./idle-sqlite";
 import { SAFETY_NET_PAGES, startWalCheckpointer, type WalCheckpointer } from "./wal-checkpointer";
 
 export type Dialect = "sqlite" | "postgres";
@@ -94,7 +94,8 @@ export async function openStore(databaseUrl: string | undefined, dataDir: string
   const db = knexFactory(config);
   await db.migrate.latest({ migrationSource });
   if (dialect === "sqlite") await rememberSqliteConnection(db);
-  const checkpointer: WalCheckpointer | null = dialect === "sqlite" && location !== ":memory:" ? startWalCheckpointer(location) : null;
+  const checkpointer: WalCheckpointer | null =
+    dialect === "sqlite" && location !== ":memory:" ? startWalCheckpointer(location, { idleConnection: () => idleSqliteConnection(db) }) : null;
   return {
     db,
     dialect,

@@ -2,8 +2,9 @@
  * sensor_event rules: on every `sensor.event` on the bus, fire each enabled sensor_event
  * rule whose primary sensor is the event's sensor. A rule without a primary sensor fires
  * for every sensor event and lets its context filters (a room filter, typically) decide.
- * The rules are read from the flows for each event, so a rule change is seen at once; events
- * that come together (a tracking service's thousands a second) share a read (NextRead).
+ * The rules are kept between events and dropped the moment a rule can have changed
+ * (TriggerRules), so a rule change is seen at once and a tracking service's thousands of
+ * events a second do not each read them.
  *
  * A camera batch brings its frames (`media_paths`); a terminal's press or command and a
  * presence change or a person's move to another room bring what happened as `trigger_input`
@@ -13,31 +14,32 @@
 import type { CareContext } from "../../context";
 import type { BusTopics, SensorEvent } from "../../../platform/core/event-bus";
 import { triggerContext, type RuleFirer } from "../engine/types";
-import { NextRead } from "../../../platform/core/next-read";
-import type { RuleView } from "../../rules/rule-model";
-import { fireLogged, Inflight, rulesWithTrigger, type Trigger } from "./trigger-kit";
+import { fireLogged, Inflight, type Trigger } from "./trigger-kit";
+import { TriggerRules } from "./trigger-rules";
 
 export class SensorEventTrigger implements Trigger {
   private unsubscribe: (() => void) | null = null;
   private readonly inflight: Inflight;
-  private readonly rules: NextRead<RuleView[]>;
+  private readonly rules: TriggerRules;
 
   constructor(
     private readonly ctx: CareContext,
     private readonly firer: RuleFirer,
   ) {
     this.inflight = new Inflight((err) => ctx.log.error({ err }, "sensor_event trigger failed"));
-    this.rules = new NextRead(() => rulesWithTrigger(ctx, "sensor_event"));
+    this.rules = new TriggerRules(ctx, "sensor_event");
   }
 
   start(): void {
     if (this.unsubscribe) return;
+    this.rules.start();
     this.unsubscribe = this.ctx.bus.subscribe("sensor.event", (e) => this.inflight.track(this.onEvent(e)));
   }
 
   stop(): void {
     this.unsubscribe?.();
     this.unsubscribe = null;
+    this.rules.stop();
   }
 
   idle(): Promise<void> {

@@ -41,6 +41,41 @@ describe("WAL checkpointer (SQLite)", () => {
     }
   });
 
+  it("lets the log start over while the service commits every few milliseconds", async () => {
+    const file = path.join(dir, "r.db");
+    const db = new Database(file);
+    db.pragma("journal_mode = WAL");
+    // No safety net: only the checkpointer can make the log start over.
+    db.pragma("wal_autocheckpoint = 0");
+    db.pragma("busy_timeout = 5000");
+    db.exec("create table t (v text)");
+    const insert = db.prepare("insert into t values (?)");
+    const commit = db.transaction(() => {
+      for (let i = 0; i < 100; i++) insert.run("x".repeat(500));
+    });
+    const checkpointer = startWalCheckpointer(file, { intervalMs: 40, startAtBytes: 0, idleConnection: () => (db.inTransaction ? undefined : db) });
+    let commits = 0;
+    try {
+      const until = Date.now() + 2000;
+      while (Date.now() < until || checkpointer.restarts < 2) {
+        commit();
+        commits++;
+        await new Promise((r) => setTimeout(r, 3));
+        if (Date.now() > until + 20_000) break;
+      }
+      assert.ok(checkpointer.restarts >= 2, `the log started over (${checkpointer.restarts} restarts)`);
+      // Without restarts the log would hold every row written (commits × 50 kB).
+      const written = commits * 100 * 500;
+      assert.ok(fs.statSync(`${file}-wal`).size < written / 2, `the log stayed short: ${fs.statSync(`${file}-wal`).size} bytes for ${written} written`);
+      assert.equal((db.prepare("select count(*) as n from t").get() as { n: number }).n, commits * 100);
+      // The restart left the service's own busy timeout as it was.
+      assert.equal(db.pragma("busy_timeout", { simple: true }), 5000);
+    } finally {
+      await checkpointer.stop();
+      db.close();
+    }
+  });
+
   it("starts no thread while the log is small, and stops when asked, even twice", async () => {
     const file = path.join(dir, "d.db");
     const db = new Database(file);
