@@ -1,6 +1,7 @@
 /** The `input_journal` table: the inputs rules saw, in order (care/journal). */
 import type { Knex } from "knex";
 import { fromJsonText, toJsonText } from "../../platform/db/json-column";
+import { insertRows } from "../../platform/db/row-insert";
 
 export interface NewEntry {
   at: string;
@@ -22,15 +23,13 @@ interface Row {
 }
 
 const TABLE = "input_journal";
-// 4 bound values a row: well under SQLite's 999 per statement.
-const ROWS_PER_INSERT = 200;
 
 /** Appends the entries in their order, all or none. */
 export async function appendEntries(db: Knex, entries: readonly NewEntry[]): Promise<void> {
   if (!entries.length) return;
   const rows = entries.map((e) => ({ at: e.at, topic: e.topic, sensor_id: e.sensor_id, payload: toJsonText(e.payload) }));
   await db.transaction(async (trx) => {
-    for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) await trx(TABLE).insert(rows.slice(i, i + ROWS_PER_INSERT));
+    await insertRows(trx, TABLE, rows);
   });
 }
 

@@ -3,7 +3,7 @@
  * `cts_window_poll` step read as a bucketed window. Kept for an hour: a window looks seconds back.
  */
 import type { Knex } from "knex";
-import { chunks, ROWS_PER_STATEMENT } from "../../platform/db/chunks";
+import { insertRows } from "../../platform/db/row-insert";
 import { fromJsonText } from "../../platform/db/json-column";
 
 export interface FrameDetection {
@@ -37,8 +37,11 @@ export async function storeFrame(trx: Knex, f: Omit<TrackingFrame, "id">): Promi
 
 /** Stores frames in order, a few hundred per statement. */
 export async function storeFrames(trx: Knex, fs: readonly Omit<TrackingFrame, "id">[]): Promise<void> {
-  for (const part of chunks(fs, ROWS_PER_STATEMENT))
-    await trx("cts_frames").insert(part.map(({ detections, ...rest }) => ({ ...rest, detections_json: JSON.stringify(detections) })));
+  await insertRows(
+    trx,
+    "cts_frames",
+    fs.map(({ detections, ...rest }) => ({ ...rest, detections_json: JSON.stringify(detections) })),
+  );
 }
 
 /** Frames with `since <= event_time <= until`, oldest first, of the cameras and rooms given (empty = all). */

@@ -4,7 +4,7 @@
  * and the dead letters, kept with their bytes for a person to read.
  */
 import type { Knex } from "knex";
-import { chunks, ROWS_PER_STATEMENT } from "../../platform/db/chunks";
+import { insertRows } from "../../platform/db/row-insert";
 
 /** The key as stored (the column holds 200 characters). */
 export const ledgerKey = (msgKey: string): string => msgKey.slice(0, 200);
@@ -17,14 +17,13 @@ export const ledgerKey = (msgKey: string): string => msgKey.slice(0, 200);
 export async function markAppliedMany(trx: Knex, stream: string, msgKeys: readonly string[], at: string): Promise<Set<string>> {
   const fresh = new Set<string>();
   const keys = [...new Set(msgKeys.map(ledgerKey))];
-  for (const part of chunks(keys, ROWS_PER_STATEMENT)) {
-    const rows: { msg_key: string }[] = await trx("cts_applied")
-      .insert(part.map((msg_key) => ({ stream, msg_key, applied_at: at })))
-      .onConflict(["stream", "msg_key"])
-      .ignore()
-      .returning("msg_key");
-    for (const r of rows) fresh.add(r.msg_key);
-  }
+  const rows = await insertRows(
+    trx,
+    "cts_applied",
+    keys.map((msg_key) => ({ stream, msg_key, applied_at: at })),
+    { onConflict: { columns: ["stream", "msg_key"], action: "ignore" }, returning: "msg_key" },
+  );
+  for (const r of rows) fresh.add(String(r.msg_key));
   return fresh;
 }
 

@@ -1,6 +1,7 @@
 /** One row per location change of a person, oldest first in time; the current row is in locations.store. */
 import type { Knex } from "knex";
 import { chunks, ROWS_PER_STATEMENT } from "../../platform/db/chunks";
+import { insertRows } from "../../platform/db/row-insert";
 import type { LocationSource } from "./locations.store";
 
 export interface LocationChange {
@@ -53,7 +54,7 @@ export async function appendLocationChange(db: Knex, c: Omit<LocationChange, "id
 
 /** Appends changes, in order (ids grow with it), a few hundred per statement. */
 export async function appendLocationChanges(db: Knex, cs: readonly Omit<LocationChange, "id">[]): Promise<void> {
-  for (const rows of chunks(cs, ROWS_PER_STATEMENT)) await db("person_location_history").insert([...rows]);
+  await insertRows(db, "person_location_history", cs);
 }
 
 /** The stay's quality, updated as more evidence keeps the person in the room. */

@@ -1,7 +1,7 @@
 /** Room transitions: a person's movement between rooms, read from camera motion and its movement map. */
 import type { Knex } from "knex";
 import type { RoomTransition } from "../../../nodes/_kit/care-services";
-import { chunks, ROWS_PER_STATEMENT } from "../../platform/db/chunks";
+import { insertRows } from "../../platform/db/row-insert";
 
 /** Declared once, by the care-services seam the node handlers see. */
 export type { RoomTransition };
@@ -28,5 +28,5 @@ export async function recordTransition(db: Knex, t: Omit<RoomTransition, "id">):
 
 /** Records transitions, in order, a few hundred per statement. */
 export async function recordTransitions(db: Knex, ts: readonly Omit<RoomTransition, "id">[]): Promise<void> {
-  for (const rows of chunks(ts, ROWS_PER_STATEMENT)) await db("room_transitions").insert([...rows]);
+  await insertRows(db, "room_transitions", ts);
 }

@@ -49,6 +49,8 @@ export class SensorEventTrigger implements Trigger {
   private async onEvent(e: BusTopics["sensor.event"]): Promise<void> {
     if (e.kind === "presence" && e.initial) return;
     const rules = (await this.rules.get()).filter((r) => r.primary_sensor_id === null || r.primary_sensor_id === e.sensor_id);
+    // Most events (a tracking service's thousands a second) fire nothing: build nothing for them.
+    if (rules.length === 0) return;
     const trigger = triggerContext({
       trigger_type: "sensor_event",
       sensor_id: e.sensor_id,
