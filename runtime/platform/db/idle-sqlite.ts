@@ -7,7 +7,7 @@
 import type { Knex } from "knex";
 
 export interface SqliteConnection {
-  prepare(sql: string): { all(bindings: readonly unknown[]): unknown[] };
+  prepare(sql: string): { all(bindings: readonly unknown[]): unknown[]; run(bindings: readonly unknown[]): unknown; readonly reader: boolean };
   pragma(source: string): unknown;
   readonly open: boolean;
   readonly inTransaction: boolean;
@@ -20,6 +20,7 @@ interface PoolCounts {
 
 interface KnexClient {
   pool?: PoolCounts;
+  driverName?: string;
   acquireConnection(): Promise<unknown>;
   releaseConnection(conn: unknown): unknown;
 }
@@ -40,4 +41,24 @@ export function idleSqliteConnection(db: Knex): SqliteConnection | undefined {
   if (!conn?.open || conn.inTransaction) return undefined;
   const pool = (db.client as KnexClient).pool;
   return pool && pool.numUsed() === 0 && pool.numPendingAcquires() === 0 ? conn : undefined;
+}
+
+/** A binding as knex's better-sqlite3 client passes it (dates as epoch ms, booleans as 0/1). */
+export const sqliteBinding = (b: unknown): unknown => (b instanceof Date ? b.valueOf() : typeof b === "boolean" ? Number(b) : b);
+
+/**
+ * Runs `work` on the connection a query through `db` would use: a transaction's own, or one
+ * from the pool (given back after); undefined on PostgreSQL, where knex keeps doing the work.
+ * For statements knex would only pass through: better-sqlite3 is synchronous, so `work` runs
+ * whole, between the transaction's other statements.
+ */
+export async function onSqliteConnection<T>(db: Knex, work: (conn: SqliteConnection) => T): Promise<T | undefined> {
+  const client = db.client as KnexClient;
+  if (client.driverName !== "better-sqlite3") return undefined;
+  const conn = (await client.acquireConnection()) as SqliteConnection;
+  try {
+    return work(conn);
+  } finally {
+    await client.releaseConnection(conn);
+  }
 }

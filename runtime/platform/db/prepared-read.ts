@@ -10,10 +10,7 @@
  * pool were ~15 µs of a ~70 µs request; this path is ~5 µs.
  */
 import type { Knex } from "knex";
-import { idleSqliteConnection } from "./idle-sqlite";
-
-/** As knex's better-sqlite3 client passes bindings. */
-const sqliteBinding = (b: unknown): unknown => (b instanceof Date ? b.valueOf() : typeof b === "boolean" ? Number(b) : b);
+import { idleSqliteConnection, sqliteBinding } from "./idle-sqlite";
 
 /** `build` must be a plain select returning rows (no `first`, no per-call values). */
 export function preparedRead<Row>(build: (db: Knex) => Knex.QueryBuilder): (db: Knex) => Promise<Row[]> {

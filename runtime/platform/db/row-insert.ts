@@ -12,6 +12,7 @@
  * what is stored.
  */
 import type { Knex } from "knex";
+import { onSqliteConnection, sqliteBinding } from "./idle-sqlite";
 
 /** Bound values a statement may carry: under SQLite's oldest limit (999), whatever it was built with. */
 const VALUES_PER_STATEMENT = 900;
@@ -94,9 +95,17 @@ export async function insertRows(db: Knex, table: string, given: readonly object
   const returned: Row[] = [];
   for (let start = 0; start < rows.length; start += perStatement) {
     const part = rows.slice(start, start + perStatement);
+    const sql = statementText(table, columns, part.length, opts);
     const bindings: unknown[] = [];
     for (const row of part) for (const c of columns) bindings.push(row[c]);
-    const result: unknown = await db.raw(statementText(table, columns, part.length, opts), bindings as Knex.RawBinding[]);
+    // SQLite: the statement straight on the connection (prepared once, kept by the store);
+    // knex's raw path would rewrite the text and check every binding again on each call.
+    const direct = await onSqliteConnection(db, (conn) => {
+      const statement = conn.prepare(sql);
+      const values = bindings.map(sqliteBinding);
+      return statement.reader ? statement.all(values) : (statement.run(values), []);
+    });
+    const result: unknown = direct ?? (await db.raw(sql, bindings as Knex.RawBinding[]));
     if (opts.returning) returned.push(...returnedRows(result));
   }
   return returned;
