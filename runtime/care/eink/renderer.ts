@@ -144,7 +144,7 @@ function drawingSurface(): { canvas: Canvas; ctx: SKRSContext2D } {
 
 /**
  * A greyscale card drawn over its cached static layer: each region with text gets its
- * box back from the layer, then its text; only those regions are read back and converted,
+ * box back from the layer (a plain rectangle when the layer is one grey there), then its text; only those regions are read back and converted,
  * into a copy of the layer's rows. Pixel for pixel the card `drawWhole` draws, because the
  * regions are apart (each region's pixels are its box plus its own clipped text) and
  * everything outside them is the layer. Null when a text pixel has colour: the caller
@@ -154,14 +154,18 @@ function drawOnLayer(layer: StaticLayer, greyRows: Buffer, layout: CardLayout, t
   const { ctx } = drawingSurface();
   const fitted: Record<string, FittedText> = {};
   const drawn: Region[] = [];
-  for (const region of layout.regions) {
+  layout.regions.forEach((region, i) => {
     const text = texts[region.name];
-    if (!hasText(text)) continue; // its box is in the layer already
+    if (!hasText(text)) return; // its box is in the layer already
     const { x, y, width, height } = region;
-    ctx.drawImage(layer.canvas, x, y, width, height, x, y, width, height);
+    const fill = layer.regionFill[i];
+    if (fill) {
+      ctx.fillStyle = fill;
+      ctx.fillRect(x, y, width, height);
+    } else ctx.drawImage(layer.canvas, x, y, width, height, x, y, width, height);
     fitted[region.name] = drawText(ctx, region, text, layout.font_filename, measure);
     drawn.push(region);
-  }
+  });
   const rows = greyRowsScratch(EINK_WIDTH, EINK_HEIGHT);
   greyRows.copy(rows);
   for (const { x, y, width, height } of drawn) {
