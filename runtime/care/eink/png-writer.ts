@@ -61,22 +61,33 @@ export function greyRowsScratch(width: number, height: number): Buffer {
 let packedRow = new Uint32Array(0);
 
 /**
- * Writes a block of opaque RGBA pixels (`w` x `h`) as grey into PNG rows of an image
- * `width` wide, with its top-left corner at (`x`, `y`). False as soon as a pixel has colour
- * (R, G, B differ): the caller then writes colour, so nothing is ever lost by trying grey.
+ * Writes a block of opaque RGBA pixels (`w` x `h`, its rows `stride` pixels apart in `rgba`)
+ * as grey into PNG rows of an image `width` wide, with its top-left corner at (`x`, `y`).
+ * False as soon as a pixel has colour (R, G, B differ): the caller then writes colour, so
+ * nothing is ever lost by trying grey.
  */
-export function writeGreyBlock(rgba: Uint8Array | Uint8ClampedArray, w: number, h: number, rows: Buffer, width: number, x: number, y: number): boolean {
+export function writeGreyBlock(
+  rgba: Uint8Array | Uint8ClampedArray,
+  stride: number,
+  w: number,
+  h: number,
+  rows: Buffer,
+  width: number,
+  x: number,
+  y: number,
+): boolean {
   const rowBytes = width + 1;
   if (LITTLE_ENDIAN && rgba.byteOffset % 4 === 0) {
     // One 32-bit read per pixel (little-endian A B G R): R == G == B when the low 16 bits
     // of (p ^ (p >>> 8)) are zero. Four grey bytes are packed into one 32-bit word of an
     // aligned row buffer, then copied into the (unaligned) PNG row at once: a third faster
     // than storing byte by byte.
-    const px = new Uint32Array(rgba.buffer, rgba.byteOffset, w * h);
+    const px = new Uint32Array(rgba.buffer, rgba.byteOffset, (h - 1) * stride + w);
     const quads = w >> 2;
     if (packedRow.length < quads) packedRow = new Uint32Array(quads);
     const packedBytes = new Uint8Array(packedRow.buffer, 0, quads * 4);
-    for (let j = 0, i = 0; j < h; j++) {
+    for (let j = 0; j < h; j++) {
+      let i = j * stride;
       for (let q = 0; q < quads; q++, i += 4) {
         const a = px[i];
         const b = px[i + 1];
@@ -95,9 +106,9 @@ export function writeGreyBlock(rgba: Uint8Array | Uint8ClampedArray, w: number, 
     }
     return true;
   }
-  for (let j = 0, src = 0; j < h; j++) {
+  for (let j = 0; j < h; j++) {
     const base = (y + j) * rowBytes + 1 + x;
-    for (let k = 0; k < w; k++, src += 4) {
+    for (let k = 0, src = j * stride * 4; k < w; k++, src += 4) {
       const r = rgba[src];
       if (r !== rgba[src + 1] || r !== rgba[src + 2]) return false;
       rows[base + k] = r;
@@ -115,7 +126,7 @@ export const encodeGreyRows = (rows: Buffer, width: number, height: number): Buf
  */
 export function encodeGreyPngIfGrey(rgba: Uint8Array, width: number, height: number): Buffer | null {
   const rows = greyRowsScratch(width, height);
-  return writeGreyBlock(rgba, width, height, rows, width, 0, 0) ? encodeGreyRows(rows, width, height) : null;
+  return writeGreyBlock(rgba, width, width, height, rows, width, 0, 0) ? encodeGreyRows(rows, width, height) : null;
 }
 
 /** 1-bit greyscale; `bits` has one byte per pixel, non-zero for white. */

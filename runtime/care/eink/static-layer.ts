@@ -71,7 +71,7 @@ function drawLayer(background: Canvas | null, regions: readonly Region[]): Stati
     ctx.fillRect(r.x, r.y, r.width, r.height);
   }
   const rows = Buffer.alloc((EINK_WIDTH + 1) * EINK_HEIGHT); // zeroed: every filter byte "none"
-  const grey = writeGreyBlock(canvas.data(), EINK_WIDTH, EINK_HEIGHT, rows, EINK_WIDTH, 0, 0);
+  const grey = writeGreyBlock(canvas.data(), EINK_WIDTH, EINK_WIDTH, EINK_HEIGHT, rows, EINK_WIDTH, 0, 0);
   const apart = regionsApart(regions);
   const regionFill = regions.map((r) => {
     const v = grey && apart ? uniformGrey(rows, r) : null;
