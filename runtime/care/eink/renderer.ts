@@ -10,7 +10,9 @@ import { EINK_HEIGHT, EINK_WIDTH } from "./canvas-size";
 import type { ColorMode } from "./color-mode";
 import { fontShorthand } from "./fonts";
 import { encodePixels } from "./png-encode";
+import { encodeGreyRows, greyRowsScratch, writeGreyBlock } from "./png-writer";
 import type { Region } from "./region";
+import { staticLayer, type StaticLayer } from "./static-layer";
 import { fitText, type FittedText, type Measure } from "./text-layout";
 
 export interface CardLayout {
@@ -91,12 +93,14 @@ function measurer(fontFile: string | null): Measure {
   };
 }
 
-function drawRegion(ctx: SKRSContext2D, region: Region, text: string, fontFile: string | null, measure: Measure): FittedText | null {
-  if (region.bg_color) {
-    ctx.fillStyle = region.bg_color;
-    ctx.fillRect(region.x, region.y, region.width, region.height);
-  }
-  if (!text.trim()) return null;
+function fillBox(ctx: SKRSContext2D, region: Region): void {
+  if (!region.bg_color) return;
+  ctx.fillStyle = region.bg_color;
+  ctx.fillRect(region.x, region.y, region.width, region.height);
+}
+
+/** Fits `text` (not blank) into the region and draws it, clipped to the region. */
+function drawText(ctx: SKRSContext2D, region: Region, text: string, fontFile: string | null, measure: Measure): FittedText {
   const pad = regionPadding(region);
   const inner = { x: region.x + pad, y: region.y + pad, width: region.width - 2 * pad, height: region.height - 2 * pad };
   const fitted = fitText(text, { width: inner.width, height: inner.height, sizeMax: region.font_size_max, sizeMin: region.font_size_min }, measure);
@@ -123,31 +127,94 @@ function drawRegion(ctx: SKRSContext2D, region: Region, text: string, fontFile: 
   return fitted;
 }
 
-/** Renders `texts` (by region name) onto the layout; regions without text show only their box. */
+const hasText = (text: string | undefined): text is string => text !== undefined && text.trim() !== "";
+
 // One drawing surface for every render: allocating a fresh 800x480 surface costs ~5 ms,
 // more than drawing a whole card. It is safe to share because everything from the first
 // stroke to reading the pixels back runs synchronously (no await in between).
 let drawing: { canvas: Canvas; ctx: SKRSContext2D } | undefined;
 
-/** Renders `texts` (by region name) onto the layout; regions without text show only their box. */
-export async function renderCard(layout: CardLayout, texts: Readonly<Record<string, string>>): Promise<RenderedCard> {
-  const background = layout.background ? await decodeBackground(layout.background, layout.backgroundKey) : null;
+function drawingSurface(): { canvas: Canvas; ctx: SKRSContext2D } {
   if (!drawing) {
     const canvas = canvasLib().createCanvas(EINK_WIDTH, EINK_HEIGHT);
     drawing = { canvas, ctx: canvas.getContext("2d") };
   }
-  const { canvas, ctx } = drawing;
+  return drawing;
+}
+
+/**
+ * A greyscale card drawn over its cached static layer: each region with text gets its
+ * box back from the layer (a plain rectangle when the layer is one grey there), then its text; only those regions are read back and converted,
+ * into a copy of the layer's rows. Pixel for pixel the card `drawWhole` draws, because the
+ * regions are apart (each region's pixels are its box plus its own clipped text) and
+ * everything outside them is the layer. Null when a text pixel has colour: the caller
+ * then draws the card whole and writes it in colour.
+ */
+function drawOnLayer(layer: StaticLayer, greyRows: Buffer, layout: CardLayout, texts: Readonly<Record<string, string>>, measure: Measure): RenderedCard | null {
+  const { ctx } = drawingSurface();
+  const fitted: Record<string, FittedText> = {};
+  const drawn: Region[] = [];
+  layout.regions.forEach((region, i) => {
+    const text = texts[region.name];
+    if (!hasText(text)) return; // its box is in the layer already
+    const { x, y, width, height } = region;
+    const fill = layer.regionFill[i];
+    if (fill) {
+      ctx.fillStyle = fill;
+      ctx.fillRect(x, y, width, height);
+    } else ctx.drawImage(layer.canvas, x, y, width, height, x, y, width, height);
+    fitted[region.name] = drawText(ctx, region, text, layout.font_filename, measure);
+    drawn.push(region);
+  });
+  const rows = greyRowsScratch(EINK_WIDTH, EINK_HEIGHT);
+  greyRows.copy(rows);
+  if (drawn.length === 0) return { png: encodeGreyRows(rows, EINK_WIDTH, EINK_HEIGHT), fitted };
+  // One read of the box around the drawn regions: each read has a fixed cost (three reads
+  // of the bench's regions took twice as long as one of the box around them), and the box
+  // is still less than a whole-card read, a 1.5 MB copy into fresh memory.
+  const left = Math.min(...drawn.map((r) => r.x));
+  const top = Math.min(...drawn.map((r) => r.y));
+  const right = Math.max(...drawn.map((r) => r.x + r.width));
+  const bottom = Math.max(...drawn.map((r) => r.y + r.height));
+  const box = ctx.getImageData(left, top, right - left, bottom - top).data;
+  const stride = right - left;
+  for (const { x, y, width, height } of drawn) {
+    const start = ((y - top) * stride + (x - left)) * 4;
+    if (!writeGreyBlock(box.subarray(start), stride, width, height, rows, EINK_WIDTH, x, y)) return null;
+  }
+  return { png: encodeGreyRows(rows, EINK_WIDTH, EINK_HEIGHT), fitted };
+}
+
+/** The whole card, stroke by stroke: any layout, any colour mode. */
+async function drawWhole(background: Canvas | null, layout: CardLayout, texts: Readonly<Record<string, string>>, measure: Measure): Promise<RenderedCard> {
+  const { canvas, ctx } = drawingSurface();
   ctx.fillStyle = "#ffffff";
   ctx.fillRect(0, 0, EINK_WIDTH, EINK_HEIGHT);
   if (background) ctx.drawImage(background, 0, 0, EINK_WIDTH, EINK_HEIGHT);
-  const measure = measurer(layout.font_filename);
   const fitted: Record<string, FittedText> = {};
   for (const region of layout.regions) {
-    const result = drawRegion(ctx, region, texts[region.name] ?? "", layout.font_filename, measure);
-    if (result) fitted[region.name] = result;
+    fillBox(ctx, region);
+    const text = texts[region.name];
+    if (hasText(text)) fitted[region.name] = drawText(ctx, region, text, layout.font_filename, measure);
   }
   const pixels = canvas.data(); // a copy: the next render may draw at once
   return { png: await encodePixels(pixels, EINK_WIDTH, EINK_HEIGHT, layout.color_mode), fitted };
+}
+
+/** Renders `texts` (by region name) onto the layout; regions without text show only their box. */
+export async function renderCard(layout: CardLayout, texts: Readonly<Record<string, string>>): Promise<RenderedCard> {
+  const background = layout.background ? await decodeBackground(layout.background, layout.backgroundKey) : null;
+  const measure = measurer(layout.font_filename);
+  // The layer needs a stable name for the background; a colour card is written by sharp from
+  // the whole canvas, and a dithered one diffuses error across the whole card, so both draw whole.
+  if (layout.color_mode === "rgb" && (!layout.background || layout.backgroundKey)) {
+    const layer = staticLayer(background && layout.backgroundKey ? { canvas: background, key: layout.backgroundKey } : null, layout.regions);
+    if (layer.greyRows && layer.regionsApart) {
+      const card = drawOnLayer(layer, layer.greyRows, layout, texts, measure);
+      if (card) return card;
+    }
+  }
+  return drawWhole(background, layout, texts, measure);
 }
 
 /** Draws a background with plain canvas calls (used for the built-in default card). */

@@ -119,6 +119,40 @@ describe("e-ink renderer", () => {
     assert.equal((await sharp(red.png).metadata()).channels, 3);
   });
 
+  it("draws a card over its cached static layer pixel for pixel as a card drawn whole", async () => {
+    // A grey, busy background (rules and blocks of many greys) and boxes of two colours.
+    const blocks = Array.from({ length: 40 }, (_, i) => {
+      const g = (i * 37) % 256;
+      return { input: { create: { width: 60, height: 30, channels: 3 as const, background: { r: g, g, b: g } } }, left: (i * 97) % 740, top: (i * 53) % 450 };
+    });
+    const background = await sharp({ create: { width: 800, height: 480, channels: 3, background: { r: 255, g: 255, b: 255 } } })
+      .composite(blocks)
+      .png()
+      .toBuffer();
+    const regions = [
+      region({ name: "title", x: 0, y: 0, width: 800, height: 100, bg_color: "#000000", text_color: "#ffffff" }),
+      region({ name: "body", x: 20, y: 110, width: 560, height: 300, align: "left", font_size_max: 60 }),
+      region({ name: "side", x: 600, y: 110, width: 200, height: 300, bg_color: "#cccccc", align: "right" }),
+      region({ name: "footer", x: 0, y: 420, width: 800, height: 60 }),
+    ];
+    const texts = [
+      { title: "Good morning, Asha", body: "Tablet after breakfast. மருந்து எடுத்துக்கொள்ளுங்கள். दवाई लें.", side: "Ravi calls at ten", footer: "" },
+      { title: "Lunch", body: "Soup", side: "", footer: "Sunday 22 November · 12:00" },
+    ];
+    // A region overlapping another makes the renderer draw the card whole, stroke by stroke;
+    // this one has neither text nor box, so it adds no pixel of its own.
+    const overlapping = region({ name: "none", x: 0, y: 0, width: 1, height: 1 });
+    for (const bg of [null, background]) {
+      const over = { background: bg, backgroundKey: bg ? "busy" : undefined };
+      for (const t of [...texts, ...texts]) {
+        const onLayer = await renderCard(layout(regions, over), t);
+        const whole = await renderCard(layout([...regions, overlapping], over), t);
+        assert.ok(onLayer.png.equals(whole.png), `same PNG for ${JSON.stringify(t)} on ${bg ? "the busy" : "a white"} background`);
+        assert.deepEqual(onLayer.fitted, whole.fitted);
+      }
+    }
+  });
+
   it("draws onto the template background", async () => {
     const background = await sharp({ create: { width: 800, height: 480, channels: 3, background: { r: 200, g: 30, b: 30 } } })
       .png()
