@@ -1,8 +1,9 @@
 /**
- * The SQLite store's one pooled connection, for synchronous work when nothing holds it.
- * better-sqlite3 is synchronous, so work done on the idle connection cannot interleave with
- * a knex query or transaction: the prepared REST reads (prepared-read.ts) and the WAL restart
- * between two transactions (wal-checkpointer.ts) use it.
+ * The SQLite store's connection, for synchronous work knex would only pass through.
+ * better-sqlite3 is synchronous, so such work cannot interleave with a knex query or
+ * transaction: the prepared REST reads (prepared-read.ts) and the WAL restart between two
+ * transactions (wal-checkpointer.ts) use the connection when nothing holds it; the row inserts
+ * (row-insert.ts) use the one their query would, a transaction's own included.
  */
 import type { Knex } from "knex";
 
