@@ -56,6 +56,9 @@ export const sqliteBinding = (b: unknown): unknown => (b instanceof Date ? b.val
 export async function onSqliteConnection<T>(db: Knex, work: (conn: SqliteConnection) => T): Promise<T | undefined> {
   const client = db.client as KnexClient;
   if (client.driverName !== "better-sqlite3") return undefined;
+  // As knex refuses it: a finished transaction's connection would run the statement outside any transaction.
+  const trx = db as Partial<Pick<Knex.Transaction, "isCompleted">>;
+  if (typeof trx.isCompleted === "function" && trx.isCompleted()) throw new Error("Transaction query already complete");
   const conn = (await client.acquireConnection()) as SqliteConnection;
   try {
     return work(conn);

@@ -4,6 +4,7 @@
  * the returned keys, batches larger than one statement, and rows knex must handle itself.
  */
 import assert from "node:assert/strict";
+import type { Knex } from "knex";
 import { openStore, type Store } from "../../../../runtime/platform/db/store";
 import { insertRows } from "../../../../runtime/platform/db/row-insert";
 import { freshDatabase, type TestDatabase } from "../../../support/test-db";
@@ -109,6 +110,15 @@ describe("row inserts", () => {
       (await read("rows_fast")).map((r) => r.note),
       [null, null, "three"],
     );
+  });
+
+  it("refuses to write through a transaction that already ended, as knex does", async () => {
+    let ended: Knex.Transaction | undefined;
+    await store.db.transaction(async (trx) => {
+      ended = trx;
+    });
+    await assert.rejects(insertRows(ended!, "rows_fast", [{ k: "late", n: 1, note: null, qty: 1 }]), /already complete/);
+    assert.deepEqual(await read("rows_fast"), []);
   });
 
   it("writes nothing for no rows", async () => {
