@@ -45,6 +45,9 @@ export interface EscalationOptions {
   lookup?: ChannelLookup;
 }
 
+/** How soon a re-send that failed (store error) is tried again. */
+const RETRY_AFTER_FAILURE_MS = 15_000;
+
 const running = new WeakMap<CareContext, EscalationHandle>();
 
 /** Starts escalation for the app; a second call for the same app returns the running one. */
@@ -160,7 +163,7 @@ class Escalator {
     const cancel = this.ctx.clock.at(Date.parse(atIso), () => {
       this.timers.delete(id);
       this.armedAt.delete(id);
-      this.track(this.fire(id));
+      this.track(this.fireOrRetry(id));
     });
     this.timers.set(id, cancel);
     this.armedAt.set(id, atIso);
@@ -173,6 +176,21 @@ class Escalator {
     this.armedAt.delete(id);
     await clearEscalation(this.ctx, id);
     this.ctx.log.info({ alert_id: id, action }, "alert acknowledged; escalation stopped");
+  }
+
+  /**
+   * A re-send that fails before its next one is armed (the store busy or down) is tried again
+   * shortly: a failed timer would otherwise silence an open emergency until the next restart.
+   */
+  private async fireOrRetry(id: number): Promise<void> {
+    try {
+      await this.fire(id);
+    } catch (err) {
+      if (this.stopped || this.timers.has(id)) throw err;
+      const retryAt = new Date(this.ctx.clock.now() + RETRY_AFTER_FAILURE_MS).toISOString();
+      this.ctx.log.error({ err, alert_id: id, retry_at: retryAt }, "escalation: re-send failed; trying again");
+      this.arm(id, retryAt);
+    }
   }
 
   private async fire(id: number): Promise<void> {
@@ -197,6 +215,9 @@ class Escalator {
     // After an outage the next repetition counts from now: a burst of overdue re-sends helps no one.
     const nextAt = count < esc.repeat_count ? new Date(now + esc.interval_minutes * 60_000).toISOString() : null;
     if (!(await claimEscalation(this.ctx, row, nextAt))) return;
+    // The claim stored the next time; its timer is armed now, so nothing after this (a slow or
+    // failing send, a failed receipt write) can leave the alert without its next re-send.
+    if (nextAt) this.arm(id, nextAt);
 
     const receipts = await dispatch(
       { hctx: handlerContext(this.ctx, this.abort.signal), notifications: this.ctx.settings.notifications },
@@ -223,7 +244,6 @@ class Escalator {
       },
       "alert escalated: notification sent again",
     );
-    if (nextAt) this.arm(id, nextAt);
   }
 
   /** An alert raised without a stored notification (older rows, other raisers): its description through its level's channels. */

@@ -42,6 +42,8 @@ interface PendingTimer {
 export class ManualClock implements Clock {
   private timers: PendingTimer[] = [];
   private seq = 0;
+  /** Inside set(): timers armed by the ones firing are picked up by its loop, in order. */
+  private advancing = 0;
 
   constructor(private current: number = Date.parse("2026-01-05T09:00:00Z")) {}
 
@@ -52,6 +54,9 @@ export class ManualClock implements Clock {
   at(atMs: number, fn: () => void): () => void {
     const timer = { atMs, seq: this.seq++, fn };
     this.timers.push(timer);
+    // As on the system clock, a time already reached fires at once (after the caller's turn),
+    // not at the next advance: code that arms late must not look right only in tests.
+    if (atMs <= this.current && this.advancing === 0) setImmediate(() => this.set(this.current));
     return () => {
       this.timers = this.timers.filter((t) => t !== timer);
     };
@@ -63,12 +68,17 @@ export class ManualClock implements Clock {
   }
 
   set(targetMs: number): void {
-    for (;;) {
-      const due = this.timers.filter((t) => t.atMs <= targetMs).sort((a, b) => a.atMs - b.atMs || a.seq - b.seq)[0];
-      if (!due) break;
-      this.timers = this.timers.filter((t) => t !== due);
-      this.current = Math.max(this.current, due.atMs);
-      due.fn();
+    this.advancing++;
+    try {
+      for (;;) {
+        const due = this.timers.filter((t) => t.atMs <= targetMs).sort((a, b) => a.atMs - b.atMs || a.seq - b.seq)[0];
+        if (!due) break;
+        this.timers = this.timers.filter((t) => t !== due);
+        this.current = Math.max(this.current, due.atMs);
+        due.fn();
+      }
+    } finally {
+      this.advancing--;
     }
     this.current = Math.max(this.current, targetMs);
   }

@@ -114,4 +114,45 @@ describe("escalation", function () {
     assert.deepEqual(env.hub.frames, [{ type: "emergency", message: "Fall detected", room: "Hall" }]);
     assert.equal((await getAlert(env.ctx, alert.id)).escalation_count, 1);
   });
+
+  describe("when the store fails", () => {
+    // The store as a re-send meets it when the database is busy or gone: every query throws.
+    const storeDown = () => {
+      const db = env.ctx.db;
+      (env.ctx as { db: unknown }).db = () => {
+        throw new Error("SQLITE_BUSY: database is locked");
+      };
+      return () => void ((env.ctx as { db: unknown }).db = db);
+    };
+
+    it("the next re-send is scheduled when one is claimed, not when its send finishes", async () => {
+      await notify("emergency", "Rose fell");
+      const broadcast = env.ctx.webapp.broadcast.bind(env.ctx.webapp);
+      let slowSends = 1;
+      env.ctx.webapp.broadcast = (frame) => {
+        // The first re-send's channel takes a whole interval to return (a hung connection).
+        if (slowSends-- > 0) env.clock.advance(5 * MIN);
+        return broadcast(frame);
+      };
+      await advance(5);
+      assert.deepEqual(messages(), ["emergency:Rose fell", "emergency:Rose fell", "emergency:Rose fell"], "the second re-send came on time");
+    });
+
+    it("a re-send that could not read the store when it fell due is tried again 15 s later", async () => {
+      const id = (await notify("emergency", "Rose fell")) as number;
+      const restore = storeDown();
+      await advance(5);
+      assert.equal(env.hub.frames.length, 1, "nothing could be sent");
+      restore();
+      env.clock.advance(14_000);
+      await esc.settled();
+      assert.equal(env.hub.frames.length, 1, "not before the retry");
+      env.clock.advance(1_000);
+      await esc.settled();
+      assert.deepEqual(messages(), ["emergency:Rose fell", "emergency:Rose fell"]);
+      const alert = await getAlert(env.ctx, id);
+      assert.equal(alert.escalation_count, 1);
+      assert.equal(alert.next_escalation_at, new Date(T0 + 10.25 * MIN).toISOString(), "the next counts from the retry");
+    });
+  });
 });
