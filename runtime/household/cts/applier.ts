@@ -7,6 +7,7 @@
  * with many messages a second also commits many plans with a few statements (commitMany).
  */
 import type { Knex } from "knex";
+import type { WriteBatch } from "../../platform/db/write-batch";
 import type { DecodeResult } from "./cts-codec";
 
 export type AfterCommit = () => void;
@@ -18,9 +19,13 @@ export interface Applier<T, P> {
   /** The idempotency key (event_id, revision_id, ...); null: the stream sequence is. */
   key(value: T): string | null;
   plan(value: T): Promise<P>;
-  commit(trx: Knex, plan: P): Promise<AfterCommit[]>;
+  /**
+   * Writes the plan's change in `trx`, directly or queued on `batch` (sent together before the
+   * transaction commits: platform/db/write-batch).
+   */
+  commit(trx: Knex, plan: P, batch: WriteBatch): Promise<AfterCommit[]>;
   /** The same as commit for each plan in order, with fewer round trips; absent: commit each. */
-  commitMany?(trx: Knex, plans: readonly P[]): Promise<AfterCommit[]>;
+  commitMany?(trx: Knex, plans: readonly P[], batch: WriteBatch): Promise<AfterCommit[]>;
   /**
    * True for a stream of many short-lived messages (tracking events): on PostgreSQL its
    * transactions commit without waiting for the WAL flush (docs/decisions.md, "Tracking events

@@ -3,8 +3,8 @@
  * `cts_window_poll` step read as a bucketed window. Kept for an hour: a window looks seconds back.
  */
 import type { Knex } from "knex";
-import { insertRows } from "../../platform/db/row-insert";
 import { fromJsonText } from "../../platform/db/json-column";
+import type { WriteBatch } from "../../platform/db/write-batch";
 
 export interface FrameDetection {
   ph_id: string;
@@ -36,9 +36,8 @@ export async function storeFrame(trx: Knex, f: Omit<TrackingFrame, "id">): Promi
 }
 
 /** Stores frames in order, a few hundred per statement. */
-export async function storeFrames(trx: Knex, fs: readonly Omit<TrackingFrame, "id">[]): Promise<void> {
-  await insertRows(
-    trx,
+export function queueFrames(batch: WriteBatch, fs: readonly Omit<TrackingFrame, "id">[]): void {
+  batch.insert(
     "cts_frames",
     fs.map(({ detections, ...rest }) => ({ ...rest, detections_json: JSON.stringify(detections) })),
   );

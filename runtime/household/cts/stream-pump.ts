@@ -15,6 +15,7 @@
 import type { JsMsg } from "@nats-io/jetstream";
 import type { PlatformContext } from "../../platform/context";
 import { isoNow } from "../../platform/core/clock";
+import { WriteBatch } from "../../platform/db/write-batch";
 import type { AfterCommit, Applier } from "./applier";
 import { ledgerKey, markAppliedMany, recordDeadLetter } from "./cts-ledger.store";
 import type { StreamCounters } from "./cts-status";
@@ -143,7 +144,7 @@ export class StreamPump {
     const after: AfterCommit[] = [];
     let applied = 0;
     await this.ctx.db.transaction(async (trx) => {
-      if (this.applier.asyncCommit && this.ctx.dialect === "postgres") await trx.raw("set local synchronous_commit = off");
+      const batch = new WriteBatch(trx, { asyncCommit: this.applier.asyncCommit });
       const fresh = await markAppliedMany(
         trx,
         this.names.stream,
@@ -153,8 +154,9 @@ export class StreamPump {
       // A key twice in the batch (a redelivery next to its original) is applied once.
       const plans = items.filter((i) => fresh.delete(ledgerKey(i.key))).map((i) => i.plan);
       applied = plans.length;
-      if (this.applier.commitMany) after.push(...(await this.applier.commitMany(trx, plans)));
-      else for (const plan of plans) after.push(...(await this.applier.commit(trx, plan)));
+      if (this.applier.commitMany) after.push(...(await this.applier.commitMany(trx, plans, batch)));
+      else for (const plan of plans) after.push(...(await this.applier.commit(trx, plan, batch)));
+      await batch.run();
     });
     for (const item of items) item.msg.ack();
     this.counters.applied += applied;

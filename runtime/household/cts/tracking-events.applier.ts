@@ -12,9 +12,10 @@ import { displayNameOf } from "../persons/persons.service";
 import { isKnownIdentity, type AfterCommit, type Applier } from "./applier";
 import { decodeTrackingEvent, nsToMs } from "./cts-codec";
 import type { DecodedTrackingEvent } from "./cts-messages";
-import { storeFrames, type FrameDetection } from "./cts-frames.store";
+import { queueFrames, type FrameDetection } from "./cts-frames.store";
 import type { LiveDetection, LiveFrame, LiveFrames } from "./live-frames";
 import type { RecentRevisions } from "./recent-revisions";
+import type { WriteBatch } from "../../platform/db/write-batch";
 
 interface Plan {
   event: DecodedTrackingEvent;
@@ -103,14 +104,14 @@ export class TrackingEventsApplier implements Applier<DecodedTrackingEvent, Plan
     return { event: e, atMs, room, fixes, detections, names };
   }
 
-  commit(trx: Knex, p: Plan): Promise<AfterCommit[]> {
-    return this.commitMany(trx, [p]);
+  commit(trx: Knex, p: Plan, batch: WriteBatch): Promise<AfterCommit[]> {
+    return this.commitMany(trx, [p], batch);
   }
 
   /** Frames, locations and history of many events in a few statements (tracking-fixes), in the events' order. */
-  async commitMany(trx: Knex, plans: readonly Plan[]): Promise<AfterCommit[]> {
-    await storeFrames(
-      trx,
+  async commitMany(_trx: Knex, plans: readonly Plan[], batch: WriteBatch): Promise<AfterCommit[]> {
+    queueFrames(
+      batch,
       plans.map((p) => ({
         event_id: p.event.event_id || null,
         camera_id: p.event.camera_id,
@@ -122,7 +123,7 @@ export class TrackingEventsApplier implements Applier<DecodedTrackingEvent, Plan
     const after: AfterCommit[] = [];
     if (this.ctx.settings.person_tracking.enabled) {
       const fixes = plans.flatMap((p) => (p.room ? p.fixes.map((fix) => ({ fix, room: p.room as ResolvedRoom })) : []));
-      for (const published of await this.fusion.applyTrackingFixes(trx, fixes)) after.push(() => this.ctx.bus.publish("sensor.event", published));
+      for (const published of await this.fusion.applyTrackingFixes(batch, fixes)) after.push(() => this.ctx.bus.publish("sensor.event", published));
     }
     for (const p of plans) after.push(() => this.live.offer(liveFrame(p)));
     return after;

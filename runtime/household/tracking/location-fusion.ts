@@ -24,6 +24,7 @@ import { isoAt, minutesAgo } from "./match";
 import { recordSighting } from "./sightings.store";
 import { applyFixesIn } from "./tracking-fixes";
 import { recordTransition } from "./transitions.store";
+import type { WriteBatch } from "../../platform/db/write-batch";
 
 /** The confidence of a room inferred from a presence sensor: it says someone is there, not who. */
 export const INFERRED_CONFIDENCE = 0.6;
@@ -154,12 +155,13 @@ export class LocationFusion {
 
   /**
    * Many continuous-tracking fixes, in the order given, inside the caller's transaction with a
-   * handful of statements for all of them (tracking-fixes). Returns the `location` events to
+   * handful of statements for all of them (tracking-fixes), the writes queued on the caller's
+   * batch. Returns the `location` events to
    * publish once it commits, in order.
    */
-  applyTrackingFixes(trx: Knex, fixes: readonly { fix: TrackingFix; room: ResolvedRoom }[]): Promise<SensorEvent[]> {
+  applyTrackingFixes(batch: WriteBatch, fixes: readonly { fix: TrackingFix; room: ResolvedRoom }[]): Promise<SensorEvent[]> {
     return applyFixesIn(
-      trx,
+      batch,
       fixes.map(({ fix, room }) => ({ ev: { ...fix, source: "cts", direction_raw: null, direction_semantic: null }, room })),
       this.limits(),
     );

@@ -1,8 +1,8 @@
 /** One row per location change of a person, oldest first in time; the current row is in locations.store. */
 import type { Knex } from "knex";
 import { chunks, ROWS_PER_STATEMENT } from "../../platform/db/chunks";
-import { insertRows } from "../../platform/db/row-insert";
 import type { LocationSource } from "./locations.store";
+import type { WriteBatch } from "../../platform/db/write-batch";
 
 export interface LocationChange {
   id: number;
@@ -53,8 +53,8 @@ export async function appendLocationChange(db: Knex, c: Omit<LocationChange, "id
 }
 
 /** Appends changes, in order (ids grow with it), a few hundred per statement. */
-export async function appendLocationChanges(db: Knex, cs: readonly Omit<LocationChange, "id">[]): Promise<void> {
-  await insertRows(db, "person_location_history", cs);
+export function queueLocationChanges(batch: WriteBatch, cs: readonly Omit<LocationChange, "id">[]): void {
+  batch.insert("person_location_history", cs);
 }
 
 /** The stay's quality, updated as more evidence keeps the person in the room. */
@@ -74,37 +74,36 @@ export async function latestLocationChange(db: Knex, personId: string): Promise<
   return row ? toChange(row) : null;
 }
 
-/** The most recent change of each of these persons (one query), by person_id. */
-export async function latestLocationChanges(db: Knex, personIds: readonly string[]): Promise<Map<string, LocationChange>> {
-  const found = new Map<string, LocationChange>();
-  for (const ids of chunks(personIds, ROWS_PER_STATEMENT)) {
-    const rows: ChangeRow[] = await live(db)
-      .whereIn("person_id", [...ids])
-      .whereRaw(
-        "id = (select later.id from person_location_history later where later.person_id = person_location_history.person_id and later.deleted_at is null order by later.timestamp desc, later.id desc limit 1)",
-      );
-    for (const r of rows) found.set(r.person_id, toChange(r));
-  }
-  return found;
-}
-
-/** Sets the quality of several stays in one statement. */
-export async function setChangeQualities(db: Knex, qs: readonly { id: number; mean_quality: number; quality_samples: number }[]): Promise<void> {
+/**
+ * Sets the quality of each person's current stay (their latest change in history, found by the
+ * statement itself, so no read is needed first; in a WriteBatch it is the latest before the
+ * batch's own rows).
+ */
+export function queueStayQualities(batch: WriteBatch, qs: readonly { person_id: string; mean_quality: number; quality_samples: number }[]): void {
   for (const part of chunks(qs, ROWS_PER_STATEMENT)) {
     // Cast: PostgreSQL types a `case` of bare parameters as text.
-    const byId = (column: "mean_quality" | "quality_samples", type: string) =>
-      db.raw(
-        `case id ${part.map(() => `when ? then cast(? as ${type})`).join(" ")} end`,
-        part.flatMap((q) => [q.id, q[column]]),
+    const byPerson = (column: "mean_quality" | "quality_samples", type: string) =>
+      batch.db.raw(
+        `case person_id ${part.map(() => `when ? then cast(? as ${type})`).join(" ")} end`,
+        part.flatMap((q) => [q.person_id, q[column]]),
       );
-    await db("person_location_history")
-      .whereIn(
-        "id",
-        part.map((q) => q.id),
-      )
-      .update({ mean_quality: byId("mean_quality", "real"), quality_samples: byId("quality_samples", "integer") });
+    batch.query(
+      batch
+        .db("person_location_history")
+        .whereIn(
+          "person_id",
+          part.map((q) => q.person_id),
+        )
+        .whereNull("deleted_at")
+        .whereRaw(LATEST_OF_PERSON)
+        .update({ mean_quality: byPerson("mean_quality", "real"), quality_samples: byPerson("quality_samples", "integer") }),
+    );
   }
 }
+
+/** The row is its person's latest live change. */
+const LATEST_OF_PERSON =
+  "id = (select later.id from person_location_history later where later.person_id = person_location_history.person_id and later.deleted_at is null order by later.timestamp desc, later.id desc limit 1)";
 
 /**
  * The person's changes with `since <= timestamp < until`, oldest first, led by the change in

@@ -1,7 +1,7 @@
 /** Each person's current location (one row per person), as the tracking sources last set it. */
 import type { Knex } from "knex";
 import { chunks, ROWS_PER_STATEMENT } from "../../platform/db/chunks";
-import { insertRows } from "../../platform/db/row-insert";
+import type { WriteBatch } from "../../platform/db/write-batch";
 
 export const LOCATION_SOURCES = ["camera", "hub_sensor", "cts"] as const;
 export type LocationSource = (typeof LOCATION_SOURCES)[number];
@@ -70,8 +70,8 @@ export async function writePersonLocation(db: Knex, l: StoredLocation): Promise<
 }
 
 /** Sets several persons' current locations, one row each (a person at most once), in one statement per few hundred. */
-export async function writePersonLocations(db: Knex, ls: readonly StoredLocation[]): Promise<void> {
-  await insertRows(db, "person_locations", ls, { onConflict: { columns: ["person_id"], action: "merge" } });
+export function queuePersonLocations(batch: WriteBatch, ls: readonly StoredLocation[]): void {
+  batch.insert("person_locations", ls, { onConflict: { columns: ["person_id"], action: "merge" } });
 }
 
 /** The person is placed nowhere (a revision took away the only fix that placed them). */

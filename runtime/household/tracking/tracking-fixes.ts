@@ -1,21 +1,22 @@
 /**
  * Many pieces of evidence applied in one transaction with a few statements for all of them, not
- * five or six each: the persons' locations are read at once, each piece is decided in order
+ * five or six each (on PostgreSQL one read and one write, platform/db/write-batch): the persons' locations are read at once, each piece is decided in order
  * against the state the pieces before it left (location-step, the same rules as one at a time),
  * and the writes go out together: every transition and every new stay in history, in order;
  * each person's last location; the quality of the stays that were only refreshed. A later fix
  * for a person supersedes an earlier one in the current location, and both stay in history.
  */
-import type { Knex } from "knex";
 import type { SensorEvent } from "../../platform/core/event-bus";
-import { appendLocationChanges, latestLocationChanges, setChangeQualities, type LocationChange } from "./location-history.store";
+import type { WriteBatch } from "../../platform/db/write-batch";
+import { queueLocationChanges, queueStayQualities, type LocationChange } from "./location-history.store";
 import { locationStep, type Evidence, type LocationLimits, type ResolvedRoom } from "./location-step";
-import { getPersonLocations, writePersonLocations, type StoredLocation } from "./locations.store";
-import { recordTransitions, type RoomTransition } from "./transitions.store";
+import { getPersonLocations, queuePersonLocations, type StoredLocation } from "./locations.store";
+import { queueTransitions, type RoomTransition } from "./transitions.store";
 
-export async function applyFixesIn(trx: Knex, items: readonly { ev: Evidence; room: ResolvedRoom }[], limits: LocationLimits): Promise<SensorEvent[]> {
+/** Reads the persons' locations now; queues the writes on `batch`, which the caller runs. */
+export async function applyFixesIn(batch: WriteBatch, items: readonly { ev: Evidence; room: ResolvedRoom }[], limits: LocationLimits): Promise<SensorEvent[]> {
   if (items.length === 0) return [];
-  const state = await getPersonLocations(trx, [...new Set(items.map((i) => i.ev.person_id))]);
+  const state = await getPersonLocations(batch.db, [...new Set(items.map((i) => i.ev.person_id))]);
   const written = new Map<string, StoredLocation>();
   const transitions: Omit<RoomTransition, "id">[] = [];
   const appended: Omit<LocationChange, "id">[] = [];
@@ -43,17 +44,14 @@ export async function applyFixesIn(trx: Knex, items: readonly { ev: Evidence; ro
     if (step.event) events.push(step.event);
   }
 
-  // The stays to refresh are found before this batch's rows exist: they are the ones before them.
-  if (refreshed.size) {
-    const stays = await latestLocationChanges(trx, [...refreshed.keys()]);
-    const qualities = [...refreshed].flatMap(([person, q]) => {
-      const stay = stays.get(person);
-      return stay ? [{ id: stay.id, ...q }] : [];
-    });
-    if (qualities.length) await setChangeQualities(trx, qualities);
-  }
-  if (transitions.length) await recordTransitions(trx, transitions);
-  if (written.size) await writePersonLocations(trx, [...written.values()]);
-  if (appended.length) await appendLocationChanges(trx, appended);
+  // The stays to refresh are the persons' latest before this batch: queued before its rows.
+  if (refreshed.size)
+    queueStayQualities(
+      batch,
+      [...refreshed].map(([person_id, q]) => ({ person_id, ...q })),
+    );
+  queueTransitions(batch, transitions);
+  queuePersonLocations(batch, [...written.values()]);
+  queueLocationChanges(batch, appended);
   return events;
 }

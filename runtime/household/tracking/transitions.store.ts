@@ -1,7 +1,7 @@
 /** Room transitions: a person's movement between rooms, read from camera motion and its movement map. */
 import type { Knex } from "knex";
 import type { RoomTransition } from "../../../nodes/_kit/care-services";
-import { insertRows } from "../../platform/db/row-insert";
+import type { WriteBatch } from "../../platform/db/write-batch";
 
 /** Declared once, by the care-services seam the node handlers see. */
 export type { RoomTransition };
@@ -27,6 +27,6 @@ export async function recordTransition(db: Knex, t: Omit<RoomTransition, "id">):
 }
 
 /** Records transitions, in order, a few hundred per statement. */
-export async function recordTransitions(db: Knex, ts: readonly Omit<RoomTransition, "id">[]): Promise<void> {
-  await insertRows(db, "room_transitions", ts);
+export function queueTransitions(batch: WriteBatch, ts: readonly Omit<RoomTransition, "id">[]): void {
+  batch.insert("room_transitions", ts);
 }

@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { openStore, type Store } from "../../../../runtime/platform/db/store";
 import { applyFixesIn } from "../../../../runtime/household/tracking/tracking-fixes";
+import { WriteBatch } from "../../../../runtime/platform/db/write-batch";
 import type { Evidence } from "../../../../runtime/household/tracking/location-step";
 import { getPersonLocation } from "../../../../runtime/household/tracking/locations.store";
 import { listLocationChanges } from "../../../../runtime/household/tracking/location-history.store";
@@ -48,16 +49,23 @@ describe("tracking fixes applied in one transaction", () => {
   let db: TestDatabase;
   let store: Store;
   const events: Record<string, string[]> = { batched: [], alone: [] };
+  const applied = (items: Parameters<typeof applyFixesIn>[1]) =>
+    store.db.transaction(async (trx) => {
+      const batch = new WriteBatch(trx);
+      const published = await applyFixesIn(batch, items, LIMITS);
+      await batch.run();
+      return published;
+    });
   before(async () => {
     db = await migratedDatabase();
     store = await openStore(db.databaseUrl, db.dataDir);
     for (const batch of script("batched")) {
-      const published = await store.db.transaction((trx) => applyFixesIn(trx, batch, LIMITS));
+      const published = await applied(batch);
       events.batched.push(...published.map((e) => String(e.room_name)));
     }
     for (const batch of script("alone"))
       for (const one of batch) {
-        const published = await store.db.transaction((trx) => applyFixesIn(trx, [one], LIMITS));
+        const published = await applied([one]);
         events.alone.push(...published.map((e) => String(e.room_name)));
       }
   });

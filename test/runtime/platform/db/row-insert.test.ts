@@ -49,13 +49,16 @@ describe("row inserts", () => {
       { k: "a", n: 1.5, note: 'it\'s "quoted" ?', qty: 1 },
       { k: "b", n: -2, note: null, qty: 0 },
       { k: "c", n: 0.25, note: "ünïcode ✓", qty: 3 },
+      // What an array literal must escape or could mistake for its own syntax.
+      { k: "d", n: 1e-7, note: 'back\\slash, {brace} "NULL"', qty: 4 },
+      { k: "e", n: 3, note: "NULL", qty: 5 },
     ];
     await insertRows(store.db, "rows_fast", rows);
     await store.db("rows_knex").insert(rows);
     assert.deepEqual(await read("rows_fast"), await read("rows_knex"));
     assert.deepEqual(
       (await read("rows_fast")).map((r) => r.k),
-      ["a", "b", "c"],
+      ["a", "b", "c", "d", "e"],
     );
   });
 
