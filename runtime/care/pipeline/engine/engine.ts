@@ -57,6 +57,8 @@ interface LiveNode extends RedNodeInstance {
 export type GateCheck = (req: FireRequest, rule: RuleNodes) => Promise<{ pass: true } | { pass: false; reason: string }>;
 
 const HOOK = "careflow-engine";
+/** How long a graceful stop waits for steps under way (a model call may take longer: it resumes after the restart). */
+const STOP_GRACE_MS = 5000;
 type Send = (m: RedMessage | Array<RedMessage | null>) => void;
 const RESUME_CHUNK = 200;
 /** How long before its due time a parked run is read back (see armResume). */
@@ -144,6 +146,9 @@ export class PipelineEngine implements RunEngine {
 
   /** Unhook from Node-RED, disarm timers and write what is queued (parked runs stay parked). */
   async stop(): Promise<void> {
+    // A graceful stop lets the steps under way finish (briefly), so their runs are stored as
+    // they ended; what is still running after that is recovered at the next start, as after a crash.
+    await this.settleRuns(STOP_GRACE_MS);
     this.red.hooks()?.remove(`*.${HOOK}`);
     for (const stop of this.stopRounds.splice(0)) await stop();
     for (const cancel of this.resumeTimers.values()) cancel();
@@ -306,6 +311,15 @@ export class PipelineEngine implements RunEngine {
       run.in_handler--;
       done();
     });
+  }
+
+  /** Waits (at most `maxMs`) until no run has a message travelling or a step under way. */
+  private async settleRuns(maxMs: number): Promise<void> {
+    const until = Date.now() + maxMs;
+    const busy = () => [...this.runs.values()].filter((r) => r.status === "running" && r.pending > 0);
+    while (busy().length && Date.now() < until) await new Promise((r) => setTimeout(r, 5));
+    const left = busy();
+    if (left.length) this.ctx.log.warn({ runs: left.map((r) => r.id) }, "stopping while runs still had steps under way; they resume at the next start");
   }
 
   /**
