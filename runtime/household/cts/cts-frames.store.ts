@@ -35,7 +35,7 @@ export async function storeFrame(trx: Knex, f: Omit<TrackingFrame, "id">): Promi
   await trx("cts_frames").insert({ ...rest, detections_json: JSON.stringify(detections) });
 }
 
-/** Stores frames in order, a few hundred per statement. */
+/** Queues frames on the batch, in order. */
 export function queueFrames(batch: WriteBatch, fs: readonly Omit<TrackingFrame, "id">[]): void {
   batch.insert(
     "cts_frames",

@@ -156,8 +156,7 @@ export class LocationFusion {
   /**
    * Many continuous-tracking fixes, in the order given, inside the caller's transaction with a
    * handful of statements for all of them (tracking-fixes), the writes queued on the caller's
-   * batch. Returns the `location` events to
-   * publish once it commits, in order.
+   * batch. Returns the `location` events to publish once it commits, in order.
    */
   applyTrackingFixes(batch: WriteBatch, fixes: readonly { fix: TrackingFix; room: ResolvedRoom }[]): Promise<SensorEvent[]> {
     return applyFixesIn(

@@ -52,7 +52,7 @@ export async function appendLocationChange(db: Knex, c: Omit<LocationChange, "id
   return Number(typeof row === "object" ? (row as { id: number }).id : row);
 }
 
-/** Appends changes, in order (ids grow with it), a few hundred per statement. */
+/** Queues changes on the batch, in order (ids grow with it). */
 export function queueLocationChanges(batch: WriteBatch, cs: readonly Omit<LocationChange, "id">[]): void {
   batch.insert("person_location_history", cs);
 }

@@ -69,7 +69,7 @@ export async function writePersonLocation(db: Knex, l: StoredLocation): Promise<
   await db("person_locations").insert(l).onConflict("person_id").merge();
 }
 
-/** Sets several persons' current locations, one row each (a person at most once), in one statement per few hundred. */
+/** Queues several persons' current locations on the batch, one row each (a person at most once). */
 export function queuePersonLocations(batch: WriteBatch, ls: readonly StoredLocation[]): void {
   batch.insert("person_locations", ls, { onConflict: { columns: ["person_id"], action: "merge" } });
 }

@@ -26,7 +26,7 @@ export async function recordTransition(db: Knex, t: Omit<RoomTransition, "id">):
   return { ...t, id: Number(typeof row === "object" ? (row as { id: number }).id : row) };
 }
 
-/** Records transitions, in order, a few hundred per statement. */
+/** Queues transitions on the batch, in order. */
 export function queueTransitions(batch: WriteBatch, ts: readonly Omit<RoomTransition, "id">[]): void {
   batch.insert("room_transitions", ts);
 }

@@ -87,8 +87,8 @@ async function throughKnex(db: Knex, table: string, rows: readonly Row[], opts: 
 }
 
 /**
- * Inserts the rows in their order, a few hundred per statement; returns the `returning` column
- * of each row written (empty without `returning`).
+ * Inserts the rows in their order (SQLite: a few hundred per statement; PostgreSQL: one
+ * statement); returns the `returning` column of each row written (empty without `returning`).
  */
 export async function insertRows(db: Knex, table: string, given: readonly object[], opts: RowInsertOptions = {}): Promise<Row[]> {
   if (given.length === 0) return [];

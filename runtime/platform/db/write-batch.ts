@@ -5,9 +5,10 @@
  * On PostgreSQL every statement is a round trip, and on a busy process each waits for the event
  * loop to come round (issue 26: a tracking batch was nine statements one after another, 1.3 to
  * 3.8 ms each at 2,000 events a second). Here the queued writes go as one statement, each a
- * data-modifying `with` part, inserts as arrays per column (pg-array-insert). PostgreSQL runs every part to completion against the snapshot
- * the statement began with, which is why no part may depend on another's rows. On SQLite a
- * statement costs no round trip: they run one by one in the order queued.
+ * data-modifying `with` part, inserts as arrays per column (pg-array-insert). PostgreSQL runs
+ * every part to completion against the snapshot the statement began with, which is why no
+ * part may depend on another's rows. On SQLite a statement costs no round trip: they run one
+ * by one in the order queued.
  */
 import type { Knex } from "knex";
 import { pgArrayInsert } from "./pg-array-insert";

@@ -148,7 +148,7 @@ export class PipelineEngine implements RunEngine {
   async stop(): Promise<void> {
     // A graceful stop lets the steps under way finish (briefly), so their runs are stored as
     // they ended; what is still running after that is recovered at the next start, as after a crash.
-    await this.settleRuns(STOP_GRACE_MS);
+    await this.waitForRuns((r) => r.pending > 0, STOP_GRACE_MS, "stopping while runs still had steps under way; they resume at the next start");
     this.red.hooks()?.remove(`*.${HOOK}`);
     for (const stop of this.stopRounds.splice(0)) await stop();
     for (const cancel of this.resumeTimers.values()) cancel();
@@ -313,26 +313,22 @@ export class PipelineEngine implements RunEngine {
     });
   }
 
-  /** Waits (at most `maxMs`) until no run has a message travelling or a step under way. */
-  private async settleRuns(maxMs: number): Promise<void> {
-    const until = Date.now() + maxMs;
-    const busy = () => [...this.runs.values()].filter((r) => r.status === "running" && r.pending > 0);
-    while (busy().length && Date.now() < until) await new Promise((r) => setTimeout(r, 5));
-    const left = busy();
-    if (left.length) this.ctx.log.warn({ runs: left.map((r) => r.id) }, "stopping while runs still had steps under way; they resume at the next start");
-  }
-
   /**
    * The deploy gate: wait (briefly) until no run has a message travelling between nodes,
    * since Node-RED drops messages addressed to node instances a deploy replaces. Steps still
    * inside a handler are fine: their result is sent from the live node of the same id.
    */
   async drainInFlight(maxMs = 3000): Promise<void> {
+    await this.waitForRuns((r) => r.pending > r.in_handler, maxMs, "deploying while runs still had messages in flight");
+  }
+
+  /** Waits (at most `maxMs`) until no running run is `busy`; says in the log which still were. */
+  private async waitForRuns(busy: (run: RunState) => boolean, maxMs: number, warning: string): Promise<void> {
     const until = Date.now() + maxMs;
-    const busy = () => [...this.runs.values()].filter((r) => r.status === "running" && r.pending > r.in_handler);
-    while (busy().length && Date.now() < until) await new Promise((r) => setTimeout(r, 2));
-    const left = busy();
-    if (left.length) this.ctx.log.warn({ runs: left.map((r) => r.id) }, "deploying while runs still had messages in flight");
+    const left = () => [...this.runs.values()].filter((r) => r.status === "running" && busy(r));
+    while (left().length && Date.now() < until) await new Promise((r) => setTimeout(r, 2));
+    const still = left();
+    if (still.length) this.ctx.log.warn({ runs: still.map((r) => r.id) }, warning);
   }
 
   /** Runs one step; returns a promise only when it did not finish at once. */
