@@ -47,6 +47,7 @@ import { PipelineFeed } from "../care/pipeline/live-feed";
 import { WebAppHub } from "../platform/ws/webapp-hub";
 import { ruleGates } from "../care/pipeline/gates/check-gates";
 import { startTriggers } from "../care/pipeline/triggers/start-triggers";
+import { showOpenAlertsOnConnect } from "../care/notify/alert-replay.ws";
 import { startEscalation } from "../care/notify/escalation";
 import { startChat } from "../care/chat/chat.service";
 import { forwardAlertUpdates } from "../household/alerts/alert-updates";
@@ -222,6 +223,8 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
   ctx.webapp.onConnect((client) =>
     client.send({ type: "welcome", timezone: ctx.settings.app.timezone, app_name: ctx.settings.app.name, voice: realtimeConfigured(ctx.settings) }),
   );
+  // Then the warnings and emergencies nobody has taken on yet, as their popups showed them.
+  showOpenAlertsOnConnect(ctx);
 
   // The leases of the singular jobs started below (one instance: all held, nothing written).
   const cluster = await startCluster(ctx);

@@ -18,20 +18,12 @@ import type { CareContext } from "../context";
 import { ADOPT_EVERY_MS, clustered, repeatOnClock } from "../../platform/cluster/adopt";
 import { leasesOf } from "../../platform/cluster/cluster";
 import { whileHolding } from "../../platform/cluster/leases";
-import { fromJsonText, toBool } from "../../platform/db/json-column";
-import {
-  claimEscalation,
-  clearEscalation,
-  endEscalation,
-  escalationRow,
-  scheduledEscalations,
-  type EscalationRow,
-} from "../../household/alerts/alerts.service";
+import { toBool } from "../../platform/db/json-column";
+import { claimEscalation, clearEscalation, endEscalation, escalationRow, scheduledEscalations } from "../../household/alerts/alerts.service";
 import { handlerContext } from "../care-services";
 import { registeredChannel } from "./channels";
 import { deliveryWarning, dispatch, type ChannelLookup } from "./dispatch";
-import { escalationPlan, levelPlan } from "./levels";
-import { parsePlan, type NotificationPlan } from "./plan";
+import { alertPlan } from "./alert-plan";
 import { recordReceipts } from "./notify.service";
 
 export interface EscalationHandle {
@@ -205,7 +197,7 @@ class Escalator {
     const now = this.ctx.clock.now();
     if (now < Date.parse(row.next_escalation_at)) return this.arm(id, row.next_escalation_at);
 
-    const plan = parsePlan(fromJsonText(row.notification_json, null)) ?? this.planFromAlert(row);
+    const plan = alertPlan(this.ctx.settings, row);
     const esc = plan.escalation;
     const count = row.escalation_count + 1;
     if (!esc || count > esc.repeat_count) {
@@ -244,20 +236,5 @@ class Escalator {
       },
       "alert escalated: notification sent again",
     );
-  }
-
-  /** An alert raised without a stored notification (older rows, other raisers): its description through its level's channels. */
-  private planFromAlert(row: EscalationRow): NotificationPlan {
-    const level = levelPlan(this.ctx.settings, row.level);
-    return {
-      alert_level: row.level,
-      channels: level.channels,
-      messages: Object.fromEntries(level.channels.map((c) => [c, row.description])),
-      room_name: row.room_name,
-      image_url: row.image_url,
-      execution_id: row.execution_id,
-      options: {},
-      escalation: escalationPlan(level),
-    };
   }
 }

@@ -262,6 +262,16 @@ export interface EscalationRow {
   notification_json: string | null;
 }
 
+/** Open alerts of these levels that nobody has taken on (neither resolved nor assisted), oldest first. */
+export async function unattendedAlerts(ctx: PlatformContext, levels: readonly string[]): Promise<EscalationRow[]> {
+  return ctx
+    .db<EscalationRow>("alerts")
+    .where({ resolved: false, assistance_needed: false })
+    .whereIn("level", [...levels])
+    .orderBy("id", "asc")
+    .limit(50);
+}
+
 /** Open alerts with a re-send scheduled (escalation re-arms them on start). */
 export async function scheduledEscalations(ctx: PlatformContext): Promise<Array<{ id: number; next_escalation_at: string | null }>> {
   return ctx.db<EscalationRow>("alerts").where("resolved", false).whereNotNull("next_escalation_at").select("id", "next_escalation_at");
