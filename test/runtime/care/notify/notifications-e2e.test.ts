@@ -27,12 +27,13 @@ interface Frame {
 
 async function connect(baseUrl: string, key: string): Promise<{ ws: WebSocket; frames: Frame[] }> {
   const frames: Frame[] = [];
-  const ws = await new Promise<WebSocket>((resolve, reject) => {
-    const s = new WebSocket(baseUrl.replace("http", "ws") + "/ws", [key]);
-    s.once("open", () => resolve(s));
-    s.once("error", reject);
-  });
+  // The handler goes on before `open`: what the server sends on connect may arrive with it.
+  const ws = new WebSocket(baseUrl.replace("http", "ws") + "/ws", [key]);
   ws.on("message", (data) => frames.push(JSON.parse(String(data)) as Frame));
+  await new Promise<void>((resolve, reject) => {
+    ws.once("open", () => resolve());
+    ws.once("error", reject);
+  });
   return { ws, frames };
 }
 
@@ -212,20 +213,22 @@ describe("escalation across an app restart", function () {
     }
 
     // Down for 3 minutes: back before the 5-minute repetition, which the new process sends. (An
-    // overdue one goes out as the app starts, before any screen can reconnect: escalation.test.)
+    // overdue one goes out as the app starts, before any screen can reconnect: escalation.test;
+    // a screen that connects later is shown it then: alert-replay.test.)
     const clock = new ManualClock(T0 + 3 * MIN);
     const second = await start(clock, false);
     const client = await connect(`http://127.0.0.1:${(second.server.address() as { port: number }).port}`, KEYS.caregiver);
     const esc = startEscalation(second.ctx);
     try {
+      // The screen that connects is shown the open emergency at once, then gets the re-send.
+      const shown = { type: "emergency", message: "Smoke in the kitchen", room: null };
+      await eventually("open emergency shown on connect", () => client.frames.some((f) => f.type === "emergency"));
+      assert.deepEqual(popups(client.frames, "emergency"), [shown]);
       await esc.settled();
       clock.advance(2 * MIN);
       await esc.settled();
-      await eventually("re-send after restart", () => client.frames.some((f) => f.type === "emergency"));
-      assert.deepEqual(
-        client.frames.filter((f) => f.type === "emergency"),
-        [{ type: "emergency", message: "Smoke in the kitchen", room: null }],
-      );
+      await eventually("re-send after restart", () => popups(client.frames, "emergency").length === 2);
+      assert.deepEqual(popups(client.frames, "emergency"), [shown, shown]);
       const alert = await second.ctx.db("alerts").where({ id: alertId! }).first();
       assert.equal(alert.escalation_count, 1);
       assert.equal(alert.next_escalation_at, new Date(T0 + 10 * MIN).toISOString());
