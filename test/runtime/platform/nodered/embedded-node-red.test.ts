@@ -87,11 +87,16 @@ describe("embedded Node-RED", function () {
   });
 
   it("stores a deploy in our database and serves its HTTP-in node at the root", async () => {
+    // Once (PostgreSQL, CI) this deploy never answered; if it hangs again, the log says where.
     const res = await admin("/flows", {
       method: "POST",
       bearer: KEYS.admin,
       headers: { "content-type": "application/json", "Node-RED-API-Version": "v2", "Node-RED-Deployment-Type": "full" },
       body: JSON.stringify({ flows: FLOW }),
+      signal: AbortSignal.timeout(20000),
+    }).catch((err: Error) => {
+      const tail = captured.lines.slice(-30).map((l) => `${String(l.component ?? "")} ${String(l.msg)}`);
+      throw new Error(`the deploy did not answer (${err.message}); the log's last lines:\n${tail.join("\n")}`);
     });
     assert.equal(res.status, 200, await res.text());
     const stored = await readFlows(t.app.ctx.db);
