@@ -51,13 +51,26 @@ describe("browser: the voice companion in the web app", function () {
   let page: Page;
   const pageErrors: string[] = [];
 
+  /** The fake model's log (connections, client events, responses): shown when a wait fails. */
+  const fakeLog: string[] = [];
   const report = (): Promise<any> => page.evaluate(() => JSON.parse(JSON.stringify(window.careflowWebApp)));
-  const until = (fn: () => boolean, timeout = 20000) => page.waitForFunction(fn, undefined, { timeout });
+  // These waits follow real-time audio; under CI's load one failed now and then, saying only
+  // "timeout". A failed wait now says what the page heard and what the fake model last did.
+  const until = async (fn: () => boolean, timeout = 20000) => {
+    try {
+      return await page.waitForFunction(fn, undefined, { timeout });
+    } catch (err) {
+      const voice = await report()
+        .then((r) => JSON.stringify(r?.voice))
+        .catch((e: Error) => `(unreadable: ${e.message})`);
+      throw new Error(`${(err as Error).message}\nthe page's voice state: ${voice}\nthe fake model's last lines:\n${fakeLog.slice(-40).join("\n")}`);
+    }
+  };
 
   before(async function () {
     const executablePath = chromiumOrSkip(this);
     fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
-    fake = await startFakeRealtime();
+    fake = await startFakeRealtime({ log: (line) => fakeLog.push(`${new Date().toISOString().slice(11, 23)} ${line}`) });
     t = await startTestApp({ nodeRed: true, settings: { llm: { realtime: { url: fake.url, model: "fake-realtime-1" } } } });
     browser = await launchTabletBrowser(executablePath, [
       "--use-fake-ui-for-media-stream",
