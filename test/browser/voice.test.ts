@@ -63,7 +63,9 @@ describe("browser: the voice companion in the web app", function () {
       const voice = await report()
         .then((r) => JSON.stringify(r?.voice))
         .catch((e: Error) => `(unreadable: ${e.message})`);
-      throw new Error(`${(err as Error).message}\nthe page's voice state: ${voice}\nthe fake model's last lines:\n${fakeLog.slice(-40).join("\n")}`);
+      throw new Error(`${(err as Error).message}\nthe page's voice state: ${voice}\nthe fake model's last lines:\n${fakeLog.slice(-40).join("\n")}`, {
+        cause: err,
+      });
     }
   };
 

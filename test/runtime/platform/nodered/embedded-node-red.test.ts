@@ -96,7 +96,7 @@ describe("embedded Node-RED", function () {
       signal: AbortSignal.timeout(20000),
     }).catch((err: Error) => {
       const tail = captured.lines.slice(-30).map((l) => `${String(l.component ?? "")} ${String(l.msg)}`);
-      throw new Error(`the deploy did not answer (${err.message}); the log's last lines:\n${tail.join("\n")}`);
+      throw new Error(`the deploy did not answer (${err.message}); the log's last lines:\n${tail.join("\n")}`, { cause: err });
     });
     assert.equal(res.status, 200, await res.text());
     const stored = await readFlows(t.app.ctx.db);
