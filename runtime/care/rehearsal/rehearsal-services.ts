@@ -7,15 +7,17 @@
  * (a language model, person identification, scene analysis, semantic memory) gets the answer
  * the recorded run of the same input got when there is one, is asked for real only when the
  * rehearsal was told to, and otherwise is not asked: the step sees the service as unavailable,
- * which the run's report says ("not rehearsed"), never an invented answer.
+ * which the run's report says ("not rehearsed"), never an invented answer. A prompt gets the
+ * senior's answer to the same prompt of that recorded run, if she gave one.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
-import type { CareServices, ServiceAnswer } from "../../../nodes/_kit/care-services";
+import type { CareServices, NewPrompt, ServiceAnswer } from "../../../nodes/_kit/care-services";
 import type { StepResult } from "../../../nodes/_kit/handler-types";
 import type { CareContext } from "../context";
 import { careServices } from "../care-services";
 import { registeredChannels } from "../notify/channels";
 import type { Channels } from "../notify/dispatch";
+import { respond } from "../interactive/interactive.service";
 import { sendNotification } from "../notify/notify.service";
 import type { EffectLog } from "./would-send";
 
@@ -26,9 +28,22 @@ const runId = (): number | null => currentRun.getStore()?.execution_id ?? null;
 /** The recorded (live) run that saw the same input as a rehearsed run, for its answers. */
 export type RecordedRunOf = (executionId: number) => Promise<{ id: number; pipeline_data: Record<string, unknown> } | null>;
 
+/** How a person answered the same prompt (same step) of the recorded run of the same input. */
+export interface RecordedPromptAnswer {
+  from_execution_id: number;
+  channel: "pwa_popup_text" | "pwa_realtime_ai";
+  action: "escalate" | "dismiss";
+  /** How long after the prompt went out the answer came. */
+  after_ms: number;
+}
+
 export interface RehearsalServiceOptions {
   effects: EffectLog;
   recordedRunOf: RecordedRunOf;
+  /** Null when the recorded prompt ran out, or there is no recorded run or prompt: the rehearsed one then runs to its countdown. */
+  recordedPromptAnswer: (executionId: number, stepId: number) => Promise<RecordedPromptAnswer | null>;
+  /** Answers being given, for the replay to wait on (replay.ts `busy`). */
+  answering: Set<Promise<unknown>>;
   /** Ask outside services (models, perception) for real when no recorded answer exists. */
   callModels: boolean;
 }
@@ -77,6 +92,8 @@ export function rehearsalServices(scratch: CareContext, opts: RehearsalServiceOp
       record: async (prompt) => {
         effects.send({ execution_id: prompt.execution_id, kind: "prompt", target: "interactive_prompt", text: prompt.popup_message || prompt.message });
         await real.prompts.record(prompt);
+        const recorded = await opts.recordedPromptAnswer(prompt.execution_id, prompt.step_id);
+        if (recorded) answerAsRecorded(scratch, opts, prompt, recorded);
       },
     },
     webapp: {
@@ -165,4 +182,24 @@ export function rehearsalServices(scratch: CareContext, opts: RehearsalServiceOp
     },
   };
   return services;
+}
+
+/**
+ * The rehearsed prompt gets the recorded answer, as long after it went out as the recorded one
+ * did, on the rehearsal's clock, through the same path a tablet's answer takes. Should the
+ * rehearsed run no longer wait for it (a draft changed the countdown), the answer is refused
+ * as it would have been live, and the run keeps its own outcome.
+ */
+function answerAsRecorded(scratch: CareContext, opts: RehearsalServiceOptions, prompt: NewPrompt, recorded: RecordedPromptAnswer): void {
+  scratch.clock.at(Date.parse(prompt.created_at) + recorded.after_ms, () => {
+    const answer = { execution_id: prompt.execution_id, step_id: prompt.step_id, channel: recorded.channel, action: recorded.action };
+    const given = respond(scratch, answer, "senior (recorded)")
+      .then((result) => {
+        if (result.success)
+          opts.effects.usedRecorded({ execution_id: prompt.execution_id, service: "interactive_prompt", from_execution_id: recorded.from_execution_id });
+      })
+      .catch((err: unknown) => scratch.log.debug({ err, execution_id: prompt.execution_id }, "rehearsal: the recorded answer was not applied"))
+      .finally(() => opts.answering.delete(given));
+    opts.answering.add(given);
+  });
 }

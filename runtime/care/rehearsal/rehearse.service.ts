@@ -4,6 +4,7 @@
  * "would send"; answered with the runs it would have made beside the runs the deployed rule
  * actually made, and the difference between them.
  */
+import type { Knex } from "knex";
 import { z } from "zod";
 import type { CareContext } from "../context";
 import { ValidationError } from "../../platform/core/errors";
@@ -25,12 +26,13 @@ import { readHouseholdNames } from "../rules/household-names";
 import { placeRules } from "../rules/rule-copy";
 import { isTriggerNode } from "../rules/care-types";
 import { MiniRed } from "./mini-red";
-import { rehearsalServices } from "./rehearsal-services";
+import { findPrompt } from "../interactive/prompts.store";
+import { rehearsalServices, type RecordedPromptAnswer } from "./rehearsal-services";
 import { replay, ReplayTimeout, type ReplayItem } from "./replay";
 import { compareRuns, summarizeRun, type RehearsalComparison, type RunSummary } from "./run-compare";
 import { openScratch } from "./scratch-context";
 import { ReplayedLocations } from "./replayed-locations";
-import { EffectLog, type NotRehearsed } from "./would-send";
+import { EffectLog, type NotRehearsed, type ReplayedAnswer } from "./would-send";
 
 const DAY_MS = 86_400_000;
 /** The longest window: the editor offers 24 h, 3 nights and 7 days. */
@@ -65,6 +67,8 @@ export interface RehearsalAnswer extends RehearsalComparison {
   rehearsed: RunSummary[];
   actual: RunSummary[];
   not_rehearsed: NotRehearsed[];
+  /** Answers a rehearsed run took from the recorded run of the same input (a model's, the senior's to a prompt). */
+  recorded_answers: ReplayedAnswer[];
   warnings: string[];
   elapsed_ms: number;
 }
@@ -143,13 +147,20 @@ export async function rehearseRule(ctx: CareContext, ruleId: number | null, body
     const red = new MiniRed(tabNodes);
     // eslint-disable-next-line prefer-const -- the services need the engine, which needs them
     let engine: PipelineEngine;
+    const recordedRunOf = async (id: number) => {
+      const run = await engine.store.get(id);
+      return run ? recordedMatch(run, actualRuns) : null;
+    };
+    const answering = new Set<Promise<unknown>>();
     const services = rehearsalServices(sctx, {
       effects,
       callModels: req.call_models,
-      recordedRunOf: async (id) => {
-        const run = await engine.store.get(id);
-        return run ? recordedMatch(run, actualRuns) : null;
+      recordedRunOf,
+      recordedPromptAnswer: async (id, stepId) => {
+        const recorded = await recordedRunOf(id);
+        return recorded ? recordedPromptAnswer(ctx.db, recorded.id, stepId) : null;
       },
+      answering,
     });
     engine = new PipelineEngine(sctx, red, services);
     red.attach(engine);
@@ -172,7 +183,11 @@ export async function rehearseRule(ctx: CareContext, ruleId: number | null, body
         (i) => ruleId !== null || !("entry" in i) || i.entry.topic !== "webhook.called",
       );
       if (ruleId === null && rule.trigger_type === "webhook") warnings.push("a new webhook rule has no recorded calls: it gets its URL when it is deployed");
-      inputs = await replay({ scratch, engine, triggers, rule, deadline: started + BUDGET_MS, beforeAct: () => locations.flush() }, items, toMs - 1);
+      inputs = await replay(
+        { scratch, engine, triggers, rule, deadline: started + BUDGET_MS, beforeAct: () => locations.flush(), busy: () => answering.size > 0 },
+        items,
+        toMs - 1,
+      );
     } catch (err) {
       if (!(err instanceof ReplayTimeout)) throw err;
       warnings.push(`the rehearsal stopped at ${new Date(scratch.clock.now()).toISOString()}: it took longer than ${BUDGET_MS / 1000} s`);
@@ -195,12 +210,20 @@ export async function rehearseRule(ctx: CareContext, ruleId: number | null, body
       actual,
       ...compareRuns(rehearsed, actual, ctx.settings.app.timezone),
       not_rehearsed: effects.notRehearsed,
+      recorded_answers: effects.replayed,
       warnings,
       elapsed_ms: Date.now() - started,
     };
   } finally {
     await scratch.close();
   }
+}
+
+/** How a person answered the recorded run's prompt at that step; null when nobody did (it ran out) or there was none. */
+async function recordedPromptAnswer(live: Knex, recordedId: number, stepId: number): Promise<RecordedPromptAnswer | null> {
+  const p = await findPrompt(live, recordedId, stepId);
+  if (!p?.answered_at || !p.action || (p.channel !== "pwa_popup_text" && p.channel !== "pwa_realtime_ai")) return null;
+  return { from_execution_id: recordedId, channel: p.channel, action: p.action, after_ms: Math.max(0, Date.parse(p.answered_at) - Date.parse(p.created_at)) };
 }
 
 /** The recorded run that saw the same input: same trigger, started within a few seconds. */

@@ -26,16 +26,18 @@ export interface ReplayTarget {
   deadline: number;
   /** Called before anything can read the household's state: an input reaching the rule, a timer. */
   beforeAct(): Promise<void>;
+  /** Work of the rehearsal's own still under way (a recorded answer being given); absent: none. */
+  busy?(): boolean;
 }
 
 export class ReplayTimeout extends Error {}
 
-/** Waits until the triggers and the engine are idle for two turns of the event loop in a row. */
+/** Waits until the triggers, the engine and the rehearsal's own work are idle for two turns of the event loop in a row. */
 async function settle(t: ReplayTarget): Promise<void> {
   for (let quiet = 0; quiet < 2;) {
     await t.triggers.idle();
     await new Promise((r) => setImmediate(r));
-    quiet = t.engine.quiet() ? quiet + 1 : 0;
+    quiet = t.engine.quiet() && !t.busy?.() ? quiet + 1 : 0;
     if (Date.now() > t.deadline) throw new ReplayTimeout("the rehearsal took too long");
   }
 }
