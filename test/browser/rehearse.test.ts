@@ -5,7 +5,9 @@
  * three real ones, the one no longer sent marked, the difference in words; a rehearsed run
  * lights up its path on the canvas, and so does a real one. Then "Draft from words": the fake
  * authoring model's first rule is refused by the gate, its repair is opened as a new tab, not
- * deployed, and rehearsed on the last 7 days at once.
+ * deployed, and rehearsed on the last 7 days at once. Last, a rule that asks Rose and calls for
+ * help when she does not answer: the prompt she answered is answered so in the rehearsal, and
+ * the sidebar says whose answer it used.
  */
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
@@ -15,6 +17,7 @@ import { doorBundle } from "../runtime/care/rules/words-fixture";
 import { startEditorSession, type EditorSession } from "../support/browser";
 import { KEYS } from "../support/test-app";
 import { recordDoorbellNight } from "../support/doorbell-night";
+import { eventually } from "../support/eventually";
 
 declare const RED: any;
 
@@ -126,5 +129,62 @@ describe("browser: rehearsing a rule tab's undeployed changes", function () {
     assert.equal(await page.evaluate(() => RED.nodes.dirty()), true, "the drafted tab is not deployed");
     assert.equal((await s.t.get("/api/v1/rules")).body.length, 1, "only the deployed rule exists");
     await s.screenshot(page, "32-draft-from-words");
+  });
+
+  it("a prompt Rose answered is answered so in the rehearsal: no alert made up, and the sidebar says whose answer it was", async () => {
+    const t = s.t;
+    const imported = await t.post("/api/v1/rules/import", {
+      schema_version: 1,
+      rule: { name: "Check on Rose", trigger_type: "webhook" },
+      steps: [
+        { label: "ask", step_type: "interactive_prompt", schema_version: 1, config: { popup_message_template: "Are you alright?", countdown_seconds: 60 } },
+        { label: "needs help?", step_type: "condition", config: { expression: "interactive_response.action == 'escalate'" } },
+        {
+          label: "call",
+          step_type: "notification",
+          schema_version: 1,
+          config: { alert_level: "warning", channels: ["pwa_popup_text"], message_template: "Rose may need help" },
+        },
+      ],
+      edges: [
+        { source_label: "ask", source_port: "main", target_label: "needs help?" },
+        { source_label: "needs help?", source_port: "true", target_label: "call" },
+      ],
+    });
+    assert.equal(imported.status, 201, imported.text);
+    const id = imported.body.rule_id as number;
+    const secret = (await t.post(`/api/v1/webhooks/${id}/generate-secret`, {})).body.secret as string;
+    // She answers "I'm okay" 20 s after the first prompt and leaves the second to its countdown.
+    for (const answers of [true, false]) {
+      const exec = (await t.request("POST", `/api/v1/webhooks/${id}`, { key: null, headers: { "X-Webhook-Secret": secret }, body: {} })).body
+        .execution_id as number;
+      const prompt = await eventually("the prompt", async () => t.app.ctx.db("interactive_prompts").where({ execution_id: exec }).first());
+      clock.advance(answers ? 20_000 : 61_000);
+      if (answers) await t.post("/api/v1/interactive-responses", { execution_id: exec, step_id: prompt.step_id, channel: "pwa_popup_text", action: "dismiss" });
+      await eventually(`run ${exec} ended`, async () => (await t.get(`/api/v1/workflows/${exec}`)).body.status === "completed");
+      clock.advance(60_000);
+    }
+
+    const fresh = await s.newEditorPage("admin", KEYS.admin);
+    const tab = await fresh.evaluate(() => {
+      let id = "";
+      RED.nodes.eachWorkspace((w: any) => {
+        if (w.label === "Check on Rose") id = w.id;
+      });
+      return id;
+    });
+    await fresh.evaluate((tabId) => RED.workspaces.show(tabId), tab);
+    await fresh.locator("#red-ui-tab-careflow-rehearse-link-button").click();
+    await fresh.locator(".careflow-rehearse-window", { hasText: "Last 24 h" }).click();
+    await fresh.locator(".careflow-rehearsal-summary").waitFor({ timeout: 30_000 });
+    const text = await fresh.locator(".careflow-rehearsal").innerText();
+    assert.match(text, /Would have run \(2, 1 alerts\)/, text);
+    assert.match(text, /Actually ran \(2, 1 alerts\)/, text);
+    assert.match(
+      await fresh.locator(".careflow-recorded-answer").innerText(),
+      /^Answered as recorded at \d\d:\d\d: the senior's answer to the prompt in run \d+$/,
+    );
+    await s.screenshot(fresh, "33-rehearse-recorded-answer");
+    await fresh.close();
   });
 });

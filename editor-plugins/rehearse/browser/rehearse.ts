@@ -43,6 +43,7 @@ RED.plugins.registerPlugin("careflow-rehearse", {
       actual: RehearsalRun[];
       difference: { rehearsed_alerts: number; actual_alerts: number; new_alerts: string[]; missing_alerts: string[]; summary: string };
       not_rehearsed: Array<{ at: string; service: string; reason: string }>;
+      recorded_answers: Array<{ at: string; service: string; execution_id: number | null; from_execution_id: number }>;
       warnings: string[];
       elapsed_ms: number;
     }
@@ -164,6 +165,12 @@ RED.plugins.registerPlugin("careflow-rehearse", {
       a.not_rehearsed.forEach((n) => {
         $('<div class="careflow-not-rehearsed" style="color:#b36b00;margin-top:4px"></div>')
           .text("Not rehearsed at " + when(n.at, multiDay) + " (" + n.service + "): " + n.reason)
+          .appendTo(result);
+      });
+      a.recorded_answers.forEach((r) => {
+        const whose = r.service === "interactive_prompt" ? "the senior's answer to the prompt" : "the " + r.service + "'s answer";
+        $('<div class="careflow-recorded-answer" style="color:#555;margin-top:4px"></div>')
+          .text("Answered as recorded at " + when(r.at, multiDay) + ": " + whose + " in run " + r.from_execution_id)
           .appendTo(result);
       });
       runList(

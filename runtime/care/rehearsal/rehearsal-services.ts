@@ -98,7 +98,9 @@ export function rehearsalServices(scratch: CareContext, opts: RehearsalServiceOp
     },
     webapp: {
       broadcast: (frame) => {
-        effects.send({ execution_id: runId(), kind: "webapp", target: frame.type, text: typeof frame.message === "string" ? frame.message : "" });
+        // A prompt's frame is the prompt recorded above: listed once, as the prompt.
+        if (frame.type !== "interactive_prompt")
+          effects.send({ execution_id: runId(), kind: "webapp", target: frame.type, text: typeof frame.message === "string" ? frame.message : "" });
         return 1;
       },
       announce: async (request) => {

@@ -211,6 +211,11 @@ describe("rehearsal on its own clock", function () {
     const [answered, unanswered] = res.body.rehearsed;
     assert.equal(answered.alerted, false, JSON.stringify(answered));
     assert.equal(unanswered.alerted, true, JSON.stringify(unanswered));
+    assert.deepEqual(
+      answered.would_send.map((w: { kind: string; text: string }) => [w.kind, w.text]),
+      [["prompt", "Are you alright?"]],
+      "the prompt is listed once, not again as its popup frame",
+    );
     assert.equal(res.body.difference.rehearsed_alerts, res.body.difference.actual_alerts, res.body.difference.summary);
     assert.deepEqual(
       res.body.recorded_answers.map((a: { service: string; execution_id: number; from_execution_id: number; at: string }) => [
