@@ -17,7 +17,7 @@ import { doorBundle } from "../runtime/care/rules/words-fixture";
 import { startEditorSession, type EditorSession } from "../support/browser";
 import { KEYS } from "../support/test-app";
 import { recordDoorbellNight } from "../support/doorbell-night";
-import { eventually } from "../support/eventually";
+import { recordCheckOnRose } from "../support/check-on-rose";
 
 declare const RED: any;
 
@@ -132,38 +132,8 @@ describe("browser: rehearsing a rule tab's undeployed changes", function () {
   });
 
   it("a prompt Rose answered is answered so in the rehearsal: no alert made up, and the sidebar says whose answer it was", async () => {
-    const t = s.t;
-    const imported = await t.post("/api/v1/rules/import", {
-      schema_version: 1,
-      rule: { name: "Check on Rose", trigger_type: "webhook" },
-      steps: [
-        { label: "ask", step_type: "interactive_prompt", schema_version: 1, config: { popup_message_template: "Are you alright?", countdown_seconds: 60 } },
-        { label: "needs help?", step_type: "condition", config: { expression: "interactive_response.action == 'escalate'" } },
-        {
-          label: "call",
-          step_type: "notification",
-          schema_version: 1,
-          config: { alert_level: "warning", channels: ["pwa_popup_text"], message_template: "Rose may need help" },
-        },
-      ],
-      edges: [
-        { source_label: "ask", source_port: "main", target_label: "needs help?" },
-        { source_label: "needs help?", source_port: "true", target_label: "call" },
-      ],
-    });
-    assert.equal(imported.status, 201, imported.text);
-    const id = imported.body.rule_id as number;
-    const secret = (await t.post(`/api/v1/webhooks/${id}/generate-secret`, {})).body.secret as string;
-    // She answers "I'm okay" 20 s after the first prompt and leaves the second to its countdown.
-    for (const answers of [true, false]) {
-      const exec = (await t.request("POST", `/api/v1/webhooks/${id}`, { key: null, headers: { "X-Webhook-Secret": secret }, body: {} })).body
-        .execution_id as number;
-      const prompt = await eventually("the prompt", async () => t.app.ctx.db("interactive_prompts").where({ execution_id: exec }).first());
-      clock.advance(answers ? 20_000 : 61_000);
-      if (answers) await t.post("/api/v1/interactive-responses", { execution_id: exec, step_id: prompt.step_id, channel: "pwa_popup_text", action: "dismiss" });
-      await eventually(`run ${exec} ended`, async () => (await t.get(`/api/v1/workflows/${exec}`)).body.status === "completed");
-      clock.advance(60_000);
-    }
+    // Rose answered the first prompt and left the second to its countdown.
+    await recordCheckOnRose(s.t, clock);
 
     const fresh = await s.newEditorPage("admin", KEYS.admin);
     const tab = await fresh.evaluate(() => {

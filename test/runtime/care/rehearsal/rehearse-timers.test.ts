@@ -10,6 +10,7 @@ import { ManualClock } from "../../../../runtime/platform/core/clock";
 import { startTestApp, type TestApp } from "../../../support/test-app";
 import { eventually } from "../../../support/eventually";
 import { startFakeOpenAiChatServer, type ScriptedServer } from "../../../fakes/openai-chat-server";
+import { recordCheckOnRose } from "../../../support/check-on-rose";
 
 const MIN = 60_000;
 const T0 = Date.parse("2026-11-20T02:00:00Z");
@@ -150,62 +151,8 @@ describe("rehearsal on its own clock", function () {
   });
 
   it("a prompt is answered as the senior answered it in the recorded run; one she left runs to its countdown", async () => {
-    const imported = await t.post("/api/v1/rules/import", {
-      schema_version: 1,
-      rule: { name: "Check on Rose", trigger_type: "webhook" },
-      steps: [
-        {
-          label: "ask",
-          step_type: "interactive_prompt",
-          schema_version: 1,
-          config: { popup_message_template: "Are you alright?", countdown_seconds: 60, timeout_action: "escalate" },
-        },
-        { label: "needs help?", step_type: "condition", config: { expression: "interactive_response.action == 'escalate'" } },
-        {
-          label: "call",
-          step_type: "notification",
-          schema_version: 1,
-          config: { alert_level: "warning", channels: ["pwa_popup_text"], message_template: "Rose may need help" },
-        },
-      ],
-      edges: [
-        { source_label: "ask", source_port: "main", target_label: "needs help?" },
-        { source_label: "needs help?", source_port: "true", target_label: "call" },
-      ],
-    });
-    assert.equal(imported.status, 201, imported.text);
-    const id = imported.body.rule_id;
-    const secret = (await t.post(`/api/v1/webhooks/${id}/generate-secret`, {})).body.secret as string;
     const from = new Date(clock.now()).toISOString();
-    const live: Array<{ exec: number; status: string }> = [];
-    // Live: the first time Rose answers "I'm okay" 20 s after the prompt; the second time she does not answer.
-    for (const answers of [true, false]) {
-      const hook = await t.request("POST", `/api/v1/webhooks/${id}`, { key: null, headers: { "X-Webhook-Secret": secret }, body: {} });
-      assert.equal(hook.status, 200, hook.text);
-      const exec = hook.body.execution_id as number;
-      const prompt = await eventually("the prompt", async () => t.app.ctx.db("interactive_prompts").where({ execution_id: exec }).first());
-      if (answers) {
-        clock.advance(20_000);
-        const answered = await t.post("/api/v1/interactive-responses", {
-          execution_id: exec,
-          step_id: prompt.step_id,
-          channel: "pwa_popup_text",
-          action: "dismiss",
-        });
-        assert.equal(answered.body.success, true, answered.text);
-      } else clock.advance(61_000);
-      const run = await eventually(`run ${exec} ended`, async () => {
-        const r = (await t.get(`/api/v1/workflows/${exec}`)).body;
-        return ["completed", "failed"].includes(r.status) && r;
-      });
-      live.push({ exec, status: run.status });
-      clock.advance(MIN);
-    }
-    assert.deepEqual(
-      live.map((l) => l.status),
-      ["completed", "completed"],
-    );
-
+    const { ruleId: id, runs } = await recordCheckOnRose(t, clock);
     const res = await t.post(`/api/v1/rules/${id}/rehearse`, { from });
     assert.equal(res.status, 200, res.text);
     const [answered, unanswered] = res.body.rehearsed;
@@ -224,7 +171,7 @@ describe("rehearsal on its own clock", function () {
         a.from_execution_id,
         Date.parse(a.at) - Date.parse(answered.started_at),
       ]),
-      [["interactive_prompt", answered.execution_id, live[0].exec, 20_000]],
+      [["interactive_prompt", answered.execution_id, runs[0], 20_000]],
     );
   });
 });
