@@ -8,6 +8,7 @@ export const CHANNELS = ["pwa_popup_text", "pwa_realtime_ai", "timeout"] as cons
 export const ANSWER_CHANNELS = ["pwa_popup_text", "pwa_realtime_ai"] as const;
 export const ACTIONS = ["escalate", "dismiss"] as const;
 export type Channel = (typeof CHANNELS)[number];
+export type AnswerChannel = (typeof ANSWER_CHANNELS)[number];
 export type Action = (typeof ACTIONS)[number];
 
 /** A prompt as the step records it: the handlers' type (nodes/_kit), one definition for both sides. */
@@ -56,3 +57,6 @@ export async function claimOutcome(db: Knex, id: number, outcome: { answered_at:
   const n = await db(TABLE).where({ id }).whereNull("answered_at").update(outcome);
   return Number(n) === 1;
 }
+
+/** A channel a person answers through (not the countdown's own). */
+export const isAnswerChannel = (c: Channel | null): c is AnswerChannel => c !== null && (ANSWER_CHANNELS as readonly string[]).includes(c);

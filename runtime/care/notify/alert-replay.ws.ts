@@ -11,23 +11,19 @@ import { unattendedAlerts } from "../../household/alerts/alerts.service";
 import { handlerContext } from "../care-services";
 import { alertPlan } from "./alert-plan";
 import { registeredChannel } from "./channels";
-import { dispatch, type ChannelLookup } from "./dispatch";
+import { dispatch } from "./dispatch";
 
 const POPUP = "pwa_popup_text";
 const SHOWN_LEVELS = ["warning", "emergency"];
 
-const registered = new WeakSet<CareContext>();
-
-/** Once per app. */
-export function showOpenAlertsOnConnect(ctx: CareContext, lookup: ChannelLookup = registeredChannel): void {
-  if (registered.has(ctx)) return;
-  registered.add(ctx);
+/** Called once, when the app starts. */
+export function showOpenAlertsOnConnect(ctx: CareContext): void {
   ctx.webapp.onConnect((client) => {
-    void showOpenAlerts(ctx, client, lookup).catch((err) => ctx.log.warn({ err, caller: client.principal.name }, "web app: open alerts were not shown"));
+    void showOpenAlerts(ctx, client).catch((err) => ctx.log.warn({ err, caller: client.principal.name }, "web app: open alerts were not shown"));
   });
 }
 
-async function showOpenAlerts(ctx: CareContext, client: WebAppClient, lookup: ChannelLookup): Promise<void> {
+async function showOpenAlerts(ctx: CareContext, client: WebAppClient): Promise<void> {
   const rows = await unattendedAlerts(ctx, SHOWN_LEVELS);
   if (rows.length === 0) return;
   const base = handlerContext(ctx);
@@ -39,6 +35,6 @@ async function showOpenAlerts(ctx: CareContext, client: WebAppClient, lookup: Ch
   for (const row of rows) {
     const plan = alertPlan(ctx.settings, row);
     if (!plan.channels.includes(POPUP)) continue;
-    await dispatch({ hctx: toClient, notifications: ctx.settings.notifications }, { ...plan, channels: [POPUP] }, {}, lookup, null, null);
+    await dispatch({ hctx: toClient, notifications: ctx.settings.notifications }, { ...plan, channels: [POPUP] }, {}, registeredChannel, null, null);
   }
 }

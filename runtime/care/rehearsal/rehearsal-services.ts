@@ -18,6 +18,7 @@ import { careServices } from "../care-services";
 import { registeredChannels } from "../notify/channels";
 import type { Channels } from "../notify/dispatch";
 import { respond } from "../interactive/interactive.service";
+import type { Action, AnswerChannel } from "../interactive/prompts.store";
 import { sendNotification } from "../notify/notify.service";
 import type { EffectLog } from "./would-send";
 
@@ -31,8 +32,8 @@ export type RecordedRunOf = (executionId: number) => Promise<{ id: number; pipel
 /** How a person answered the same prompt (same step) of the recorded run of the same input. */
 export interface RecordedPromptAnswer {
   from_execution_id: number;
-  channel: "pwa_popup_text" | "pwa_realtime_ai";
-  action: "escalate" | "dismiss";
+  channel: AnswerChannel;
+  action: Action;
   /** How long after the prompt went out the answer came. */
   after_ms: number;
 }

@@ -26,7 +26,7 @@ import { readHouseholdNames } from "../rules/household-names";
 import { placeRules } from "../rules/rule-copy";
 import { isTriggerNode } from "../rules/care-types";
 import { MiniRed } from "./mini-red";
-import { findPrompt } from "../interactive/prompts.store";
+import { findPrompt, isAnswerChannel } from "../interactive/prompts.store";
 import { rehearsalServices, type RecordedPromptAnswer } from "./rehearsal-services";
 import { replay, ReplayTimeout, type ReplayItem } from "./replay";
 import { compareRuns, summarizeRun, type RehearsalComparison, type RunSummary } from "./run-compare";
@@ -222,7 +222,7 @@ export async function rehearseRule(ctx: CareContext, ruleId: number | null, body
 /** How a person answered the recorded run's prompt at that step; null when nobody did (it ran out) or there was none. */
 async function recordedPromptAnswer(live: Knex, recordedId: number, stepId: number): Promise<RecordedPromptAnswer | null> {
   const p = await findPrompt(live, recordedId, stepId);
-  if (!p?.answered_at || !p.action || (p.channel !== "pwa_popup_text" && p.channel !== "pwa_realtime_ai")) return null;
+  if (!p?.answered_at || !p.action || !isAnswerChannel(p.channel)) return null;
   return { from_execution_id: recordedId, channel: p.channel, action: p.action, after_ms: Math.max(0, Date.parse(p.answered_at) - Date.parse(p.created_at)) };
 }
 
