@@ -38,7 +38,8 @@ export function healthRouter(ctx: AppContext, sources: HealthSources): Router {
       const cts = sources.cts?.();
       // Tracking on but its broker unreachable: signals and locations are not arriving, which a
       // family relying on them must learn from the health check, not from a missed alert.
-      const ctsOk = !cts || !cts.enabled || cts.state === "connected";
+      // With several instances one consumes the streams; the others stand by (docs/cluster.md).
+      const ctsOk = !cts || !cts.enabled || cts.state === "connected" || cts.state === "standby";
       // With several instances: who is alive and which leases this one holds (GET /api/v1/admin/cluster has the rest).
       const cluster = ctx.cluster?.enabled ? await clusterHealth(ctx.cluster, sources.flowsRev).catch(() => null) : undefined;
       const ok = dbOk && (nodeRed === "started" || nodeRed === "disabled") && ctsOk;

@@ -3,7 +3,8 @@
  * read by `/health` and logged. Counters only: the records are the tables.
  */
 
-export type LinkState = "disabled" | "connecting" | "connected" | "reconnecting";
+/** `standby`: with several instances, another one holds the `cts` lease and consumes the streams. */
+export type LinkState = "disabled" | "standby" | "connecting" | "connected" | "reconnecting";
 
 export interface StreamCounters {
   received: number;

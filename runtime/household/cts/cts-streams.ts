@@ -23,3 +23,6 @@ export function streamNames(prefix: string, key: StreamKey): StreamNames {
 }
 
 export const allStreamNames = (prefix: string): StreamNames[] => STREAM_KEYS.map((k) => streamNames(prefix, k));
+
+/** With several instances, the lease of the one that consumes the streams (docs/cluster.md). */
+export const CTS_LEASE = "cts";

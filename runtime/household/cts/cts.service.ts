@@ -2,16 +2,23 @@
  * Continuous tracking, assembled: when `cts.enabled`, a pump per stream with its applier, the
  * broker link feeding them, the live frames and the hourly pruning of what the streams leave
  * behind. When disabled nothing connects and `/cts/*` answers `cts.disabled`.
+ *
+ * With several instances one consumes the streams: the holder of the `cts` lease. Sharing the
+ * durable consumers would split each stream between instances, so a person's fixes would be
+ * applied out of order, and a revision could not be kept in turn with the events it corrects.
+ * The others stand by; a new holder picks up where the durable consumers were.
  */
 import type { PlatformContext } from "../../platform/context";
 import { startRetention } from "../../platform/db/retention";
+import { leasesOf } from "../../platform/cluster/cluster";
+import { whileHolding } from "../../platform/cluster/leases";
 import type { LocationFusion } from "../tracking/location-fusion";
 import type { Applier } from "./applier";
 import { forgetAppliedBefore } from "./cts-ledger.store";
 import { forgetFramesBefore, FRAME_KEEP_MS } from "./cts-frames.store";
 import { CtsLink } from "./cts-link";
 import { CtsStatus, type CtsHealth } from "./cts-status";
-import { streamNames, type StreamKey } from "./cts-streams";
+import { CTS_LEASE, streamNames, type StreamKey } from "./cts-streams";
 import { LiveFrames } from "./live-frames";
 import { RecentRevisions } from "./recent-revisions";
 import { SceneSamplesApplier, TrackEventsApplier } from "./low-rate.applier";
@@ -60,18 +67,29 @@ export class CtsService {
   }
 
   start(): void {
-    if (!this.enabled || this.link) return;
-    this.link = new CtsLink(this.ctx, this.status, this.pumps);
-    this.link.start();
+    if (!this.enabled || this.stops.length) return;
+    this.status.state = "standby";
     this.stops.push(
+      whileHolding(leasesOf(this.ctx), CTS_LEASE, () => {
+        const link = new CtsLink(this.ctx, this.status, this.pumps);
+        this.link = link;
+        this.status.state = "connecting";
+        this.ctx.log.info({}, "tracking: this instance consumes the streams");
+        link.start();
+        this.ctx.bus.publish("cts.consuming", {});
+        return async () => {
+          await link.stop();
+          if (this.link === link) this.link = null;
+          this.status.state = "standby";
+          this.status.connectedSince = null;
+        };
+      }),
       startRetention(this.ctx, { what: "tracking frames", days: FRAME_KEEP_MS / 86_400_000, deleteBefore: (c) => forgetFramesBefore(this.ctx.db, c) }),
       startRetention(this.ctx, { what: "applied tracking messages", days: APPLIED_KEEP_DAYS, deleteBefore: (c) => forgetAppliedBefore(this.ctx.db, c) }),
     );
   }
 
   async stop(): Promise<void> {
-    await this.link?.stop();
-    this.link = null;
     for (const s of this.stops.splice(0)) await s();
   }
 

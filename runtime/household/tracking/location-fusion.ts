@@ -18,7 +18,7 @@ import { findRoomByName } from "../rooms/rooms.service";
 import { sensorRoomName } from "../sensors/sensors.service";
 import { displayNameOf } from "../persons/persons.service";
 import { appendLocationChange, latestLocationChange, setChangeQuality } from "./location-history.store";
-import { getPersonLocation, listPersonLocations, writePersonLocation } from "./locations.store";
+import { listPersonLocations, lockPersonLocations, writePersonLocation } from "./locations.store";
 import { locationStep, type Evidence, type LocationLimits, type ResolvedRoom } from "./location-step";
 import { isoAt, minutesAgo } from "./match";
 import { recordSighting } from "./sightings.store";
@@ -173,7 +173,8 @@ export class LocationFusion {
   }
 
   private async applyIn(trx: Knex, ev: Evidence, room: ResolvedRoom): Promise<SensorEvent | null> {
-    const step = locationStep(await getPersonLocation(trx, ev.person_id), ev, room, this.limits());
+    const prev = (await lockPersonLocations(trx, [ev.person_id])).get(ev.person_id) ?? null;
+    const step = locationStep(prev, ev, room, this.limits());
     if (!step) return null;
     if (step.transition) await recordTransition(trx, step.transition);
     await writePersonLocation(trx, step.next);

@@ -2,6 +2,7 @@
 import type { Knex } from "knex";
 import { chunks, ROWS_PER_STATEMENT } from "../../platform/db/chunks";
 import type { WriteBatch } from "../../platform/db/write-batch";
+import { isPostgres } from "../../platform/db/insert-sql";
 
 export const LOCATION_SOURCES = ["camera", "hub_sensor", "cts"] as const;
 export type LocationSource = (typeof LOCATION_SOURCES)[number];
@@ -53,6 +54,40 @@ export async function getPersonLocations(db: Knex, personIds: readonly string[])
   const found = new Map<string, StoredLocation>();
   for (const ids of chunks(personIds, ROWS_PER_STATEMENT)) {
     const rows: LocationRow[] = await db<LocationRow>("person_locations").whereIn("person_id", [...ids]);
+    for (const row of rows) found.set(row.person_id, toLocation(row));
+  }
+  return found;
+}
+
+/**
+ * The current locations of these persons, read to be changed in this transaction (`trx`):
+ * until it ends, no other transaction changes them. Each writer reads, decides with
+ * location-step and writes; two at once (several instances, or the hub's sensors beside the
+ * tracking stream) would both start from the same state and the later commit would undo the
+ * other's change. On PostgreSQL the rows are locked in person order (two writers never wait on
+ * each other in a circle), and a person with no row yet by an advisory lock on their id, then
+ * read again. SQLite runs one write transaction at a time.
+ */
+export async function lockPersonLocations(trx: Knex, personIds: readonly string[]): Promise<Map<string, StoredLocation>> {
+  if (!isPostgres(trx)) return getPersonLocations(trx, personIds);
+  const ids = [...new Set(personIds)].sort();
+  const found = await readForUpdate(trx, ids);
+  const missing = ids.filter((id) => !found.has(id));
+  if (missing.length) {
+    // One statement; the array's order is the order the locks are taken.
+    await trx.raw("select pg_advisory_xact_lock(hashtext(k)) from unnest(?::text[]) as k", [missing.map((id) => `person_locations:${id}`)]);
+    for (const [id, l] of await readForUpdate(trx, missing)) found.set(id, l);
+  }
+  return found;
+}
+
+async function readForUpdate(trx: Knex, sortedIds: readonly string[]): Promise<Map<string, StoredLocation>> {
+  const found = new Map<string, StoredLocation>();
+  for (const ids of chunks(sortedIds, ROWS_PER_STATEMENT)) {
+    const rows: LocationRow[] = await trx<LocationRow>("person_locations")
+      .whereIn("person_id", [...ids])
+      .orderBy("person_id")
+      .forUpdate();
     for (const row of rows) found.set(row.person_id, toLocation(row));
   }
   return found;

@@ -8,7 +8,7 @@
  */
 import type { Knex } from "knex";
 import { appendLocationChange, changesOfTrackNotBy, latestLocationChange, supersedeChanges, type LocationChange } from "./location-history.store";
-import { deletePersonLocation, getPersonLocation, writePersonLocation } from "./locations.store";
+import { deletePersonLocation, getPersonLocation, lockPersonLocations, writePersonLocation } from "./locations.store";
 
 export interface TrackRevision {
   ph_id: string;
@@ -31,6 +31,8 @@ export async function reviseTrack(trx: Knex, r: TrackRevision, at: string): Prom
   if (wrong.length === 0) return { superseded: 0, rewritten: 0, person_ids: [], from: null };
   const wrongPersons = [...new Set(wrong.map((c) => c.person_id))];
   const touched = { person_ids: r.new_person_id ? [...new Set([...wrongPersons, r.new_person_id])] : wrongPersons, from: wrong[0].timestamp };
+  // Their locations are read below and written from what was read.
+  await lockPersonLocations(trx, touched.person_ids);
   await supersedeChanges(
     trx,
     wrong.map((c) => c.id),

@@ -10,13 +10,13 @@ import type { SensorEvent } from "../../platform/core/event-bus";
 import type { WriteBatch } from "../../platform/db/write-batch";
 import { queueLocationChanges, queueStayQualities, type LocationChange } from "./location-history.store";
 import { locationStep, type Evidence, type LocationLimits, type ResolvedRoom } from "./location-step";
-import { getPersonLocations, queuePersonLocations, type StoredLocation } from "./locations.store";
+import { lockPersonLocations, queuePersonLocations, type StoredLocation } from "./locations.store";
 import { queueTransitions, type RoomTransition } from "./transitions.store";
 
-/** Reads the persons' locations now; queues the writes on `batch`, which the caller runs. */
+/** Reads the persons' locations now, held until the transaction ends; queues the writes on `batch`, which the caller runs. */
 export async function applyFixesIn(batch: WriteBatch, items: readonly { ev: Evidence; room: ResolvedRoom }[], limits: LocationLimits): Promise<SensorEvent[]> {
   if (items.length === 0) return [];
-  const state = await getPersonLocations(batch.db, [...new Set(items.map((i) => i.ev.person_id))]);
+  const state = await lockPersonLocations(batch.db, [...new Set(items.map((i) => i.ev.person_id))]);
   const written = new Map<string, StoredLocation>();
   const transitions: Omit<RoomTransition, "id">[] = [];
   const appended: Omit<LocationChange, "id">[] = [];

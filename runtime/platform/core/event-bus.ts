@@ -33,6 +33,12 @@ export interface BusTopics {
    */
   "cts.signal": { signal_id: string };
   /**
+   * This instance took the `cts` lease and consumes the tracking streams (household/cts): the
+   * `dementia_signal` trigger fires the signals still `pending`, committed by an instance that
+   * stopped or died before it fired them.
+   */
+  "cts.consuming": Record<string, never>;
+  /**
    * A scene keyframe sample arrived from continuous tracking (household/cts): care/perception
    * fetches its keyframe, analyses it and keeps the observation in semantic memory.
    */
@@ -69,6 +75,7 @@ export const CROSSES_INSTANCES: Readonly<Record<Topic, boolean>> = {
   "prompt.answered": true,
   "quiz.ended": true,
   "cts.signal": false,
+  "cts.consuming": false,
   "cts.scene_sample": false,
   "tracking.revised": true,
   "person.added": true,

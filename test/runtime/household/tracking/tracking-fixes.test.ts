@@ -111,3 +111,62 @@ describe("tracking fixes applied in one transaction", () => {
     assert.deepEqual(events.batched, events.alone);
   });
 });
+
+/**
+ * Two writers at once (two instances, or the hub's sensors beside the tracking stream): one
+ * decided a move and has not written it when another places the same person later. The later
+ * fix must win and its transition start from the room the first one left, whichever commits
+ * first; on PostgreSQL each reads and writes in a transaction of its own at READ COMMITTED.
+ */
+describe("tracking fixes from two writers at once", () => {
+  let db: TestDatabase;
+  let store: Store;
+  before(async () => {
+    db = await migratedDatabase();
+    store = await openStore(db.databaseUrl, db.dataDir);
+  });
+  after(async () => {
+    await store.close();
+    await db.drop();
+  });
+
+  const race = async (person: string) => {
+    const first = await store.db.transaction();
+    const firstBatch = new WriteBatch(first);
+    await applyFixesIn(firstBatch, [fix(person, "Kitchen", 20, 0.9)], LIMITS);
+    // The second writer begins while the first has decided and not written.
+    let secondDone = false;
+    const second = store.db
+      .transaction(async (trx) => {
+        const batch = new WriteBatch(trx);
+        await applyFixesIn(batch, [fix(person, "Lounge", 30, 0.9)], LIMITS);
+        await batch.run();
+      })
+      .then(() => (secondDone = true));
+    await new Promise((r) => setTimeout(r, 300));
+    const waited = !secondDone;
+    await firstBatch.run();
+    await first.commit();
+    await second;
+    return waited;
+  };
+
+  for (const placed of [true, false])
+    it(`keeps the later fix and chains the moves${placed ? "" : ", for a person placed nowhere before"}`, async () => {
+      const person = placed ? "rose" : "ravi";
+      if (placed)
+        await store.db.transaction(async (trx) => {
+          const batch = new WriteBatch(trx);
+          await applyFixesIn(batch, [fix(person, "Hallway", 0, 0.9)], LIMITS);
+          await batch.run();
+        });
+      const waited = await race(person);
+      const location = await getPersonLocation(store.db, person);
+      assert.equal(location?.room_name, "Lounge", "she is where the later fix saw her");
+      assert.equal(location?.updated_at, new Date(T0 + 30_000).toISOString());
+      const range = { person_id: person, since: new Date(T0 - 1000).toISOString(), until: new Date(T0 + 60_000).toISOString() };
+      const moves = (await listTransitions(store.db, range)).map((t) => `${t.from_room_name ?? "-"} > ${t.to_room_name}`).sort();
+      assert.deepEqual(moves, [...(placed ? ["- > Hallway", "Hallway > Kitchen"] : ["- > Kitchen"]), "Kitchen > Lounge"].sort());
+      assert.ok(waited, "the second writer waited for the first");
+    });
+});
