@@ -423,7 +423,7 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
     engine = pipeline;
     lifecycle.add("engine", () => pipeline.stop());
     if (cluster.enabled) {
-      lifecycle.add("cluster: run events", fanOutRuns(pipeline.live, cluster.link));
+      lifecycle.add("cluster: run events", fanOutRuns(pipeline.live, cluster.link, clock));
       const shared = shareDeploys({
         db: ctx.db,
         link: cluster.link,

@@ -63,14 +63,52 @@ export function fanOutWebApp(hub: WebAppHub, link: ClusterLink, clock: Clock): (
   };
 }
 
-/** `/ws/pipeline`: every instance's feed shows the runs of every engine; returns how to stop. */
-export function fanOutRuns(live: LiveEvents, link: ClusterLink): () => void {
-  // Subscribed to every type for as long as the instance runs: a feed client may be on any instance.
-  const offLocal = live.subscribe((e) => link.publish("runs", e));
-  const offRemote = link.subscribe("runs", (data) => live.relay(data as PipelineExecutionEvent));
+/**
+ * `/ws/pipeline`: every instance's feed shows the runs of every engine; returns how to stop.
+ * An engine builds and sends its run events only while another instance has a feed client: each
+ * instance says whether it wants them (`runs.wanted`, at each change, every 5 s and when asked
+ * with `runs.ask` by an instance that connects), and one that stops saying so is forgotten
+ * after 15 s. With nobody watching, a run costs no instance anything for the others.
+ */
+export function fanOutRuns(live: LiveEvents, link: ClusterLink, clock: Clock): () => void {
+  const wanting = new Map<string, number>();
+  let offLocal: (() => void) | null = null;
+  const follow = () => {
+    const now = clock.now();
+    for (const [id, until] of wanting) if (until <= now) wanting.delete(id);
+    if (wanting.size > 0 && !offLocal) offLocal = live.subscribe((e) => link.publish("runs", e));
+    else if (wanting.size === 0 && offLocal) {
+      offLocal();
+      offLocal = null;
+    }
+  };
+  const tell = () => link.publish("runs.wanted", live.wantsOtherInstances);
+  let cancel = () => {};
+  const every = () => {
+    tell();
+    follow();
+    cancel = clock.at(clock.now() + CLIENTS_EVERY_MS, every);
+  };
+  const offs = [
+    link.subscribe("runs", (data) => live.relay(data as PipelineExecutionEvent)),
+    link.subscribe("runs.wanted", (data, from) => {
+      if (data === true) wanting.set(from, clock.now() + CLIENTS_FORGOTTEN_MS);
+      else wanting.delete(from);
+      follow();
+    }),
+    link.subscribe("runs.ask", tell),
+    link.onConnected(() => {
+      tell();
+      link.publish("runs.ask", true);
+    }),
+    live.onOtherInstancesWanted(tell),
+  ];
+  every();
   return () => {
-    offLocal();
-    offRemote();
+    cancel();
+    for (const off of offs) off();
+    offLocal?.();
+    offLocal = null;
   };
 }
 

@@ -74,6 +74,20 @@ export class LiveEvents {
   private allTypes = 0;
   private readonly perType = new Map<PipelineEventType, number>();
   private sequence = 0;
+  /** Subscribers to the other instances' runs (live feed clients), and who hears when there come to be some or none. */
+  private otherListeners = 0;
+  private readonly otherWatchers = new Set<(wanted: boolean) => void>();
+
+  /** Does anyone here listen to the runs of the other instances? They send them only then. */
+  get wantsOtherInstances(): boolean {
+    return this.otherListeners > 0;
+  }
+
+  /** `watcher` hears each change of `wantsOtherInstances`; returns how to stop. */
+  onOtherInstancesWanted(watcher: (wanted: boolean) => void): () => void {
+    this.otherWatchers.add(watcher);
+    return () => this.otherWatchers.delete(watcher);
+  }
 
   /** Does at least one subscriber get events of this type? Callers skip building the rest. */
   wants(type: PipelineEventType): boolean {
@@ -124,6 +138,10 @@ export class LiveEvents {
   }
 
   private count(sub: Subscription, delta: 1 | -1): void {
+    if (sub.otherInstances) {
+      this.otherListeners += delta;
+      if (this.otherListeners === (delta === 1 ? 1 : 0)) for (const w of this.otherWatchers) w(this.otherListeners > 0);
+    }
     if (sub.types === null) {
       this.allTypes += delta;
       return;

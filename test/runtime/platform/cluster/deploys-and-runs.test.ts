@@ -10,6 +10,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import WebSocket from "ws";
+import { connect } from "@nats-io/transport-node";
 import { createApp, type CareflowApp } from "../../../../runtime/app/app";
 import { storedRevision } from "../../../../runtime/app/cluster/shared-deploys";
 import { buildSettings } from "../../../../runtime/platform/config/load-settings";
@@ -112,6 +113,33 @@ describe("cluster: deploys and runs seen by every instance", function () {
 
   let ruleId: number;
   let stepId: number;
+
+  it("sends no run events between instances while no instance has a live feed client", async () => {
+    const prefix = (await call(a, "GET", "/health")).body.cluster.events.subject_prefix as string;
+    const nc = await connect({ servers: NATS_URL });
+    const sent: string[] = [];
+    const sub = nc.subscribe(`${prefix}.runs`);
+    void (async () => {
+      for await (const m of sub) sent.push(m.string());
+    })();
+    try {
+      const imported = await call(a, "POST", "/api/v1/rules/import", {
+        schema_version: 1,
+        rule: { name: "Quiet check", trigger_type: "manual" },
+        steps: [{ label: "check", step_type: "condition", schema_version: 1, config: { expression: "true" } }],
+      });
+      assert.equal(imported.status, 201, JSON.stringify(imported.body));
+      for (const base of [a, b]) {
+        const exec = (await call(base, "POST", `/api/v1/rules/${imported.body.rule_id as number}/execute`)).body.execution_id as number;
+        assert.equal((await finished(base, exec)).status, "completed");
+      }
+      await nc.flush();
+      await new Promise((r) => setTimeout(r, 200));
+      assert.deepEqual(sent, [], "nobody watches, so no instance built or sent its runs' events");
+    } finally {
+      await nc.close();
+    }
+  });
 
   it("a run on one instance is seen on the other's live feed and web app, once, in order", async () => {
     const feedOnB = await listen(b, "/ws/pipeline", KEYS.caregiver);
