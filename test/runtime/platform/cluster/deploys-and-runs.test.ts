@@ -13,6 +13,7 @@ import WebSocket from "ws";
 import { connect } from "@nats-io/transport-node";
 import { createApp, type CareflowApp } from "../../../../runtime/app/app";
 import { storedRevision } from "../../../../runtime/app/cluster/shared-deploys";
+import { readFlows, writeFlows } from "../../../../runtime/platform/nodered/flow-store";
 import { buildSettings } from "../../../../runtime/platform/config/load-settings";
 import { createLogger } from "../../../../runtime/platform/core/logger";
 import { eventually } from "../../../support/eventually";
@@ -247,5 +248,17 @@ describe("cluster: deploys and runs seen by every instance", function () {
     await relay!.restore();
     await eventually("beta to catch up on reconnecting", async () => (await call(b, "GET", "/health")).body.cluster.flows_rev === rev, 20_000);
     assert.equal((await call(b, "GET", "/health")).body.cluster.events.state, "connected");
+  });
+
+  it("a REST read on an instance that missed a deploy's notice reads and runs the stored flows", async () => {
+    // Stored with no notice at all, as by an instance that died right after its commit.
+    const flows = await readFlows(alpha!.ctx.db);
+    const tab = flows.find((n) => n.type === "tab" && n.label === "Smoke");
+    assert.ok(tab, "the Smoke rule's tab");
+    tab.label = "Smoke (renamed quietly)";
+    await writeFlows(alpha!.ctx.db, flows);
+    for (const base of [b, a]) assert.equal((await call(base, "GET", `/api/v1/rules/${ruleId}`)).body.name, "Smoke (renamed quietly)");
+    const rev = await storedRevision(alpha!.ctx.db);
+    assert.equal((await call(b, "GET", "/health")).body.cluster.flows_rev, rev, "beta runs what it read");
   });
 });
