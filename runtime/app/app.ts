@@ -218,6 +218,8 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
     },
   };
   lifecycle.add("web app socket", () => ctx.webapp.close());
+  // A deploy started (here, or elsewhere and run here): rule reads read the id index again.
+  ctx.bus.subscribe("rules.changed", () => ctx.flows.forgetIndex());
   // The web app shows the time in the household's time zone, wherever the tablet thinks it is.
   // `voice`: a realtime model is configured, so the app offers its Talk button.
   ctx.webapp.onConnect((client) =>

@@ -11,7 +11,7 @@ import { readFlows, writeFlows, type FlowNode } from "../../platform/nodered/flo
 import { FlowDraft } from "./flow-draft";
 import { DeployRejected, refusalDetail, type DeployReport } from "./flow-validation";
 import { syncRuleIndex } from "./index-sync";
-import { bumpRulesVersion } from "./rules-version";
+import { bumpRulesVersion, rulesVersion } from "./rules-version";
 import type { RuleIndex } from "./rule-model";
 
 export interface FlowSource {
@@ -46,8 +46,25 @@ export async function readIndex(db: Knex): Promise<RuleIndex> {
 
 const isVersionMismatch = (err: unknown): boolean => (err as { code?: string } | null)?.code === "version_mismatch";
 
+/**
+ * How long a read keeps the id index it read: changes made here are seen at once (the rules
+ * version, and `forgetIndex` at each deploy that starts); this bounds an index-only change made
+ * through another instance (a step reorder).
+ */
+const INDEX_MAX_AGE_MS = 1000;
+
+const frozenIndex = (index: RuleIndex): RuleIndex => {
+  for (const rows of [index.rules, index.steps, index.contexts]) {
+    for (const row of rows) Object.freeze(row);
+    Object.freeze(rows);
+  }
+  return Object.freeze(index);
+};
+
 export class FlowWriter {
   private queue: Promise<unknown> = Promise.resolve();
+  private forgotten = 0;
+  private keptIndex: { key: string; at: number; index: Promise<RuleIndex> } | null = null;
 
   constructor(
     private readonly db: Knex,
@@ -55,10 +72,35 @@ export class FlowWriter {
     private readonly check: DeployChecker,
   ) {}
 
-  /** Current flows and index, for reads. */
+  /**
+   * Current flows and index, for reads (every rule fired reads them). The index is shared
+   * between reads and frozen; it is read again after any rule write here, any deploy that
+   * starts (`forgetIndex`), and at the latest a second after it was read.
+   */
   async snapshot(): Promise<{ flows: FlowNode[]; index: RuleIndex }> {
-    const [{ flows }, index] = await Promise.all([this.source.read(), readIndex(this.db)]);
-    return { flows, index };
+    // The flows first: with several instances reading them may run a deploy made elsewhere, which forgets the index.
+    const { flows } = await this.source.read();
+    return { flows, index: await this.index() };
+  }
+
+  /** A deploy started (flows changed, here or elsewhere): the next read reads the index again. */
+  forgetIndex(): void {
+    this.forgotten++;
+    this.keptIndex = null;
+  }
+
+  private index(): Promise<RuleIndex> {
+    // Taken before the read starts: a change during the read makes its answer stale at once.
+    const key = `${this.forgotten}:${rulesVersion(this.db)}`;
+    const now = Date.now();
+    const kept = this.keptIndex;
+    if (kept && kept.key === key && now - kept.at < INDEX_MAX_AGE_MS && now >= kept.at) return kept.index;
+    const entry = { key, at: now, index: readIndex(this.db).then(frozenIndex) };
+    this.keptIndex = entry;
+    entry.index.catch(() => {
+      if (this.keptIndex === entry) this.keptIndex = null;
+    });
+    return entry.index;
   }
 
   /** Run `edit` on a draft of the current flows and deploy the result; returns edit's value. */

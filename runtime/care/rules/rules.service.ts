@@ -10,6 +10,7 @@ import { isoNow } from "../../platform/core/clock";
 import { NotFoundError } from "../../platform/core/errors";
 import { parseInput } from "../../platform/core/validation";
 import { newNodeId } from "./flow-draft";
+import { bumpRulesVersion } from "./rules-version";
 import { tabNode, triggerNode } from "./node-builders";
 import { allRules, findRule, getRuleDetail } from "./rule-read";
 import { nodeConfig, ruleView, type RuleDetail } from "./rule-model";
@@ -61,6 +62,7 @@ export async function updateRule(ctx: CareContext, id: number, input: unknown): 
     .db("rules")
     .where({ id })
     .update({ updated_at: isoNow(ctx.clock) });
+  bumpRulesVersion(ctx.db);
   return getRuleDetail(ctx, id, true);
 }
 
@@ -78,6 +80,7 @@ export async function generateWebhookSecret(ctx: CareContext, id: number): Promi
   const created_at = isoNow(ctx.clock);
   const n = await ctx.db("rules").where({ id }).update({ webhook_secret: secret, webhook_secret_created_at: created_at, updated_at: created_at });
   if (!n) throw new NotFoundError(`Rule ${id} not found`);
+  bumpRulesVersion(ctx.db);
   return { secret, created_at };
 }
 

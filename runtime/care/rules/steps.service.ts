@@ -15,6 +15,7 @@ import { stepNode, stepSlot } from "./node-builders";
 import { findRule, getRuleDetail } from "./rule-read";
 import { edgesOf, nodeWires, stepViews, type RuleIndex, type RuleNodes, type StepView } from "./rule-model";
 import { validatedConfig } from "./step-checks";
+import { bumpRulesVersion } from "./rules-version";
 import { NotFoundError } from "../../platform/core/errors";
 
 const position = z.number().finite().min(-100000).max(100000);
@@ -182,6 +183,8 @@ export async function reorderSteps(ctx: CareContext, ruleId: number, input: unkn
         .where({ id: s.id })
         .update({ order: i + 1 });
   });
+  // Whoever keeps the index (rule reads, triggers) reads it again.
+  bumpRulesVersion(ctx.db);
   return listSteps(ctx, ruleId);
 }
 

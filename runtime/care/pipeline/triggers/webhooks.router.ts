@@ -60,8 +60,12 @@ async function checkSecret(ctx: CareContext, req: Request): Promise<void> {
       if (!(err instanceof NotFoundError)) throw err;
     }
   }
+  // The secret as stored now, not as a kept index has it: a rotation made through any instance retires the old one at once.
+  const stored = found
+    ? ((await ctx.db("rules").where({ id: found.row.id }).first("webhook_secret")) as { webhook_secret: string | null } | undefined)
+    : undefined;
   // An unknown rule is compared like a wrong secret: same time, same answer.
-  if (!secretMatches(given, found?.row.webhook_secret ?? null) || !found) throw new ForbiddenError("Webhook secret does not match");
+  if (!secretMatches(given, stored?.webhook_secret ?? null) || !found) throw new ForbiddenError("Webhook secret does not match");
   req.webhookRule = found;
 }
 

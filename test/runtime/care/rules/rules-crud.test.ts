@@ -117,8 +117,8 @@ describe("rules: the rule resource", () => {
 
   it("shows the webhook secret to admins only", async () => {
     const { body: rule } = await t.post("/api/v1/rules", { name: "Hook", trigger_type: "webhook" });
-    await t.app.ctx.db("rules").where({ id: rule.id }).update({ webhook_secret: "s3cret-value", webhook_secret_created_at: "2026-01-01T00:00:00.000Z" });
-    assert.equal((await t.get(`/api/v1/rules/${rule.id}`)).body.webhook_config.secret, "s3cret-value");
+    const { body: made } = await t.post(`/api/v1/webhooks/${rule.id}/generate-secret`, {});
+    assert.equal((await t.get(`/api/v1/rules/${rule.id}`)).body.webhook_config.secret, made.secret);
     assert.equal((await t.get(`/api/v1/rules/${rule.id}`, KEYS.caregiver)).body.webhook_config.secret, "***");
   });
 
