@@ -198,6 +198,7 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
               await deploys?.catchUp();
               return nodeRedHost.getFlows();
             },
+            running: () => nodeRedHost.getFlows(),
             deploy: (flows, rev) => nodeRedHost.setFlows(flows, rev),
           }
         : announcing(

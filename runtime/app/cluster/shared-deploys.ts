@@ -10,7 +10,7 @@ import { createHash } from "node:crypto";
 import type { Knex } from "knex";
 import type { ClusterLink } from "../../platform/cluster/cluster-link";
 import type { Logger } from "../../platform/core/logger";
-import { readFlows } from "../../platform/nodered/flow-store";
+import { readFlows, storedFlowsMarker } from "../../platform/nodered/flow-store";
 
 export interface RunningFlows {
   /** The revision of the flows running now. */
@@ -35,17 +35,6 @@ export const storedRevision = async (db: Knex): Promise<string> =>
     .update(JSON.stringify(await readFlows(db)))
     .digest("hex");
 
-/**
- * Which write of the stored flows is there: any write gives the rows it writes the newest
- * transaction id (a deploy replaces them all in one), so the rows' count and highest id change
- * with each one (several instances run on PostgreSQL only). One small read instead of reading
- * and hashing every flow at each check: a run fired over REST checks, and that is most checks.
- */
-const storedMarker = async (db: Knex): Promise<string> => {
-  const [row] = (await db("flow_nodes").select(db.raw("count(*) as n, max(xmin::text::bigint) as x"))) as Array<{ n: string | number; x: string | null }>;
-  return `${row.n}:${row.x ?? ""}`;
-};
-
 export function shareDeploys(opts: { db: Knex; link: ClusterLink; log: Logger; running: RunningFlows }): SharedDeploys {
   const { db, link, log, running } = opts;
   // One catch-up at a time; a notice arriving meanwhile is served by one more after it.
@@ -54,7 +43,8 @@ export function shareDeploys(opts: { db: Knex; link: ClusterLink; log: Logger; r
   /** The stored flows' marker when they were last found to be the ones running here. */
   let runningMarker: string | null = null;
   const check = async (from: string | null): Promise<void> => {
-    const marker = await storedMarker(db);
+    // One small read at most checks (a run fired over REST checks); the flows only when it changed.
+    const marker = await storedFlowsMarker(db);
     if (marker === runningMarker) return;
     const [stored, live] = await Promise.all([storedRevision(db), running.rev()]);
     if (stored !== live) {

@@ -15,7 +15,10 @@ import { bumpRulesVersion, rulesVersion } from "./rules-version";
 import type { RuleIndex } from "./rule-model";
 
 export interface FlowSource {
+  /** The current flows; with several instances, after running a deploy made elsewhere if there is one. */
   read(): Promise<{ flows: FlowNode[]; rev?: string }>;
+  /** The flows running here now, without looking for a deploy made elsewhere (absent: `read`). */
+  running?(): Promise<{ flows: FlowNode[] }>;
   deploy(flows: readonly FlowNode[], rev?: string): Promise<void>;
 }
 
@@ -73,13 +76,14 @@ export class FlowWriter {
   ) {}
 
   /**
-   * Current flows and index, for reads (every rule fired reads them). The index is shared
+   * Current flows and index, for reads (every rule fired reads them); `catchUp: false` takes the
+   * flows running here without looking for a deploy made elsewhere first. The index is shared
    * between reads and frozen; it is read again after any rule write here, any deploy that
    * starts (`forgetIndex`), and at the latest a second after it was read.
    */
-  async snapshot(): Promise<{ flows: FlowNode[]; index: RuleIndex }> {
+  async snapshot(opts: { catchUp?: boolean } = {}): Promise<{ flows: FlowNode[]; index: RuleIndex }> {
     // The flows first: with several instances reading them may run a deploy made elsewhere, which forgets the index.
-    const { flows } = await this.source.read();
+    const { flows } = opts.catchUp === false && this.source.running ? await this.source.running() : await this.source.read();
     return { flows, index: await this.index() };
   }
 

@@ -51,3 +51,9 @@ export async function getRuleDetail(ctx: CareContext, id: number, revealSecrets:
   const r = findRule(flows, index, id);
   return { ...ruleView(r, revealSecrets), steps: stepViews(r), edges: edgesOf(r), contexts: contextViews(r), dependencies: await listDependencies(ctx, id) };
 }
+
+/** The rule's webhook secret as stored now (not as a kept index has it): a rotation through any instance counts at once. */
+export async function storedWebhookSecret(ctx: CareContext, ruleId: number): Promise<string | null> {
+  const row = (await ctx.db("rules").where({ id: ruleId }).first("webhook_secret")) as { webhook_secret: string | null } | undefined;
+  return row?.webhook_secret ?? null;
+}

@@ -13,6 +13,16 @@ export async function readFlows(db: Knex): Promise<FlowNode[]> {
   return rows.map((r) => JSON.parse(r.json) as FlowNode);
 }
 
+/**
+ * Which write of the stored flows is there, on PostgreSQL: any write gives the rows it writes
+ * the newest transaction id (a deploy replaces them all in one), so the rows' count and highest
+ * id change with each one. One small read, where reading and hashing every flow would be many.
+ */
+export async function storedFlowsMarker(db: Knex): Promise<string> {
+  const [row] = (await db("flow_nodes").select(db.raw("count(*) as n, max(xmin::text::bigint) as x"))) as Array<{ n: string | number; x: string | null }>;
+  return `${row.n}:${row.x ?? ""}`;
+}
+
 /** Replace every flow row in one transaction (what a full deploy means). */
 export async function writeFlows(db: Knex | Knex.Transaction, flows: readonly FlowNode[]): Promise<void> {
   const write = async (trx: Knex.Transaction) => {

@@ -18,6 +18,7 @@ import type { StepSpec } from "../../../../nodes/_kit/types";
 import { registry } from "../../../../nodes/registry.generated";
 import type { CareContext } from "../../context";
 import { isoNow } from "../../../platform/core/clock";
+import { NotFoundError } from "../../../platform/core/errors";
 import type { RedHookEvent, RedHooks } from "../../../platform/nodered/red";
 import type { RedNodeInstance, RedMessage, RedNodeConfig } from "../../../../nodes/_kit/node-red/red-api";
 import { stepSpecOfNode } from "../../rules/care-types";
@@ -167,8 +168,7 @@ export class PipelineEngine implements RunEngine {
   // ---- firing -------------------------------------------------------------------------
 
   async fire(req: FireRequest): Promise<FireResult> {
-    const { flows, index } = await this.ctx.flows.snapshot();
-    const rule = findRule(flows, index, req.rule_id);
+    const rule = await this.ruleToFire(req.rule_id);
     if (rule.tab.disabled === true) return { execution_id: null, reason: "the rule is disabled" };
     if (!req.skip_gates && this.gates) {
       const gate = await this.gates(req, rule);
@@ -178,6 +178,23 @@ export class PipelineEngine implements RunEngine {
       }
     }
     return { execution_id: await this.startRun(rule, req.trigger, req.trigger_input ?? null, null) };
+  }
+
+  /**
+   * The rule as this instance runs it: a deploy made through another instance reaches it by its
+   * notice, so a firing does not first look for one (with several instances that was a read of
+   * the store per run). A rule not known here yet, made elsewhere a moment ago, is looked up
+   * again after looking.
+   */
+  private async ruleToFire(id: number): Promise<RuleNodes> {
+    const running = await this.ctx.flows.snapshot({ catchUp: false });
+    try {
+      return findRule(running.flows, running.index, id);
+    } catch (err) {
+      if (!(err instanceof NotFoundError)) throw err;
+      const stored = await this.ctx.flows.snapshot();
+      return findRule(stored.flows, stored.index, id);
+    }
   }
 
   async startRun(rule: RuleNodes, trigger: TriggerContext, triggerInput: Record<string, unknown> | null, rerunOf: number | null): Promise<number> {

@@ -19,7 +19,7 @@ import { positiveIntOrNull } from "../../../platform/core/validation";
 import { intParam } from "../../../platform/http/params";
 import { jsonBody } from "../../../platform/http/json-body";
 import { route } from "../../../platform/http/route";
-import { findRule } from "../../rules/rule-read";
+import { findRule, storedWebhookSecret } from "../../rules/rule-read";
 import { ruleView, type RuleNodes } from "../../rules/rule-model";
 import { generateWebhookSecret } from "../../rules/rules.service";
 import { triggerContext, type FireResult } from "../engine/types";
@@ -60,12 +60,9 @@ async function checkSecret(ctx: CareContext, req: Request): Promise<void> {
       if (!(err instanceof NotFoundError)) throw err;
     }
   }
-  // The secret as stored now, not as a kept index has it: a rotation made through any instance retires the old one at once.
-  const stored = found
-    ? ((await ctx.db("rules").where({ id: found.row.id }).first("webhook_secret")) as { webhook_secret: string | null } | undefined)
-    : undefined;
+  const stored = found ? await storedWebhookSecret(ctx, found.row.id) : null;
   // An unknown rule is compared like a wrong secret: same time, same answer.
-  if (!secretMatches(given, stored?.webhook_secret ?? null) || !found) throw new ForbiddenError("Webhook secret does not match");
+  if (!secretMatches(given, stored) || !found) throw new ForbiddenError("Webhook secret does not match");
   req.webhookRule = found;
 }
 

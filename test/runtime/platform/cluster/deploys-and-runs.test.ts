@@ -261,4 +261,23 @@ describe("cluster: deploys and runs seen by every instance", function () {
     const rev = await storedRevision(alpha!.ctx.db);
     assert.equal((await call(b, "GET", "/health")).body.cluster.flows_rev, rev, "beta runs what it read");
   });
+
+  it("a rule made through one instance a moment ago runs when fired through another that missed the notice", async () => {
+    await relay!.cut();
+    await eventually("beta to notice", async () => (await call(b, "GET", "/health")).body.cluster.events.state !== "connected");
+    try {
+      const imported = await call(a, "POST", "/api/v1/rules/import", {
+        schema_version: 1,
+        rule: { name: "Late notice", trigger_type: "manual" },
+        steps: [{ label: "check", step_type: "condition", schema_version: 1, config: { expression: "true" } }],
+      });
+      assert.equal(imported.status, 201, JSON.stringify(imported.body));
+      const fired = await call(b, "POST", `/api/v1/rules/${imported.body.rule_id as number}/execute`);
+      assert.equal(fired.status, 201, JSON.stringify(fired.body));
+      assert.equal((await finished(b, fired.body.execution_id as number)).status, "completed");
+    } finally {
+      await relay!.restore();
+    }
+    await eventually("beta back on the broker", async () => (await call(b, "GET", "/health")).body.cluster.events.state === "connected", 20_000);
+  });
 });
