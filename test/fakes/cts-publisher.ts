@@ -129,6 +129,18 @@ export class CtsPublisher {
     return this.raw("tracking.events", trackingEventBytes(e), e.event_id);
   }
 
+  /** Rose on the hall camera, events `from` to `from + n - 1` in turn in the Kitchen and (odd) the Hallway; `atOf` gives a capture time, else now. */
+  async roseBetweenRooms(from: number, n: number, idPrefix: string, atOf?: (i: number) => number): Promise<void> {
+    for (let i = from; i < from + n; i++)
+      await this.event({
+        camera_id: "hall-cam",
+        room_name: i % 2 ? "Hallway" : "Kitchen",
+        people: [{ ph_id: "ph-r", identity_id: "rose" }],
+        event_id: `${idPrefix}-${i}`,
+        ...(atOf ? { at: atOf(i) } : {}),
+      });
+  }
+
   signal(s: SignalSpec): Promise<number> {
     return this.raw("tracking.signals", signalBytes(s), `${s.signal_id}@${s.severity}`);
   }

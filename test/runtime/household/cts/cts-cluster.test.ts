@@ -71,16 +71,7 @@ describe("continuous tracking with several instances", function () {
           .count({ n: "*" })
       )[0].n,
     );
-  const publish = async (from: number, n: number) => {
-    for (let i = from; i < from + n; i++)
-      await pub.event({
-        camera_id: "hall-cam",
-        room_name: i % 2 ? "Hallway" : "Kitchen",
-        people: [{ ph_id: "ph-r", identity_id: "rose" }],
-        event_id: `c-${i}`,
-        at: t0 + i * 10,
-      });
-  };
+  const publish = (from: number, n: number) => pub.roseBetweenRooms(from, n, "c", (i) => t0 + i * 10);
 
   before(async function () {
     requirePgPass(this);

@@ -45,15 +45,7 @@ describe("continuous tracking: the broker restarts", function () {
     await broker?.dispose();
   });
 
-  const publish = async (from: number, n: number) => {
-    for (let i = from; i < from + n; i++)
-      await pub.event({
-        camera_id: "hall-cam",
-        room_name: i % 2 ? "Hallway" : "Kitchen",
-        people: [{ ph_id: "ph-r", identity_id: "rose" }],
-        event_id: `r-${i}`,
-      });
-  };
+  const publish = (from: number, n: number) => pub.roseBetweenRooms(from, n, "r");
 
   it("runs on while the broker is down, says so in /health, and picks up where it was when it returns", async () => {
     await publish(0, 50);

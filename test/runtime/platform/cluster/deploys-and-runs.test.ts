@@ -69,6 +69,16 @@ describe("cluster: deploys and runs seen by every instance", function () {
       },
       20_000,
     );
+  /** A manual rule of one condition step, imported through `base`; its id. */
+  const checkRuleOn = async (base: string, name: string): Promise<number> => {
+    const imported = await call(base, "POST", "/api/v1/rules/import", {
+      schema_version: 1,
+      rule: { name, trigger_type: "manual" },
+      steps: [{ label: "check", step_type: "condition", schema_version: 1, config: { expression: "true" } }],
+    });
+    assert.equal(imported.status, 201, JSON.stringify(imported.body));
+    return imported.body.rule_id as number;
+  };
   const popupRule = (template: string) => ({
     alert_level: "emergency",
     channels: ["pwa_popup_text"],
@@ -124,14 +134,9 @@ describe("cluster: deploys and runs seen by every instance", function () {
       for await (const m of sub) sent.push(m.string());
     })();
     try {
-      const imported = await call(a, "POST", "/api/v1/rules/import", {
-        schema_version: 1,
-        rule: { name: "Quiet check", trigger_type: "manual" },
-        steps: [{ label: "check", step_type: "condition", schema_version: 1, config: { expression: "true" } }],
-      });
-      assert.equal(imported.status, 201, JSON.stringify(imported.body));
+      const ruleOfA = await checkRuleOn(a, "Quiet check");
       for (const base of [a, b]) {
-        const exec = (await call(base, "POST", `/api/v1/rules/${imported.body.rule_id as number}/execute`)).body.execution_id as number;
+        const exec = (await call(base, "POST", `/api/v1/rules/${ruleOfA}/execute`)).body.execution_id as number;
         assert.equal((await finished(base, exec)).status, "completed");
       }
       await nc.flush();
@@ -266,13 +271,8 @@ describe("cluster: deploys and runs seen by every instance", function () {
     await relay!.cut();
     await eventually("beta to notice", async () => (await call(b, "GET", "/health")).body.cluster.events.state !== "connected");
     try {
-      const imported = await call(a, "POST", "/api/v1/rules/import", {
-        schema_version: 1,
-        rule: { name: "Late notice", trigger_type: "manual" },
-        steps: [{ label: "check", step_type: "condition", schema_version: 1, config: { expression: "true" } }],
-      });
-      assert.equal(imported.status, 201, JSON.stringify(imported.body));
-      const fired = await call(b, "POST", `/api/v1/rules/${imported.body.rule_id as number}/execute`);
+      const ruleOfA = await checkRuleOn(a, "Late notice");
+      const fired = await call(b, "POST", `/api/v1/rules/${ruleOfA}/execute`);
       assert.equal(fired.status, 201, JSON.stringify(fired.body));
       assert.equal((await finished(b, fired.body.execution_id as number)).status, "completed");
     } finally {
