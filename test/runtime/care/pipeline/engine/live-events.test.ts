@@ -98,4 +98,22 @@ describe("LiveEvents", () => {
     live.emit(event("pipeline_completed"));
     assert.deepEqual(got, ["first", "second", "second"]);
   });
+
+  it("says when this instance comes to want the other instances' runs and when it stops, once each", () => {
+    const live = new LiveEvents();
+    const heard: boolean[] = [];
+    live.onOtherInstancesWanted((wanted) => heard.push(wanted));
+    const ownOnly = live.subscribe(() => undefined);
+    assert.equal(live.wantsOtherInstances, false, "a listener to this engine alone wants nothing from the others");
+    const feedA = live.subscribe(() => undefined, null, { otherInstances: true });
+    const feedB = live.subscribe(() => undefined, ["pipeline_started"], { otherInstances: true });
+    assert.equal(live.wantsOtherInstances, true);
+    feedA();
+    assert.equal(live.wantsOtherInstances, true, "one feed client is left");
+    feedB();
+    feedB();
+    ownOnly();
+    assert.equal(live.wantsOtherInstances, false);
+    assert.deepEqual(heard, [true, false]);
+  });
 });
