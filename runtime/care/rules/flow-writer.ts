@@ -13,6 +13,7 @@ import { DeployRejected, refusalDetail, type DeployReport } from "./flow-validat
 import { syncRuleIndex } from "./index-sync";
 import { bumpRulesVersion, rulesVersion } from "./rules-version";
 import type { RuleIndex } from "./rule-model";
+import { KeptRead } from "./kept-read";
 
 export interface FlowSource {
   /** The current flows; with several instances, after running a deploy made elsewhere if there is one. */
@@ -67,7 +68,7 @@ const frozenIndex = (index: RuleIndex): RuleIndex => {
 export class FlowWriter {
   private queue: Promise<unknown> = Promise.resolve();
   private forgotten = 0;
-  private keptIndex: { key: string; at: number; index: Promise<RuleIndex> } | null = null;
+  private readonly keptIndex = new KeptRead<RuleIndex>(INDEX_MAX_AGE_MS, Date.now);
 
   constructor(
     private readonly db: Knex,
@@ -90,21 +91,11 @@ export class FlowWriter {
   /** A deploy started (flows changed, here or elsewhere): the next read reads the index again. */
   forgetIndex(): void {
     this.forgotten++;
-    this.keptIndex = null;
+    this.keptIndex.forget();
   }
 
   private index(): Promise<RuleIndex> {
-    // Taken before the read starts: a change during the read makes its answer stale at once.
-    const key = `${this.forgotten}:${rulesVersion(this.db)}`;
-    const now = Date.now();
-    const kept = this.keptIndex;
-    if (kept && kept.key === key && now - kept.at < INDEX_MAX_AGE_MS && now >= kept.at) return kept.index;
-    const entry = { key, at: now, index: readIndex(this.db).then(frozenIndex) };
-    this.keptIndex = entry;
-    entry.index.catch(() => {
-      if (this.keptIndex === entry) this.keptIndex = null;
-    });
-    return entry.index;
+    return this.keptIndex.get(`${this.forgotten}:${rulesVersion(this.db)}`, () => readIndex(this.db).then(frozenIndex));
   }
 
   /** Run `edit` on a draft of the current flows and deploy the result; returns edit's value. */

@@ -36,7 +36,6 @@ const APPLIED_KEEP_DAYS = 1;
 export class CtsService {
   readonly status: CtsStatus;
   private readonly pumps: StreamPump[] = [];
-  private link: CtsLink | null = null;
   private readonly stops: Array<() => Promise<void>> = [];
 
   constructor(
@@ -72,14 +71,12 @@ export class CtsService {
     this.stops.push(
       whileHolding(leasesOf(this.ctx), CTS_LEASE, () => {
         const link = new CtsLink(this.ctx, this.status, this.pumps);
-        this.link = link;
         this.status.state = "connecting";
         this.ctx.log.info({}, "tracking: this instance consumes the streams");
         link.start();
         this.ctx.bus.publish("cts.consuming", {});
         return async () => {
           await link.stop();
-          if (this.link === link) this.link = null;
           this.status.state = "standby";
           this.status.connectedSince = null;
         };

@@ -50,10 +50,16 @@ export async function getPersonLocation(db: Knex, personId: string): Promise<Sto
 }
 
 /** The current locations of these persons (one query), by person_id; absent: placed nowhere. */
-export async function getPersonLocations(db: Knex, personIds: readonly string[]): Promise<Map<string, StoredLocation>> {
+export function getPersonLocations(db: Knex, personIds: readonly string[]): Promise<Map<string, StoredLocation>> {
+  return readLocations(db, personIds, false);
+}
+
+/** `forUpdate` (PostgreSQL): the rows are locked until the transaction ends, in person order. */
+async function readLocations(db: Knex, personIds: readonly string[], forUpdate: boolean): Promise<Map<string, StoredLocation>> {
   const found = new Map<string, StoredLocation>();
   for (const ids of chunks(personIds, ROWS_PER_STATEMENT)) {
-    const rows: LocationRow[] = await db<LocationRow>("person_locations").whereIn("person_id", [...ids]);
+    const query = db<LocationRow>("person_locations").whereIn("person_id", [...ids]);
+    const rows: LocationRow[] = forUpdate ? await query.orderBy("person_id").forUpdate() : await query;
     for (const row of rows) found.set(row.person_id, toLocation(row));
   }
   return found;
@@ -71,24 +77,12 @@ export async function getPersonLocations(db: Knex, personIds: readonly string[])
 export async function lockPersonLocations(trx: Knex, personIds: readonly string[]): Promise<Map<string, StoredLocation>> {
   if (!isPostgres(trx)) return getPersonLocations(trx, personIds);
   const ids = [...new Set(personIds)].sort();
-  const found = await readForUpdate(trx, ids);
+  const found = await readLocations(trx, ids, true);
   const missing = ids.filter((id) => !found.has(id));
   if (missing.length) {
     // One statement; the array's order is the order the locks are taken.
     await trx.raw("select pg_advisory_xact_lock(hashtext(k)) from unnest(?::text[]) as k", [missing.map((id) => `person_locations:${id}`)]);
-    for (const [id, l] of await readForUpdate(trx, missing)) found.set(id, l);
-  }
-  return found;
-}
-
-async function readForUpdate(trx: Knex, sortedIds: readonly string[]): Promise<Map<string, StoredLocation>> {
-  const found = new Map<string, StoredLocation>();
-  for (const ids of chunks(sortedIds, ROWS_PER_STATEMENT)) {
-    const rows: LocationRow[] = await trx<LocationRow>("person_locations")
-      .whereIn("person_id", [...ids])
-      .orderBy("person_id")
-      .forUpdate();
-    for (const row of rows) found.set(row.person_id, toLocation(row));
+    for (const [id, l] of await readLocations(trx, missing, true)) found.set(id, l);
   }
   return found;
 }

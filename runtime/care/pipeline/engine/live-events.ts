@@ -139,8 +139,9 @@ export class LiveEvents {
 
   private count(sub: Subscription, delta: 1 | -1): void {
     if (sub.otherInstances) {
+      const before = this.wantsOtherInstances;
       this.otherListeners += delta;
-      if (this.otherListeners === (delta === 1 ? 1 : 0)) for (const w of this.otherWatchers) w(this.otherListeners > 0);
+      if (this.wantsOtherInstances !== before) for (const w of this.otherWatchers) w(this.wantsOtherInstances);
     }
     if (sub.types === null) {
       this.allTypes += delta;

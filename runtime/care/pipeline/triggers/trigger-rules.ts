@@ -13,46 +13,38 @@
 import type { CareContext } from "../../context";
 import type { RuleView } from "../../rules/rule-model";
 import { rulesVersion } from "../../rules/rules-version";
+import { KeptRead } from "../../rules/kept-read";
 import { rulesWithTrigger } from "./trigger-kit";
 
 const MAX_AGE_MS = 1000;
 
 export class TriggerRules {
   private notices = 0;
-  private kept: { key: string; at: number; rules: Promise<RuleView[]> } | null = null;
+  private readonly kept: KeptRead<RuleView[]>;
   private unsubscribe: (() => void) | null = null;
 
   constructor(
     private readonly ctx: CareContext,
     private readonly triggerType: string,
-  ) {}
+  ) {
+    this.kept = new KeptRead(MAX_AGE_MS, () => ctx.clock.now());
+  }
 
   start(): void {
     this.unsubscribe ??= this.ctx.bus.subscribe("rules.changed", () => {
       this.notices++;
-      this.kept = null;
+      this.kept.forget();
     });
   }
 
   stop(): void {
     this.unsubscribe?.();
     this.unsubscribe = null;
-    this.kept = null;
+    this.kept.forget();
   }
 
   /** The rules; callers share the list and must not change it. */
   get(): Promise<RuleView[]> {
-    // Taken before the read starts: a change during the read makes its answer stale at once.
-    const key = `${this.notices}:${rulesVersion(this.ctx.db)}`;
-    const now = this.ctx.clock.now();
-    const kept = this.kept;
-    if (kept && kept.key === key && now - kept.at < MAX_AGE_MS && now >= kept.at) return kept.rules;
-    const rules = rulesWithTrigger(this.ctx, this.triggerType);
-    const entry = { key, at: now, rules };
-    this.kept = entry;
-    rules.catch(() => {
-      if (this.kept === entry) this.kept = null;
-    });
-    return rules;
+    return this.kept.get(`${this.notices}:${rulesVersion(this.ctx.db)}`, () => rulesWithTrigger(this.ctx, this.triggerType));
   }
 }
