@@ -61,6 +61,7 @@ export const OWNERS: Readonly<Record<string, string>> = {
   cts_applied: "household/cts/",
   cts_dead_letters: "household/cts/",
   cts_frames: "household/cts/",
+  cts_revised_tracks: "household/cts/",
   cluster_leases: "platform/cluster/cluster.store.ts",
   cluster_instances: "platform/cluster/cluster.store.ts",
   media_objects: "household/media/pg-objects.ts",

@@ -20,7 +20,8 @@ import { CtsLink } from "./cts-link";
 import { CtsStatus, type CtsHealth } from "./cts-status";
 import { CTS_LEASE, streamNames, type StreamKey } from "./cts-streams";
 import { LiveFrames } from "./live-frames";
-import { RecentRevisions } from "./recent-revisions";
+import { RecentRevisions, REVISION_KEEP_MS } from "./recent-revisions";
+import { forgetRevisedTracksBefore, revisedTracksSince } from "./revised-tracks.store";
 import { SceneSamplesApplier, TrackEventsApplier } from "./low-rate.applier";
 import { RevisionsApplier } from "./revisions.applier";
 import { SignalsApplier } from "./signals.applier";
@@ -36,6 +37,7 @@ const APPLIED_KEEP_DAYS = 1;
 export class CtsService {
   readonly status: CtsStatus;
   private readonly pumps: StreamPump[] = [];
+  private readonly revisions = new RecentRevisions();
   private readonly stops: Array<() => Promise<void>> = [];
 
   constructor(
@@ -46,7 +48,7 @@ export class CtsService {
     this.status = new CtsStatus(cts.enabled, cts.nats_url);
     if (!cts.enabled) return;
     const live = new LiveFrames(ctx);
-    const revisions = new RecentRevisions();
+    const revisions = this.revisions;
     const appliers: Record<StreamKey, Applier<unknown, unknown>> = {
       "tracking.events": erased(new TrackingEventsApplier(ctx, fusion, live, revisions)),
       "tracking.revisions": erased(new RevisionsApplier(ctx, revisions)),
@@ -73,6 +75,7 @@ export class CtsService {
         const link = new CtsLink(this.ctx, this.status, this.pumps);
         this.status.state = "connecting";
         this.ctx.log.info({}, "tracking: this instance consumes the streams");
+        this.restoreRevisions();
         link.start();
         this.ctx.bus.publish("cts.consuming", {});
         return async () => {
@@ -83,7 +86,28 @@ export class CtsService {
       }),
       startRetention(this.ctx, { what: "tracking frames", days: FRAME_KEEP_MS / 86_400_000, deleteBefore: (c) => forgetFramesBefore(this.ctx.db, c) }),
       startRetention(this.ctx, { what: "applied tracking messages", days: APPLIED_KEEP_DAYS, deleteBefore: (c) => forgetAppliedBefore(this.ctx.db, c) }),
+      startRetention(this.ctx, {
+        what: "tracking revisions remembered",
+        days: REVISION_KEEP_MS / 86_400_000,
+        deleteBefore: (c) => forgetRevisedTracksBefore(this.ctx.db, Date.parse(c)),
+      }),
     );
+  }
+
+  /**
+   * The revisions whoever consumed before applied (another instance, or this one before a
+   * restart), taken back before any message of this turn at the streams is planned: both
+   * identity streams wait their turn behind it. Unreadable, tracking goes on without them.
+   */
+  private restoreRevisions(): void {
+    void this.revisions.inTurn(async () => {
+      const now = this.ctx.clock.now();
+      try {
+        this.revisions.restore(await revisedTracksSince(this.ctx.db, now - REVISION_KEEP_MS), now);
+      } catch (err) {
+        this.ctx.log.warn({ err }, "tracking: the recent identity revisions could not be read; late events of revised tracks keep their identity");
+      }
+    });
   }
 
   async stop(): Promise<void> {

@@ -8,9 +8,14 @@
  * the old identity then committed after the revision looked for the rows to correct would keep
  * the wrong person (PostgreSQL runs the two transactions at once). In turn, either the event's
  * rows exist when the revision looks, or the revision is remembered when the event is planned.
+ *
+ * The memory is also kept in the store (revised-tracks.store.ts, written with the revision):
+ * whoever consumes the streams next, after a restart or on another instance, restores it first.
  */
+import type { RevisedTrack } from "./revised-tracks.store";
 
-const KEEP_MS = 600_000;
+export const REVISION_KEEP_MS = 600_000;
+const KEEP_MS = REVISION_KEEP_MS;
 const MAX_TRACKS = 10_000;
 
 interface Revised {
@@ -34,6 +39,16 @@ export class RecentRevisions {
   record(phId: string, identity: string | null, atMs: number, nowMs: number): void {
     if (this.byTrack.size >= MAX_TRACKS) this.prune(nowMs);
     this.byTrack.set(phId, { identity, atMs, seenMs: nowMs });
+  }
+
+  /** Takes back what the store kept (the revisions of the last ten minutes), newest first kept. */
+  restore(rows: readonly RevisedTrack[], nowMs: number): void {
+    for (const r of [...rows].sort((a, b) => a.recorded_ms - b.recorded_ms)) {
+      const known = this.byTrack.get(r.ph_id);
+      if (known && known.seenMs > r.recorded_ms) continue;
+      this.record(r.ph_id, r.identity_id, r.revised_ms, r.recorded_ms);
+    }
+    this.prune(nowMs);
   }
 
   /** The identity to use for a track seen at `atMs` whose snapshot says `identity`. */

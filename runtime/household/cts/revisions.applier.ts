@@ -11,6 +11,7 @@ import { reviseTrack } from "../tracking/track-revision";
 import { isKnownIdentity, type AfterCommit, type Applier } from "./applier";
 import { decodeRevision, nsToMs } from "./cts-codec";
 import type { RecentRevisions } from "./recent-revisions";
+import { rememberRevisedTrack } from "./revised-tracks.store";
 import type { DecodedRevision } from "./cts-messages";
 
 export class RevisionsApplier implements Applier<DecodedRevision, DecodedRevision> {
@@ -46,14 +47,16 @@ export class RevisionsApplier implements Applier<DecodedRevision, DecodedRevisio
     const at = isoNow(this.ctx.clock);
     const outcome = await reviseTrack(trx, { ph_id: r.ph_id, revision_id: r.revision_id, new_person_id: person }, at);
     const now = this.ctx.clock.now();
-    const remember = () => this.recent.record(r.ph_id, person, nsToMs(r.revision_time_unix_ns) ?? now, now);
+    const revised = { ph_id: r.ph_id, identity_id: person, revised_ms: nsToMs(r.revision_time_unix_ns) ?? now, recorded_ms: now };
+    await rememberRevisedTrack(trx, revised);
+    const remember = () => this.recent.record(r.ph_id, person, revised.revised_ms, now);
     if (outcome.superseded === 0 || outcome.from === null) return [remember];
     // Everyone's history from the first rewritten row to now may read differently: their
     // stored daily reports of those days are built again (care/reports).
-    const revised = { revision_id: r.revision_id, person_ids: outcome.person_ids, from: outcome.from, to: at };
+    const rewritten = { revision_id: r.revision_id, person_ids: outcome.person_ids, from: outcome.from, to: at };
     return [
       remember,
-      () => this.ctx.bus.publish("tracking.revised", revised),
+      () => this.ctx.bus.publish("tracking.revised", rewritten),
       () =>
         this.ctx.log.info(
           { ph_id: r.ph_id, revision_id: r.revision_id, reason: r.reason, ...outcome },

@@ -35,6 +35,7 @@ import * as m031 from "./031_run_owners";
 import * as m032 from "./032_run_cancel_requests";
 import * as m033 from "./033_occupancy_shared";
 import * as m037 from "./037_media_objects";
+import * as m038 from "./038_cts_revised_tracks";
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -74,6 +75,7 @@ const migrations: Record<string, Migration> = {
   "032_run_cancel_requests": m032,
   "033_occupancy_shared": m033,
   "037_media_objects": m037,
+  "038_cts_revised_tracks": m038,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -3,7 +3,8 @@
  * instance consumes the streams (the holder of the `cts` lease), so a person's fixes are applied
  * in order and once; the others stand by, healthy. When the holder stops, another takes the
  * streams where the durable consumers were and fires the dementia signals the holder stored but
- * had not fired yet. Node-RED runs once per process, so only alpha has rules; beta holds first.
+ * had not fired yet, and places late events of a track under the identity the holder's last
+ * revision gave it. Node-RED runs once per process, so only alpha has rules; beta holds first.
  */
 import assert from "node:assert/strict";
 import path from "node:path";
@@ -62,12 +63,12 @@ describe("continuous tracking with several instances", function () {
   };
   const health = async (i: Instance): Promise<Json> => (await fetch(`${i.base}/health`)).json() as Promise<Json>;
   const received = (h: Json) => Number(h.cts.streams[streamNames(prefix, "tracking.events").stream]?.received ?? 0);
-  const applied = async () =>
+  const applied = async (key: Parameters<typeof streamNames>[1] = "tracking.events") =>
     Number(
       (
         await alpha.app.ctx
           .db("cts_applied")
-          .where({ stream: streamNames(prefix, "tracking.events").stream })
+          .where({ stream: streamNames(prefix, key).stream })
           .count({ n: "*" })
       )[0].n,
     );
@@ -105,7 +106,7 @@ describe("continuous tracking with several instances", function () {
     assert.equal(rose.body.room_name, "Hallway", JSON.stringify(rose.body));
   });
 
-  it("when the consuming instance stops, another takes the streams where they were and fires the signals it left pending", async () => {
+  it("when the consuming instance stops, another takes the streams where they were and fires the signals it left pending and keeps its revisions", async () => {
     const ruleBundle = {
       schema_version: 1,
       rule: { name: "Rose paces at night", trigger_type: "dementia_signal" },
@@ -124,11 +125,27 @@ describe("continuous tracking with several instances", function () {
         true,
       ),
     );
+    // Beta applied a revision: track ph-t is Tom, not Rose, from revisedAt back.
+    assert.equal((await call(alpha, "POST", "/api/v1/persons", { person_id: "tom", display_name: "Tom" })).status, 201);
+    const revisedAt = Date.now();
+    await pub.revision({ revision_id: "rev-c1", ph_id: "ph-t", previous_identity_id: "rose", new_identity_id: "tom", at: revisedAt });
+    await eventually("beta applying the revision", async () => (await applied("tracking.revisions")) === 1);
     await beta.app.close();
     await eventually("alpha consuming the streams", async () => (await health(alpha)).cts.state === "connected", 20_000);
     await publish(40, 20);
     await eventually("60 events applied", async () => (await applied()) === 60, 20_000);
     assert.equal(received(await health(alpha)), 20, "alpha got only what beta had not acknowledged");
+    // An event captured before the revision, still saying Rose, reaches alpha only now.
+    await pub.event({
+      camera_id: "hall-cam",
+      room_name: "Kitchen",
+      people: [{ ph_id: "ph-t", identity_id: "rose" }],
+      event_id: "c-late",
+      at: revisedAt - 1000,
+    });
+    await eventually("61 events applied", async () => (await applied()) === 61, 20_000);
+    const tom = await call(alpha, "GET", "/api/v1/persons/tom/location");
+    assert.equal(tom.body?.room_name, "Kitchen", `placed under the identity beta's revision gave the track: ${JSON.stringify(tom.body)}`);
     const runs = await eventually("the pending signal's rule run", async () => {
       const r = await call(alpha, "GET", `/api/v1/workflows?rule_id=${imported.body.rule_id}`);
       return r.body.length === 1 ? r.body : undefined;
