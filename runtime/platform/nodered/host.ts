@@ -17,6 +17,7 @@ import type { Logger } from "../core/logger";
 import { adminAuthSettings, LOGIN_MESSAGE } from "./admin-auth";
 import { createStorageModule, type FlowNode } from "./flow-store";
 import { redLogging } from "./log-bridge";
+import { EXCLUDED_CORE_NODES, nodesIncluded } from "./node-files";
 import { loadRed, type Red, type RedHooks } from "./red";
 import { PALETTE_ORDER } from "../../../nodes/_kit/node-red/editor-html";
 
@@ -42,26 +43,6 @@ export interface HostTarget {
   /** After every (re)start of the flows, once the runtime holds the new ones. */
   onFlowsStarted?: () => void;
 }
-
-// Core nodes a care appliance should not offer: shell, file system, raw sockets and
-// brokers (the hub and tracking streams have their own typed clients).
-const EXCLUDED_CORE_NODES = [
-  "90-exec.js",
-  "10-file.js",
-  "23-watch.js",
-  "31-tcpin.js",
-  "32-udp.js",
-  "10-mqtt.js",
-  "22-websocket.js",
-  "06-httpproxy.js",
-  "05-tls.js",
-  "70-CSV.js",
-  "70-HTML.js",
-  "70-XML.js",
-  "70-YAML.js",
-  "18-sort.js",
-  "19-batch.js",
-];
 
 const FLOWS_STARTED_TIMEOUT_MS = 15000;
 
@@ -143,6 +124,7 @@ class NodeRedHost {
       functionExternalModules: false,
       telemetry: { enabled: false, updateNotification: false },
       paletteCategories: PALETTE_ORDER,
+      nodesIncludes: nodesIncluded(t.nodesDir),
       nodesExcludes: EXCLUDED_CORE_NODES,
       // Read by our nodes; a getter so a re-attached app's services are the ones seen.
       get careflow() {

@@ -93,6 +93,17 @@ describe("embedded Node-RED", function () {
     assert.equal((await admin("/flows")).status, 401);
   });
 
+  it("offers Node-RED's core nodes but the unsafe ones, and careflow's own", async () => {
+    const res = await admin("/nodes", { bearer: KEYS.admin, headers: { accept: "application/json" } });
+    assert.equal(res.status, 200);
+    const sets = (await res.json()) as Array<{ module: string; types: string[]; enabled: boolean }>;
+    const offered = new Set(sets.filter((s) => s.enabled).flatMap((s) => s.types));
+    for (const type of ["inject", "debug", "function", "change", "switch", "http in", "http request", "json", "delay"])
+      assert.ok(offered.has(type), `core node ${type}`);
+    for (const type of ["exec", "file", "tcp in", "mqtt in", "websocket in"]) assert.ok(!offered.has(type), `unsafe core node ${type}`);
+    assert.ok(offered.has("care-filter-dementia_signal"), "careflow's own nodes");
+  });
+
   it("stores a deploy in our database and serves its HTTP-in node at the root", async () => {
     phase = "the deploy";
     const res = await admin("/flows", {
