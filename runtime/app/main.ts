@@ -44,8 +44,10 @@ function printNoAdminHelp(): void {
 }
 
 async function main(): Promise<void> {
-  const stale = staleBuildReason();
-  if (stale) process.stderr.write(`careflow: running an old build (${stale}): run \`npm run build\`, or \`npm run dev\` to build and start\n`);
+  void staleBuildReason().then(
+    (stale) => stale && process.stderr.write(`careflow: running an old build (${stale}): run \`npm run build\`, or \`npm run dev\` to build and start\n`),
+    () => undefined, // a check that cannot read the tree says nothing rather than stop the service
+  );
   let config;
   try {
     config = loadRunConfig(process.env);

@@ -1,7 +1,7 @@
 /**
  * The tool registry: every tool careflow has, the registered set (`mcp.tools`, all when
  * null) and the voice subset (`mcp.voice_tools`), the JSON Schemas clients see (generated
- * once from the tools' zod schemas, as the node specs' are), and the one place a tool call is
+ * once, when first listed, from the tools' zod schemas, as the node specs' are), and the one place a tool call is
  * executed, for `/mcp` and the REST mirror alike: registered? arguments valid? the caller
  * allowed the tool's REST twin? then the service, and the call recorded.
  */
@@ -104,17 +104,21 @@ export class ToolRegistry {
     for (const t of tools) if (!wanted || wanted.has(t.name)) this.registered.set(t.name, t);
     // The voice subset is within the registered set; destructive tools only when listed (they are not by default).
     for (const name of settings.voice_tools) if (this.registered.has(name)) this.voice.add(name);
-    const all = [...this.registered.values()].map(listed);
-    this.listings.set("all", all);
-    this.listings.set(
-      "voice",
-      all.filter((t) => this.voice.has(t.name)),
-    );
   }
 
-  /** The tools a client of this set sees (built once). */
+  /**
+   * The tools a client of this set sees, built at the first ask: generating the JSON Schemas
+   * is ~15 ms that the service's start need not wait for.
+   */
   list(set: ToolSet): readonly ListedTool[] {
-    return this.listings.get(set)!;
+    let tools = this.listings.get(set);
+    if (!tools) {
+      const all = this.listings.get("all") ?? [...this.registered.values()].map(listed);
+      this.listings.set("all", all);
+      tools = set === "all" ? all : all.filter((t) => this.voice.has(t.name));
+      this.listings.set(set, tools);
+    }
+    return tools;
   }
 
   names(set: ToolSet): string[] {

@@ -19,26 +19,26 @@ describe("build freshness (npm start compiles nothing)", () => {
   });
   afterEach(() => fs.rmSync(repo, { recursive: true, force: true }));
 
-  it("is current when every source is older than both builds", () => {
+  it("is current when every source is older than both builds", async () => {
     at("runtime/app/main.ts", 100);
     at("nodes/steps/wait/wait.node.ts", 90);
     at("dist/.build-stamp", 10);
-    assert.equal(staleBuildReason(repo, path.join(repo, "dist")), null);
+    assert.equal(await staleBuildReason(repo, path.join(repo, "dist")), null);
   });
 
-  it("names the source changed after the last build", () => {
+  it("names the source changed after the last build", async () => {
     at("runtime/app/main.ts", 100);
     at("nodes/steps/wait/wait.handler.ts", 5);
     at("dist/.build-stamp", 10);
-    assert.equal(staleBuildReason(repo, path.join(repo, "dist")), "nodes/steps/wait/wait.handler.ts changed after the last build");
+    assert.equal(await staleBuildReason(repo, path.join(repo, "dist")), "nodes/steps/wait/wait.handler.ts changed after the last build");
   });
 
-  it("says when there is no complete build, and ignores tests and non-TypeScript files", () => {
+  it("says when there is no complete build, and ignores tests and non-TypeScript files", async () => {
     at("dist/.tsbuildinfo", 10); // tsc's own file is no sign that the whole build finished
-    assert.equal(staleBuildReason(repo, path.join(repo, "dist")), "dist/ holds no complete build");
+    assert.equal(await staleBuildReason(repo, path.join(repo, "dist")), "dist/ holds no complete build");
     writeBuildStamp(path.join(repo, "dist"));
     at("test/x.test.ts", 1);
     at("runtime/app/page.html", 1);
-    assert.equal(staleBuildReason(repo, path.join(repo, "dist")), null);
+    assert.equal(await staleBuildReason(repo, path.join(repo, "dist")), null);
   });
 });
