@@ -32,16 +32,30 @@ export const EXCLUDED_CORE_NODES = [
   "19-batch.js",
 ];
 
-/** The file names of Node-RED's core nodes (`core/<category>/NN-name.js`). */
-function coreNodeFiles(): string[] {
-  const core = path.join(path.dirname(require.resolve("@node-red/nodes/package.json")), "core");
-  return fs
-    .readdirSync(core, { recursive: true, encoding: "utf8" })
-    .map((f) => path.basename(f))
-    .filter((f) => /\.c?js$/.test(f));
+/**
+ * The file names of Node-RED's core nodes (`core/<category>/NN-name.js`), found as Node-RED
+ * finds them (from its own package, wherever npm placed `@node-red/nodes`); null when they
+ * cannot be read.
+ */
+function coreNodeFiles(): string[] | null {
+  try {
+    const fromRed = path.dirname(require.resolve("node-red/package.json"));
+    const core = path.join(path.dirname(require.resolve("@node-red/nodes/package.json", { paths: [fromRed] })), "core");
+    return fs
+      .readdirSync(core, { recursive: true, encoding: "utf8" })
+      .map((f) => path.basename(f))
+      .filter((f) => /\.c?js$/.test(f));
+  } catch {
+    return null;
+  }
 }
 
-/** Node-RED's `nodesIncludes`: the core node files and the folder name of careflow's package. */
-export function nodesIncluded(nodesDir: string | undefined): string[] {
-  return [...coreNodeFiles(), ...(nodesDir ? [path.basename(nodesDir)] : [])];
+/**
+ * Node-RED's `nodesIncludes`: the core node files and the folder name of careflow's package.
+ * Undefined (Node-RED loads everything it finds, more slowly) when the core nodes cannot be
+ * listed: a slower start, never a palette without its nodes.
+ */
+export function nodesIncluded(nodesDir: string | undefined): string[] | undefined {
+  const core = coreNodeFiles();
+  return core ? [...core, ...(nodesDir ? [path.basename(nodesDir)] : [])] : undefined;
 }
