@@ -5,7 +5,8 @@
  * starts a conversation, the microphone reaches the model (its VAD hears the "speech"), a
  * tool call runs on the server and a destructive one is refused, the companion's audio plays
  * in the page, a prompt is answered by voice and closes on screen, and a quiz is answered by
- * voice to the end, its screen following each answer. Screenshots:
+ * voice to the end, its screen following each answer; a lost connection ends the conversation.
+ * Screenshots:
  * test-output/screenshots/webapp-voice.png, webapp-voice-quiz.png.
  */
 import assert from "node:assert/strict";
@@ -218,6 +219,29 @@ describe("browser: the voice companion in the web app", function () {
       ],
     );
     await page.locator("#quiz-ok").tap();
+    assert.deepEqual(pageErrors, []);
+  });
+
+  it("a lost connection ends the conversation on screen and turns the microphone off; Talk comes back with the connection", async () => {
+    await until(() => window.careflowWebApp.voice.active === null, 20000);
+    fake.setScript([{ on: "response", say: "Hello again, Rose." }]);
+    await page.locator("#talk").waitFor({ state: "visible" });
+    await page.locator("#talk").tap();
+    await until(() => window.careflowWebApp.voice.transcripts.includes("assistant: Hello again, Rose."));
+    const chunks = (await report()).voice.mic_chunks;
+    // The server side of the tablet's socket goes away, as when the Wi-Fi drops.
+    for (const ws of (t.app.ctx.webapp as unknown as { clients: Map<{ terminate(): void }, unknown> }).clients.keys()) ws.terminate();
+    await until(() => window.careflowWebApp.state === "disconnected");
+    assert.equal((await report()).voice.active, null);
+    assert.equal(await page.locator("#voice").isVisible(), false, "the conversation is off the screen");
+    assert.equal(await page.locator("#talk").isVisible(), false, "no Talk button while disconnected");
+    await new Promise((res) => setTimeout(res, 500));
+    const after = (await report()).voice.mic_chunks;
+    await new Promise((res) => setTimeout(res, 500));
+    assert.equal((await report()).voice.mic_chunks, after, "nothing more from the microphone");
+    assert.ok(after >= chunks);
+    await until(() => window.careflowWebApp.state === "connected", 20000);
+    await page.locator("#talk").waitFor({ state: "visible" });
     assert.deepEqual(pageErrors, []);
   });
 });

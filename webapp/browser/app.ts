@@ -67,18 +67,6 @@
     shown: [] as string[],
     audio: { streams: 0, frames: 0, bytes: 0, clips: 0, playing: false },
     answers: [] as Array<{ execution_id: number; step_id: number; action: string }>,
-    voice: {
-      sessions: 0,
-      played: 0,
-      active: null as string | null,
-      frames: 0,
-      bytes: 0,
-      mic_chunks: 0,
-      interrupts: 0,
-      transcripts: [] as string[],
-      ended: [] as string[],
-      error: null as string | null,
-    },
     get queued(): number {
       return queue.length;
     },
@@ -320,156 +308,9 @@
     }
   }
 
-  // ---- the voice companion ----------------------------------------------------------------
-  // A conversation the server starts (a notification, a prompt's voice prompt, the Talk
-  // button): the microphone goes to the server in 100 ms chunks of 24 kHz PCM, the
-  // companion's audio comes back the same way and plays at once; its words and the senior's
-  // show at the top. The microphone is open only while a conversation goes on.
-
-  const VOICE_RATE = 24000;
-  let voiceAvailable = false;
-  let mic: { stream: MediaStream; node: AudioWorkletNode } | null = null;
-  let micLoading: Promise<void> | null = null;
-  let voiceOut = { at: 0, sources: [] as AudioBufferSourceNode[] };
-
-  const toBase64 = (buf: ArrayBuffer): string => {
-    const bytes = new Uint8Array(buf);
-    let text = "";
-    for (let i = 0; i < bytes.length; i += 0x8000) text += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-    return btoa(text);
-  };
-  const fromBase64 = (b64: string): ArrayBuffer => {
-    const text = atob(b64);
-    const bytes = new Uint8Array(text.length);
-    for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
-    return bytes.buffer;
-  };
-
-  async function openMic(sessionId: string): Promise<void> {
-    if (!audio || mic) return;
-    if (!navigator.mediaDevices?.getUserMedia) throw new Error("this browser gives no microphone");
-    const stream = await navigator.mediaDevices.getUserMedia({
-      audio: { channelCount: 1, echoCancellation: true, noiseSuppression: true, autoGainControl: true },
-    });
-    await audio.audioWorklet.addModule("/app/mic-worklet.js");
-    const node = new AudioWorkletNode(audio, "careflow-mic");
-    node.port.onmessage = (e: MessageEvent) => {
-      if (report.voice.active !== sessionId || ws?.readyState !== WebSocket.OPEN) return; // audio is live or nothing
-      report.voice.mic_chunks++;
-      ws.send(JSON.stringify({ type: "voice_audio", session_id: sessionId, audio: toBase64(e.data as ArrayBuffer) }));
-    };
-    // Pulled through a silent gain: the worklet runs, nothing of the microphone is heard.
-    const mute = audio.createGain();
-    mute.gain.value = 0;
-    audio.createMediaStreamSource(stream).connect(node).connect(mute).connect(audio.destination);
-    mic = { stream, node };
-  }
-
-  function closeMic(): void {
-    if (!mic) return;
-    for (const track of mic.stream.getTracks()) track.stop();
-    mic.node.port.onmessage = null;
-    mic.node.disconnect();
-    mic = null;
-  }
-
-  function stopVoiceAudio(): void {
-    for (const src of voiceOut.sources) {
-      try {
-        src.stop();
-      } catch {
-        // already ended
-      }
-    }
-    voiceOut = { at: 0, sources: [] };
-  }
-
-  function playVoice(b64: string): void {
-    const data = fromBase64(b64);
-    report.voice.frames++;
-    report.voice.bytes += data.byteLength;
-    if (!audio) return;
-    const played = schedulePcm(audio, data, VOICE_RATE, voiceOut.at);
-    if (!played) return;
-    const { src } = played;
-    report.voice.played++;
-    voiceOut.at = played.end;
-    voiceOut.sources.push(src);
-    src.onended = () => (voiceOut.sources = voiceOut.sources.filter((s) => s !== src));
-  }
-
-  function showVoice(on: boolean): void {
-    $("voice").hidden = !on;
-    document.body.dataset.voice = on ? "on" : "off";
-    drawTalk();
-  }
-  function drawTalk(): void {
-    $("talk").hidden = !voiceAvailable || report.voice.active !== null || report.state !== "connected";
-  }
-
-  function onVoice(f: Frame): void {
-    const id = str(f.session_id);
-    switch (f.subtype) {
-      case "session_start":
-        report.voice.sessions++;
-        report.voice.active = id;
-        report.voice.error = null;
-        $("voice-words").textContent = "";
-        $("voice-state").textContent = "Listening…";
-        showVoice(true);
-        micLoading = openMic(id).catch((err: unknown) => {
-          report.voice.error = err instanceof Error ? err.message : String(err);
-          $("voice-state").textContent = "The microphone is off: please use the buttons";
-        });
-        return;
-      case "audio":
-        if (id === report.voice.active && typeof f.audio === "string") playVoice(f.audio);
-        return;
-      case "interrupt":
-        report.voice.interrupts++;
-        stopVoiceAudio();
-        return;
-      case "transcript": {
-        const words = str(f.text);
-        report.voice.transcripts.push(`${str(f.role)}: ${words}`);
-        $("voice-words").textContent = f.role === "user" ? `You: ${words}` : words;
-        return;
-      }
-      case "session_end":
-        if (id !== report.voice.active) return;
-        report.voice.ended.push(`${id}: ${str(f.reason)}`);
-        report.voice.active = null;
-        void (micLoading ?? Promise.resolve()).then(closeMic);
-        showVoice(false);
-        return;
-      case "start_result":
-        if (f.ok !== true) {
-          report.voice.error = str(f.detail);
-          $("voice-words").textContent = "";
-        }
-        drawTalk();
-        return;
-      default:
-        return;
-    }
-  }
-
-  // "Speaking…" while the companion's audio plays, "Listening…" otherwise (unless the microphone failed).
-  window.setInterval(() => {
-    if (!report.voice.active || report.voice.error) return;
-    const speaking = voiceOut.sources.length > 0 && audio !== null && voiceOut.at > audio.currentTime;
-    $("voice-state").textContent = speaking ? "Speaking…" : "Listening…";
-  }, 200);
-
-  $("talk").addEventListener("click", () => {
-    void audio?.resume();
-    send({ type: "voice_start" });
-  });
-  $("voice-stop").addEventListener("click", () => {
-    if (report.voice.active) send({ type: "voice_stop", session_id: report.voice.active });
-  });
-
   // ---- the connection ---------------------------------------------------------------------
+
+  const stateListeners: Array<(state: State) => void> = [];
 
   let ws: WebSocket | null = null;
   let attempt = 0;
@@ -487,7 +328,7 @@
     };
     $("status-text").textContent = words[state];
     drawRetry();
-    drawTalk();
+    for (const fn of stateListeners) fn(state);
   }
   function drawRetry(): void {
     const left = Math.max(0, Math.ceil((retryAt - Date.now()) / 1000));
@@ -531,12 +372,6 @@
     socket.onclose = () => {
       if (ws !== socket) return;
       ws = null;
-      if (report.voice.active) {
-        report.voice.active = null;
-        closeMic();
-        stopVoiceAudio();
-        showVoice(false);
-      }
       const delay = Math.min(MAX_DELAY_MS, FIRST_DELAY_MS * 2 ** attempt++);
       retryAt = Date.now() + delay;
       setState("disconnected");
@@ -549,8 +384,7 @@
   function receive(f: Frame): void {
     switch (f.type) {
       case "welcome":
-        voiceAvailable = f.voice === true;
-        drawTalk();
+        frameHandlers.welcome?.(f); // the voice companion (voice.ts) reads whether it is offered
         if (typeof f.timezone === "string") {
           timeZone = f.timezone;
           localStorage.setItem(TZ_STORE, f.timezone);
@@ -583,8 +417,6 @@
         return closePrompt(Number(f.execution_id), Number(f.step_id));
       case "announcement":
         return onAnnouncement(f);
-      case "voice":
-        return onVoice(f);
       case "emergency":
       case "warning":
       case "info":
@@ -600,12 +432,12 @@
           });
         return;
       default:
-        frameHandlers[f.type]?.(f); // cards and quizzes (knowledge.ts)
+        frameHandlers[f.type]?.(f); // cards and quizzes (knowledge.ts), the voice companion (voice.ts)
         return; // alert updates, results of our answers, tracking frames: nothing to show
     }
   }
 
-  // ---- cards and quizzes (knowledge.ts) ------------------------------------------------------
+  // ---- what the other scripts plug into: cards and quizzes (knowledge.ts), voice (voice.ts) ----
 
   const frameHandlers: Record<string, (f: Frame) => void> = {};
   (window as unknown as { careflowApp: CareflowApp }).careflowApp = {
@@ -625,6 +457,14 @@
     },
     isShowing: (id) => current?.kind === "extra" && current.id === id,
     send: (frame) => send(frame),
+    sendLive: (frame) => {
+      if (ws?.readyState !== WebSocket.OPEN) return false;
+      ws.send(JSON.stringify(frame));
+      return true;
+    },
+    onState: (fn) => void stateListeners.push(fn),
+    audio,
+    schedulePcm,
     report,
   };
 

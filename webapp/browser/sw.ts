@@ -20,11 +20,12 @@
     clients: { claim(): Promise<void> };
   }
   const worker = self as unknown as WorkerScope;
-  const CACHE = "careflow-app-v2";
+  const CACHE = "careflow-app-v3";
   const SHELL = [
     "/app/",
     "/app/app.js",
     "/app/knowledge.js",
+    "/app/voice.js",
     "/app/mic-worklet.js",
     "/app/app.css",
     "/app/manifest.webmanifest",

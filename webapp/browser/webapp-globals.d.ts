@@ -1,4 +1,4 @@
-/** What the web app's page script (app.ts) offers the card and quiz script (knowledge.ts). */
+/** What the web app's page script (app.ts) offers the card and quiz script (knowledge.ts) and the voice companion (voice.ts). */
 interface CareflowAppFrame {
   type: string;
   [k: string]: unknown;
@@ -17,6 +17,15 @@ interface CareflowApp {
   redraw(id: string): void;
   finish(id: string): void;
   isShowing(id: string): boolean;
+  /** Sent now, or kept and sent when the connection is back (an answer must not be lost). */
   send(frame: CareflowAppFrame): void;
+  /** Sent only if the connection is open now (live audio): false when it was not sent. */
+  sendLive(frame: CareflowAppFrame): boolean;
+  /** Called at every change of the connection's state (connecting, connected, disconnected, unconfigured). */
+  onState(fn: (state: string) => void): void;
+  /** The page's audio context; null in a browser without Web Audio. */
+  audio: AudioContext | null;
+  /** Plays int16 LE mono PCM right after `after` (or at once): back to back with what is queued. */
+  schedulePcm(ctx: AudioContext, data: ArrayBuffer, rate: number, after: number): { src: AudioBufferSourceNode; end: number } | null;
   report: { shown: string[]; [k: string]: unknown };
 }

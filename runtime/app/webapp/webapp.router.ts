@@ -25,6 +25,7 @@ const FILES: Readonly<Record<string, StaticFile>> = {
   "icon-512.png": { file: path.join(STATIC, "icon-512.png"), type: "image/png" },
   "app.js": { file: path.join(COMPILED, "app.js"), type: "text/javascript; charset=utf-8" },
   "knowledge.js": { file: path.join(COMPILED, "knowledge.js"), type: "text/javascript; charset=utf-8" },
+  "voice.js": { file: path.join(COMPILED, "voice.js"), type: "text/javascript; charset=utf-8" },
   "sw.js": { file: path.join(COMPILED, "sw.js"), type: "text/javascript; charset=utf-8" },
   "mic-worklet.js": { file: path.join(COMPILED, "mic-worklet.js"), type: "text/javascript; charset=utf-8" },
 };
