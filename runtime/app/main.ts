@@ -1,6 +1,6 @@
 /** `npm start`: read the run contract, build the app, listen, and stop cleanly on SIGTERM. */
 // First: the compiled-code cache must be on before the modules below are loaded.
-import "./compile-cache";
+import { saveCompileCache } from "./compile-cache";
 import { createApp } from "./app";
 import { SettingsError, loadRunConfig } from "../platform/config/load-settings";
 import { createLogger } from "../platform/core/logger";
@@ -70,6 +70,11 @@ async function main(): Promise<void> {
   log.info({ port, database: app.ctx.dialect, data_dir: config.dataDir, timezone: config.settings.app.timezone }, "careflow listening");
   if (app.demoSeeded) printDemoBanner(port, app.ctx.settings, config.dataDir);
   if (!app.ctx.settings.auth.api_keys.some((k) => k.permissions.includes("admin"))) printNoAdminHelp();
+  // The code compiled while starting, kept for the next start; a little later, so the first requests go first.
+  setTimeout(() => {
+    const stats = saveCompileCache();
+    if (stats) log.debug({ ...stats }, "compile cache");
+  }, 2000).unref();
 
   let stopping = false;
   const stop = async (signal: string) => {
