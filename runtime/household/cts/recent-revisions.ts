@@ -15,7 +15,6 @@
 import type { RevisedTrack } from "./revised-tracks.store";
 
 export const REVISION_KEEP_MS = 600_000;
-const KEEP_MS = REVISION_KEEP_MS;
 const MAX_TRACKS = 10_000;
 
 interface Revised {
@@ -41,7 +40,7 @@ export class RecentRevisions {
     this.byTrack.set(phId, { identity, atMs, seenMs: nowMs });
   }
 
-  /** Takes back what the store kept (the revisions of the last ten minutes), newest first kept. */
+  /** Takes back what the store kept (the revisions of the last ten minutes): the latest per track, unless this memory knows a later one. */
   restore(rows: readonly RevisedTrack[], nowMs: number): void {
     for (const r of [...rows].sort((a, b) => a.recorded_ms - b.recorded_ms)) {
       const known = this.byTrack.get(r.ph_id);
@@ -54,12 +53,12 @@ export class RecentRevisions {
   /** The identity to use for a track seen at `atMs` whose snapshot says `identity`. */
   identityOf(phId: string, identity: string | null, atMs: number, nowMs: number): string | null {
     const r = this.byTrack.get(phId);
-    if (!r || nowMs - r.seenMs > KEEP_MS || atMs > r.atMs) return identity;
+    if (!r || nowMs - r.seenMs > REVISION_KEEP_MS || atMs > r.atMs) return identity;
     return r.identity;
   }
 
   private prune(nowMs: number): void {
-    for (const [k, v] of this.byTrack) if (nowMs - v.seenMs > KEEP_MS) this.byTrack.delete(k);
+    for (const [k, v] of this.byTrack) if (nowMs - v.seenMs > REVISION_KEEP_MS) this.byTrack.delete(k);
     if (this.byTrack.size >= MAX_TRACKS) this.byTrack.clear();
   }
 }
