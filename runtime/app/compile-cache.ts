@@ -84,7 +84,8 @@ export interface CompileCacheStats {
 class CodeCache {
   readonly stats: CompileCacheStats = { hits: 0, compiled: 0, rejected: 0, leftToNode: 0 };
   private readonly cached: Map<string, Entry>;
-  private compiledHere = new Map<string, Compiled>();
+  /** What this start compiled, until it is saved (null after: later modules are not start-up's). */
+  private compiledHere: Map<string, Compiled> | null = new Map();
 
   constructor(readonly file: string) {
     this.cached = readCache(file);
@@ -123,7 +124,7 @@ class CodeCache {
       if (cachedData) this.stats.rejected++;
       this.stats.compiled++;
     }
-    this.compiledHere.set(filename, { hash, script });
+    this.compiledHere?.set(filename, { hash, script });
     return script;
   }
 
@@ -144,8 +145,8 @@ class CodeCache {
   /** Writes the code of every module compiled so far, when any was compiled afresh; then lets the scripts go. */
   save(): void {
     const compiled = this.compiledHere;
-    this.compiledHere = new Map();
-    if (this.stats.compiled === 0 && this.stats.rejected === 0) return;
+    this.compiledHere = null;
+    if (!compiled || (this.stats.compiled === 0 && this.stats.rejected === 0)) return;
     const meta: Array<[string, string, number]> = [];
     const blobs: Buffer[] = [];
     for (const [filename, { hash, script }] of compiled) {
