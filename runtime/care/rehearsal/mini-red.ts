@@ -102,6 +102,11 @@ export class MiniRed implements EngineRed {
     return this.nodes.get(id) as T | undefined;
   }
 
+  /** A rehearsal's flow is built once and never redeployed. */
+  flowsRunning(): Promise<void> {
+    return Promise.resolve();
+  }
+
   /** A node's input: triggers pass it on, care nodes go to the engine; `done` completes it. */
   input(node: MiniNode, msg: RedMessage): void {
     const done = (err?: Error) => {

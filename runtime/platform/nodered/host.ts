@@ -57,6 +57,8 @@ export const i18nProof = (html: string): string =>
 class NodeRedHost {
   state: NodeRedState = "stopped";
   private red?: Red;
+  /** A deploy under way: from Node-RED stopping the old flows until the new ones run (or fail to). */
+  private deploy: { done: Promise<void>; end: () => void } | null = null;
   private target?: HostTarget;
   private starting?: Promise<void>;
   /** Node-RED listens for WebSocket upgrades here; the app forwards editor upgrades. */
@@ -92,7 +94,14 @@ class NodeRedHost {
     const red = loadRed();
     red.init(this.upgrades, this.settings(t));
     this.red = red;
-    red.events.on("flows:started", () => this.target?.onFlowsStarted?.());
+    red.events.on("flows:stopping", () => this.deployStarts());
+    red.events.on("flows:started", () => {
+      this.deployEnds();
+      this.target?.onFlowsStarted?.();
+    });
+    red.events.on("runtime-event", (e: { id?: string; payload?: { error?: string } }) => {
+      if (e.id === "runtime-state" && e.payload?.error) this.deployEnds();
+    });
     await this.whenFlowsStarted(() => red.start());
   }
 
@@ -131,6 +140,31 @@ class NodeRedHost {
         return services();
       },
     };
+  }
+
+  private deployStarts(): void {
+    if (this.deploy) return;
+    let end = () => {};
+    const done = new Promise<void>((resolve) => (end = resolve));
+    this.deploy = { done, end };
+  }
+
+  private deployEnds(): void {
+    this.deploy?.end();
+    this.deploy = null;
+  }
+
+  /**
+   * Resolves once a deploy under way has its flows running (at once when none is), or after
+   * `maxMs`. Between Node-RED stopping the old flows and starting the new ones a rule's nodes
+   * are not there, though its flow is already the one Node-RED reports.
+   */
+  async flowsRunning(maxMs: number): Promise<void> {
+    const deploy = this.deploy;
+    if (!deploy) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([deploy.done, new Promise<void>((resolve) => (timer = setTimeout(resolve, maxMs)))]);
+    clearTimeout(timer);
   }
 
   /** Run `action` and resolve once Node-RED reports the flows started (or failed to). */

@@ -47,6 +47,8 @@ import { ParkSignals } from "./park-signals";
 export interface EngineRed {
   hooks(): RedHooks | undefined;
   getNode<T>(id: string): T | undefined;
+  /** Resolves once a deploy under way runs its flows (at once when none is), or after `maxMs`. */
+  flowsRunning(maxMs: number): Promise<void>;
 }
 
 interface LiveNode extends RedNodeInstance {
@@ -58,6 +60,8 @@ interface LiveNode extends RedNodeInstance {
 export type GateCheck = (req: FireRequest, rule: RuleNodes) => Promise<{ pass: true } | { pass: false; reason: string }>;
 
 const HOOK = "careflow-engine";
+/** How long a firing waits for a deploy under way to run its flows (Node-RED's own start is bounded at 15 s). */
+const DEPLOY_WAIT_MS = 15_000;
 /** How long a graceful stop waits for steps under way (a model call may take longer: it resumes after the restart). */
 const STOP_GRACE_MS = 5000;
 type Send = (m: RedMessage | Array<RedMessage | null>) => void;
@@ -198,9 +202,12 @@ export class PipelineEngine implements RunEngine {
   }
 
   async startRun(rule: RuleNodes, trigger: TriggerContext, triggerInput: Record<string, unknown> | null, rerunOf: number | null): Promise<number> {
+    const graph = snapshotRule(rule);
+    // A firing in the middle of a deploy (the editor's, a rule saved over REST, another
+    // instance's) finds the rule's flow stopped: it waits for the new flows rather than fail.
+    if (graph.trigger_node_id && !this.red.getNode(graph.trigger_node_id)) await this.red.flowsRunning(DEPLOY_WAIT_MS);
     // One instance has an id at hand; a cluster instance fetches it from the shared sequence (one statement per turn).
     while (!this.store.hasId()) await this.store.reserveIds();
-    const graph = snapshotRule(rule);
     const startedAt = isoNow(this.ctx.clock);
     const now = this.ctx.clock.now();
     const state = newRunState(
@@ -632,6 +639,8 @@ export class PipelineEngine implements RunEngine {
   }
 
   private async continueFrom(run: RunState, due: Waiting[]): Promise<boolean> {
+    // A wait that falls due in the middle of a deploy waits for its step to be there again.
+    if (due.some((w) => !this.red.getNode(w.node_id))) await this.red.flowsRunning(DEPLOY_WAIT_MS);
     const id = run.id;
     run.waiting = run.waiting.filter((w) => !due.some((d) => d.step_id === w.step_id && d.node_id === w.node_id));
     this.runs.set(id, run);

@@ -137,7 +137,8 @@ describe("cluster: deploys and runs seen by every instance", function () {
       const ruleOfA = await checkRuleOn(a, "Quiet check");
       for (const base of [a, b]) {
         const exec = (await call(base, "POST", `/api/v1/rules/${ruleOfA}/execute`)).body.execution_id as number;
-        assert.equal((await finished(base, exec)).status, "completed");
+        const run = await finished(base, exec);
+        assert.equal(run.status, "completed", `on ${base === a ? "alpha" : "beta"}: ${JSON.stringify(run)}`);
       }
       await nc.flush();
       await new Promise((r) => setTimeout(r, 200));
