@@ -6,7 +6,10 @@ import type { EventEmitter } from "node:events";
 import type { RequestHandler } from "express";
 
 export interface RedEvents extends EventEmitter {
-  on(event: "flows:stopping" | "flows:started" | "runtime-event", listener: (payload: { id?: string; payload?: { error?: string; type?: string } }) => void): this;
+  on(
+    event: "flows:stopping" | "flows:started" | "runtime-event",
+    listener: (payload: { id?: string; payload?: { error?: string; type?: string } }) => void,
+  ): this;
 }
 
 export interface RedRuntimeFlows {
