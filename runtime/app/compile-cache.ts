@@ -146,6 +146,7 @@ class CodeCache {
   save(): void {
     const compiled = this.compiledHere;
     this.compiledHere = null;
+    this.cached.clear(); // start-up is over: the cache file's ~6 MB need not stay in memory
     if (!compiled || (this.stats.compiled === 0 && this.stats.rejected === 0)) return;
     const meta: Array<[string, string, number]> = [];
     const blobs: Buffer[] = [];
