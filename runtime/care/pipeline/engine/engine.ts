@@ -445,7 +445,7 @@ export class PipelineEngine implements RunEngine {
     }
     this.record(run, step, startedAt, outcome.elapsed_ms, ok, r.should_continue === false ? [] : ports, r.error, undefined, r);
     if (r.should_continue === false) return;
-    this.sendOn(run, node, spec.outputPorts, ports, msg, send);
+    return this.sendOn(run, node, spec.outputPorts, ports, msg, send);
   }
 
   private record(
@@ -491,7 +491,7 @@ export class PipelineEngine implements RunEngine {
     ports: readonly string[],
     msg: RedMessage,
     send: (m: Array<RedMessage | null>) => void,
-  ): void {
+  ): Promise<void> | void {
     // The message goes on as it came (its id too); a second port gets a message of its own.
     const out: Array<RedMessage | null> = new Array(allPorts.length).fill(null);
     let sent = 0;
@@ -501,9 +501,15 @@ export class PipelineEngine implements RunEngine {
     }
     if (!sent) return;
     const live = this.red.getNode<LiveNode>(node.id);
-    if (!live) return this.fail(run, `step node ${node.id} was removed by a deploy while the run was at it`);
-    if (live === node) send(out);
-    else live.send(out);
+    if (live === node) return send(out);
+    if (live) return live.send(out);
+    // A step that ends in the middle of a deploy finds its node away: it sends from the new one once the flows run.
+    return this.red.flowsRunning(DEPLOY_WAIT_MS).then(() => {
+      if (run.status !== "running" || run.cancel_requested) return;
+      const again = this.red.getNode<LiveNode>(node.id);
+      if (!again) return this.fail(run, `step node ${node.id} was removed by a deploy while the run was at it`);
+      again.send(out);
+    });
   }
 
   // ---- waits -------------------------------------------------------------------------------

@@ -1,8 +1,9 @@
 /**
  * A deploy (the editor's, a rule saved over REST, another instance's notice) stops the flows
- * for a moment before it starts the new ones. A rule fired then, or a wait that falls due then,
- * waits for the new flows and the run goes on, where it used to fail ("the rule's flow is not
- * running", "the step a wait was parked at is no longer in the rule").
+ * for a moment before it starts the new ones. A rule fired then, a wait that falls due then, or
+ * a step that ends then waits for the new flows and the run goes on, where it used to fail
+ * ("the rule's flow is not running", "the step a wait was parked at is no longer in the rule",
+ * "step node … was removed by a deploy while the run was at it").
  */
 import assert from "node:assert/strict";
 import type { EventEmitter } from "node:events";
@@ -11,6 +12,7 @@ import { triggerContext } from "../../../../../runtime/care/pipeline/engine/type
 import type { FireResult } from "../../../../../runtime/care/pipeline/engine/types";
 import { ManualClock } from "../../../../../runtime/platform/core/clock";
 import { startTestApp, type TestApp } from "../../../../support/test-app";
+import { standInHandler } from "../../../../support/stand-in-handler";
 import { eventually } from "../../../../support/eventually";
 
 describe("a rule fired in the middle of a deploy", function () {
@@ -50,6 +52,17 @@ describe("a rule fired in the middle of a deploy", function () {
     assert.equal(run.status, "completed", JSON.stringify(run.error ?? run));
   });
 
+  /** A deploy that holds the flows stopped until the returned function ends it: no node is there meanwhile. */
+  const flowsAway = (): (() => void) => {
+    const host = nodeRedHost as unknown as { getNode?: () => undefined; deployStarts(): void; deployEnds(): void };
+    host.getNode = () => undefined;
+    host.deployStarts();
+    return () => {
+      delete host.getNode;
+      host.deployEnds();
+    };
+  };
+
   it("resumes a wait that falls due while the flows are being replaced, once they run", async () => {
     const imported = await t.post("/api/v1/rules/import", {
       schema_version: 1,
@@ -63,19 +76,56 @@ describe("a rule fired in the middle of a deploy", function () {
     assert.equal(imported.status, 201, imported.text);
     const exec = (await t.post(`/api/v1/rules/${imported.body.rule_id}/execute`)).body.execution_id as number;
     await eventually("the run to park", async () => (await t.get(`/api/v1/workflows/${exec}`)).body.status === "waiting");
-    // A deploy holds the flows stopped for as long as this test says: no node is there meanwhile.
-    const host = nodeRedHost as unknown as { getNode?: () => undefined; deployStarts(): void; deployEnds(): void };
-    host.getNode = () => undefined;
-    host.deployStarts();
+    const back = flowsAway();
     try {
       clock.advance(10 * 60_000 + 1000);
       await new Promise((r) => setTimeout(r, 300));
       assert.notEqual((await t.get(`/api/v1/workflows/${exec}`)).body.status, "failed", "not failed while the flows are away");
     } finally {
-      delete host.getNode;
-      host.deployEnds();
+      back();
     }
     const run = await ended(exec);
     assert.equal(run.status, "completed", JSON.stringify(run.error ?? run));
+  });
+
+  it("sends a step's result on once the flows run again, when the step ended while they were away", async () => {
+    let release = () => {};
+    const held = new Promise<void>((r) => (release = r));
+    let entered = false;
+    const restore = standInHandler("hub_action", async () => {
+      entered = true;
+      await held;
+      return { data: {} };
+    });
+    try {
+      const imported = await t.post("/api/v1/rules/import", {
+        schema_version: 1,
+        rule: { name: "Light then check", trigger_type: "manual" },
+        steps: [
+          { label: "light", step_type: "hub_action", schema_version: 1, config: { domain: "light", service: "turn_on" } },
+          { label: "after", step_type: "condition", schema_version: 1, config: { expression: "true" } },
+        ],
+        edges: [{ source_label: "light", source_port: "main", target_label: "after" }],
+      });
+      assert.equal(imported.status, 201, imported.text);
+      const exec = (await t.post(`/api/v1/rules/${imported.body.rule_id}/execute`)).body.execution_id as number;
+      await eventually("the step to be under way", () => entered);
+      const back = flowsAway();
+      try {
+        release(); // the step ends while its node is away
+        await new Promise((r) => setTimeout(r, 300));
+        assert.notEqual((await t.get(`/api/v1/workflows/${exec}`)).body.status, "failed", "not failed while the flows are away");
+      } finally {
+        back();
+      }
+      const run = await ended(exec);
+      assert.equal(run.status, "completed", JSON.stringify(run.error ?? run));
+      assert.deepEqual(
+        run.step_timings.map((x: { label: string }) => x.label),
+        ["light", "after"],
+      );
+    } finally {
+      restore();
+    }
   });
 });
