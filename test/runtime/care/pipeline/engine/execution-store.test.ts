@@ -37,23 +37,24 @@ describe("execution store (group commit)", () => {
   let store: ExecutionStore;
 
   beforeEach(() => {
-    batches = [];
-    snapshotRows = [];
+    // This test's own arrays: a store of an earlier test whose timer fires late (a loaded
+    // machine) writes into the arrays it was made with, never into this test's.
+    const mine = { batches: [] as RunWrite[][], snapshotRows: [] as unknown[][], errors: [] as number[][] };
+    ({ batches, snapshotRows, errors } = mine);
     failNext = 0;
-    errors = [];
     const writer = async (batch: WriteBatch) => {
       if (failNext > 0) {
         failNext--;
         throw new Error("disk full");
       }
-      batches.push([...batch.runs]);
-      snapshotRows.push(...batch.snapshots);
+      mine.batches.push([...batch.runs]);
+      mine.snapshotRows.push(...batch.snapshots);
     };
     store = new ExecutionStore(
       {} as Knex,
       writer,
       () => "2026-06-01T08:00:01.000Z",
-      (_err, runs) => errors.push(runs),
+      (_err, runs) => mine.errors.push(runs),
     );
   });
 
