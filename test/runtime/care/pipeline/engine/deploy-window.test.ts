@@ -52,15 +52,25 @@ describe("a rule fired in the middle of a deploy", function () {
     assert.equal(run.status, "completed", JSON.stringify(run.error ?? run));
   });
 
-  /** A deploy that holds the flows stopped until the returned function ends it: no node is there meanwhile. */
-  const flowsAway = (): (() => void) => {
+  /**
+   * Holds the flows away (a deploy that keeps them stopped: no node is there) while `happen`
+   * runs; the run must not fail meanwhile, and must complete once they are back.
+   */
+  const completesAfterFlowsAway = async (exec: number, happen: () => void) => {
     const host = nodeRedHost as unknown as { getNode?: () => undefined; deployStarts(): void; deployEnds(): void };
     host.getNode = () => undefined;
     host.deployStarts();
-    return () => {
+    try {
+      happen();
+      await new Promise((r) => setTimeout(r, 300));
+      assert.notEqual((await t.get(`/api/v1/workflows/${exec}`)).body.status, "failed", "not failed while the flows are away");
+    } finally {
       delete host.getNode;
       host.deployEnds();
-    };
+    }
+    const run = await ended(exec);
+    assert.equal(run.status, "completed", JSON.stringify(run.error ?? run));
+    return run;
   };
 
   it("resumes a wait that falls due while the flows are being replaced, once they run", async () => {
@@ -76,16 +86,7 @@ describe("a rule fired in the middle of a deploy", function () {
     assert.equal(imported.status, 201, imported.text);
     const exec = (await t.post(`/api/v1/rules/${imported.body.rule_id}/execute`)).body.execution_id as number;
     await eventually("the run to park", async () => (await t.get(`/api/v1/workflows/${exec}`)).body.status === "waiting");
-    const back = flowsAway();
-    try {
-      clock.advance(10 * 60_000 + 1000);
-      await new Promise((r) => setTimeout(r, 300));
-      assert.notEqual((await t.get(`/api/v1/workflows/${exec}`)).body.status, "failed", "not failed while the flows are away");
-    } finally {
-      back();
-    }
-    const run = await ended(exec);
-    assert.equal(run.status, "completed", JSON.stringify(run.error ?? run));
+    await completesAfterFlowsAway(exec, () => clock.advance(10 * 60_000 + 1000));
   });
 
   it("sends a step's result on once the flows run again, when the step ended while they were away", async () => {
@@ -110,16 +111,7 @@ describe("a rule fired in the middle of a deploy", function () {
       assert.equal(imported.status, 201, imported.text);
       const exec = (await t.post(`/api/v1/rules/${imported.body.rule_id}/execute`)).body.execution_id as number;
       await eventually("the step to be under way", () => entered);
-      const back = flowsAway();
-      try {
-        release(); // the step ends while its node is away
-        await new Promise((r) => setTimeout(r, 300));
-        assert.notEqual((await t.get(`/api/v1/workflows/${exec}`)).body.status, "failed", "not failed while the flows are away");
-      } finally {
-        back();
-      }
-      const run = await ended(exec);
-      assert.equal(run.status, "completed", JSON.stringify(run.error ?? run));
+      const run = await completesAfterFlowsAway(exec, release); // the step ends while its node is away
       assert.deepEqual(
         run.step_timings.map((x: { label: string }) => x.label),
         ["light", "after"],
