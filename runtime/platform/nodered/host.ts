@@ -46,6 +46,10 @@ export interface HostTarget {
 
 const FLOWS_STARTED_TIMEOUT_MS = 15000;
 
+type RuntimeEvent = { id?: string; payload?: { error?: string; type?: string } };
+/** Node-RED's word that the flows could not start: a deploy under way has ended, badly. */
+const startFailed = (e: RuntimeEvent): e is RuntimeEvent & { payload: { error: string } } => e.id === "runtime-state" && !!e.payload?.error;
+
 /**
  * The editor passes a notification's text through i18next as a message key: `:` splits off a
  * namespace (the text before the first one was dropped), and `{{x}}` and `__x__` are
@@ -99,8 +103,8 @@ class NodeRedHost {
       this.deployEnds();
       this.target?.onFlowsStarted?.();
     });
-    red.events.on("runtime-event", (e: { id?: string; payload?: { error?: string } }) => {
-      if (e.id === "runtime-state" && e.payload?.error) this.deployEnds();
+    red.events.on("runtime-event", (e: RuntimeEvent) => {
+      if (startFailed(e)) this.deployEnds();
     });
     await this.whenFlowsStarted(() => red.start());
   }
@@ -156,14 +160,15 @@ class NodeRedHost {
 
   /**
    * Resolves once a deploy under way has its flows running (at once when none is), or after
-   * `maxMs`. Between Node-RED stopping the old flows and starting the new ones a rule's nodes
-   * are not there, though its flow is already the one Node-RED reports.
+   * the time Node-RED is given to start them. Between Node-RED stopping the old flows and
+   * starting the new ones a rule's nodes are not there, though its flow is already the one
+   * Node-RED reports.
    */
-  async flowsRunning(maxMs: number): Promise<void> {
+  async flowsRunning(): Promise<void> {
     const deploy = this.deploy;
     if (!deploy) return;
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([deploy.done, new Promise<void>((resolve) => (timer = setTimeout(resolve, maxMs)))]);
+    await Promise.race([deploy.done, new Promise<void>((resolve) => (timer = setTimeout(resolve, FLOWS_STARTED_TIMEOUT_MS)))]);
     clearTimeout(timer);
   }
 
@@ -181,8 +186,8 @@ class NodeRedHost {
         else resolve();
       };
       const onStarted = () => finish("started");
-      const onRuntimeEvent = (e: { id?: string; payload?: { error?: string; type?: string } }) => {
-        if (e.id === "runtime-state" && e.payload?.error) {
+      const onRuntimeEvent = (e: RuntimeEvent) => {
+        if (startFailed(e)) {
           this.current().log.error({ component: "node-red", error: e.payload.error }, "Node-RED could not start the flows");
           finish("error");
         }

@@ -47,8 +47,8 @@ import { ParkSignals } from "./park-signals";
 export interface EngineRed {
   hooks(): RedHooks | undefined;
   getNode<T>(id: string): T | undefined;
-  /** Resolves once a deploy under way runs its flows (at once when none is), or after `maxMs`. */
-  flowsRunning(maxMs: number): Promise<void>;
+  /** Resolves once a deploy under way runs its flows (at once when none is), or after the bound on a start. */
+  flowsRunning(): Promise<void>;
 }
 
 interface LiveNode extends RedNodeInstance {
@@ -60,8 +60,6 @@ interface LiveNode extends RedNodeInstance {
 export type GateCheck = (req: FireRequest, rule: RuleNodes) => Promise<{ pass: true } | { pass: false; reason: string }>;
 
 const HOOK = "careflow-engine";
-/** How long a firing waits for a deploy under way to run its flows (Node-RED's own start is bounded at 15 s). */
-const DEPLOY_WAIT_MS = 15_000;
 /** How long a graceful stop waits for steps under way (a model call may take longer: it resumes after the restart). */
 const STOP_GRACE_MS = 5000;
 type Send = (m: RedMessage | Array<RedMessage | null>) => void;
@@ -205,7 +203,7 @@ export class PipelineEngine implements RunEngine {
     const graph = snapshotRule(rule);
     // A firing in the middle of a deploy (the editor's, a rule saved over REST, another
     // instance's) finds the rule's flow stopped: it waits for the new flows rather than fail.
-    if (graph.trigger_node_id && !this.red.getNode(graph.trigger_node_id)) await this.red.flowsRunning(DEPLOY_WAIT_MS);
+    if (graph.trigger_node_id && !this.red.getNode(graph.trigger_node_id)) await this.red.flowsRunning();
     // One instance has an id at hand; a cluster instance fetches it from the shared sequence (one statement per turn).
     while (!this.store.hasId()) await this.store.reserveIds();
     const startedAt = isoNow(this.ctx.clock);
@@ -504,7 +502,7 @@ export class PipelineEngine implements RunEngine {
     if (live === node) return send(out);
     if (live) return live.send(out);
     // A step that ends in the middle of a deploy finds its node away: it sends from the new one once the flows run.
-    return this.red.flowsRunning(DEPLOY_WAIT_MS).then(() => {
+    return this.red.flowsRunning().then(() => {
       if (run.status !== "running" || run.cancel_requested) return;
       const again = this.red.getNode<LiveNode>(node.id);
       if (!again) return this.fail(run, `step node ${node.id} was removed by a deploy while the run was at it`);
@@ -646,7 +644,7 @@ export class PipelineEngine implements RunEngine {
 
   private async continueFrom(run: RunState, due: Waiting[]): Promise<boolean> {
     // A wait that falls due in the middle of a deploy waits for its step to be there again.
-    if (due.some((w) => !this.red.getNode(w.node_id))) await this.red.flowsRunning(DEPLOY_WAIT_MS);
+    if (due.some((w) => !this.red.getNode(w.node_id))) await this.red.flowsRunning();
     const id = run.id;
     run.waiting = run.waiting.filter((w) => !due.some((d) => d.step_id === w.step_id && d.node_id === w.node_id));
     this.runs.set(id, run);
