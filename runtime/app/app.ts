@@ -258,6 +258,7 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
   if (settings.journal.enabled) {
     const journal = new InputJournal(ctx);
     journal.start();
+    ctx.journal = journal;
     lifecycle.add("input journal", () => journal.stop());
     lifecycle.add("input journal retention", startRetention(ctx, journalRetention(ctx)));
   }

@@ -18,4 +18,6 @@ export interface CareContext extends PlatformContext {
   chat?: ChatServices;
   /** The voice companion (runtime/care/voice), once the app started it. */
   voice?: { start(request: ConverseRequest, signal?: AbortSignal): Promise<ServiceAnswer<Conversing>> };
+  /** The input journal, when `journal.enabled`: a reader of it flushes first, so it sees every input recorded so far. */
+  journal?: { flush(): Promise<void> };
 }

@@ -82,6 +82,8 @@ function draftOnTab(flows: readonly FlowNode[], tabId: string): FlowNode[] {
 }
 
 async function journalOf(ctx: CareContext, from: string, to: string): Promise<JournalEntry[]> {
+  // The inputs of the last moments may still be queued (the journal writes at most every 100 ms).
+  await ctx.journal?.flush();
   const out: JournalEntry[] = [];
   for (let after: number | undefined; ;) {
     const page = await readEntries(ctx.db, { from, to, limit: JOURNAL_PAGE, ...(after === undefined ? {} : { after_id: after }) });

@@ -85,4 +85,24 @@ describe("input journal", function () {
       all.filter((e) => e.at > new Date(START).toISOString()).map((e) => e.id),
     );
   });
+
+  it("keeps every input of a stream, in order, while it writes them in fewer transactions", async () => {
+    const from = new Date(clock.now()).toISOString();
+    // 300 presence changes over about 300 ms (the first moves Rose: a location change joins them):
+    // writes are paced, none may be lost or reordered.
+    for (let i = 0; i < 300; i++) {
+      t.app.ctx.bus.publish("sensor.event", { kind: "presence", sensor_id: `stream_${i}`, room_name: "Hallway", occupied: i % 2 === 0, at: clock.now() });
+      if (i % 10 === 9) await new Promise((r) => setTimeout(r, 10));
+    }
+    const streamed = await eventually("300 streamed entries", async () => {
+      const e = (await readEntries(t.app.ctx.db, { ...WINDOW, from, limit: 10_000 })).filter(
+        (x) => (x.payload as { kind?: string }).kind === "presence" && x.sensor_id?.startsWith("stream_"),
+      );
+      return e.length >= 300 && e;
+    });
+    assert.deepEqual(
+      streamed.map((e) => e.sensor_id),
+      Array.from({ length: 300 }, (_, i) => `stream_${i}`),
+    );
+  });
 });
