@@ -145,16 +145,22 @@ export class StreamPump {
     let applied = 0;
     await this.ctx.db.transaction(async (trx) => {
       const batch = new WriteBatch(trx, { asyncCommit: this.applier.asyncCommit });
-      const fresh = await markAppliedMany(
-        trx,
-        this.names.stream,
-        items.map((i) => i.key),
-        at,
-      );
+      const [fresh, read] = await Promise.all([
+        markAppliedMany(
+          trx,
+          this.names.stream,
+          items.map((i) => i.key),
+          at,
+        ),
+        this.applier.readForCommit?.(
+          trx,
+          items.map((i) => i.plan),
+        ),
+      ]);
       // A key twice in the batch (a redelivery next to its original) is applied once.
       const plans = items.filter((i) => fresh.delete(ledgerKey(i.key))).map((i) => i.plan);
       applied = plans.length;
-      if (this.applier.commitMany) after.push(...(await this.applier.commitMany(trx, plans, batch)));
+      if (this.applier.commitMany) after.push(...(await this.applier.commitMany(trx, plans, batch, read)));
       else for (const plan of plans) after.push(...(await this.applier.commit(trx, plan, batch)));
       await batch.run();
     });

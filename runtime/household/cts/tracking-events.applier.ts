@@ -8,6 +8,7 @@ import type { Knex } from "knex";
 import type { PlatformContext } from "../../platform/context";
 import { isoAt } from "../../platform/core/clock";
 import type { LocationFusion, ResolvedRoom, TrackingFix } from "../tracking/location-fusion";
+import type { LockedLocations } from "../tracking/tracking-fixes";
 import { displayNameOf } from "../persons/persons.service";
 import { isKnownIdentity, type AfterCommit, type Applier } from "./applier";
 import { decodeTrackingEvent, nsToMs } from "./cts-codec";
@@ -28,7 +29,7 @@ interface Plan {
 
 const CACHE_MS = 5000;
 
-export class TrackingEventsApplier implements Applier<DecodedTrackingEvent, Plan> {
+export class TrackingEventsApplier implements Applier<DecodedTrackingEvent, Plan, LockedLocations | null> {
   private readonly cache = new Map<string, { at: number; value: unknown }>();
 
   constructor(
@@ -108,8 +109,14 @@ export class TrackingEventsApplier implements Applier<DecodedTrackingEvent, Plan
     return this.commitMany(trx, [p], batch);
   }
 
+  /** The locations of everyone the batch's fixes place, locked for the transaction. */
+  async readForCommit(trx: Knex, plans: readonly Plan[]): Promise<LockedLocations | null> {
+    if (!this.ctx.settings.person_tracking.enabled) return null;
+    return this.fusion.lockForFixes(trx, [...new Set(plans.flatMap((p) => (p.room ? p.fixes.map((f) => f.person_id) : [])))]);
+  }
+
   /** Frames, locations and history of many events in a few statements (tracking-fixes), in the events' order. */
-  async commitMany(_trx: Knex, plans: readonly Plan[], batch: WriteBatch): Promise<AfterCommit[]> {
+  async commitMany(_trx: Knex, plans: readonly Plan[], batch: WriteBatch, read?: LockedLocations | null): Promise<AfterCommit[]> {
     queueFrames(
       batch,
       plans.map((p) => ({
@@ -123,7 +130,8 @@ export class TrackingEventsApplier implements Applier<DecodedTrackingEvent, Plan
     const after: AfterCommit[] = [];
     if (this.ctx.settings.person_tracking.enabled) {
       const fixes = plans.flatMap((p) => (p.room ? p.fixes.map((fix) => ({ fix, room: p.room as ResolvedRoom })) : []));
-      for (const published of await this.fusion.applyTrackingFixes(batch, fixes)) after.push(() => this.ctx.bus.publish("sensor.event", published));
+      for (const published of await this.fusion.applyTrackingFixes(batch, fixes, read ?? undefined))
+        after.push(() => this.ctx.bus.publish("sensor.event", published));
     }
     for (const p of plans) after.push(() => this.live.offer(liveFrame(p)));
     return after;

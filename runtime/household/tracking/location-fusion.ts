@@ -22,7 +22,7 @@ import { listPersonLocations, lockPersonLocations, writePersonLocation } from ".
 import { locationStep, type Evidence, type LocationLimits, type ResolvedRoom } from "./location-step";
 import { isoAt, minutesAgo } from "./match";
 import { recordSighting } from "./sightings.store";
-import { applyFixesIn } from "./tracking-fixes";
+import { applyFixesIn, lockForFixes, type LockedLocations } from "./tracking-fixes";
 import { recordTransition } from "./transitions.store";
 import type { WriteBatch } from "../../platform/db/write-batch";
 
@@ -158,12 +158,18 @@ export class LocationFusion {
    * handful of statements for all of them (tracking-fixes), the writes queued on the caller's
    * batch. Returns the `location` events to publish once it commits, in order.
    */
-  applyTrackingFixes(batch: WriteBatch, fixes: readonly { fix: TrackingFix; room: ResolvedRoom }[]): Promise<SensorEvent[]> {
+  applyTrackingFixes(batch: WriteBatch, fixes: readonly { fix: TrackingFix; room: ResolvedRoom }[], locked?: LockedLocations): Promise<SensorEvent[]> {
     return applyFixesIn(
       batch,
       fixes.map(({ fix, room }) => ({ ev: { ...fix, source: "cts", direction_raw: null, direction_semantic: null }, room })),
       this.limits(),
+      locked,
     );
+  }
+
+  /** The persons' locations locked in `trx`, read ahead of applyTrackingFixes (which reads any it is not given). */
+  lockForFixes(trx: Knex, personIds: readonly string[]): Promise<LockedLocations> {
+    return lockForFixes(trx, personIds);
   }
 
   /** The household's room of that name (its id and spelling), read before a transaction opens: SQLite has one connection. */

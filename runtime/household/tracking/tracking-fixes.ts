@@ -6,6 +6,7 @@
  * each person's last location; the quality of the stays that were only refreshed. A later fix
  * for a person supersedes an earlier one in the current location, and both stay in history.
  */
+import type { Knex } from "knex";
 import type { SensorEvent } from "../../platform/core/event-bus";
 import type { WriteBatch } from "../../platform/db/write-batch";
 import { queueLocationChanges, queueStayQualities, type LocationChange } from "./location-history.store";
@@ -13,10 +14,32 @@ import { locationStep, type Evidence, type LocationLimits, type ResolvedRoom } f
 import { lockPersonLocations, queuePersonLocations, type StoredLocation } from "./locations.store";
 import { queueTransitions, type RoomTransition } from "./transitions.store";
 
-/** Reads the persons' locations now, held until the transaction ends; queues the writes on `batch`, which the caller runs. */
-export async function applyFixesIn(batch: WriteBatch, items: readonly { ev: Evidence; room: ResolvedRoom }[], limits: LocationLimits): Promise<SensorEvent[]> {
+/** Persons' locations read (and locked) in a transaction: `ids` were read, `found` holds those that have one. */
+export interface LockedLocations {
+  readonly ids: ReadonlySet<string>;
+  readonly found: ReadonlyMap<string, StoredLocation>;
+}
+
+/** Reads and locks the persons' locations for the rest of the transaction. */
+export async function lockForFixes(trx: Knex, personIds: readonly string[]): Promise<LockedLocations> {
+  const ids = new Set(personIds);
+  return { ids, found: await lockPersonLocations(trx, [...ids]) };
+}
+
+/**
+ * Reads the persons' locations now (those `locked` did not read already in this transaction),
+ * held until the transaction ends; queues the writes on `batch`, which the caller runs.
+ */
+export async function applyFixesIn(
+  batch: WriteBatch,
+  items: readonly { ev: Evidence; room: ResolvedRoom }[],
+  limits: LocationLimits,
+  locked?: LockedLocations,
+): Promise<SensorEvent[]> {
   if (items.length === 0) return [];
-  const state = await lockPersonLocations(batch.db, [...new Set(items.map((i) => i.ev.person_id))]);
+  const unread = [...new Set(items.map((i) => i.ev.person_id))].filter((id) => !locked?.ids.has(id));
+  const state = new Map(locked?.found);
+  if (unread.length) for (const [id, l] of await lockPersonLocations(batch.db, unread)) state.set(id, l);
   const written = new Map<string, StoredLocation>();
   const transitions: Omit<RoomTransition, "id">[] = [];
   const appended: Omit<LocationChange, "id">[] = [];

@@ -6,7 +6,8 @@
  */
 import assert from "node:assert/strict";
 import { openStore, type Store } from "../../../../runtime/platform/db/store";
-import { applyFixesIn } from "../../../../runtime/household/tracking/tracking-fixes";
+import type { Knex } from "knex";
+import { applyFixesIn, lockForFixes, type LockedLocations } from "../../../../runtime/household/tracking/tracking-fixes";
 import { WriteBatch } from "../../../../runtime/platform/db/write-batch";
 import type { Evidence } from "../../../../runtime/household/tracking/location-step";
 import { getPersonLocation } from "../../../../runtime/household/tracking/locations.store";
@@ -48,11 +49,11 @@ const script = (person: string) => [
 describe("tracking fixes applied in one transaction", () => {
   let db: TestDatabase;
   let store: Store;
-  const events: Record<string, string[]> = { batched: [], alone: [] };
-  const applied = (items: Parameters<typeof applyFixesIn>[1]) =>
+  const events: Record<string, string[]> = { batched: [], alone: [], ahead: [], missed: [] };
+  const applied = (items: Parameters<typeof applyFixesIn>[1], readAhead?: (trx: Knex) => Promise<LockedLocations>) =>
     store.db.transaction(async (trx) => {
       const batch = new WriteBatch(trx);
-      const published = await applyFixesIn(batch, items, LIMITS);
+      const published = await applyFixesIn(batch, items, LIMITS, readAhead && (await readAhead(trx)));
       await batch.run();
       return published;
     });
@@ -63,6 +64,10 @@ describe("tracking fixes applied in one transaction", () => {
       const published = await applied(batch);
       events.batched.push(...published.map((e) => String(e.room_name)));
     }
+    // As the tracking stream does: the locations read ahead (readForCommit), for the right
+    // person, and for someone else only (the person must then be read inside).
+    for (const batch of script("ahead")) events.ahead.push(...(await applied(batch, (trx) => lockForFixes(trx, ["ahead"]))).map((e) => String(e.room_name)));
+    for (const batch of script("missed")) events.missed.push(...(await applied(batch, (trx) => lockForFixes(trx, ["nobody"]))).map((e) => String(e.room_name)));
     for (const batch of script("alone"))
       for (const one of batch) {
         const published = await applied([one]);
@@ -93,6 +98,20 @@ describe("tracking fixes applied in one transaction", () => {
       { room: "Kitchen", at: new Date(T0).toISOString(), quality: 0.7, samples: 2, ph_id: "ph-batched" },
     ]);
     assert.deepEqual(events.batched, ["Kitchen", "Hallway", "Kitchen"], "one location event per move, in order");
+  });
+
+  it("decides the same with the locations read ahead, and reads a person the read ahead left out", async () => {
+    for (const person of ["ahead", "missed"]) {
+      const location = await getPersonLocation(store.db, person);
+      assert.equal(location?.room_name, "Kitchen", person);
+      assert.equal(location?.updated_at, new Date(T0 + 4000).toISOString(), person);
+      assert.deepEqual(
+        (await history(person)).map(({ ph_id: _ph, ...r }) => r),
+        (await history("batched")).map(({ ph_id: _ph, ...r }) => r),
+        person,
+      );
+      assert.deepEqual(events[person], events.batched, person);
+    }
   });
 
   it("leaves the same state, history and transitions as one fix at a time", async () => {
