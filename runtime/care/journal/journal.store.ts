@@ -24,10 +24,20 @@ interface Row {
 
 const TABLE = "input_journal";
 
+/** An entry as stored: its payload as JSON text. */
+export type EncodedEntry = Omit<Row, "id">;
+
+/** The entry as it will be stored; its payload is copied into text now, so later changes to it are not recorded. */
+export const encodeEntry = (e: NewEntry): EncodedEntry => ({ at: e.at, topic: e.topic, sensor_id: e.sensor_id, payload: toJsonText(e.payload) });
+
 /** Appends the entries in their order, all or none. */
 export async function appendEntries(db: Knex, entries: readonly NewEntry[]): Promise<void> {
-  if (!entries.length) return;
-  const rows = entries.map((e) => ({ at: e.at, topic: e.topic, sensor_id: e.sensor_id, payload: toJsonText(e.payload) }));
+  await appendEncoded(db, entries.map(encodeEntry));
+}
+
+/** Appends entries already encoded, in their order, all or none. */
+export async function appendEncoded(db: Knex, rows: readonly EncodedEntry[]): Promise<void> {
+  if (!rows.length) return;
   await db.transaction(async (trx) => {
     await insertRows(trx, TABLE, rows);
   });

@@ -105,4 +105,24 @@ describe("input journal", function () {
       Array.from({ length: 300 }, (_, i) => `stream_${i}`),
     );
   });
+
+  it("skips an input that cannot be written as JSON and keeps recording the ones around it", async () => {
+    const from = new Date(clock.now()).toISOString();
+    const presence = (sensor: string, extra: object = {}) =>
+      t.app.ctx.bus.publish("sensor.event", { kind: "presence", sensor_id: sensor, room_name: "Hallway", occupied: true, at: clock.now(), ...extra });
+    presence("before_odd");
+    presence("odd", { raw: 10n });
+    presence("after_odd");
+    const kept = await eventually("the inputs around the odd one", async () => {
+      const e = (await readEntries(t.app.ctx.db, { ...WINDOW, from })).filter((x) => x.sensor_id?.endsWith("_odd"));
+      return e.length >= 2 && e;
+    });
+    assert.deepEqual(
+      kept.map((e) => e.sensor_id),
+      ["before_odd", "after_odd"],
+    );
+    // Later inputs are still written: the odd one is not retried forever.
+    presence("later");
+    await eventually("a later input", async () => (await readEntries(t.app.ctx.db, { ...WINDOW, from })).some((x) => x.sensor_id === "later"));
+  });
 });
