@@ -15,7 +15,6 @@ import { EventBus } from "../runtime/platform/core/event-bus";
 import { ManualClock } from "../runtime/platform/core/clock";
 import { createLogger } from "../runtime/platform/core/logger";
 import { openStore } from "../runtime/platform/db/store";
-import { buildSettings } from "../runtime/platform/config/load-settings";
 import { nowMs, report } from "./support";
 
 const HOUR_S = 3600;
@@ -29,7 +28,7 @@ async function main(): Promise<void> {
   const store = await openStore(undefined, dir);
   const bus = new EventBus();
   const clock = new ManualClock(Date.parse("2026-11-20T00:00:00Z"));
-  const journal = new InputJournal({ db: store.db, bus, clock, log: createLogger("silent"), settings: buildSettings({}) });
+  const journal = new InputJournal({ db: store.db, bus, clock, log: createLogger("silent") });
   journal.start();
   const file = path.join(dir, "careflow.db");
   await store.db.raw("pragma wal_checkpoint(TRUNCATE)");

@@ -38,7 +38,7 @@ const MAX_PENDING = 10_000;
 /** Between the starts of two writes, at most: what a kill -9 can cost the journal. */
 const WRITE_EVERY_MS = 100;
 
-type JournalContext = Pick<PlatformContext, "db" | "bus" | "clock" | "log" | "settings">;
+type JournalContext = Pick<PlatformContext, "db" | "bus" | "clock" | "log">;
 
 const sensorOf = (payload: unknown): string | null => {
   const id = (payload as { sensor_id?: unknown } | null)?.sensor_id;

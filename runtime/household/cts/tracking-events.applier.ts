@@ -8,7 +8,7 @@ import type { Knex } from "knex";
 import type { PlatformContext } from "../../platform/context";
 import { isoAt } from "../../platform/core/clock";
 import type { LocationFusion, ResolvedRoom, TrackingFix } from "../tracking/location-fusion";
-import type { LockedLocations } from "../tracking/tracking-fixes";
+import { lockForFixes, type LockedLocations } from "../tracking/tracking-fixes";
 import { displayNameOf } from "../persons/persons.service";
 import { isKnownIdentity, type AfterCommit, type Applier } from "./applier";
 import { decodeTrackingEvent, nsToMs } from "./cts-codec";
@@ -29,7 +29,7 @@ interface Plan {
 
 const CACHE_MS = 5000;
 
-export class TrackingEventsApplier implements Applier<DecodedTrackingEvent, Plan, LockedLocations | null> {
+export class TrackingEventsApplier implements Applier<DecodedTrackingEvent, Plan, LockedLocations | undefined> {
   private readonly cache = new Map<string, { at: number; value: unknown }>();
 
   constructor(
@@ -110,13 +110,13 @@ export class TrackingEventsApplier implements Applier<DecodedTrackingEvent, Plan
   }
 
   /** The locations of everyone the batch's fixes place, locked for the transaction. */
-  async readForCommit(trx: Knex, plans: readonly Plan[]): Promise<LockedLocations | null> {
-    if (!this.ctx.settings.person_tracking.enabled) return null;
-    return this.fusion.lockForFixes(trx, [...new Set(plans.flatMap((p) => (p.room ? p.fixes.map((f) => f.person_id) : [])))]);
+  async readForCommit(trx: Knex, plans: readonly Plan[]): Promise<LockedLocations | undefined> {
+    if (!this.ctx.settings.person_tracking.enabled) return undefined;
+    return lockForFixes(trx, [...new Set(plans.flatMap((p) => (p.room ? p.fixes.map((f) => f.person_id) : [])))]);
   }
 
   /** Frames, locations and history of many events in a few statements (tracking-fixes), in the events' order. */
-  async commitMany(_trx: Knex, plans: readonly Plan[], batch: WriteBatch, read?: LockedLocations | null): Promise<AfterCommit[]> {
+  async commitMany(_trx: Knex, plans: readonly Plan[], batch: WriteBatch, read?: LockedLocations): Promise<AfterCommit[]> {
     queueFrames(
       batch,
       plans.map((p) => ({
@@ -130,8 +130,7 @@ export class TrackingEventsApplier implements Applier<DecodedTrackingEvent, Plan
     const after: AfterCommit[] = [];
     if (this.ctx.settings.person_tracking.enabled) {
       const fixes = plans.flatMap((p) => (p.room ? p.fixes.map((fix) => ({ fix, room: p.room as ResolvedRoom })) : []));
-      for (const published of await this.fusion.applyTrackingFixes(batch, fixes, read ?? undefined))
-        after.push(() => this.ctx.bus.publish("sensor.event", published));
+      for (const published of await this.fusion.applyTrackingFixes(batch, fixes, read)) after.push(() => this.ctx.bus.publish("sensor.event", published));
     }
     for (const p of plans) after.push(() => this.live.offer(liveFrame(p)));
     return after;

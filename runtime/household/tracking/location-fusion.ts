@@ -22,7 +22,7 @@ import { listPersonLocations, lockPersonLocations, writePersonLocation } from ".
 import { locationStep, type Evidence, type LocationLimits, type ResolvedRoom } from "./location-step";
 import { isoAt, minutesAgo } from "./match";
 import { recordSighting } from "./sightings.store";
-import { applyFixesIn, lockForFixes, type LockedLocations } from "./tracking-fixes";
+import { applyFixesIn, type LockedLocations } from "./tracking-fixes";
 import { recordTransition } from "./transitions.store";
 import type { WriteBatch } from "../../platform/db/write-batch";
 
@@ -156,7 +156,8 @@ export class LocationFusion {
   /**
    * Many continuous-tracking fixes, in the order given, inside the caller's transaction with a
    * handful of statements for all of them (tracking-fixes), the writes queued on the caller's
-   * batch. Returns the `location` events to publish once it commits, in order.
+   * batch. Returns the `location` events to publish once it commits, in order. `locked`: the
+   * locations read ahead in the transaction (tracking-fixes' lockForFixes); anyone it misses is read here.
    */
   applyTrackingFixes(batch: WriteBatch, fixes: readonly { fix: TrackingFix; room: ResolvedRoom }[], locked?: LockedLocations): Promise<SensorEvent[]> {
     return applyFixesIn(
@@ -165,11 +166,6 @@ export class LocationFusion {
       this.limits(),
       locked,
     );
-  }
-
-  /** The persons' locations locked in `trx`, read ahead of applyTrackingFixes (which reads any it is not given). */
-  lockForFixes(trx: Knex, personIds: readonly string[]): Promise<LockedLocations> {
-    return lockForFixes(trx, personIds);
   }
 
   /** The household's room of that name (its id and spelling), read before a transaction opens: SQLite has one connection. */

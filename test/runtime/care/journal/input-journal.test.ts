@@ -7,8 +7,12 @@ import assert from "node:assert/strict";
 import { ManualClock } from "../../../../runtime/platform/core/clock";
 import { readEntries, journalSize } from "../../../../runtime/care/journal/journal.store";
 import { pruneOnce } from "../../../../runtime/platform/db/retention";
-import { journalRetention } from "../../../../runtime/care/journal/input-journal";
+import { InputJournal, journalRetention } from "../../../../runtime/care/journal/input-journal";
+import { EventBus } from "../../../../runtime/platform/core/event-bus";
+import { createLogger } from "../../../../runtime/platform/core/logger";
+import { openStore, type Store } from "../../../../runtime/platform/db/store";
 import { KEYS, startTestApp, type TestApp } from "../../../support/test-app";
+import { migratedDatabase, type TestDatabase } from "../../../support/test-db";
 import { eventually } from "../../../support/eventually";
 
 const START = Date.parse("2026-11-20T07:00:00Z");
@@ -86,26 +90,6 @@ describe("input journal", function () {
     );
   });
 
-  it("keeps every input of a stream, in order, while it writes them in fewer transactions", async () => {
-    const from = new Date(clock.now()).toISOString();
-    // 300 presence changes over about 300 ms (the first moves Rose: a location change joins them):
-    // writes are paced, none may be lost or reordered.
-    for (let i = 0; i < 300; i++) {
-      t.app.ctx.bus.publish("sensor.event", { kind: "presence", sensor_id: `stream_${i}`, room_name: "Hallway", occupied: i % 2 === 0, at: clock.now() });
-      if (i % 10 === 9) await new Promise((r) => setTimeout(r, 10));
-    }
-    const streamed = await eventually("300 streamed entries", async () => {
-      const e = (await readEntries(t.app.ctx.db, { ...WINDOW, from, limit: 10_000 })).filter(
-        (x) => (x.payload as { kind?: string }).kind === "presence" && x.sensor_id?.startsWith("stream_"),
-      );
-      return e.length >= 300 && e;
-    });
-    assert.deepEqual(
-      streamed.map((e) => e.sensor_id),
-      Array.from({ length: 300 }, (_, i) => `stream_${i}`),
-    );
-  });
-
   it("skips an input that cannot be written as JSON and keeps recording the ones around it", async () => {
     const from = new Date(clock.now()).toISOString();
     const presence = (sensor: string, extra: object = {}) =>
@@ -114,7 +98,9 @@ describe("input journal", function () {
     presence("odd", { raw: 10n });
     presence("after_odd");
     const kept = await eventually("the inputs around the odd one", async () => {
-      const e = (await readEntries(t.app.ctx.db, { ...WINDOW, from })).filter((x) => x.sensor_id?.endsWith("_odd"));
+      const e = (await readEntries(t.app.ctx.db, { ...WINDOW, from })).filter(
+        (x) => (x.payload as { kind?: string }).kind === "presence" && x.sensor_id?.endsWith("_odd"),
+      );
       return e.length >= 2 && e;
     });
     assert.deepEqual(
@@ -124,5 +110,48 @@ describe("input journal", function () {
     // Later inputs are still written: the odd one is not retried forever.
     presence("later");
     await eventually("a later input", async () => (await readEntries(t.app.ctx.db, { ...WINDOW, from })).some((x) => x.sensor_id === "later"));
+  });
+});
+
+describe("input journal under a stream of inputs", () => {
+  let db: TestDatabase;
+  let store: Store;
+  before(async () => {
+    db = await migratedDatabase();
+    store = await openStore(db.databaseUrl, db.dataDir);
+  });
+  after(async () => {
+    await store.close();
+    await db.drop();
+  });
+
+  it("keeps every input, in order, written in a transaction at most every 100 ms", async () => {
+    const bus = new EventBus();
+    const clock = new ManualClock(START);
+    const journal = new InputJournal({ db: store.db, bus, clock, log: createLogger("silent") });
+    // The journal is the only writer here: each transaction begun is one of its writes.
+    let transactions = 0;
+    const onQuery = (q: { sql: string }) => void (/^begin/i.test(q.sql.trim()) && transactions++);
+    store.db.on("query", onQuery);
+    journal.start();
+    const started = performance.now();
+    // 300 presence changes in 30 bursts 10 ms apart: a write per burst would be 30 transactions.
+    for (let i = 0; i < 300; i++) {
+      bus.publish("sensor.event", { kind: "presence", sensor_id: `stream_${i}`, room_name: "Hallway", occupied: i % 2 === 0, at: clock.now() });
+      if (i % 10 === 9) await new Promise((r) => setTimeout(r, 10));
+    }
+    const elapsed = performance.now() - started;
+    const streamed = await eventually("300 streamed entries", async () => {
+      const e = await readEntries(store.db, { ...WINDOW, limit: 10_000 });
+      return e.length >= 300 && e;
+    });
+    store.db.off("query", onQuery);
+    await journal.stop();
+    assert.deepEqual(
+      streamed.map((e) => e.sensor_id),
+      Array.from({ length: 300 }, (_, i) => `stream_${i}`),
+    );
+    // One write at once, then one per 100 ms that passed (and the last, after the stream ends).
+    assert.ok(transactions <= Math.ceil(elapsed / 100) + 2, `${transactions} transactions in ${Math.round(elapsed)} ms`);
   });
 });
