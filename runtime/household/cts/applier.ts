@@ -18,6 +18,11 @@ export interface Applier<T, P, R = unknown> {
   check(value: T, nowMs: number): string | null;
   /** The idempotency key (event_id, revision_id, ...); null: the stream sequence is. */
   key(value: T): string | null;
+  /**
+   * Reads ahead, once for a whole batch, what plan would read message by message (warming the
+   * applier's caches). Absent: nothing to read ahead. A failure is left for plan to meet and report.
+   */
+  prepare?(values: readonly T[]): Promise<void>;
   plan(value: T): Promise<P>;
   /**
    * Writes the plan's change in `trx`, directly or queued on `batch` (sent together before the

@@ -87,6 +87,14 @@ export class StreamPump {
       if (d) decoded.push(d);
     }
     if (decoded.length === 0) return;
+    if (this.applier.prepare) {
+      try {
+        await this.applier.prepare(decoded.map((d) => d.value));
+      } catch (err) {
+        // plan reads what it still lacks and settles each message it cannot plan.
+        this.ctx.log.debug({ err, stream: this.names.stream }, "tracking: reading ahead for a batch failed");
+      }
+    }
     const inTurn = this.applier.inTurn?.bind(this.applier) ?? (<R>(work: () => Promise<R>) => work());
     await inTurn(async () => {
       const planned: Planned[] = [];

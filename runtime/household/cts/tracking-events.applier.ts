@@ -9,7 +9,7 @@ import type { PlatformContext } from "../../platform/context";
 import { isoAt } from "../../platform/core/clock";
 import type { LocationFusion, ResolvedRoom, TrackingFix } from "../tracking/location-fusion";
 import { lockForFixes, type LockedLocations } from "../tracking/tracking-fixes";
-import { displayNameOf } from "../persons/persons.service";
+import { displayNameOf, displayNamesOf } from "../persons/persons.service";
 import { isKnownIdentity, type AfterCommit, type Applier } from "./applier";
 import { decodeTrackingEvent, nsToMs } from "./cts-codec";
 import type { DecodedTrackingEvent } from "./cts-messages";
@@ -61,12 +61,37 @@ export class TrackingEventsApplier implements Applier<DecodedTrackingEvent, Plan
     return null;
   }
 
+  /**
+   * The rooms and names the batch's events need that are not known or were read more than
+   * CACHE_MS ago, read together (the names in one query). Read by plan one at a time, a batch
+   * of people first seen, or whose names expired together, waited for a read per person inside
+   * the stream's turn: on PostgreSQL a round trip each.
+   */
+  async prepare(events: readonly DecodedTrackingEvent[]): Promise<void> {
+    const now = this.ctx.clock.now();
+    const rooms = new Set<string>();
+    const ids = new Set<string>();
+    for (const e of events) {
+      const roomName = this.roomNameOf(e);
+      if (roomName && !this.fresh(`room:${roomName}`, now)) rooms.add(roomName);
+      for (const s of e.identity_snapshots) {
+        const said = s.effective_identity_id || s.identity_id;
+        if (isKnownIdentity(said) && !this.fresh(`name:${said}`, now)) ids.add(said);
+      }
+    }
+    const [names] = await Promise.all([
+      displayNamesOf(this.ctx, [...ids]),
+      ...[...rooms].map(async (r) => this.remember(`room:${r}`, now, await this.fusion.resolveRoom(r))),
+    ]);
+    for (const [id, name] of names) this.remember(`name:${id}`, now, name);
+  }
+
   async plan(e: DecodedTrackingEvent): Promise<Plan> {
     const now = this.ctx.clock.now();
     const captured = capturedAt(e);
     // Never in the future: a camera's clock ahead of ours must not hold the location.
     const atMs = captured === null || captured > now ? now : captured;
-    const roomName = e.room_name.trim() || this.cameraRoom(e.camera_id);
+    const roomName = this.roomNameOf(e);
     const room = roomName ? await this.cached(`room:${roomName}`, () => this.fusion.resolveRoom(roomName)) : null;
     const identities = new Map(e.identity_snapshots.map((s) => [s.ph_id, s]));
     const detections: FrameDetection[] = e.detections.map((d) => {
@@ -144,14 +169,23 @@ export class TrackingEventsApplier implements Applier<DecodedTrackingEvent, Plan
     const now = this.ctx.clock.now();
     const hit = this.cache.get(key);
     if (hit && now - hit.at < CACHE_MS) return hit.value as V;
-    const value = await read();
+    return this.remember(key, now, await read());
+  }
+
+  private fresh(key: string, now: number): boolean {
+    const hit = this.cache.get(key);
+    return hit !== undefined && now - hit.at < CACHE_MS;
+  }
+
+  private remember<V>(key: string, at: number, value: V): V {
     if (this.cache.size > 10_000) this.cache.clear();
-    this.cache.set(key, { at: now, value });
+    this.cache.set(key, { at, value });
     return value;
   }
 
-  private cameraRoom(cameraId: string): string | null {
-    return this.ctx.settings.cts.cameras.find((c) => c.id === cameraId)?.location ?? null;
+  /** The event's room, else its camera's (`cts.cameras`). */
+  private roomNameOf(e: DecodedTrackingEvent): string | null {
+    return e.room_name.trim() || (this.ctx.settings.cts.cameras.find((c) => c.id === e.camera_id)?.location ?? null);
   }
 }
 

@@ -153,6 +153,18 @@ export async function displayNameOf(ctx: PlatformContext, id: string): Promise<s
   return row?.display_name ?? null;
 }
 
+/** Display names of many ids in one query; an id that is no member maps to null. */
+export async function displayNamesOf(ctx: PlatformContext, ids: readonly string[]): Promise<Map<string, string | null>> {
+  const names = new Map<string, string | null>(ids.map((id) => [id, null]));
+  if (ids.length === 0) return names;
+  const rows: Array<{ person_id: string; display_name: string }> = await ctx
+    .db("persons")
+    .whereIn("person_id", [...names.keys()])
+    .select("person_id", "display_name");
+  for (const r of rows) names.set(r.person_id, r.display_name);
+  return names;
+}
+
 /** Records a person's enrollment as the identity module keeps it (0 descriptors: not enrolled). */
 export async function setEnrollment(ctx: PlatformContext, id: string, e: { embedding_count: number; enrolled_at: string | null }): Promise<void> {
   await ctx

@@ -52,13 +52,18 @@ describe("row inserts", () => {
       // What an array literal must escape or could mistake for its own syntax.
       { k: "d", n: 1e-7, note: 'back\\slash, {brace} "NULL"', qty: 4 },
       { k: "e", n: 3, note: "NULL", qty: 5 },
+      // Written bare when nothing in them needs quotes; these do.
+      { k: "f", n: 1e21, note: "null", qty: 6 },
+      { k: "g", n: -0.5, note: "", qty: 7 },
+      { k: "h", n: 2, note: " padded ", qty: 8 },
+      { k: "i", n: 2, note: "2026-11-28T17:52:32.759Z", qty: 9 },
     ];
     await insertRows(store.db, "rows_fast", rows);
     await store.db("rows_knex").insert(rows);
     assert.deepEqual(await read("rows_fast"), await read("rows_knex"));
     assert.deepEqual(
       (await read("rows_fast")).map((r) => r.k),
-      ["a", "b", "c", "d", "e"],
+      ["a", "b", "c", "d", "e", "f", "g", "h", "i"],
     );
   });
 
