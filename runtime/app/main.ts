@@ -1,6 +1,7 @@
 /** `npm start`: read the run contract, build the app, listen, and stop cleanly on SIGTERM. */
-// First: the compiled-code cache must be on before the modules below are loaded.
+// First: the compiled-code and resolution caches must be on before the modules below are loaded.
 import { saveCompileCache } from "./compile-cache";
+import { saveResolveCache } from "./resolve-cache";
 import { createApp } from "./app";
 import { SettingsError, loadRunConfig } from "../platform/config/load-settings";
 import { createLogger } from "../platform/core/logger";
@@ -74,6 +75,8 @@ async function main(): Promise<void> {
   setTimeout(() => {
     const stats = saveCompileCache();
     if (stats) log.debug({ ...stats }, "compile cache");
+    const resolved = saveResolveCache();
+    if (resolved) log.debug({ ...resolved }, "resolution cache");
   }, 2000).unref();
 
   let stopping = false;
