@@ -115,5 +115,5 @@ export class InputJournal {
 export const journalRetention = (ctx: Pick<PlatformContext, "db" | "settings">): Retention => ({
   what: "input journal",
   days: ctx.settings.journal.retention_days,
-  deleteBefore: (cutoff) => deleteEntriesBefore(ctx.db, cutoff),
+  deleteBefore: (cutoff, signal) => deleteEntriesBefore(ctx.db, cutoff, signal),
 });

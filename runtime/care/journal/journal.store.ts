@@ -2,6 +2,7 @@
 import type { Knex } from "knex";
 import { fromJsonText, toJsonText } from "../../platform/db/json-column";
 import { insertRows } from "../../platform/db/row-insert";
+import { deleteBefore } from "../../platform/db/delete-before";
 
 export interface NewEntry {
   at: string;
@@ -64,8 +65,8 @@ export async function readEntries(db: Knex, q: JournalQuery): Promise<JournalEnt
 }
 
 /** Deletes the entries received before the cutoff (ISO-8601 UTC); returns how many. */
-export async function deleteEntriesBefore(db: Knex, cutoffIso: string): Promise<number> {
-  return Number(await db(TABLE).where("at", "<", cutoffIso).delete());
+export async function deleteEntriesBefore(db: Knex, cutoffIso: string, signal?: AbortSignal): Promise<number> {
+  return deleteBefore(db, TABLE, "at", cutoffIso, { signal });
 }
 
 /** Rows and the bytes their payloads take, for the journal's cost. */

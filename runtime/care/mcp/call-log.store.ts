@@ -1,5 +1,6 @@
 /** The `mcp_calls` table: written in batches by call-log.ts, read by the calls endpoint. */
 import type { Knex } from "knex";
+import { deleteBefore } from "../../platform/db/delete-before";
 
 export interface CallRow {
   timestamp: string;
@@ -50,6 +51,6 @@ export async function selectCalls(db: Knex, q: CallQuery): Promise<StoredCall[]>
   });
 }
 
-export async function deleteCallsBefore(db: Knex, beforeIso: string): Promise<number> {
-  return db("mcp_calls").where("timestamp", "<", beforeIso).delete();
+export async function deleteCallsBefore(db: Knex, beforeIso: string, signal?: AbortSignal): Promise<number> {
+  return deleteBefore(db, "mcp_calls", "timestamp", beforeIso, { signal });
 }

@@ -30,7 +30,7 @@ export class CallLog {
     this.stopPruning = startRetention(this.ctx, {
       what: "MCP tool calls",
       days: RETENTION_DAYS,
-      deleteBefore: (cutoff) => deleteCallsBefore(this.ctx.db, cutoff),
+      deleteBefore: (cutoff, signal) => deleteCallsBefore(this.ctx.db, cutoff, signal),
     });
     return () => this.stop();
   }

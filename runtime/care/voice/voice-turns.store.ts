@@ -1,6 +1,7 @@
 /** The `voice_turns` table: what was said in each conversation with the voice companion. */
 import type { Knex } from "knex";
 import type { Retention } from "../../platform/db/retention";
+import { deleteBefore } from "../../platform/db/delete-before";
 
 export type VoiceReason = "notification" | "prompt" | "senior" | "api";
 
@@ -33,10 +34,14 @@ export async function recentTurns(db: Knex, q: { session_id?: string; limit: num
 }
 
 /** Deletes the turns said before the cutoff (ISO-8601 UTC); returns how many. */
-export async function deleteTurnsBefore(db: Knex, cutoffIso: string): Promise<number> {
-  return Number(await db(TABLE).where("at", "<", cutoffIso).delete());
+export async function deleteTurnsBefore(db: Knex, cutoffIso: string, signal?: AbortSignal): Promise<number> {
+  return deleteBefore(db, TABLE, "at", cutoffIso, { signal });
 }
 
 /** What was said is private: kept 30 days (a month of conversations a caregiver may read back). */
 export const TURNS_RETENTION_DAYS = 30;
-export const turnsRetention = (db: Knex): Retention => ({ what: "voice turns", days: TURNS_RETENTION_DAYS, deleteBefore: (c) => deleteTurnsBefore(db, c) });
+export const turnsRetention = (db: Knex): Retention => ({
+  what: "voice turns",
+  days: TURNS_RETENTION_DAYS,
+  deleteBefore: (c, signal) => deleteTurnsBefore(db, c, signal),
+});

@@ -5,6 +5,7 @@
 import type { Knex } from "knex";
 import { fromJsonText } from "../../platform/db/json-column";
 import type { WriteBatch } from "../../platform/db/write-batch";
+import { deleteBefore } from "../../platform/db/delete-before";
 
 export interface FrameDetection {
   ph_id: string;
@@ -55,6 +56,6 @@ export async function framesBetween(
   return rows.map(({ detections_json, ...r }) => ({ ...r, id: Number(r.id), detections: fromJsonText<FrameDetection[]>(detections_json, []) }));
 }
 
-export async function forgetFramesBefore(db: Knex, before: string): Promise<number> {
-  return db("cts_frames").where("event_time", "<", before).delete();
+export async function forgetFramesBefore(db: Knex, before: string, signal?: AbortSignal): Promise<number> {
+  return deleteBefore(db, "cts_frames", "event_time", before, { signal });
 }

@@ -5,6 +5,7 @@
  */
 import type { Knex } from "knex";
 import { insertRows } from "../../platform/db/row-insert";
+import { deleteBefore } from "../../platform/db/delete-before";
 
 /** The key as stored (the column holds 200 characters). */
 export const ledgerKey = (msgKey: string): string => msgKey.slice(0, 200);
@@ -57,6 +58,6 @@ export async function listDeadLetters(db: Knex, limit: number): Promise<DeadLett
 }
 
 /** Applied marks older than this are forgotten: the broker redelivers only what is unacknowledged, never days later. */
-export async function forgetAppliedBefore(db: Knex, before: string): Promise<number> {
-  return db("cts_applied").where("applied_at", "<", before).delete();
+export async function forgetAppliedBefore(db: Knex, before: string, signal?: AbortSignal): Promise<number> {
+  return deleteBefore(db, "cts_applied", "applied_at", before, { signal });
 }

@@ -84,12 +84,20 @@ export class CtsService {
           this.status.connectedSince = null;
         };
       }),
-      startRetention(this.ctx, { what: "tracking frames", days: FRAME_KEEP_MS / 86_400_000, deleteBefore: (c) => forgetFramesBefore(this.ctx.db, c) }),
-      startRetention(this.ctx, { what: "applied tracking messages", days: APPLIED_KEEP_DAYS, deleteBefore: (c) => forgetAppliedBefore(this.ctx.db, c) }),
+      startRetention(this.ctx, {
+        what: "tracking frames",
+        days: FRAME_KEEP_MS / 86_400_000,
+        deleteBefore: (c, signal) => forgetFramesBefore(this.ctx.db, c, signal),
+      }),
+      startRetention(this.ctx, {
+        what: "applied tracking messages",
+        days: APPLIED_KEEP_DAYS,
+        deleteBefore: (c, signal) => forgetAppliedBefore(this.ctx.db, c, signal),
+      }),
       startRetention(this.ctx, {
         what: "tracking revisions remembered",
         days: REVISION_KEEP_MS / 86_400_000,
-        deleteBefore: (c) => forgetRevisedTracksBefore(this.ctx.db, Date.parse(c)),
+        deleteBefore: (c, signal) => forgetRevisedTracksBefore(this.ctx.db, Date.parse(c), signal),
       }),
     );
   }

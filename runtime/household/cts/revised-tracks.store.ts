@@ -4,6 +4,7 @@
  * track under it (recent-revisions.ts).
  */
 import type { Knex } from "knex";
+import { deleteBefore } from "../../platform/db/delete-before";
 
 export interface RevisedTrack {
   ph_id: string;
@@ -25,6 +26,6 @@ export async function revisedTracksSince(db: Knex, sinceMs: number): Promise<Rev
   return rows.map((r) => ({ ...r, revised_ms: Number(r.revised_ms), recorded_ms: Number(r.recorded_ms) }));
 }
 
-export async function forgetRevisedTracksBefore(db: Knex, beforeMs: number): Promise<number> {
-  return db("cts_revised_tracks").where("recorded_ms", "<", beforeMs).delete();
+export async function forgetRevisedTracksBefore(db: Knex, beforeMs: number, signal?: AbortSignal): Promise<number> {
+  return deleteBefore(db, "cts_revised_tracks", "recorded_ms", beforeMs, { signal });
 }

@@ -2,6 +2,7 @@
 import type { Knex } from "knex";
 import type { Retention } from "../../platform/db/retention";
 import { fromJsonText, toBool, toJsonText } from "../../platform/db/json-column";
+import { deleteBefore } from "../../platform/db/delete-before";
 
 export interface Sighting {
   id: number;
@@ -55,8 +56,8 @@ export async function listSightingsBetween(db: Knex, personId: string, since: st
 }
 
 /** Deletes the sightings older than the cutoff (ISO-8601 UTC); returns how many. */
-export async function deleteSightingsBefore(db: Knex, cutoffIso: string): Promise<number> {
-  return Number(await db("sightings").where("timestamp", "<", cutoffIso).delete());
+export async function deleteSightingsBefore(db: Knex, cutoffIso: string, signal?: AbortSignal): Promise<number> {
+  return deleteBefore(db, "sightings", "timestamp", cutoffIso, { signal });
 }
 
 /** Kept 90 days: the reports and timelines read a week at most; "seen three times this week" a week. */
@@ -64,5 +65,5 @@ export const SIGHTINGS_RETENTION_DAYS = 90;
 export const sightingsRetention = (db: Knex): Retention => ({
   what: "sightings",
   days: SIGHTINGS_RETENTION_DAYS,
-  deleteBefore: (c) => deleteSightingsBefore(db, c),
+  deleteBefore: (c, signal) => deleteSightingsBefore(db, c, signal),
 });

@@ -2,7 +2,8 @@
  * Rows kept for a while and then deleted (what people said to the voice companion, camera
  * sightings): pruned at start and then hourly, by the age the app's clock gives them (with
  * several instances, by the one holding the sweep's lease). A prune
- * that fails is logged and tried again at the next hour; it never stops the app.
+ * that fails is logged and tried again at the next hour; it never stops the app, and a stop
+ * ends a prune under way between two of its statements (platform/db/delete-before).
  */
 import type { PlatformContext } from "../context";
 import { leasesOf } from "../cluster/cluster";
@@ -14,15 +15,15 @@ export interface Retention {
   /** What is pruned, for the log ("voice turns"). */
   what: string;
   days: number;
-  /** Deletes the rows older than the cutoff (ISO-8601 UTC); returns how many. */
-  deleteBefore(cutoffIso: string): Promise<number>;
+  /** Deletes the rows older than the cutoff (ISO-8601 UTC); returns how many. `signal`: stop soon, the service is stopping. */
+  deleteBefore(cutoffIso: string, signal?: AbortSignal): Promise<number>;
 }
 
 /** Prunes once now; returns how many rows went. */
-export async function pruneOnce(ctx: Pick<PlatformContext, "clock" | "log">, r: Retention): Promise<number> {
+export async function pruneOnce(ctx: Pick<PlatformContext, "clock" | "log">, r: Retention, signal?: AbortSignal): Promise<number> {
   const cutoff = new Date(ctx.clock.now() - r.days * 86400_000).toISOString();
   try {
-    const n = await r.deleteBefore(cutoff);
+    const n = await r.deleteBefore(cutoff, signal);
     if (n) ctx.log.info({ rows: n, cutoff }, `${r.what}: older than ${r.days} days deleted`);
     return n;
   } catch (err) {
@@ -40,13 +41,15 @@ export function startRetention(ctx: Pick<PlatformContext, "clock" | "log" | "clu
 }
 
 function pruneHourly(ctx: Pick<PlatformContext, "clock" | "log">, r: Retention): () => Promise<void> {
-  let running = pruneOnce(ctx, r);
+  const stopping = new AbortController();
+  let running = pruneOnce(ctx, r, stopping.signal);
   const timer = setInterval(() => {
-    running = running.then(() => pruneOnce(ctx, r));
+    running = running.then(() => pruneOnce(ctx, r, stopping.signal));
   }, EVERY_MS);
   timer.unref();
   return async () => {
     clearInterval(timer);
+    stopping.abort();
     await running;
   };
 }

@@ -4,6 +4,7 @@
  * are the app clock's epoch milliseconds, bigint read back with Number.
  */
 import type { Knex } from "knex";
+import { deleteBefore } from "../../../platform/db/delete-before";
 
 export interface PresenceRow {
   sensor_id: string;
@@ -46,6 +47,6 @@ export async function claimOccupancyFire(db: Knex, ruleId: number, sensorId: str
   return rows.length === 1;
 }
 
-export async function deleteFiresBefore(db: Knex, beforeMs: number): Promise<number> {
-  return db("occupancy_fires").where("fired_at", "<", beforeMs).delete();
+export async function deleteFiresBefore(db: Knex, beforeMs: number, signal?: AbortSignal): Promise<number> {
+  return deleteBefore(db, "occupancy_fires", "fired_at", beforeMs, { signal });
 }

@@ -44,7 +44,7 @@ export function startTriggers(ctx: CareContext, firer: RuleFirer, opts: StartTri
   const inputs: Trigger[] = [new SensorEventTrigger(ctx, firer), several ? new PresenceRecorder(ctx) : occupancy, new DementiaSignalTrigger(ctx, firer)];
   // A period's claims matter while it lasts; a week is far longer than any.
   const stopPruning = several
-    ? startRetention(ctx, { what: "occupancy fires", days: 7, deleteBefore: (cutoff) => deleteFiresBefore(ctx.db, Date.parse(cutoff)) })
+    ? startRetention(ctx, { what: "occupancy fires", days: 7, deleteBefore: (cutoff, signal) => deleteFiresBefore(ctx.db, Date.parse(cutoff), signal) })
     : null;
   const triggers = [...timed.map(([, t]) => t), ...inputs];
   const stopTimed = timed.map(([lease, t]) =>
