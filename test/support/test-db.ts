@@ -16,7 +16,7 @@ import os from "node:os";
 import path from "node:path";
 import knexFactory from "knex";
 import { migrationSource } from "../../runtime/platform/db/migrations";
-import { storeConfig } from "../../runtime/platform/db/store";
+import { openStore, storeConfig, type Store } from "../../runtime/platform/db/store";
 import { runId, runTemplate, testDatabasePrefix } from "./test-run";
 
 export interface TestDatabase {
@@ -94,4 +94,17 @@ function dropLater(server: string, name: string): void {
     for (let next = toDrop.shift(); next; next = toDrop.shift()) await dropDatabase(server, next).catch(() => undefined);
     dropping = false;
   })();
+}
+
+/** The store on a fresh database (freshDatabase), and how to close it and drop the database. */
+export async function openFreshStore(): Promise<{ store: Store; close: () => Promise<void> }> {
+  const fresh = await freshDatabase();
+  const store = await openStore(fresh.databaseUrl, fresh.dataDir);
+  return {
+    store,
+    close: async () => {
+      await store.close();
+      await fresh.drop();
+    },
+  };
 }

@@ -5,10 +5,10 @@
  * until all of it was done). On SQLite or PostgreSQL.
  */
 import assert from "node:assert/strict";
-import { openStore, type Store } from "../../../../runtime/platform/db/store";
+import type { Store } from "../../../../runtime/platform/db/store";
 import { deleteBefore } from "../../../../runtime/platform/db/delete-before";
 import { insertRows } from "../../../../runtime/platform/db/row-insert";
-import { freshDatabase, type TestDatabase } from "../../../support/test-db";
+import { openFreshStore } from "../../../support/test-db";
 
 const OLD = 12_345;
 const NEW = 10;
@@ -16,17 +16,11 @@ const CUTOFF = "2026-11-01T00:00:00.000Z";
 
 describe("deleting rows older than a cutoff", function () {
   this.timeout(60_000);
-  let fresh: TestDatabase;
   let store: Store;
+  let close: () => Promise<void>;
 
-  before(async () => {
-    fresh = await freshDatabase();
-    store = await openStore(fresh.databaseUrl, fresh.dataDir);
-  });
-  after(async () => {
-    await store.close();
-    await fresh.drop();
-  });
+  before(async () => ({ store, close } = await openFreshStore()));
+  after(() => close());
   beforeEach(async () => {
     await store.db.schema.dropTableIfExists("kept_rows");
     await store.db.schema.createTable("kept_rows", (t) => {

@@ -3,9 +3,9 @@
  * transaction's uncommitted rows: on SQLite it waits for the connection like any query.
  */
 import assert from "node:assert/strict";
-import { openStore, type Store } from "../../../../runtime/platform/db/store";
+import type { Store } from "../../../../runtime/platform/db/store";
 import { preparedRead } from "../../../../runtime/platform/db/prepared-read";
-import { freshDatabase, type TestDatabase } from "../../../support/test-db";
+import { openFreshStore } from "../../../support/test-db";
 
 interface Row {
   id: number;
@@ -17,18 +17,11 @@ const addRoom = (store: Store, name: string) => store.db("rooms").insert({ name,
 const viaKnex = (store: Store) => store.db<Row>("rooms").select("id", "name").orderBy("id");
 
 describe("prepared reads", () => {
-  let fresh: TestDatabase;
   let store: Store;
+  let close: () => Promise<void>;
 
-  beforeEach(async () => {
-    fresh = await freshDatabase();
-    store = await openStore(fresh.databaseUrl, fresh.dataDir);
-  });
-
-  afterEach(async () => {
-    await store.close();
-    await fresh.drop();
-  });
+  beforeEach(async () => ({ store, close } = await openFreshStore()));
+  afterEach(() => close());
 
   it("answers the rows knex would, and sees each write at once", async () => {
     assert.deepEqual(await listRooms(store.db), []);

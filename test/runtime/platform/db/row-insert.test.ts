@@ -5,9 +5,9 @@
  */
 import assert from "node:assert/strict";
 import type { Knex } from "knex";
-import { openStore, type Store } from "../../../../runtime/platform/db/store";
+import type { Store } from "../../../../runtime/platform/db/store";
 import { insertRows } from "../../../../runtime/platform/db/row-insert";
-import { freshDatabase, type TestDatabase } from "../../../support/test-db";
+import { openFreshStore } from "../../../support/test-db";
 
 interface Stored {
   id: number;
@@ -18,19 +18,13 @@ interface Stored {
 }
 
 describe("row inserts", () => {
-  let fresh: TestDatabase;
   let store: Store;
+  let close: () => Promise<void>;
   const read = async (table: string): Promise<Omit<Stored, "id">[]> =>
     ((await store.db<Stored>(table).select("*").orderBy("id")) as Stored[]).map(({ k, n, note, qty }) => ({ k, n: Number(n), note, qty: Number(qty) }));
 
-  before(async () => {
-    fresh = await freshDatabase();
-    store = await openStore(fresh.databaseUrl, fresh.dataDir);
-  });
-  after(async () => {
-    await store.close();
-    await fresh.drop();
-  });
+  before(async () => ({ store, close } = await openFreshStore()));
+  after(() => close());
   beforeEach(async () => {
     for (const table of ["rows_fast", "rows_knex"]) {
       await store.db.schema.dropTableIfExists(table);

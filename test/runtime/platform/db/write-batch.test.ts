@@ -5,25 +5,23 @@
  * is set in it.
  */
 import assert from "node:assert/strict";
-import { openStore, type Store } from "../../../../runtime/platform/db/store";
+import type { Store } from "../../../../runtime/platform/db/store";
 import { WriteBatch } from "../../../../runtime/platform/db/write-batch";
-import { freshDatabase, type TestDatabase } from "../../../support/test-db";
+import { openFreshStore } from "../../../support/test-db";
 
 describe("write batches", () => {
-  let fresh: TestDatabase;
   let store: Store;
+  let close: () => Promise<void>;
   const statements: string[] = [];
   const onQuery = (q: { sql: string }) => statements.push(q.sql);
 
   before(async () => {
-    fresh = await freshDatabase();
-    store = await openStore(fresh.databaseUrl, fresh.dataDir);
+    ({ store, close } = await openFreshStore());
     store.db.on("query", onQuery);
   });
   after(async () => {
     store.db.off("query", onQuery);
-    await store.close();
-    await fresh.drop();
+    await close();
   });
   beforeEach(async () => {
     for (const table of ["wb_a", "wb_b"]) {
