@@ -5,10 +5,10 @@
  * (issue 29, measured by timing `Module._resolveFilename`). Here a request already resolved
  * at an earlier start, from the same folder, takes the same file.
  *
- * A resolution changes only when files appear or go: the cache holds a stamp of the
- * dependencies' install (npm rewrites `node_modules/.package-lock.json` on every install) and
- * of the build (`dist/.build-stamp`, written by `npm run build`), with the Node version, and is
- * dropped whole when either differs. A request it does not know goes to Node as before.
+ * A resolution changes only when files appear or go, or Node looks elsewhere: the cache holds a
+ * stamp of the dependencies' install (npm rewrites `node_modules/.package-lock.json` on every
+ * install), of the build (`dist/.build-stamp`, written by `npm run build`), of the Node version,
+ * its flags and `NODE_PATH`, and is dropped whole when any differs. A request it does not know goes to Node as before.
  * `NODE_DISABLE_COMPILE_CACHE=1` turns it off with the compiled-code cache.
  */
 import fs from "node:fs";
@@ -40,11 +40,19 @@ const mtimeOf = (file: string): string => {
   }
 };
 
-/** What the cache is valid for: this Node, this install of the dependencies, this build. */
+/**
+ * What the cache is valid for: this Node and its flags (`--conditions` changes which file a
+ * package exports), `NODE_PATH`, this install of the dependencies, this build.
+ */
 export function resolutionStamp(repo = REPO): string {
-  return [process.version, process.arch, mtimeOf(path.join(repo, "node_modules", ".package-lock.json")), mtimeOf(path.join(repo, "dist", ".build-stamp"))].join(
-    " ",
-  );
+  return JSON.stringify([
+    process.version,
+    process.arch,
+    process.execArgv,
+    process.env.NODE_PATH ?? "",
+    mtimeOf(path.join(repo, "node_modules", ".package-lock.json")),
+    mtimeOf(path.join(repo, "dist", ".build-stamp")),
+  ]);
 }
 
 function readSaved(file: string, stamp: string): Map<string, string> {

@@ -51,9 +51,13 @@ describe("the resolution cache (npm start)", function () {
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  const start = (): ChildOutput =>
+  /** `nodeFlags`: what Node is started with (`--conditions` changes which file a package exports). */
+  const start = (nodeFlags: string[] = []): ChildOutput =>
     JSON.parse(
-      execFileSync(process.execPath, [path.join(dir, "child.js")], { env: { ...process.env, NODE_DISABLE_COMPILE_CACHE: "1" }, encoding: "utf8" }),
+      execFileSync(process.execPath, [...nodeFlags, path.join(dir, "child.js")], {
+        env: { ...process.env, NODE_DISABLE_COMPILE_CACHE: "1" },
+        encoding: "utf8",
+      }),
     ) as ChildOutput;
 
   it("finds what Node finds, and the next start takes it from the cache", () => {
@@ -76,6 +80,15 @@ describe("the resolution cache (npm start)", function () {
     const second = start();
     assert.deepEqual({ ...second, stats: null }, { ...first, stats: null });
     assert.ok(second.stats && second.stats.misses === 0 && second.stats.hits === 4, JSON.stringify(second.stats));
+  });
+
+  it("is dropped when Node is started with other flags", () => {
+    start();
+    const flagged = start(["--conditions=careflow-test"]);
+    assert.equal(flagged.pkg, "index");
+    assert.ok(flagged.stats && flagged.stats.misses === 2, JSON.stringify(flagged.stats));
+    const again = start(["--conditions=careflow-test"]);
+    assert.ok(again.stats && again.stats.misses === 0, JSON.stringify(again.stats));
   });
 
   it("is dropped when the dependencies are installed again, and ignored when damaged", () => {
