@@ -1,7 +1,8 @@
 /**
  * Continuous tracking over the machine's NATS JetStream broker, with the app started as the
  * tracking tests start it (startTestApp, system clock), on SQLite and then on PostgreSQL
- * (BENCH_PG_URL, default the machine's; skipped when it does not answer):
+ * (BENCH_PG_URL, default the machine's; skipped when it does not answer; BENCH_TRACKING_STORES
+ * names one or both):
  * 1. after a warm-up (WARMUP_SECONDS of the same events, not measured: the first events of a
  *    fresh process pay for compiling the hot paths and preparing statements, which a service
  *    that runs for days pays once), 2,000 tracking events a second for BENCH_TRACKING_SECONDS (5) from the fake tracking
@@ -29,6 +30,8 @@ const SECONDS = Number(process.env.BENCH_TRACKING_SECONDS ?? 5);
 const SIGNALS = Number(process.env.BENCH_TRACKING_SIGNALS ?? 100);
 const PG_URL = process.env.BENCH_PG_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const WARMUP_SECONDS = Number(process.env.BENCH_TRACKING_WARMUP_SECONDS ?? 1);
+/** Which stores to measure, in order (`BENCH_TRACKING_STORES=postgres` for one): both by default. */
+const STORES = (process.env.BENCH_TRACKING_STORES ?? "sqlite,postgres").split(",").map((s) => s.trim());
 const PEOPLE = Array.from({ length: 20 }, (_, i) => `p${i}`);
 const ROOMS = ["Kitchen", "Hallway"];
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, Math.max(0, ms)));
@@ -193,8 +196,9 @@ async function main(): Promise<void> {
     process.stdout.write(`tracking: no NATS broker at ${NATS_URL}; skipped\n`);
     return;
   }
-  const passes = [await pass("sqlite", undefined)];
-  if (await portOpen(PG_URL.replace(/^postgres:/, "nats:"))) passes.push(await pass("postgres", PG_URL));
+  const passes: Pass[] = [];
+  if (STORES.includes("sqlite")) passes.push(await pass("sqlite", undefined));
+  if (STORES.includes("postgres") && (await portOpen(PG_URL.replace(/^postgres:/, "nats:")))) passes.push(await pass("postgres", PG_URL));
   const rows: BenchRow[] = passes.flatMap((p) => [
     { measure: `${p.store}: events published (fake CTS)`, value: p.published, unit: "/s", target: `${RATE}` },
     { measure: `${p.store}: events applied`, value: p.events, unit: "events", target: `${RATE * SECONDS}`, ok: p.events === RATE * SECONDS },
