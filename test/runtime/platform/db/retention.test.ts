@@ -1,14 +1,14 @@
 /**
  * Retention of what people said to the voice companion (30 days) and of camera sightings
- * (90 days), on a manual clock against a fresh database: older rows go, newer stay, and a
- * prune that fails is logged, not thrown.
+ * (90 days), on a manual clock against a fresh database: older rows go, newer stay, a prune
+ * that fails is logged, not thrown, and stopping ends a prune under way.
  */
 import assert from "node:assert/strict";
 import type { Knex } from "knex";
 import { ManualClock } from "../../../../runtime/platform/core/clock";
 import { createLogger } from "../../../../runtime/platform/core/logger";
 import { openStore } from "../../../../runtime/platform/db/store";
-import { pruneOnce } from "../../../../runtime/platform/db/retention";
+import { pruneOnce, startRetention, type Retention } from "../../../../runtime/platform/db/retention";
 import { recentTurns, saveTurn, turnsRetention } from "../../../../runtime/care/voice/voice-turns.store";
 import { listSightings, recordSighting, sightingsRetention } from "../../../../runtime/household/tracking/sightings.store";
 import { migratedDatabase } from "../../../support/test-db";
@@ -77,5 +77,25 @@ describe("retention: voice turns and sightings", function () {
   it("a prune that fails is logged and answers 0, never throws", async () => {
     const failing = { what: "things", days: 1, deleteBefore: () => Promise.reject(new Error("disk gone")) };
     assert.equal(await pruneOnce(ctx, failing), 0);
+  });
+
+  it("a stop ends a prune under way instead of waiting for all of it", async () => {
+    // A prune that would run until told to stop: the service's stop must not wait for it.
+    let signal: AbortSignal | undefined;
+    const endless: Retention = {
+      what: "probe rows",
+      days: 1,
+      deleteBefore: (_cutoff, s) =>
+        new Promise<number>((resolve) => {
+          signal = s;
+          s?.addEventListener("abort", () => resolve(0));
+        }),
+    };
+    const stop = startRetention(ctx, endless);
+    for (let i = 0; i < 100 && !signal; i++) await new Promise((r) => setImmediate(r));
+    assert.ok(signal, "the prune started at once");
+    assert.equal(signal.aborted, false);
+    await stop();
+    assert.equal(signal.aborted, true);
   });
 });
