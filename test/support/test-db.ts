@@ -96,9 +96,12 @@ function dropLater(server: string, name: string): void {
   })();
 }
 
-/** The store on a fresh database (freshDatabase), and how to close it and drop the database. */
-export async function openFreshStore(): Promise<{ store: Store; close: () => Promise<void> }> {
-  const fresh = await freshDatabase();
+/**
+ * The store on a new database, empty (freshDatabase) or at the latest schema
+ * (migratedDatabase), and how to close it and drop the database.
+ */
+export async function openFreshStore(schema: "empty" | "migrated" = "empty"): Promise<{ store: Store; close: () => Promise<void> }> {
+  const fresh = schema === "migrated" ? await migratedDatabase() : await freshDatabase();
   const store = await openStore(fresh.databaseUrl, fresh.dataDir);
   return {
     store,

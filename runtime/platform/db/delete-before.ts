@@ -36,11 +36,9 @@ const removed = (result: unknown): number => {
 export async function deleteBefore(db: Knex, table: string, column: string, before: string | number, opts: DeleteOptions = {}): Promise<number> {
   const { chunk = DELETE_CHUNK, pauseMs = PAUSE_MS, signal } = opts;
   const t = quote(table);
-  const older = `select %s from ${t} where ${quote(column)} < ? limit ?`;
-  // A row's own address: no table needs a key of its own for this.
-  const sql = isPostgres(db)
-    ? `delete from ${t} where ctid = any(array(${older.replace("%s", "ctid")}))`
-    : `delete from ${t} where rowid in (${older.replace("%s", "rowid")})`;
+  // By each row's own address, so no table needs a key of its own for this.
+  const older = (address: string) => `select ${address} from ${t} where ${quote(column)} < ? limit ?`;
+  const sql = isPostgres(db) ? `delete from ${t} where ctid = any(array(${older("ctid")}))` : `delete from ${t} where rowid in (${older("rowid")})`;
   let total = 0;
   for (;;) {
     const n = removed(await db.raw(sql, [before, chunk]));

@@ -10,9 +10,9 @@ import { pruneOnce } from "../../../../runtime/platform/db/retention";
 import { InputJournal, journalRetention } from "../../../../runtime/care/journal/input-journal";
 import { EventBus } from "../../../../runtime/platform/core/event-bus";
 import { createLogger } from "../../../../runtime/platform/core/logger";
-import { openStore, type Store } from "../../../../runtime/platform/db/store";
+import type { Store } from "../../../../runtime/platform/db/store";
 import { KEYS, startTestApp, type TestApp } from "../../../support/test-app";
-import { migratedDatabase, type TestDatabase } from "../../../support/test-db";
+import { openFreshStore } from "../../../support/test-db";
 import { eventually } from "../../../support/eventually";
 
 const START = Date.parse("2026-11-20T07:00:00Z");
@@ -114,16 +114,10 @@ describe("input journal", function () {
 });
 
 describe("input journal under a stream of inputs", () => {
-  let db: TestDatabase;
   let store: Store;
-  before(async () => {
-    db = await migratedDatabase();
-    store = await openStore(db.databaseUrl, db.dataDir);
-  });
-  after(async () => {
-    await store.close();
-    await db.drop();
-  });
+  let close: () => Promise<void>;
+  before(async () => ({ store, close } = await openFreshStore("migrated")));
+  after(() => close());
 
   it("keeps every input, in order, written in a transaction at most every 100 ms", async () => {
     const bus = new EventBus();

@@ -1,16 +1,15 @@
 /** The bucketed tracking window over stored frames: one per camera and period, thinned past max_frames. */
 import assert from "node:assert/strict";
-import { openStore, type Store } from "../../../../runtime/platform/db/store";
+import type { Store } from "../../../../runtime/platform/db/store";
 import { storeFrame } from "../../../../runtime/household/cts/cts-frames.store";
 import { trackingWindow } from "../../../../runtime/household/cts/tracking-window";
-import { migratedDatabase, type TestDatabase } from "../../../support/test-db";
+import { openFreshStore } from "../../../support/test-db";
 
 describe("continuous tracking: the bucketed window", () => {
-  let db: TestDatabase;
   let store: Store;
+  let close: () => Promise<void>;
   before(async () => {
-    db = await migratedDatabase();
-    store = await openStore(db.databaseUrl, db.dataDir);
+    ({ store, close } = await openFreshStore("migrated"));
     const base = Date.parse("2026-11-22T03:00:00Z");
     for (let i = 0; i < 40; i++) {
       await storeFrame(store.db, {
@@ -22,10 +21,7 @@ describe("continuous tracking: the bucketed window", () => {
       });
     }
   });
-  after(async () => {
-    await store.close();
-    await db.drop();
-  });
+  after(() => close());
 
   it("keeps the newest frame of each camera per sample period", async () => {
     const w = await trackingWindow(store.db, {

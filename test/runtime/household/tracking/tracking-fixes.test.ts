@@ -5,7 +5,7 @@
  * quality, and a fix older than where the person is changes nothing.
  */
 import assert from "node:assert/strict";
-import { openStore, type Store } from "../../../../runtime/platform/db/store";
+import type { Store } from "../../../../runtime/platform/db/store";
 import type { Knex } from "knex";
 import { applyFixesIn, lockForFixes, type LockedLocations } from "../../../../runtime/household/tracking/tracking-fixes";
 import { WriteBatch } from "../../../../runtime/platform/db/write-batch";
@@ -13,7 +13,7 @@ import type { Evidence } from "../../../../runtime/household/tracking/location-s
 import { getPersonLocation } from "../../../../runtime/household/tracking/locations.store";
 import { listLocationChanges } from "../../../../runtime/household/tracking/location-history.store";
 import { listTransitions } from "../../../../runtime/household/tracking/transitions.store";
-import { migratedDatabase, type TestDatabase } from "../../../support/test-db";
+import { openFreshStore } from "../../../support/test-db";
 
 const T0 = Date.parse("2026-11-22T07:00:00Z");
 const LIMITS = { lock_seconds: 10, stale_timeout_minutes: 30 };
@@ -47,8 +47,8 @@ const script = (person: string) => [
 ];
 
 describe("tracking fixes applied in one transaction", () => {
-  let db: TestDatabase;
   let store: Store;
+  let close: () => Promise<void>;
   const events: Record<string, string[]> = { batched: [], alone: [], ahead: [], missed: [] };
   const applied = (items: Parameters<typeof applyFixesIn>[1], readAhead?: (trx: Knex) => Promise<LockedLocations>) =>
     store.db.transaction(async (trx) => {
@@ -58,8 +58,7 @@ describe("tracking fixes applied in one transaction", () => {
       return published;
     });
   before(async () => {
-    db = await migratedDatabase();
-    store = await openStore(db.databaseUrl, db.dataDir);
+    ({ store, close } = await openFreshStore("migrated"));
     for (const batch of script("batched")) {
       const published = await applied(batch);
       events.batched.push(...published.map((e) => String(e.room_name)));
@@ -74,10 +73,7 @@ describe("tracking fixes applied in one transaction", () => {
         events.alone.push(...published.map((e) => String(e.room_name)));
       }
   });
-  after(async () => {
-    await store.close();
-    await db.drop();
-  });
+  after(() => close());
 
   const history = async (person: string) =>
     (await listLocationChanges(store.db, person, new Date(T0 - 1000).toISOString())).map((c) => ({
@@ -138,16 +134,10 @@ describe("tracking fixes applied in one transaction", () => {
  * first; on PostgreSQL each reads and writes in a transaction of its own at READ COMMITTED.
  */
 describe("tracking fixes from two writers at once", () => {
-  let db: TestDatabase;
   let store: Store;
-  before(async () => {
-    db = await migratedDatabase();
-    store = await openStore(db.databaseUrl, db.dataDir);
-  });
-  after(async () => {
-    await store.close();
-    await db.drop();
-  });
+  let close: () => Promise<void>;
+  before(async () => ({ store, close } = await openFreshStore("migrated")));
+  after(() => close());
 
   const race = async (person: string) => {
     const first = await store.db.transaction();
