@@ -1,7 +1,9 @@
 /**
  * Platform: cold start of `node dist/runtime/main.js` to `/health` ready (first start on
  * an empty data dir, and restarts on an existing one), `npm start` to the first 200 from
- * `/health` with nothing changed since the build, idle RSS, and authenticated
+ * `/health` with nothing changed since the build, RSS 3 s after start and idle (20 s after:
+ * V8 gives back the young generation the start-up's churn grew only once allocation has been
+ * quiet a while, ~10 s; measured 152 MB at 3 s, 114 MB from ~12 s on), and authenticated
  * `GET /api/v1/rooms` from autocannon (10 connections) in this (separate) process on loopback.
  * Targets (issue 29): npm start < 1 s, >= 10,000 requests/s with p99 < 10 ms; idle RSS < 150 MB.
  * The load average is printed with the figures: the box may be shared.
@@ -18,6 +20,9 @@ const rssMb = (pid: number): number => {
   const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN);
   return kb / 1024;
 };
+
+/** When the service counts as idle: after its start-up's caches were saved and V8 shrank the heap. */
+const IDLE_AFTER_MS = 20_000;
 
 async function main(): Promise<void> {
   const load0 = os.loadavg()[0];
@@ -41,6 +46,8 @@ async function main(): Promise<void> {
 
   const s = await start(dataDir);
   await new Promise((r) => setTimeout(r, 3000));
+  const startRss = rssMb(s.child.pid!);
+  await new Promise((r) => setTimeout(r, IDLE_AFTER_MS - 3000));
   const idleRss = rssMb(s.child.pid!);
 
   const result = await autocannon({
@@ -63,7 +70,8 @@ async function main(): Promise<void> {
       { measure: "first start to /health (empty data dir, demo seeded)", value: first.readyMs, unit: "ms" },
       { measure: "cold start to /health (median of 3 restarts)", value: ready, unit: "ms", target: "< 2000", ok: ready < 2000 },
       { measure: "npm start to first 200 from /health (median of 3)", value: npmStart, unit: "ms", target: "< 1000", ok: npmStart < 1000 },
-      { measure: "idle RSS", value: idleRss, unit: "MB", target: "< 150", ok: idleRss < 150 },
+      { measure: "RSS 3 s after start", value: startRss, unit: "MB" },
+      { measure: `idle RSS (${IDLE_AFTER_MS / 1000} s after start)`, value: idleRss, unit: "MB", target: "< 150", ok: idleRss < 150 },
       { measure: "GET /api/v1/rooms (10 connections, 8 s)", value: rps, unit: "req/s", target: ">= 10000", ok: rps >= 10000 },
       { measure: "  latency p99", value: p99, unit: "ms", target: "< 10", ok: p99 < 10 },
       { measure: "  non-2xx answers", value: non2xx, unit: "" },
@@ -73,6 +81,7 @@ async function main(): Promise<void> {
       first_start_ms: first.readyMs,
       cold_start_ms: ready,
       npm_start_ms: npmStart,
+      start_rss_mb: startRss,
       idle_rss_mb: idleRss,
       rooms_rps: rps,
       rooms_p99_ms: p99,
