@@ -19,6 +19,13 @@ import type { Clock } from "../../platform/core/clock";
 import type { Logger } from "../../platform/core/logger";
 import { HubError, isHubState, type HubArea, type HubDevice, type HubEntityEntry, type HubMessage, type HubState, type HubStateChange } from "./hub-protocol";
 
+/**
+ * Between reconnection tries: 0.5 s, doubling, at most 4 s, so a hub that comes back is in step
+ * again within 5 s (issue 15's figure; bench/hub.bench.ts measured 15 s waits with a 30 s cap),
+ * for one refused connect every 4 s while it is down.
+ */
+export const RECONNECT_BACKOFF: Readonly<{ initialMs: number; maxMs: number }> = { initialMs: 500, maxMs: 4_000 };
+
 export interface HubClientOptions {
   /** `http://host:8123` (the WebSocket is at `/api/websocket` on the same host). */
   url: string;
@@ -213,12 +220,8 @@ export class HubClient {
     this.failPending(new HubError("disconnected", "the hub connection closed"));
     if (this.stopped) return;
     if (wasConnected) this.opts.log.warn({ url: this.opts.url }, "hub connection lost: reconnecting, polling meanwhile");
-    const base = this.opts.backoff?.initialMs ?? 500;
-    // At most 4 s between tries: a hub that comes back is in step again within 5 s (the issue's
-    // figure; bench/hub.bench.ts measured 15 s waits with a 30 s cap), for one refused connect
-    // every 4 s while it is down.
-    const max = this.opts.backoff?.maxMs ?? 4_000;
-    const delay = Math.min(max, base * 2 ** Math.min(this.attempt++, 10));
+    const { initialMs, maxMs } = this.opts.backoff ?? RECONNECT_BACKOFF;
+    const delay = Math.min(maxMs, initialMs * 2 ** Math.min(this.attempt++, 10));
     this.reconnectTimer = setTimeout(() => {
       this.reconnectTimer = null;
       this.connect();
