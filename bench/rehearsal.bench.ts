@@ -16,6 +16,7 @@ import { appendEntries, type NewEntry } from "../runtime/care/journal/journal.st
 import { listRules } from "../runtime/care/rules/rule-read";
 import { appendLocationChange } from "../runtime/household/tracking/location-history.store";
 import { ManualClock } from "../runtime/platform/core/clock";
+import { nodeRedHost } from "../runtime/platform/nodered/host";
 import { createLogger } from "../runtime/platform/core/logger";
 import { buildSettings } from "../runtime/platform/config/load-settings";
 import { nowMs, report, type BenchRow } from "./support";
@@ -151,6 +152,9 @@ async function main(): Promise<void> {
     figures.worst_s = Number(worst.toFixed(2));
   } finally {
     await app.close();
+    // Node-RED is the process's, not the app's (as main.ts stops it): left running, its editor's
+    // heartbeat timer kept this process, and `npm run bench` after it, waiting for ever.
+    await nodeRedHost.shutdown();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
   const load = os.loadavg()[0];

@@ -65,6 +65,7 @@ class NodeRedHost {
   private deploy: { done: Promise<void>; end: () => void } | null = null;
   private target?: HostTarget;
   private starting?: Promise<void>;
+  private shutDown = false;
   /** Node-RED listens for WebSocket upgrades here; the app forwards editor upgrades. */
   private readonly upgrades = new EventEmitter();
 
@@ -253,11 +254,18 @@ class NodeRedHost {
     await this.whenFlowsStarted(() => red.runtime.flows.setFlows({ deploymentType: "reload" }));
   }
 
+  /**
+   * Stops Node-RED's flows and editor, once, for the process's end. Not by the state: detaching
+   * the app (its close, which comes first) marks it stopped while the runtime and the editor's
+   * heartbeat timer still run, so the flows' close handlers never ran and a process that did
+   * not exit by hand stayed up.
+   */
   async shutdown(): Promise<void> {
-    if (this.red && this.state !== "stopped") {
-      await this.red.stop();
-      this.state = "stopped";
-    }
+    const red = this.red;
+    if (!red || this.shutDown) return;
+    this.shutDown = true;
+    await red.stop();
+    this.state = "stopped";
   }
 }
 
