@@ -1,7 +1,8 @@
 /**
- * Stopping Node-RED after the app closed stops it: its flows and its editor (whose heartbeat
- * timer, left running, kept a process that did not exit by hand up for ever; `npm run bench`
- * waited on one).
+ * A stop leaves nothing running: the app closed with the hub and tracking connected, then
+ * Node-RED stopped after it, its flows and its editor (whose heartbeat timer, left running, kept
+ * a process that did not exit by hand up for ever; `npm run bench` waited on one). The service
+ * itself ends with `process.exit`, and mocha with `--exit`, which would hide what a stop forgets.
  */
 import assert from "node:assert/strict";
 import { fork } from "node:child_process";
@@ -12,7 +13,7 @@ const CHILD = path.join(__dirname, "stop-and-exit.child.js");
 describe("Node-RED stopped with the process", function () {
   this.timeout(60_000);
 
-  it("leaves nothing running: the process ends by itself once the app and Node-RED are stopped", async () => {
+  it("leaves nothing running: the process ends by itself once the app (hub and tracking connected) and Node-RED are stopped", async () => {
     const child = fork(CHILD, [], { stdio: ["ignore", "pipe", "inherit", "ipc"] });
     const startedAt = Date.now();
     let stoppedAt = 0;
