@@ -2,6 +2,9 @@
  * `npm run bench`: runs every compiled `bench/*.bench.js` in its own process, one after
  * another (so one benchmark's load never skews another), passing its output through.
  * `npm run bench -- eink` runs only the benchmarks whose file name contains "eink".
+ * A benchmark still running after BENCH_TIMEOUT_MINUTES (15) is stopped and counted as failed,
+ * so one that never ends (the rehearsal bench once waited on Node-RED's timer after printing
+ * its figures) cannot hold the rest for ever.
  */
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -9,6 +12,7 @@ import path from "node:path";
 
 const dir = __dirname;
 const filter = process.argv[2];
+const timeoutMinutes = Number(process.env.BENCH_TIMEOUT_MINUTES ?? 15);
 const files = fs
   .readdirSync(dir)
   .filter((f) => f.endsWith(".bench.js") && (!filter || f.includes(filter)))
@@ -17,10 +21,11 @@ const files = fs
 let failed = 0;
 for (const file of files) {
   process.stdout.write(`\n=== ${file.replace(/\.js$/, "")}\n`);
-  const res = spawnSync(process.execPath, [path.join(dir, file)], { stdio: "inherit", env: process.env });
+  const res = spawnSync(process.execPath, [path.join(dir, file)], { stdio: "inherit", env: process.env, timeout: timeoutMinutes * 60_000 });
   if (res.status !== 0) {
     failed++;
-    process.stdout.write(`${file}: exited with ${res.status ?? res.signal}\n`);
+    const timedOut = res.error && (res.error as NodeJS.ErrnoException).code === "ETIMEDOUT";
+    process.stdout.write(timedOut ? `${file}: stopped, still running after ${timeoutMinutes} min\n` : `${file}: exited with ${res.status ?? res.signal}\n`);
   }
 }
 process.exit(failed ? 1 : 0);
