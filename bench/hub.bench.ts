@@ -51,9 +51,10 @@ async function until(what: string, probe: () => boolean, ms: number): Promise<vo
 }
 
 /** When the client, reconnecting `outageMs` after its connection closed, next tries (ms after the hub is back). */
-function nextRetryAfter(outageMs: number, backoff = RECONNECT_BACKOFF): number {
+function nextRetryAfter(outageMs: number): number {
+  const { initialMs, maxMs } = RECONNECT_BACKOFF;
   let at = 0;
-  for (let attempt = 0; at < outageMs; attempt++) at += Math.min(backoff.maxMs, backoff.initialMs * 2 ** Math.min(attempt, 10));
+  for (let attempt = 0; at < outageMs; attempt++) at += Math.min(maxMs, initialMs * 2 ** Math.min(attempt, 10));
   return at - outageMs;
 }
 

@@ -15,10 +15,10 @@
  * `NODE_DISABLE_COMPILE_CACHE=1` turns it off, as it does Node's own.
  */
 import crypto from "node:crypto";
-import fs from "node:fs";
 import nodeModule from "node:module";
 import path from "node:path";
 import vm from "node:vm";
+import { readCacheFile, saveQuietly, START_CACHE_DIR, writeCacheFile } from "./start-cache-file";
 
 /** The parts of Node's CommonJS loader this uses: stable since Node 12, not in the typings. */
 interface CjsModule {
@@ -38,7 +38,6 @@ interface CjsLoader {
 const loader = nodeModule as unknown as CjsLoader;
 /** The process's main module, as Node gives every module's `require.main`. */
 const mainModule = require.main;
-const DIR = path.resolve(__dirname, "../../.compile-cache");
 /** A file past this is not read: something else wrote it. */
 const MAX_BYTES = 256 * 1024 * 1024;
 const DYNAMIC_IMPORT = /\bimport\s*\(/;
@@ -58,9 +57,9 @@ const hashOf = (text: string): string => crypto.createHash("sha1").update(text).
 /** The cache as the last start left it: filename → hash of the source, code. Empty when absent or unreadable. */
 function readCache(file: string): Map<string, Entry> {
   const entries = new Map<string, Entry>();
+  const bytes = readCacheFile(file, MAX_BYTES);
+  if (!bytes) return entries;
   try {
-    if (fs.statSync(file).size > MAX_BYTES) return entries;
-    const bytes = fs.readFileSync(file);
     const metaLength = bytes.readUInt32LE(0);
     const meta = JSON.parse(bytes.subarray(4, 4 + metaLength).toString("utf8")) as Array<[string, string, number]>;
     let at = 4 + metaLength;
@@ -158,17 +157,14 @@ class CodeCache {
     const metaBytes = Buffer.from(JSON.stringify(meta), "utf8");
     const head = Buffer.alloc(4);
     head.writeUInt32LE(metaBytes.length);
-    fs.mkdirSync(path.dirname(this.file), { recursive: true });
-    const temp = `${this.file}.${process.pid}.tmp`;
-    fs.writeFileSync(temp, Buffer.concat([head, metaBytes, ...blobs]));
-    fs.renameSync(temp, this.file);
+    writeCacheFile(this.file, Buffer.concat([head, metaBytes, ...blobs]));
   }
 }
 
 let installed: CodeCache | null = null;
 
 /** Where the cache is kept: beside the build, one file per Node version (`CAREFLOW_COMPILE_CACHE_FILE` for tests). */
-const cacheFile = (): string => process.env.CAREFLOW_COMPILE_CACHE_FILE || path.join(DIR, `v8-${process.version}-${process.arch}.bin`);
+const cacheFile = (): string => process.env.CAREFLOW_COMPILE_CACHE_FILE || path.join(START_CACHE_DIR, `v8-${process.version}-${process.arch}.bin`);
 
 /** Turns the cache on. Returns false when Node's own cache or the switch-off took its place. */
 export function installCompileCache(file = cacheFile()): boolean {
@@ -184,13 +180,7 @@ export function installCompileCache(file = cacheFile()): boolean {
 
 /** Keeps the compiled code for the next start (after the service is up); a cache that cannot be written is no failure. */
 export function saveCompileCache(): CompileCacheStats | null {
-  if (!installed) return null;
-  try {
-    installed.save();
-  } catch {
-    // a read-only install or a full disk: the next start compiles, as without a cache
-  }
-  return installed.stats;
+  return saveQuietly(installed);
 }
 
 installCompileCache();

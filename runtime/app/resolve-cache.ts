@@ -14,6 +14,7 @@
 import fs from "node:fs";
 import nodeModule from "node:module";
 import path from "node:path";
+import { readCacheFile, saveQuietly, START_CACHE_DIR, writeCacheFile } from "./start-cache-file";
 
 /** The part of Node's CommonJS loader this uses (stable since Node 12, not in the typings). */
 interface Resolver {
@@ -23,7 +24,6 @@ interface Resolver {
 const loader = nodeModule as unknown as Resolver;
 /** dist/runtime/app → the repository. */
 const REPO = path.resolve(__dirname, "../../..");
-const DIR = path.join(REPO, "dist", ".compile-cache");
 /** A file past this is not read: something else wrote it. */
 const MAX_BYTES = 16 * 1024 * 1024;
 
@@ -56,9 +56,10 @@ export function resolutionStamp(repo = REPO): string {
 }
 
 function readSaved(file: string, stamp: string): Map<string, string> {
+  const bytes = readCacheFile(file, MAX_BYTES);
+  if (!bytes) return new Map();
   try {
-    if (fs.statSync(file).size > MAX_BYTES) return new Map();
-    const saved = JSON.parse(fs.readFileSync(file, "utf8")) as Saved;
+    const saved = JSON.parse(bytes.toString("utf8")) as Saved;
     if (saved.stamp !== stamp || typeof saved.resolved !== "object" || saved.resolved === null) return new Map();
     return new Map(Object.entries(saved.resolved).filter((e): e is [string, string] => typeof e[1] === "string"));
   } catch {
@@ -105,17 +106,14 @@ class ResolveCache {
   save(): void {
     if (this.stats.misses === 0) return;
     const saved: Saved = { stamp: this.stamp, resolved: Object.fromEntries(this.resolved) };
-    fs.mkdirSync(path.dirname(this.file), { recursive: true });
-    const temp = `${this.file}.${process.pid}.tmp`;
-    fs.writeFileSync(temp, JSON.stringify(saved));
-    fs.renameSync(temp, this.file);
+    writeCacheFile(this.file, JSON.stringify(saved));
   }
 }
 
 let installed: ResolveCache | null = null;
 
 /** Turns the cache on (another `file` and `stamp` for tests); false when it is on already. */
-export function installResolveCache(file = path.join(DIR, "resolved.json"), stamp = resolutionStamp()): boolean {
+export function installResolveCache(file = path.join(START_CACHE_DIR, "resolved.json"), stamp = resolutionStamp()): boolean {
   if (installed) return false;
   installed = new ResolveCache(file, stamp);
   installed.install();
@@ -124,13 +122,7 @@ export function installResolveCache(file = path.join(DIR, "resolved.json"), stam
 
 /** Keeps the resolutions for the next start; a cache that cannot be written is no failure. */
 export function saveResolveCache(): ResolveCacheStats | null {
-  if (!installed) return null;
-  try {
-    installed.save();
-  } catch {
-    // a read-only install or a full disk: the next start resolves as without a cache
-  }
-  return installed.stats;
+  return saveQuietly(installed);
 }
 
 if (process.env.NODE_DISABLE_COMPILE_CACHE !== "1") installResolveCache();
