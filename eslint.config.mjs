@@ -4,7 +4,7 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["dist/", "node_modules/", "data/", "test-output/", "nodes/registry.generated.ts"] },
+  { ignores: ["dist/", "node_modules/", "data/", "test-output/", "nodes/registry.generated.ts", ".stryker-tmp/", "reports/"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -17,8 +17,13 @@ export default tseslint.config(
     },
   },
   {
+    // Node scripts in plain JavaScript (docs/examples, npm run mutation's).
+    files: ["docs/**/*.mjs", "stryker/**/*.mjs"],
+    languageOptions: { sourceType: "module", globals: { process: "readonly", console: "readonly", URL: "readonly" } },
+  },
+  {
     files: ["**/*.cjs"],
-    languageOptions: { sourceType: "commonjs", globals: { module: "writable", require: "readonly", __dirname: "readonly" } },
+    languageOptions: { sourceType: "commonjs", globals: { module: "writable", require: "readonly", __dirname: "readonly", process: "readonly" } },
   },
   {
     // The Knowledge page's plain scripts share their `kp…` functions as page globals, each
@@ -28,6 +33,16 @@ export default tseslint.config(
       "@typescript-eslint/no-unused-vars": [
         "error",
         { argsIgnorePattern: "^_", varsIgnorePattern: "^(_|kp|Kp|KP_)", destructuredArrayIgnorePattern: "^_", caughtErrors: "none" },
+      ],
+    },
+  },
+  {
+    // The Household page's scripts share their `hp…` functions the same way.
+    files: ["editor-plugins/household-page/browser/*.ts"],
+    rules: {
+      "@typescript-eslint/no-unused-vars": [
+        "error",
+        { argsIgnorePattern: "^_", varsIgnorePattern: "^(_|hp|Hp|HP_)", destructuredArrayIgnorePattern: "^_", caughtErrors: "none" },
       ],
     },
   },

@@ -6,9 +6,11 @@
  * `CAREFLOW_SETTINGS` is merged over these defaults and then validated here; an
  * unknown or ill-typed key stops the service with a message naming it.
  */
+import { validate as cronValid } from "node-cron";
 import { z } from "zod";
+import { canonicalTag, LANGUAGE_TAG_HINT } from "./runtime/platform/i18n/language-tag";
 
-const ROLE_NAMES = ["admin", "caregiver", "mcp_readonly", "webapp"] as const;
+export const ROLE_NAMES = ["admin", "caregiver", "mcp_readonly", "webapp", "metrics"] as const;
 export type RoleName = (typeof ROLE_NAMES)[number];
 
 const isTimezone = (tz: string): boolean => {
@@ -112,6 +114,8 @@ const deviceKey = z
     device_type: z.enum(DEVICE_TYPES),
     permissions: z.array(z.string().min(1)).default([]),
     name: z.string().optional(),
+    /** Minutes between the device's calls: late after one, silent after three; null: none (docs/health.md). */
+    expect_every_minutes: z.number().positive().nullable().optional(),
   })
   .strict();
 
@@ -159,8 +163,17 @@ const llmModel = z
   })
   .strict();
 
-/** A legacy per-role model provider (`llm.vision`, …): shape not specified, kept as given. */
-const legacyProvider = z.record(z.string(), z.unknown()).nullable().default(null);
+/**
+ * A legacy per-role model provider (`llm.vision`, …): careflow has no per-role provider, so a
+ * value is refused at start, naming what replaced it, rather than accepted and never read
+ * (docs/decisions.md). `null`, as old files may carry, means not set.
+ */
+const retiredProvider = (role: string, step: string) =>
+  z
+    .null({
+      error: `careflow does not read llm.${role}: add the model to llm.models and name its id in the step's model_id (${step} and llm_call steps take one)`,
+    })
+    .default(null);
 
 /**
  * The voice companion's model (`llm.realtime`, the spec's legacy provider name): a server
@@ -207,6 +220,13 @@ const externalService = (port: number, timeoutSeconds: number) =>
     .strict()
     .prefault({});
 
+/**
+ * The fallback routes of a send whose every channel failed: the family's own first (who can act
+ * on it), then the household's screens and speakers, which are used only when the level's
+ * default channels include them (docs/decisions.md "Fallback channels").
+ */
+export const FALLBACK_ORDER = ["chat_app", "hub_notify", "webhook", "pwa_popup_text", "hub_speaker_tts", "tts", "announcement", "eink"] as const;
+
 const level = z
   .object({
     channels: z.array(z.string()),
@@ -215,12 +235,21 @@ const level = z
   })
   .strict();
 
+/** Days a table keeps its rows: a whole number, 0 for ever (docs/retention.md). */
+const retentionDays = (days: number) => z.number().int("a whole number of days").min(0, "0 (kept for ever) or more days").max(36_500).default(days);
+
 export const settingsSchema = z
   .object({
     app: z
       .object({
         name: z.string().default("careflow"),
         timezone: z.string().refine(isTimezone, "not an IANA time zone name").default("UTC"),
+        // The household's language (BCP 47): the senior's screens follow it unless her own person sets another.
+        language: z
+          .string()
+          .refine((t) => canonicalTag(t) !== null, LANGUAGE_TAG_HINT)
+          .transform((t) => canonicalTag(t) ?? t)
+          .default("en"),
         log_level: z.enum(["fatal", "error", "warn", "info", "debug", "trace"]).default("info"),
         public_url: z.string().url().optional(),
       })
@@ -250,6 +279,9 @@ export const settingsSchema = z
         max_connections: z.number().int().positive().default(200),
         max_connections_per_key: z.number().int().positive().default(10),
         max_pipeline_connections: z.number().int().positive().default(50),
+        // `/ws` clients are pinged this often (real seconds); one that answered nothing since the
+        // last ping is cut off, so a tablet gone from the Wi-Fi stops counting as a screen.
+        ping_seconds: z.number().positive().max(3600).default(30),
       })
       .strict()
       .prefault({}),
@@ -267,13 +299,21 @@ export const settingsSchema = z
     media: z
       .object({
         signed_url_ttl_seconds: z.number().int().positive().max(604_800).default(900),
-        // An S3-compatible store (design decision 7) is declared but not built yet: refused at
-        // startup rather than silently ignored (docs/decisions.md).
+        // An S3-compatible store (design decision 7, MinIO): `http(s)://KEY:SECRET@host:port/bucket[/prefix]`,
+        // path-style like the tracking keyframes; media then lives there and links are presigned
+        // S3 URLs. The credentials ride in the URL like DATABASE_URL's (docs/decisions.md);
+        // CAREFLOW_MEDIA_STORE_URL keeps them out of the settings file.
         store_url: z
           .string()
           .nullable()
           .default(null)
-          .refine((v) => v === null, "an S3-compatible media store is not supported yet; remove media.store_url to keep frames under the data dir"),
+          .superRefine((v, c) => {
+            const problem = v === null ? null : storeUrlProblem(v);
+            if (problem) c.addIssue({ code: "custom", message: problem });
+          }),
+        store_region: z.string().min(1).default("us-east-1"),
+        // One request to the store (a frame's put, a get); a camera's upload waits at most this.
+        store_timeout_seconds: z.number().positive().max(120).default(10),
       })
       .strict()
       .prefault({}),
@@ -305,11 +345,10 @@ export const settingsSchema = z
     llm: z
       .object({
         models: z.array(llmModel).default([]),
-        // The legacy per-role providers (spec "Versioning"); their shape is not specified, so
-        // any object is kept as given (read by nothing yet).
-        vision: legacyProvider,
-        logic: legacyProvider,
-        translation: legacyProvider,
+        // The legacy per-role providers (spec "Versioning"): replaced by llm.models and model_id.
+        vision: retiredProvider("vision", "vision_analysis"),
+        logic: retiredProvider("logic", "logic_reasoning"),
+        translation: retiredProvider("translation", "translation"),
         realtime: realtimeProvider,
       })
       .strict()
@@ -334,6 +373,12 @@ export const settingsSchema = z
                     name: z.string(),
                     chat_id: z.union([z.string(), z.number()]),
                     alert_levels: z.array(z.string()).default([]),
+                    // The language the bot speaks in this chat (BCP 47); not set: app.language.
+                    language: z
+                      .string()
+                      .refine((t) => canonicalTag(t) !== null, LANGUAGE_TAG_HINT)
+                      .transform((t) => canonicalTag(t) ?? t)
+                      .optional(),
                   })
                   .strict(),
               )
@@ -360,6 +405,19 @@ export const settingsSchema = z
           })
           .strict()
           .prefault({}),
+        // When every channel of a send failed: the routes tried next, in order (docs/notifications.md).
+        fallback: z
+          .object({
+            order: z.array(z.enum([...FALLBACK_ORDER, "pwa_realtime_ai"])).default([...FALLBACK_ORDER]),
+            // The hub's notify service that reaches the family's phones (notify.mobile_app_anna); null: no hub notify.
+            hub_notify_service: z
+              .string()
+              .regex(/^notify\.[a-z0-9_]+$/, "a notify service, e.g. notify.family")
+              .nullable()
+              .default(null),
+          })
+          .strict()
+          .prefault({}),
         eink: z
           .object({
             default_targets: z.array(z.string()).default([]),
@@ -371,14 +429,30 @@ export const settingsSchema = z
       })
       .strict()
       .prefault({}),
+    // careflow watching itself (docs/health.md): the family's daily message, at this local time
+    // (`app.timezone`), is its sign of life; its absence is the family's dead-man's switch.
+    health: z
+      .object({
+        daily_report_at: z
+          .string()
+          .regex(/^([01]\d|2[0-3]):[0-5]\d$/, "a local time as HH:MM, from 00:00 to 23:59")
+          .default("09:00"),
+      })
+      .strict()
+      .prefault({}),
     tts: z
       .object({
         url: z.string().url().default("http://127.0.0.1:8090"),
         default_model: z.string().default("svara"),
         default_voice: z.string().default("default"),
         default_speed: z.number().min(0.25).max(4).default(1),
-        default_language: z.string().default("en"),
-        default_style: z.string().nullable().default(null),
+        // Not set: careflow speaks in the senior's language (docs/language.md); set, every speech without its own language uses it.
+        default_language: z.string().min(1).optional(),
+        // The spec names it; the speech service has no styles to choose from, so a value is
+        // refused rather than ignored (a voice is chosen with default_voice).
+        default_style: z
+          .null({ error: "careflow's speech service has no speaking styles: leave tts.default_style out and choose a voice with tts.default_voice" })
+          .default(null),
       })
       .strict()
       .prefault({}),
@@ -530,6 +604,54 @@ export const settingsSchema = z
       })
       .strict()
       .prefault({}),
+    // How long each growing table keeps its rows, in days (docs/retention.md has the table and
+    // why each default). 0 keeps them for ever; a key left out takes its default. Pruned hourly
+    // by one instance, never a run that has not ended, an alert or a dementia signal not yet
+    // acknowledged, nor what a daily report still to be stored reads.
+    retention: z
+      .object({
+        runs_days: retentionDays(30),
+        prompts_days: retentionDays(30),
+        activities_days: retentionDays(365),
+        alerts_days: retentionDays(365),
+        location_history_days: retentionDays(180),
+        dementia_signals_days: retentionDays(365),
+        sightings_days: retentionDays(90),
+        voice_turns_days: retentionDays(30),
+        mcp_calls_days: retentionDays(90),
+        knowledge_queries_days: retentionDays(90),
+        knowledge_deliveries_days: retentionDays(365),
+        visitors_days: retentionDays(180),
+        camera_batches_days: retentionDays(7),
+        daily_reports_days: retentionDays(730),
+        audit_log_days: retentionDays(730),
+      })
+      .strict()
+      .prefault({}),
+    // Backups (docs/backups.md): one file per backup in `dir` (null: `backups/` in the data dir),
+    // made at `schedule` (cron in app.timezone; null: only by hand), the newest of each of the
+    // last `keep_daily` days and of each of the last `keep_weekly` weeks kept.
+    backup: z
+      .object({
+        schedule: z
+          .string()
+          .refine((c) => cronValid(c), "a cron expression (minute hour day month weekday), e.g. '30 3 * * *'")
+          .nullable()
+          .default("30 3 * * *"),
+        dir: z.string().min(1).nullable().default(null),
+        keep_daily: z.number().int("a whole number").min(0).max(366).default(7),
+        keep_weekly: z.number().int("a whole number").min(0).max(520).default(4),
+        // A start that upgrades the store backs it up first (docs/upgrades.md); the last
+        // `keep_before_upgrade` such backups are kept besides the daily and weekly ones.
+        before_upgrade: z.boolean().default(true),
+        keep_before_upgrade: z.number().int("a whole number").min(1).max(100).default(3),
+      })
+      .strict()
+      .prefault({})
+      .refine((b) => b.keep_daily + b.keep_weekly > 0, {
+        message: "keep_daily and keep_weekly are both 0: every backup would be deleted as soon as it is made",
+        path: ["keep_daily"],
+      }),
     cts: z
       .object({
         enabled: z.boolean().default(false),
@@ -599,7 +721,17 @@ export const settingsSchema = z
       .strict()
       .prefault({}),
   })
-  .strict();
+  .strict()
+  .superRefine((s, ctx) => {
+    // embedding.max_seq_len is the most the embedding model reads: a passage longer than that
+    // would be cut by the model without a word, so the chunk size must fit in it.
+    if (s.knowledge.embedding_model !== null && s.knowledge.chunk_size_tokens > s.embedding.max_seq_len)
+      ctx.addIssue({
+        code: "custom",
+        path: ["knowledge", "chunk_size_tokens"],
+        message: `${s.knowledge.chunk_size_tokens} is more than embedding.max_seq_len (${s.embedding.max_seq_len}), the most the embedding model reads: lower it or raise embedding.max_seq_len`,
+      });
+  });
 
 export type Settings = z.infer<typeof settingsSchema>;
 /** The raw, not yet validated shape a settings file may hold. */
@@ -620,4 +752,28 @@ export const DEFAULT_LEVELS = {
   reminder: { channels: ["pwa_popup_text", "hub_speaker_tts", "eink"], escalation_minutes: null, repeat_count: 0 },
 } as const;
 export type CtsSettings = Settings["cts"];
+export type MediaSettings = Settings["media"];
+
+/**
+ * Why `url` is no S3 store URL (`http(s)://KEY:SECRET@host[:port]/bucket[/prefix]`), or null.
+ * Shared by the schema and CAREFLOW_MEDIA_STORE_URL, which bypasses it.
+ */
+export function storeUrlProblem(url: string): string | null {
+  const shape = "an S3-compatible store as http(s)://ACCESS_KEY:SECRET_KEY@host:port/bucket, e.g. http://careflow:secret@127.0.0.1:9000/careflow-media";
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return `not a URL; ${shape}`;
+  }
+  if (u.protocol !== "http:" && u.protocol !== "https:") return `${u.protocol}// is not spoken; ${shape}`;
+  if (!u.username || !u.password) return `the access key and secret key are missing; ${shape}`;
+  if (u.search || u.hash) return `takes no query or fragment; ${shape}`;
+  const bucket = u.pathname.split("/")[1] ?? "";
+  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket))
+    return `'${bucket}' is no bucket name (3 to 63 lower-case letters, digits, dots and hyphens); ${shape}`;
+  return null;
+}
 export type ClusterSettings = Settings["cluster"];
+export type RetentionSettings = Settings["retention"];
+export type BackupSettings = Settings["backup"];

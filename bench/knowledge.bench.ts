@@ -6,7 +6,7 @@
  *    out as the stop words the search drops: the commonest word is in about one chunk in
  *    five, as in English prose), lexical only: 300 questions of 3–6 such words, p99 (target
  *    under 20 ms);
- * 2. the same with a 768-dimension vector of every chunk, fused by RRF: p99 of the search
+ * 2. the same with a 768-dimension vector of every chunk, scored as the mean of words and cosine: p99 of the search
  *    given the question's vector (target under 20 ms); embedding the question is shown apart
  *    (here a fake model on this machine, one local HTTP round trip: a real model adds its own
  *    time), as is the first question, which builds the in-process index ("cold");

@@ -7,10 +7,16 @@
  * - NATS JetStream: a stream with one message per object (subject per name, one message kept
  *   per subject, direct get of the last): what JetStream's object store does for objects under
  *   its 128 KB chunk size, plus one chunk more; the object store module itself is not installed;
+ * - an S3-compatible store (`media.store_url`) through careflow's S3 store
+ *   (household/media/s3-objects.ts, signed by aws4): a real one at BENCH_S3_URL
+ *   (`http://KEY:SECRET@host:9000/bucket`, MinIO), else the fake S3 of test/fakes in a process
+ *   of its own (so its CPU is not counted here; it keeps objects in memory, so its times are
+ *   the protocol's and careflow's, not a disk's);
  * - the filesystem store (the single-box default), for reference.
  * Per operation: p50 and p99 wall time, and this process's CPU (the servers' CPU is not
  * counted); then 8 puts at a time, frames/s. Candidates whose server does not answer are skipped.
  */
+import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -21,6 +27,8 @@ import { jetstream, jetstreamManager } from "@nats-io/jetstream";
 import { migrationSource } from "../runtime/platform/db/migrations";
 import { pgObjects } from "../runtime/household/media/pg-objects";
 import { fsObjects } from "../runtime/household/media/fs-objects";
+import { s3Objects, s3Problem } from "../runtime/household/media/s3-objects";
+import { openStore } from "../runtime/platform/db/store";
 import { NATS_URL, portOpen } from "../test/support/nats";
 import { nowMs, percentile, report, type BenchRow } from "./support";
 
@@ -142,6 +150,64 @@ async function jetStream(): Promise<{ c: Candidate } | null> {
   };
 }
 
+/** The fake S3 in a child process; its URL from the first line it prints. */
+async function fakeS3Process(): Promise<{ url: string; stop: () => void }> {
+  const child = spawn(process.execPath, [path.join(__dirname, "..", "test", "fakes", "s3-server-main.js")], {
+    env: {
+      ...process.env,
+      FAKE_S3_PORT: "0",
+      FAKE_S3_QUIET: "1",
+      FAKE_S3_ACCESS_KEY: "bench",
+      FAKE_S3_SECRET_KEY: "bench-secret",
+      FAKE_S3_BUCKET: "careflow-bench",
+    },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const at = await new Promise<string>((resolve, reject) => {
+    let out = "";
+    child.stdout.on("data", (d: Buffer) => {
+      out += d.toString("utf8");
+      const m = /fake S3 at (http:\/\/\S+)/.exec(out);
+      if (m) resolve(m[1]);
+    });
+    child.once("exit", (code) => reject(new Error(`the fake S3 ended (${code}) before it listened`)));
+  });
+  return { url: `http://bench:bench-secret@${new URL(at).host}/careflow-bench`, stop: () => void child.kill() };
+}
+
+async function s3(): Promise<{ c: Candidate } | null> {
+  const real = process.env.BENCH_S3_URL;
+  const fake = real ? null : await fakeS3Process();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "careflow-media-bench-s3-"));
+  const db = await openStore("sqlite::memory:", dir);
+  // Each pass in a folder of its own (a fresh store id), so a real bucket's other objects are never touched.
+  const settings = { store_url: real ?? fake!.url, store_region: process.env.BENCH_S3_REGION ?? "us-east-1", store_timeout_seconds: 10 };
+  const problem = await s3Problem(settings);
+  if (problem) {
+    process.stdout.write(`media-store: ${problem}\n`);
+    fake?.stop();
+    await db.close();
+    return null;
+  }
+  const store = s3Objects(db.db, settings);
+  const written: string[] = [];
+  return {
+    c: {
+      put: async (n, b) => {
+        await store.put(n, b, Date.now());
+        written.push(n);
+      },
+      get: (n) => store.get(n),
+      close: async () => {
+        if (real) for (const n of written) await store.delete(n).catch(() => undefined);
+        fake?.stop();
+        await db.close();
+        fs.rmSync(dir, { recursive: true, force: true });
+      },
+    },
+  };
+}
+
 function filesystem(): { c: Candidate } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "careflow-media-bench-"));
   const store = fsObjects(dir);
@@ -159,6 +225,7 @@ async function main(): Promise<void> {
   for (const [store, open] of [
     ["postgres", postgres],
     ["jetstream", jetStream],
+    [process.env.BENCH_S3_URL ? "s3" : "s3 (fake)", s3],
     ["filesystem", async () => filesystem()],
   ] as const) {
     const opened = await open();

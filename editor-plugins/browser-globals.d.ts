@@ -72,8 +72,10 @@ interface JQuery {
   prependTo(target: string | JQuery): JQuery;
   insertAfter(target: JQuery): JQuery;
   find(selector: string): JQuery;
+  closest(selector: string): JQuery;
   children(): JQuery;
   prev(): JQuery;
+  next(): JQuery;
   empty(): JQuery;
   show(): JQuery;
   hide(): JQuery;
@@ -150,6 +152,8 @@ interface RedEditor {
     eachNode(callback: (node: RedNode) => void): void;
     filterNodes(filter: { z: string }): RedNode[];
     workspace(id: string): RedWorkspace | null | undefined;
+    /** The tabs' ids in the order the editor shows them. */
+    getWorkspaceOrder(): string[];
     createExportableNodeSet(nodes: RedNode[]): RedExportedNode[];
     dirty(): boolean;
   };
@@ -170,9 +174,12 @@ interface RedEditor {
    */
   careflow?: {
     runNow?: (tabId: string) => void;
+    openRun?: (executionId: number) => void;
     showPath?: (path: CareflowRunPath | null | undefined, reveal: boolean) => void;
     clearPath?: () => void;
     rehearse?: (tabId: string, window: string) => void;
+    /** The runs sidebar's live link: try it now (it tries by itself on its schedule). */
+    checkLive?: () => void;
   };
 }
 
@@ -196,16 +203,22 @@ interface CareflowSchemaField {
   items?: CareflowSchemaField;
   /** A nested object's fields (the trigger's `cts_window_config`). */
   properties?: Record<string, CareflowSchemaField>;
+  required?: string[];
   /** A household picker: sensor, room, person or tracking camera (`cts_camera`). */
   ref?: string;
   /** An approved info card or quiz of the knowledge repository (nodes/_kit/fields.ts `knowledgeRef`). */
   knowledge?: string;
   multiline?: boolean;
+  /** The notification's `channels`: left out means the alert level's default channels. */
+  level_channels?: boolean;
   template?: boolean;
   expression?: boolean;
   minimum?: number;
   maximum?: number;
+  minItems?: number;
   description?: string;
+  /** A label for people where the config key would not do (`chat_app_template`: "Chat message"). */
+  title?: string;
   default?: unknown;
 }
 
@@ -236,10 +249,17 @@ interface CareflowProblem {
 /** The shared form builder of every care node's edit dialog (nodes/_kit/node-red/browser/form.ts). */
 interface CareflowForm {
   prepare(node: CareflowFormNode, schema: CareflowSchema, type: string): void;
-  save(node: { config?: Record<string, unknown> }, schema: CareflowSchema, type: string): void;
+  /** Reads the form into `node.config`; true when the config differs from the one the dialog opened with. */
+  save(node: { config?: Record<string, unknown> }, schema: CareflowSchema, type: string): boolean;
   problems(config: unknown, schema: CareflowSchema): string[];
   valid(config: unknown, schema: CareflowSchema, node?: { id: string }): boolean;
   serverErrors: Record<string, string[]>;
+}
+
+/** The notification form's channels field (nodes/_kit/node-red/browser/channels-field.ts). */
+interface CareflowChannelsField {
+  render(name: string, channels: unknown[], value: unknown, checkbox: (value: string, label: string, checked: boolean) => JQuery): JQuery;
+  watchAudience(root: JQuery, draft: () => Record<string, unknown>): void;
 }
 
 /** The form checks plugin (editor-plugins/form-checks/browser/checks.ts). */
@@ -250,5 +270,6 @@ interface CareflowChecks {
 
 interface Window {
   careflowForm: CareflowForm;
+  careflowChannelsField: CareflowChannelsField;
   careflowChecks?: CareflowChecks;
 }

@@ -32,6 +32,11 @@ export interface RemoteBackendConfig {
   /** Sample rate of the backend's `pcm` output, when it does not say in `X-Sample-Rate`. */
   sampleRate: number;
   nativeStreaming: boolean;
+  /**
+   * A backend that cannot stream is handed on in pieces of this many bytes: the spec's
+   * `stream_frame_buffer` frames of 10 ms (TTS_STREAM_FRAME_BUFFER, default 21: 210 ms).
+   */
+  streamChunkBytes: number;
 }
 
 export interface TtsConfig {
@@ -72,7 +77,7 @@ export function loadConfig(env: Env = process.env): TtsConfig {
     // the encoders (docs/tts.md has the measurements behind this).
     espeakWorkers: integer(env, "TTS_ESPEAK_WORKERS", Math.max(1, os.availableParallelism() - 1), 1, 64),
     remoteTimeoutMs: integer(env, "TTS_REMOTE_TIMEOUT_MS", 10000, 100, 600000),
-    backends: REMOTE_ENGINE_IDS.flatMap((engine) => backend(env, engine)),
+    backends: REMOTE_ENGINE_IDS.flatMap((engine) => backend(env, engine, streamChunkBytes(env))),
   };
 }
 
@@ -89,7 +94,7 @@ function defaultVoice(env: Env): string {
 }
 
 /** `TTS_SVARA_URL`, `TTS_SVARA_API_KEY`, ... ; an engine without a URL is not configured. */
-function backend(env: Env, engine: RemoteEngineId): RemoteBackendConfig[] {
+function backend(env: Env, engine: RemoteEngineId, chunkBytes: number): RemoteBackendConfig[] {
   const prefix = `TTS_${engine.toUpperCase()}_`;
   const url = env[`${prefix}URL`]?.trim();
   if (!url) return [];
@@ -107,8 +112,18 @@ function backend(env: Env, engine: RemoteEngineId): RemoteBackendConfig[] {
       voices: voiceList(env[`${prefix}VOICES`]),
       sampleRate: integer(env, `${prefix}SAMPLE_RATE`, 24000, 8000, 192000),
       nativeStreaming: NATIVE_STREAMING[engine],
+      streamChunkBytes: chunkBytes,
     },
   ];
+}
+
+/** The spec's svara frame: 7 tokens, about 10 ms of audio; a streamed batch is `stream_frame_buffer` of them. */
+export const FRAME_MS = 10;
+
+/** TTS_STREAM_FRAME_BUFFER frames (default 21, the spec's) as bytes of the wire format (int16, 24 kHz). */
+function streamChunkBytes(env: Env): number {
+  const frames = integer(env, "TTS_STREAM_FRAME_BUFFER", 21, 1, 1000);
+  return ((24000 * FRAME_MS) / 1000) * frames * 2;
 }
 
 /** `alloy, priya:hi, arjun:hi` — a voice id with an optional language. */

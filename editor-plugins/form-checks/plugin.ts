@@ -3,12 +3,14 @@
  * editor's login: the household's sensors, rooms and persons for the pickers, a cron
  * expression in plain words with its next fire times in `app.timezone`, and a rule tab as
  * the editor holds it checked by the very validator a deploy runs, so a problem shows while
- * the caregiver types and marks its node before deploy.
+ * the caregiver types and marks its node before deploy, and who a notification step would
+ * reach (its level's default channels, and the people and screens behind its channels).
  */
 import type { RequestHandler } from "express";
 import type { AppContext } from "../../runtime/app/context";
 import { checkTabDraft, cronPreview, householdChoices } from "../../runtime/care/rules/editor-checks";
 import { knowledgeChoices } from "../../runtime/care/knowledge/delivery/knowledge-choices";
+import { notificationAudience } from "../../runtime/care/notify/audience";
 
 interface RedPluginApi {
   plugins: { registerPlugin(id: string, def: { type: string; onadd?: () => void }): void };
@@ -49,6 +51,11 @@ export = function register(RED: RedPluginApi): void {
         "/careflow/knowledge-choices",
         read,
         handle((ctx, req) => knowledgeChoices(ctx, req.query.kind, req.socket.localPort)),
+      );
+      RED.httpAdmin.post(
+        "/careflow/notification-audience",
+        read,
+        handle((ctx, req) => notificationAudience(ctx, req.body)),
       );
       RED.httpAdmin.post(
         "/careflow/check-tab",

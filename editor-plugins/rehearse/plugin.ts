@@ -10,19 +10,21 @@ import type { AppContext } from "../../runtime/app/context";
 import type { FlowNode } from "../../runtime/platform/nodered/flow-store";
 import { rehearseRule } from "../../runtime/care/rehearsal/rehearse.service";
 import { draftFromWords } from "../../runtime/care/rules/words/draft-from-words.service";
+import { authoringModelReady, NO_AUTHORING_MODEL } from "../../runtime/care/knowledge/suggest/authoring-model";
 import { rehearsedPath } from "./rehearsed-path";
 import { WINDOWS, windowStart, type RehearsalWindow } from "./windows";
 
 interface RedPluginApi {
   plugins: { registerPlugin(id: string, def: { type: string; onadd?: () => void }): void };
-  httpAdmin: { post(path: string, ...handlers: RequestHandler[]): void };
+  httpAdmin: { get(path: string, ...handlers: RequestHandler[]): void; post(path: string, ...handlers: RequestHandler[]): void };
   auth: { needsPermission(permission: string): RequestHandler };
   settings: { careflow?: { ctx?: AppContext } };
 }
 
-/** A refusal as the REST API words it: a 4xx with its detail, anything else a 500. */
-function fail(res: Parameters<RequestHandler>[1], err: { status?: number; message?: string }): void {
-  res.status(err.status && err.status < 500 ? err.status : 500).json({ detail: err.message ?? "rehearsal failed" });
+/** A refusal as the REST API words it: a 4xx with its detail (and what is not set up), anything else a 500. */
+function fail(res: Parameters<RequestHandler>[1], err: { status?: number; message?: string; notSetUp?: unknown }): void {
+  const detail = err.message ?? "rehearsal failed";
+  res.status(err.status && err.status < 500 ? err.status : 500).json(err.notSetUp ? { detail, not_set_up: err.notSetUp } : { detail });
 }
 
 export = function register(RED: RedPluginApi): void {
@@ -52,6 +54,12 @@ export = function register(RED: RedPluginApi): void {
             rehearsed: answer.rehearsed.map((r) => ({ ...r, path: rehearsedPath(tabId, tabNodes, steps, r) })),
           });
         })().catch((err: { status?: number; message?: string }) => fail(res, err));
+      });
+      // Whether Draft from words can work here, asked when the editor opens: the button says so before anyone types.
+      RED.httpAdmin.get("/careflow/rules/draft-from-words", read, (_req, res) => {
+        const ctx = RED.settings.careflow?.ctx;
+        if (!ctx) return void res.status(503).json({ detail: "careflow is not attached" });
+        res.json(authoringModelReady(ctx.settings) ? { ready: true } : { ready: false, not_set_up: NO_AUTHORING_MODEL });
       });
       // Draft from words: the REST route's service; the editor opens the answer as a new, undeployed tab.
       RED.httpAdmin.post("/careflow/rules/draft-from-words", read, (req, res) => {

@@ -10,6 +10,7 @@ import type { AppContext } from "../../runtime/app/context";
 import type { PipelineEngine } from "../../runtime/care/pipeline/engine/engine";
 import { detailView } from "../../runtime/care/pipeline/runs/run-detail";
 import { runFrames } from "../../runtime/care/pipeline/runs/run-frames";
+import { runWords } from "../../runtime/care/pipeline/runs/run-words";
 import { envelope, getRun, queryRuns, tryRuleOfTab } from "../../runtime/care/pipeline/runs/runs.service";
 import { RunsWatch } from "./watch";
 
@@ -39,14 +40,16 @@ export = function register(RED: RedPluginApi): void {
         const id = Number(req.params.id);
         if (!c || !Number.isInteger(id)) return void res.status(404).json({ detail: "not found" });
         getRun(c, id)
-          .then(async (row) => res.json(detailView(row, await runFrames(c, row))))
+          .then(async (row) => res.json(detailView(row, await runFrames(c, row), await runWords(c))))
           .catch((err: { status?: number; message?: string }) => (err.status === 404 ? res.status(404).json({ detail: err.message }) : next(err)));
       });
       // "Run now" from a rule's trigger node: a write, so the editor's write permission.
       RED.httpAdmin.post("/careflow/tabs/:tab/run", RED.auth.needsPermission("flows.write"), (req, res) => {
         const c = ctx();
         if (!c) return void res.status(503).json({ detail: "careflow is not attached" });
-        tryRuleOfTab(c, req.params.tab, req.body)
+        // Node-RED's login puts the editor user on the request: the run says who started it.
+        const user = (req as { user?: { username?: unknown } }).user;
+        tryRuleOfTab(c, req.params.tab, req.body, typeof user?.username === "string" ? user.username : undefined)
           .then((r) => res.status(201).json(r))
           .catch((err: { status?: number; message?: string }) =>
             res.status(err.status && err.status < 500 ? err.status : 500).json({ detail: err.message ?? "run failed to start" }),

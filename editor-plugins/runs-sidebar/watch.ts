@@ -21,6 +21,7 @@ export class RunsWatch {
   private live?: LiveEvents;
   private unsubscribe?: () => void;
   private cancelExpiry?: () => void;
+  private offClose?: () => void;
   private readonly ttlMs: number;
   private readonly clock: Clock;
 
@@ -36,6 +37,8 @@ export class RunsWatch {
       this.stop();
       this.live = live;
       this.unsubscribe = live.subscribe((e) => this.opts.forward(e));
+      // A stopped engine sends nothing more: its expiry timer goes with it.
+      this.offClose = live.onClose(() => this.stop());
     }
     this.cancelExpiry?.();
     this.cancelExpiry = this.clock.at(this.clock.now() + this.ttlMs, () => this.stop());
@@ -50,6 +53,8 @@ export class RunsWatch {
     this.cancelExpiry = undefined;
     this.unsubscribe?.();
     this.unsubscribe = undefined;
+    this.offClose?.();
+    this.offClose = undefined;
     this.live = undefined;
   }
 }

@@ -204,6 +204,8 @@ export interface NotificationSent {
   receipts: DeliveryReceipt[];
   /** What each channel said. */
   messages: Record<string, string>;
+  /** Each channel's name for people ("Tablet popup"), for the step's warning. */
+  names: Record<string, string>;
 }
 
 /** Sends a notification through its channels and raises the alert a warning or an emergency carries. */
@@ -265,7 +267,10 @@ export interface Announced {
 }
 
 /** Why the web app's channels could not deliver: nobody is there to see or hear it. */
-export const NO_WEB_APP = "no web app client is connected to /ws";
+export const NO_WEB_APP = "no tablet has the care app open";
+
+/** Why the voice companion cannot talk: the household has no realtime voice model (`llm.realtime`). */
+export const NO_VOICE_MODEL = "no voice model is set up for the voice companion";
 
 /** A conversation for the voice companion to start (or to add to the one going on). */
 export interface ConverseRequest {
@@ -335,6 +340,8 @@ export interface EinkRenderRequest {
   sensor_ids?: string[];
   expires_in_minutes?: number;
   color_mode?: "rgb" | "bw_dither";
+  /** A notification's level: the card's `title` and `footer` regions then say it and the time, in the senior's language. */
+  alert_level?: string;
 }
 
 /** The e-ink displays. */
@@ -592,6 +599,8 @@ export interface ChatTarget {
   chat_id: string | number;
   /** Levels sent to this chat; empty = all. */
   alert_levels: readonly string[];
+  /** The language the bot speaks in this chat (BCP 47); not set: the household's. */
+  language?: string;
 }
 
 export interface ChatSendRequest {

@@ -15,7 +15,9 @@ export interface ConfigProblem {
 export type ConfigCheck = { ok: true; config: Record<string, unknown> } | { ok: false; problems: ConfigProblem[] };
 
 export function checkConfig(spec: NodeSpec, raw: unknown): ConfigCheck {
-  const result = spec.config.safeParse(raw ?? {});
+  const given = raw ?? {};
+  const spelled = spec.aliases && typeof given === "object" && !Array.isArray(given) ? spec.aliases(given as Record<string, unknown>) : given;
+  const result = spec.config.safeParse(spelled);
   if (result.success) return { ok: true, config: result.data as Record<string, unknown> };
   return {
     ok: false,

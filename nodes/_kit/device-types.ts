@@ -10,6 +10,13 @@ import type { z } from "zod";
 
 export type DeviceKind = "camera" | "terminal";
 
+/**
+ * The most pixels a camera frame may have to be decoded (rotated): the cap every other image
+ * path has (e-ink backgrounds, the face engine). A 4K camera sends 8.3 million; a frame of 40
+ * million decodes to 120 MB, a 12000x12000 one to 432 MB (issue 51 item 2).
+ */
+export const MAX_FRAME_PIXELS = 40_000_000;
+
 /** What the device is answered: the spec's `{"detail"}` body for errors, the result body otherwise. */
 export interface DeviceReply {
   status: number;
@@ -87,7 +94,9 @@ export interface DeviceServices {
   now(): string;
   /** `cameras.<sensor_id>` from the settings. */
   cameraOptions(sensorId: string): CameraOptions;
-  /** Turns a JPEG clockwise and re-encodes it. */
+  /** A picture's size from its header, nothing decoded (null when unreadable): checked against `MAX_FRAME_PIXELS` first. */
+  frameSize(bytes: Buffer): Promise<{ width: number; height: number } | null>;
+  /** Turns a JPEG clockwise and re-encodes it; refuses (throws) one larger than `MAX_FRAME_PIXELS`. */
   rotateJpeg(bytes: Buffer, degrees: 90 | 180 | 270): Promise<Buffer>;
   /** Stores a frame in the media store (content-addressed, a media row per frame). */
   storeFrame(device: DeviceIdentity, frame: CameraFrame): Promise<{ media_id: number; object_name: string; path: string }>;

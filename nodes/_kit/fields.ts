@@ -14,8 +14,8 @@ import { z } from "zod";
 export type HouseholdRef = "sensor" | "room" | "person" | "cts_camera";
 
 /** A string that may contain `{{path}}` placeholders. */
-export const template = (description: string, opts: { multiline?: boolean } = {}) =>
-  z.string().meta({ description, template: true, ...(opts.multiline ? { multiline: true } : {}) });
+export const template = (description: string, opts: { multiline?: boolean; title?: string } = {}) =>
+  z.string().meta({ description, template: true, ...(opts.multiline ? { multiline: true } : {}), ...(opts.title ? { title: opts.title } : {}) });
 
 /** The id (sensors, persons, tracking cameras) or name (rooms) of something in the household. */
 export const householdRef = (ref: HouseholdRef, description: string) => z.string().meta({ description, ref });
@@ -38,6 +38,8 @@ export interface JsonSchemaNode {
   template?: boolean;
   expression?: boolean;
   multiline?: boolean;
+  /** The notification's `channels`: left out means the alert level's default channels. */
+  level_channels?: boolean;
   ref?: HouseholdRef;
   knowledge?: KnowledgeRef;
   [k: string]: unknown;

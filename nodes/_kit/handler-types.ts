@@ -68,6 +68,8 @@ export interface ChannelMessage {
   escalation?: number;
   /** The trigger's media (camera frames), relative to the data dir: the chat's photo. */
   media_paths?: string[];
+  /** The chat whose command started the run (a `chat_app` trigger): the answer goes there. */
+  reply_chat_id?: string | null;
 }
 
 export type ChannelHandler<C, S = CareServices> = (ctx: HandlerContext<S>, message: ChannelMessage, config: C) => Promise<DeliveryReceipt>;

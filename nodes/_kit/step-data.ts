@@ -12,6 +12,10 @@ export interface TriggerContext {
   media_type: string | null;
   webhook_payload: Record<string, unknown> | null;
   occupancy_duration_minutes: number | null;
+  /** A person started the run (the editor's "Run now"): a rehearsal shows it apart, never compares it. */
+  by_hand?: boolean;
+  /** Who started it by hand: the editor user (admin, caregiver) or the API key's name. */
+  started_by?: string;
 }
 
 export interface StepInput {
@@ -71,4 +75,6 @@ export interface DeliveryReceipt {
   channel: string;
   delivered: boolean;
   detail?: string;
+  /** Tried because every channel of the send failed (the fallback, docs/notifications.md). */
+  fallback?: boolean;
 }

@@ -29,6 +29,11 @@ export interface NodeSpecBase<S extends z.ZodObject = z.ZodObject> {
   version: number;
   migrations?: Readonly<Record<number, ConfigMigration>>;
   /**
+   * Other spellings of fields the spec accepts at every version (`kind` for `kinds`), turned
+   * into this type's own before validation at every gate; stored configs use the own names.
+   */
+  aliases?: ConfigMigration;
+  /**
    * What this type still lacks, said when it refuses to run (e.g. "the pipeline engine").
    * A type runs only once it has a handler; remove this when the handler lands.
    */

@@ -5,8 +5,19 @@
 import { validateDetailed } from "node-cron";
 import { z } from "zod";
 import { householdRef } from "../_kit/fields";
+import { PART_CHANGES, PART_KINDS } from "../_kit/part-kinds";
 
-export const TRIGGER_TYPES = ["sensor_event", "cron", "manual", "webhook", "occupancy_duration", "chat_app", "cts_window", "dementia_signal"] as const;
+export const TRIGGER_TYPES = [
+  "sensor_event",
+  "cron",
+  "manual",
+  "webhook",
+  "occupancy_duration",
+  "chat_app",
+  "cts_window",
+  "dementia_signal",
+  "system_health",
+] as const;
 
 /** Why a cron expression does not parse, or null when it does. */
 export function cronProblem(expression: string): string | null {
@@ -51,6 +62,31 @@ export const ctsWindowConfigSchema = z
 
 export type CtsWindowConfig = z.output<typeof ctsWindowConfigSchema>;
 
+/**
+ * A `system_health` rule's parts and changes (issue 44 §2): careflow's own parts (a camera
+ * gone quiet, the hub link down) fire it once per change. Null on a system_health rule means
+ * these defaults: every part, going silent or down, and coming back.
+ */
+export const systemHealthConfigSchema = z
+  .object({
+    part_kinds: z.array(z.enum(PART_KINDS)).default([]).describe("Kinds of part watched (camera, display, hub, ...); empty, with no part_id, = every part"),
+    part_id: z
+      .string()
+      .min(1)
+      .nullable()
+      .default(null)
+      .describe("One part by its id, e.g. device:kitchen_cam or hub (as the parts health lists them); with part kinds, either matches"),
+    changes: z
+      .array(z.enum(PART_CHANGES))
+      .min(1, "name at least one change")
+      .default(["went_silent", "went_down", "came_back"])
+      .describe("The changes that fire the rule; came_back only after a change of this rule fired"),
+    min_minutes: z.number().min(0).max(1440).default(0).describe("Minutes the new state must have lasted before the rule fires"),
+  })
+  .strict();
+
+export type SystemHealthConfig = z.output<typeof systemHealthConfigSchema>;
+
 export const triggerConfigSchema = z
   .object({
     trigger_type: z.enum(TRIGGER_TYPES).default("manual").describe("How the rule fires"),
@@ -68,6 +104,10 @@ export const triggerConfigSchema = z
       .nullable()
       .default(null)
       .describe("For cts_window rules: the window and what it must show; empty = a 10 s window of every camera with one known person"),
+    system_health_config: systemHealthConfigSchema
+      .nullable()
+      .default(null)
+      .describe("For system_health rules: which of careflow's parts, which changes, how long; empty = every part going silent or down, and back"),
     chat_command: chatCommand
       .nullable()
       .default(null)

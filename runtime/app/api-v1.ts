@@ -13,11 +13,15 @@ import { alertsRouter } from "../household/alerts/alerts.router";
 import { einkRouter } from "../care/eink/eink.router";
 import { eventLogsRouter } from "../care/events/event-logs.router";
 import { adminConfigRouter } from "./ops/ops.router";
+import { keysRouter } from "./keys/keys.router";
+import { backupsRouter } from "./backup/backup.router";
+import { starterRulesRouter } from "./first-start/starter-rules.router";
 import { personsRouter } from "../household/persons/persons.router";
 import { trackingRouter } from "../household/tracking/tracking.router";
 import { ctsRouter } from "../household/cts/cts.router";
 import { identityRouter } from "../household/identity/identity.router";
 import { roomsRouter } from "../household/rooms/rooms.router";
+import { inUseRouter } from "./household-uses/in-use.router";
 import { rulesRouter } from "../care/rules/rules.router";
 import { rehearseRouter } from "../care/rehearsal/rehearse.router";
 import { bundlesRouter } from "../care/rules/bundles/bundles.router";
@@ -29,11 +33,14 @@ import { sensorsRouter } from "../household/sensors/sensors.router";
 import { webhookTriggerRouter, webhooksRouter } from "../care/pipeline/triggers/webhooks.router";
 import { interactiveRouter } from "../care/interactive/interactive.router";
 import { chatWebhookRouter } from "../care/chat/chat-webhook.router";
+import { chatRelativesRouter } from "../care/chat/relatives.router";
 import { mediaRouter } from "../household/media/media.router";
 import { documentsRouter } from "../care/knowledge/documents/documents.router";
 import { knowledgeQueryRouter } from "../care/knowledge/knowledge-query.router";
 import { knowledgeAuthoringRouters } from "../care/knowledge/authoring.routers";
 import { interactionsRouter } from "../care/knowledge/delivery";
+import { recordDeviceContact } from "./ops/health-parts";
+import { auditChanges } from "./audit/audit-changes";
 import { notFoundHandler } from "../platform/http/error-handler";
 import { jsonBody, queryGuard } from "../platform/http/json-body";
 
@@ -41,6 +48,8 @@ import { jsonBody, queryGuard } from "../platform/http/json-body";
 export type RouterFactory = (ctx: AppContext) => Router;
 
 export const V1_ROUTERS: readonly RouterFactory[] = [
+  // Before the rooms and sensors routers: a room or sensor a rule uses is not deleted.
+  inUseRouter,
   roomsRouter,
   sensorsRouter,
   trackingRouter,
@@ -52,6 +61,10 @@ export const V1_ROUTERS: readonly RouterFactory[] = [
   activitiesRouter,
   eventLogsRouter,
   adminConfigRouter,
+  keysRouter,
+  backupsRouter,
+  starterRulesRouter,
+  chatRelativesRouter,
   bundlesRouter,
   draftFromWordsRouter,
   rulesRouter,
@@ -78,7 +91,8 @@ export function apiV1(ctx: AppContext, throttle: FailureThrottle, extra: readonl
   r.use(chatWebhookRouter(ctx));
   // A media URL's signature is its credential: a speaker or a chat server fetches it keyless.
   r.use(mediaRouter(ctx));
-  r.use(authenticate(ctx.keys, throttle), jsonBody(), queryGuard);
+  // Who changed what (people, rooms, devices, rules, knowledge) goes to the audit log.
+  r.use(authenticate(ctx.keys, throttle), recordDeviceContact(ctx), auditChanges(ctx), jsonBody(), queryGuard);
   for (const make of [...V1_ROUTERS, ...extra]) r.use(make(ctx));
   r.use(notFoundHandler);
   return r;

@@ -10,6 +10,7 @@ import path from "node:path";
 import express from "express";
 import type { Settings } from "../../settings";
 import { KeyStore } from "../platform/auth/key-store";
+import { managedKeyLookup } from "../platform/auth/managed-keys";
 import type { RunConfig } from "../platform/config/load-settings";
 import type { AppContext } from "./context";
 import { systemClock, isoNow, type Clock } from "../platform/core/clock";
@@ -32,12 +33,14 @@ import { requestTargetGuard } from "../platform/http/request-target";
 import { createExpressServer } from "../platform/http/express-server";
 import { answerClientErrors } from "../platform/http/client-errors";
 import { FailureThrottle } from "../platform/auth/failure-throttle";
+import { refuseBlockedAddress, refusedUpgrade } from "../platform/auth/blocked-address";
 import { editorLogin } from "../platform/nodered/admin-auth";
 import { loginThrottle } from "../platform/nodered/login-throttle";
+import { editorBearerGate } from "../platform/nodered/editor-bearer";
 import { errorHandler, notFoundHandler } from "../platform/http/error-handler";
 import { EDITOR_ROOT, nodeRedHost, type HostTarget } from "../platform/nodered/host";
 import { readFlows } from "../platform/nodered/flow-store";
-import { healthRouter } from "./ops/ops.router";
+import { APP_INFO_AT_ROOT, appInfoAtRoot, healthRouter } from "./ops/ops.router";
 import { FlowWriter, directFlowSource, saveFlowsWithIndex, type DeployChecker, type FlowSource } from "../care/rules/flow-writer";
 import { checkDeploy } from "../care/rules/flow-validation";
 import { readHouseholdNames } from "../care/rules/household-names";
@@ -46,12 +49,16 @@ import { PipelineEngine } from "../care/pipeline/engine/engine";
 import { PipelineFeed } from "../care/pipeline/live-feed";
 import { WebAppHub } from "../platform/ws/webapp-hub";
 import { ruleGates } from "../care/pipeline/gates/check-gates";
-import { startTriggers } from "../care/pipeline/triggers/start-triggers";
+import { startTriggers, type RunningTriggers } from "../care/pipeline/triggers/start-triggers";
 import { showOpenAlertsOnConnect } from "../care/notify/alert-replay.ws";
 import { startEscalation } from "../care/notify/escalation";
 import { startChat } from "../care/chat/chat.service";
 import { forwardAlertUpdates } from "../household/alerts/alert-updates";
 import { startMediaSweep } from "../household/media/media.service";
+import { ServiceUnavailableError } from "../platform/core/errors";
+import { s3Location } from "../household/media/s3-client";
+import { s3Problem } from "../household/media/s3-objects";
+import { mediaRoot } from "../household/media/media-root";
 import { startKnowledgeIndexing } from "../care/knowledge/documents/indexing";
 import { FrameAggregator } from "../household/devices/aggregator";
 import { DeviceEndpoints } from "../household/devices/device-endpoints";
@@ -59,9 +66,15 @@ import { deviceServices } from "../household/devices/device-services";
 import { devicesRouter } from "../household/devices/devices.router";
 import { ensureDevicesTab, withDevicesTab } from "../household/devices/devices-tab";
 import { hubStateReader, startHub } from "../household/hub/hub";
+import { savedHubConnection } from "../household/hub/hub-connection.store";
+import { hubConnectionRouter } from "../household/hub/hub-connection.router";
+import { ctsConnectionRouter } from "../household/cts/cts-connection.router";
 import { useHubState } from "../household/hub/hub-state";
 import { bridgeHubSensors } from "../household/hub/hub-sensors";
 import { pushLocationsToHub } from "../household/hub/hub-location";
+import { startParts } from "./ops/health-parts";
+import type { FreeSpaceReader } from "../platform/health/gauges";
+import { startHubHeartbeat } from "../household/hub/hub-heartbeat";
 import { haSyncRouter } from "../household/hub/ha-sync.router";
 import { OccupancyBoard } from "../household/occupancy/occupancy.board";
 import { occupancyRouter } from "../household/occupancy/occupancy.router";
@@ -69,26 +82,36 @@ import { registerInteractiveHandlers, watchPromptTimeouts } from "../care/intera
 import { startKnowledgeDelivery } from "../care/knowledge/delivery";
 import { docsRouter } from "./ops/docs-pages";
 import { webappRouter } from "./webapp/webapp.router";
+import { watchWebAppLanguage } from "./webapp/webapp-language";
+import { describeAddress, HouseholdAddress, type NetworkInterfaces } from "../platform/http/household-address";
 import { fanOutBus, fanOutRuns, fanOutWebApp } from "./cluster/cluster-events";
 import { shareDeploys, type SharedDeploys } from "./cluster/shared-deploys";
 import { shareHubStates } from "./cluster/hub-states";
 import { knowledgePageRouter } from "./knowledge-page/knowledge-page.router";
+import { householdPageRouter } from "./household-page/household-page.router";
 import { LocationFusion } from "../household/tracking/location-fusion";
 import { CtsService } from "../household/cts/cts.service";
 import { SceneSamples } from "../care/perception/scene-samples";
 import { startDailyReports, type DailyReportJob } from "../care/reports";
+import { startDailyHealthReport, type DailyHealthJob } from "../care/health-report/report-job";
+import { answerHealthCommands } from "../care/health-report/report-commands";
 import { closeIdentity } from "../household/identity/identity.service";
 import { CallLog } from "../care/mcp/call-log";
 import { checkToolSettings, ToolRegistry } from "../care/mcp/registry";
 import { VoiceCompanion } from "../care/voice/voice-companion";
 import { realtimeConfigured } from "../care/voice/realtime-client";
 import { voiceRouter } from "../care/voice/voice.router";
-import { turnsRetention } from "../care/voice/voice-turns.store";
-import { sightingsRetention } from "../household/tracking/sightings.store";
+import { retentionPlan } from "./retention-plan";
+import { startBackupJob } from "./backup/backup-job";
+import { addBackupPart } from "./backup/backup-part";
+import { backupBeforeUpgrade } from "./backup/backup.service";
+import { startRetentionJob } from "../platform/db/retention-job";
 import { startRetention } from "../platform/db/retention";
 import { InputJournal, journalRetention } from "../care/journal/input-journal";
 import { McpSessions } from "../care/mcp/server";
 import { mcpRestRouter } from "../care/mcp/mcp.router";
+import { AppMetrics } from "./metrics/app-metrics";
+import { metricsRouter } from "./metrics/metrics.router";
 import { editorPageScriptFile, nodeRedPackageDir } from "../../nodes/_kit/node-red/emit-package";
 
 export interface AppOptions {
@@ -99,12 +122,18 @@ export interface AppOptions {
   nodeRed?: boolean;
   /** Seed the demo household and its keys when the store is empty (default false). */
   demo?: boolean;
+  /** The host's network interfaces (default `os.networkInterfaces`): tests hand in their own. */
+  networkInterfaces?: () => NetworkInterfaces;
+  /** The data dir's free-space reader (default statfs): tests hand in a full disk without filling one. */
+  freeSpace?: FreeSpaceReader;
 }
 
 export interface CareflowApp {
   ctx: AppContext;
   /** The engine itself (benchmarks and tests reach its internals; services see `ctx.engine`). */
   engine?: PipelineEngine;
+  /** The triggers that fire rules on their own (tests wait on their idle()); with the engine. */
+  triggers?: RunningTriggers;
   server: http.Server;
   /** The camera aggregator and the device endpoints (tests and benchmarks wait on them). */
   devices: { aggregator: FrameAggregator; endpoints: DeviceEndpoints };
@@ -116,6 +145,8 @@ export interface CareflowApp {
   sceneSamples: SceneSamples;
   /** The daily reports' midnight job (tests wait on it). */
   reports: DailyReportJob;
+  /** The family's daily health message (tests wait on it). */
+  dailyHealth: DailyHealthJob;
   /** True when this start seeded the demo household. */
   demoSeeded: boolean;
   listen(port?: number, host?: string): Promise<number>;
@@ -160,13 +191,19 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
   // Several instances cannot share a SQLite file: refused before the store is opened.
   checkClusterStore(config.settings, storeConfig(config.databaseUrl, config.dataDir).dialect);
   const lifecycle = new Lifecycle(log);
-  const store = await openStore(config.databaseUrl, config.dataDir);
+  const backupParts = { clock, log, settings: config.settings, settingsFile: config.settingsFile, dataDir: config.dataDir };
+  const store = await openStore(config.databaseUrl, config.dataDir, {
+    log,
+    // An upgrade of a household's store is backed up first (docs/upgrades.md).
+    beforeUpgrade: config.settings.backup.before_upgrade ? (db, dialect) => backupBeforeUpgrade(backupParts, db, dialect) : undefined,
+  });
   lifecycle.add("store", () => store.close());
 
   // Settings and keys are final before anything uses them: the demo's keys are added here.
   const empty = opts.demo ? await isStoreEmpty(store.db) : false;
   const settings = opts.demo ? withDemoKeys(structuredClone(config.settings), config.dataDir, empty) : structuredClone(config.settings);
-  const keys = new KeyStore(settings.auth.api_keys, settings.auth.device_keys);
+  // Keys made while the service runs are looked up in the store, so every instance sees them at once.
+  const keys = new KeyStore(settings.auth.api_keys, settings.auth.device_keys, managedKeyLookup(store.db, clock, log));
 
   // The one rule validator, with the household and settings of this app.
   const deployCheck: DeployChecker = async (flows, previous) => checkDeploy(flows, previous, await readHouseholdNames(ctx), settings);
@@ -186,9 +223,11 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
       () => keys,
       log,
       () => settings.websocket,
+      clock,
     ),
     bus: new EventBus(),
     dataDir: config.dataDir,
+    address: new HouseholdAddress(() => settings.app.public_url, opts.networkInterfaces),
     flows: new FlowWriter(
       store.db,
       useNodeRed
@@ -219,16 +258,47 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
     },
   };
   lifecycle.add("web app socket", () => ctx.webapp.close());
+  // A revoked or rotated key's sockets close at once, wherever it was revoked (the bus crosses instances).
+  lifecycle.add(
+    "revoked keys' web app sockets",
+    ctx.bus.subscribe("key.revoked", ({ key_id }) => ctx.webapp.closeKey(key_id), { otherInstances: true }),
+  );
   // A deploy started (here, or elsewhere and run here): rule reads read the id index again.
   ctx.bus.subscribe("rules.changed", () => ctx.flows.forgetIndex());
   // The web app shows the time in the household's time zone, wherever the tablet thinks it is.
   // `voice`: a realtime model is configured, so the app offers its Talk button.
+  // `language` and `messages`: the senior's language and every fixed word of the app in it (webapp-language.ts).
+  const language = watchWebAppLanguage(ctx);
+  await language.refresh();
+  lifecycle.add("the senior's language", () => language.stop());
   ctx.webapp.onConnect((client) =>
-    client.send({ type: "welcome", timezone: ctx.settings.app.timezone, app_name: ctx.settings.app.name, voice: realtimeConfigured(ctx.settings) }),
+    client.send({
+      type: "welcome",
+      timezone: ctx.settings.app.timezone,
+      app_name: ctx.settings.app.name,
+      voice: realtimeConfigured(ctx.settings),
+      ...language.current(),
+    }),
   );
   // Then the warnings and emergencies nobody has taken on yet, as their popups showed them.
   showOpenAlertsOnConnect(ctx);
 
+  // An S3-compatible media store (s3-objects.ts) that does not answer yet is no reason not to
+  // start: frames and clips fail with 503 until it does, and the rest of the household runs.
+  if (settings.media.store_url) {
+    const problem = await s3Problem(settings.media);
+    if (problem) log.warn(`media: ${problem}; frames and speech clips cannot be stored until it answers`);
+    else log.info(`media: kept in the S3-compatible store at ${s3Location(settings.media.store_url, settings.media.store_region, 1).where}`);
+  }
+  // Which folder of the data dir is this store's media (media-root.ts), decided before anything is stored.
+  else if (!settings.cluster.enabled) {
+    const media = await mediaRoot(ctx.db, ctx.dataDir);
+    if (media.dir !== ctx.dataDir)
+      log.warn(
+        { folder: path.relative(ctx.dataDir, media.dir), owner: media.guest_of ?? "a store from before the marker" },
+        "media: this data dir belongs to another store; this one keeps its media in its own folder and never touches the other's",
+      );
+  }
   // The leases of the singular jobs started below (one instance: all held, nothing written).
   const cluster = await startCluster(ctx);
   ctx.cluster = cluster;
@@ -241,8 +311,17 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
 
   if (empty) await seedDemoHousehold(ctx);
   await upsertDeviceSensors(ctx, settings.auth.device_keys);
-  await ensureDefaultTemplate(ctx);
+  // The default card's background is an image in the media store: a store that is down
+  // leaves the template to the first card that needs it (template-resolve.ts) rather than
+  // stopping this start.
+  await ensureDefaultTemplate(ctx).catch((err: unknown) => {
+    if (!(err instanceof ServiceUnavailableError)) throw err;
+    log.warn(`e-ink: the default template waits for the media store (${err.message}); the first card that needs it makes it`);
+  });
 
+  // GET /metrics (docs/metrics.md): its bus listeners first, so no alert raised from here on is missed.
+  const metrics = new AppMetrics(ctx);
+  lifecycle.add("metrics", () => metrics.stop());
   const escalation = startEscalation(ctx);
   lifecycle.add("escalation", () => escalation.stop());
   lifecycle.add("alert updates", forwardAlertUpdates(ctx));
@@ -259,6 +338,7 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
     const journal = new InputJournal(ctx);
     journal.start();
     ctx.journal = journal;
+    metrics.queues.add("input_journal", () => journal.queued);
     lifecycle.add("input journal", () => journal.stop());
     lifecycle.add("input journal retention", startRetention(ctx, journalRetention(ctx)));
   }
@@ -269,20 +349,34 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
   const occupancy = new OccupancyBoard(ctx);
   lifecycle.add("occupancy", occupancy.start());
   // The home hub, when configured: its sensors publish on the bus, locations go back to it.
-  const hub = startHub(ctx);
+  // The address and token the family set on the Household page, if any, stand before the settings file's.
+  const hub = startHub(ctx, await savedHubConnection(ctx.db));
   ctx.hub = hub;
   lifecycle.add("hub", () => hub.stop());
-  if (hub.client) {
-    lifecycle.add("hub sensors", bridgeHubSensors(ctx, hub.client));
-    lifecycle.add("hub locations", pushLocationsToHub(ctx, hub.client));
+  // Set on the Household page, on this instance or another: read from the store and used at once.
+  lifecycle.add(
+    "hub settings",
+    ctx.bus.subscribe(
+      "hub.configured",
+      () =>
+        void savedHubConnection(ctx.db)
+          .then((saved) => saved && hub.configure(saved))
+          .catch((err: unknown) => log.warn({ err: String(err) }, "hub: reading the address and token set on the Household page failed")),
+      { otherInstances: true },
+    ),
+  );
+  // Now, or when the family first sets the hub up on the Household page.
+  hub.whenClient((client) => {
+    lifecycle.add("hub sensors", bridgeHubSensors(ctx, client));
+    lifecycle.add("hub locations", pushLocationsToHub(ctx, client));
     // The hub-backed presence providers (bed sensor, phone, night anchor) read its states;
     // with several instances, those the holder of the hub connection shares.
     if (cluster.enabled) {
-      const shared = shareHubStates(hub.client, cluster.link, cluster.leases);
+      const shared = shareHubStates(client, cluster.link, cluster.leases);
       lifecycle.add("cluster: hub states", () => shared.stop());
       useHubState(ctx, shared.reader);
     } else useHubState(ctx, hubStateReader(hub));
-  }
+  });
   // The family's chat: alerts out, buttons, replies and commands in (long polling unless webhook mode).
   const chat = startChat(ctx);
   ctx.chat = chat;
@@ -296,14 +390,26 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
   // The continuous-tracking streams (cts.enabled): connecting never holds the start.
   const cts = new CtsService(ctx, tracking);
   cts.start();
+  metrics.queues.add("tracking", () => cts.queueDepths());
   lifecycle.add("continuous tracking", () => cts.stop());
   // Scene samples: keyframe fetched, analysed, kept in semantic memory (stopped before tracking).
   const sceneSamples = new SceneSamples(ctx);
   sceneSamples.start();
+  metrics.queues.add("scene_samples", () => sceneSamples.status().queued);
   lifecycle.add("scene samples", () => sceneSamples.stop());
   // Each member's report of the day that ended, stored at local midnight (and the missed ones at start).
   const reports = startDailyReports(ctx);
   lifecycle.add("daily reports", () => reports.stop());
+  // Every part's state (issue 44): devices, links, the database, the disk, the event loop.
+  const parts = startParts(ctx, { hub, chat, cts: () => cts.health(), freeSpace: opts.freeSpace });
+  ctx.parts = parts.board;
+  lifecycle.add("parts", parts.stop);
+  // The family's daily health message at health.daily_report_at, and /health, /daily in the chat.
+  answerHealthCommands(ctx, chat);
+  const dailyHealth = startDailyHealthReport(ctx, chat);
+  lifecycle.add("daily health message", () => dailyHealth.stop());
+  // careflow's own sign of life on the hub, for the family's phones when it stops (docs/hub.md).
+  hub.whenClient((client) => lifecycle.add("hub heartbeat", startHubHeartbeat(ctx, client)));
 
   // The MCP server: the tool registry (mcp.tools, mcp.voice_tools), its call log and sessions.
   const mcpCalls = new CallLog(ctx);
@@ -316,9 +422,13 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
   ctx.voice = voice;
   voice.registerFrames();
   lifecycle.add("voice companion", () => voice.close());
-  // What people said and where cameras saw them is not kept for ever.
-  lifecycle.add("voice turns retention", startRetention(ctx, turnsRetention(ctx.db)));
-  lifecycle.add("sightings retention", startRetention(ctx, sightingsRetention(ctx.db)));
+  // Nothing grows without bound: every growing table pruned hourly by its `retention.*` days (docs/retention.md).
+  const retention = startRetentionJob(ctx, () => retentionPlan(ctx));
+  lifecycle.add("retention", () => retention.stop());
+  // Backups at backup.schedule under the lease `backup`, and their part on the board (docs/backups.md).
+  const backups = startBackupJob(ctx);
+  lifecycle.add("backups", () => backups.stop());
+  if (ctx.parts) addBackupPart(ctx, ctx.parts);
   // The knowledge repository's chunks get their vectors in the background (knowledge.embedding_model).
   lifecycle.add("knowledge embedding", startKnowledgeIndexing(ctx));
 
@@ -337,22 +447,34 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
   app.use(docsRouter());
   app.use(webappRouter());
   app.use(knowledgePageRouter());
-  const throttle = new FailureThrottle(settings.auth.throttle, clock, (client, seconds) =>
-    log.warn({ client, seconds }, "too many wrong keys or passwords: address blocked"),
+  app.use(householdPageRouter());
+  const throttle = new FailureThrottle(
+    settings.auth.throttle,
+    clock,
+    (client, seconds) => log.warn({ client, seconds }, "too many wrong keys or passwords: address blocked"),
+    (client, seconds) => log.warn({ client, seconds }, "a blocked address is still trying (told once a minute)"),
   );
+  // Everything past the public pages needs a key, a password or a secret: a blocked address
+  // is refused here, before any of them is looked at and before any body is read.
+  app.use(refuseBlockedAddress(throttle));
   app.use(mcpSessions.router(keys, throttle));
+  app.use(metricsRouter(keys, throttle, metrics));
+  app.get(APP_INFO_AT_ROOT, appInfoAtRoot);
   app.use(
     "/api/v1",
     apiV1(ctx, throttle, [
       (c) => devicesRouter(c, deviceEndpoints),
       () => occupancyRouter(occupancy),
       (c) => haSyncRouter(c, hub),
+      (c) => hubConnectionRouter(c, hub),
+      (c) => ctsConnectionRouter(c, () => cts.health()),
       (c) => mcpRestRouter(c, occupancy, mcpTools, mcpCalls),
       (c) => voiceRouter(c, voice),
     ]),
   );
   if (useNodeRed) {
-    app.post(`${EDITOR_ROOT}/auth/token`, ...loginThrottle(throttle, (user, password) => editorLogin(keys, user, password) !== null));
+    app.post(`${EDITOR_ROOT}/auth/token`, ...loginThrottle(throttle, async (user, password) => (await editorLogin(keys, user, password)) !== null));
+    app.use(EDITOR_ROOT, editorBearerGate(keys, throttle));
     app.post(`${EDITOR_ROOT}/flows`, readableDeployErrors);
     app.use(EDITOR_ROOT, nodeRedHost.admin);
     app.use(nodeRedHost.httpNode);
@@ -363,6 +485,7 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
   const server = createExpressServer(app);
   answerClientErrors(server, log);
   let feed: PipelineFeed | undefined;
+  let triggers: RunningTriggers | undefined;
   // Upgraded sockets (/ws, /ws/pipeline, the editor's comms) are no longer the HTTP server's
   // connections: closing the server waits for them, so it ends them itself (a web app that
   // stays connected must not hold a shutdown for minutes).
@@ -370,8 +493,9 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
   server.on("upgrade", (req, socket, head) => {
     upgraded.add(socket);
     socket.once("close", () => upgraded.delete(socket));
-    if (feed?.handleUpgrade(req, socket, head)) return;
-    if (ctx.webapp.handleUpgrade(req, socket, head)) return;
+    if (refusedUpgrade(throttle, req, socket)) return;
+    if (feed?.handleUpgrade(req, socket, head, throttle)) return;
+    if (ctx.webapp.handleUpgrade(req, socket, head, throttle)) return;
     if (useNodeRed && nodeRedHost.handleUpgrade(req, socket, head)) return;
     socket.destroy();
   });
@@ -426,6 +550,8 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
     pipeline.setGates(ruleGates(ctx));
     engine = pipeline;
     lifecycle.add("engine", () => pipeline.stop());
+    lifecycle.add("metrics: runs", metrics.watchRuns(pipeline.live));
+    metrics.queues.add("run_writes", () => pipeline.store.queuedRuns);
     if (cluster.enabled) {
       lifecycle.add("cluster: run events", fanOutRuns(pipeline.live, cluster.link, clock));
       const shared = shareDeploys({
@@ -458,13 +584,19 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
     }
     registerInteractiveHandlers(ctx);
     lifecycle.add("prompt timeouts", watchPromptTimeouts(ctx, pipeline));
-    const triggers = startTriggers(ctx, pipeline);
-    lifecycle.add("triggers", () => triggers.stop());
+    const started = startTriggers(ctx, pipeline);
+    triggers = started;
+    lifecycle.add("triggers", () => started.stop());
     const liveFeed = new PipelineFeed(keys, pipeline.live, log, () => ({
       max_connections: settings.websocket.max_pipeline_connections,
       max_connections_per_key: settings.websocket.max_connections_per_key,
     }));
     feed = liveFeed;
+    // A revoked or rotated key's sockets close here, wherever it was revoked.
+    lifecycle.add(
+      "revoked keys' sockets",
+      ctx.bus.subscribe("key.revoked", ({ key_id }) => liveFeed.closeKey(key_id), { otherInstances: true }),
+    );
     lifecycle.add("live feed", () => liveFeed.close());
   }
   // Batches a killed process left open resume once the triggers listen: one whose window passed
@@ -482,17 +614,28 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
   return {
     ctx,
     engine,
+    triggers,
     server,
     devices: { aggregator, endpoints: deviceEndpoints },
     tracking,
     cts,
     sceneSamples,
     reports,
+    dailyHealth,
     demoSeeded: empty,
     listen: (port = 0, host?: string) =>
       new Promise<number>((resolve, reject) => {
         server.once("error", reject);
-        server.listen(port, host, () => resolve((server.address() as AddressInfo).port));
+        server.listen(port, host, () => {
+          const listening = (server.address() as AddressInfo).port;
+          ctx.address?.listening(listening);
+          // Said at every start: where the tablet's link and the speakers' audio point.
+          const address = ctx.address?.current();
+          const said = address && { address: address.base, source: address.source };
+          if (address?.source === "loopback") log.warn(said, describeAddress(address));
+          else if (address) log.info(said, describeAddress(address));
+          resolve(listening);
+        });
       }),
     close: () => lifecycle.stop(),
   };

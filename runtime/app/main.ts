@@ -3,39 +3,23 @@
 import { saveCompileCache } from "./compile-cache";
 import { saveResolveCache } from "./resolve-cache";
 import { createApp } from "./app";
+import { StoreUpgradeError } from "../platform/db/schema-upgrade";
 import { SettingsError, loadRunConfig } from "../platform/config/load-settings";
 import { createLogger } from "../platform/core/logger";
-import { demoKeysFile } from "./demo/demo-keys";
-import { EDITOR_ROOT, nodeRedHost } from "../platform/nodered/host";
-import type { Settings } from "../../settings";
+import { nodeRedHost } from "../platform/nodered/host";
+import { demoKeysBanner, placesBanner, setupLinkBanner } from "./start-banner";
+import { firstStartToken } from "./first-start/setup-link";
 import { staleBuildReason } from "./ops/build-freshness";
 
-function printDemoBanner(port: number, settings: Settings, dataDir: string): void {
-  const base = `http://localhost:${port}`;
-  const admin = settings.auth.api_keys.find((k) => k.name === "demo admin");
-  const webapp = settings.auth.api_keys.find((k) => k.name === "demo web app");
-  const lines = [
-    "",
-    "careflow is serving a demo household.",
-    `  Editor:     ${base}${EDITOR_ROOT}  (user: admin, password: an admin key)`,
-    ...(webapp ? [`  Web app:    ${base}/app/#key=${encodeURIComponent(webapp.key)}  (open once on the senior's tablet)`] : []),
-    `  API:        curl -H "X-API-Key: ${admin?.key ?? "<admin key>"}" ${base}/api/v1/rooms`,
-    "  Demo keys:",
-    ...settings.auth.api_keys.filter((k) => k.name.startsWith("demo ")).map((k) => `    ${k.permissions.join(",").padEnd(13)} ${k.key}`),
-    ...settings.auth.device_keys.filter((d) => d.name).map((d) => `    ${d.device_type.padEnd(13)} ${d.key}  (sensor ${d.sensor_id})`),
-    `  They are kept in ${demoKeysFile(dataDir)}.`,
-    "",
-  ];
-  process.stdout.write(lines.join("\n") + "\n");
-}
-
 /** Without the demo and without an admin key nobody could log in or write a rule: say how to fix it. */
-function printNoAdminHelp(): void {
+function printNoAdminHelp(setupLink: boolean): void {
   process.stderr.write(
     [
       "",
-      "careflow: no admin key is configured, so nobody can open the editor or change a rule.",
-      "  Create one and start again, for example:",
+      setupLink
+        ? "careflow: no admin key is configured yet: the set-up link above makes the household's own (shown once at its end)."
+        : "careflow: no admin key is configured, so nobody can open the editor or change a rule.",
+      setupLink ? "  Or create one yourself and start again, for example:" : "  Create one and start again, for example:",
       '    CAREFLOW_ADMIN_KEY=$(node -e \'console.log(require("crypto").randomBytes(24).toString("base64url"))\') npm start',
       '  or add {"key": "...", "name": "ops", "permissions": ["admin"]} to auth.api_keys in the settings file',
       "  named by CAREFLOW_SETTINGS (CAREFLOW_DEMO=1, the default, also creates demo keys on an empty data dir).",
@@ -62,15 +46,25 @@ async function main(): Promise<void> {
   const log = createLogger(config.settings.app.log_level);
   const demo = process.env.CAREFLOW_DEMO !== "0";
   const app = await createApp({ config, log, demo }).catch((err: unknown) => {
-    // A setting that cannot work with this store (cluster.enabled on SQLite) is said plainly.
-    if (!(err instanceof SettingsError)) throw err;
+    // A setting that cannot work with this store (cluster.enabled on SQLite), or a store this
+    // version cannot upgrade or read, is said plainly.
+    if (!(err instanceof SettingsError || err instanceof StoreUpgradeError)) throw err;
     process.stderr.write(`careflow: ${err.message}\n`);
     process.exit(2);
   });
   const port = await app.listen(config.port);
   log.info({ port, database: app.ctx.dialect, data_dir: config.dataDir, timezone: config.settings.app.timezone }, "careflow listening");
-  if (app.demoSeeded) printDemoBanner(port, app.ctx.settings, config.dataDir);
-  if (!app.ctx.settings.auth.api_keys.some((k) => k.permissions.includes("admin"))) printNoAdminHelp();
+  const household = app.ctx.address?.current()?.base ?? `http://localhost:${port}`;
+  const at = { base: `http://localhost:${port}`, household };
+  // A household with nobody and no room yet (CAREFLOW_DEMO=0) gets its one-time set-up link.
+  const setup = demo ? null : await firstStartToken(app.ctx);
+  const banner = [
+    ...(app.demoSeeded ? demoKeysBanner(app.ctx.settings, config.dataDir, at) : []),
+    ...placesBanner(app.ctx.settings, at),
+    ...(setup ? setupLinkBanner(at, setup) : []),
+  ];
+  process.stdout.write(banner.join("\n") + "\n");
+  if (!app.ctx.settings.auth.api_keys.some((k) => k.permissions.includes("admin"))) printNoAdminHelp(setup !== null);
   // The code compiled while starting, kept for the next start; a little later, so the first requests go first.
   setTimeout(() => {
     const stats = saveCompileCache();

@@ -11,9 +11,11 @@ import { hubServices } from "../household/hub/hub-services";
 import type { CareContext } from "./context";
 import { sameName } from "../platform/core/name-key";
 import { renderToDevices } from "./eink/render.service";
+import { withCardChrome } from "./eink/card-chrome";
 import { recordPrompt } from "./interactive/interactive.service";
 import { runLlmStep } from "./llm/step/run-llm-step";
 import { registeredChannels } from "./notify/channels";
+import { channelNames } from "./notify/channel-names";
 import { sendNotification } from "./notify/notify.service";
 import { recentCameraFrames } from "./perception/camera-frames";
 import { readMediaFile } from "./perception/media-files";
@@ -95,7 +97,7 @@ function build(ctx: CareContext): CareServices {
     notify: {
       send: async (input, config, signal) => {
         const { plan, receipts } = await sendNotification(ctx, handlerContext(ctx, signal), input, config, registeredChannels);
-        return { receipts, messages: plan.messages };
+        return { receipts, messages: plan.messages, names: channelNames([...plan.channels, ...receipts.map((r) => r.channel)]) };
       },
     },
     prompts: { record: (prompt) => recordPrompt(ctx, prompt) },
@@ -107,7 +109,9 @@ function build(ctx: CareContext): CareServices {
         ctx.voice ? ctx.voice.start(request, signal) : Promise.resolve({ ok: false as const, reason: "the voice companion is not started" }),
     },
     models: { runStep: (input, config, signal) => runLlmStep(ctx, input, config, signal) },
-    eink: { render: (request) => renderToDevices(ctx, request) },
+    eink: {
+      render: async ({ alert_level, ...request }) => renderToDevices(ctx, alert_level ? await withCardChrome(ctx, request, alert_level) : request),
+    },
     media: { read: (p) => readMediaFile(ctx, p), recentFrames: (q) => recentCameraFrames(ctx, q) },
     scene: { analyze: (image, request, signal) => analyzeScene(ctx.settings.scene_analysis, image, request, signal) },
     memory: {

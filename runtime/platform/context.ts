@@ -11,6 +11,8 @@ import type { Clock } from "./core/clock";
 import type { EventBus } from "./core/event-bus";
 import type { Logger } from "./core/logger";
 import type { Dialect } from "./db/store";
+import type { PartsBoard } from "./health/parts-board";
+import type { HouseholdAddress } from "./http/household-address";
 import type { WebAppHub } from "./ws/webapp-hub";
 
 export interface PlatformContext {
@@ -26,6 +28,10 @@ export interface PlatformContext {
   dataDir: string;
   /** The web app's socket (`/ws`): popups, prompts and alert updates go out here. */
   webapp: WebAppHub;
+  /** The address the household's devices reach this app at (absent: a context that does not listen). */
+  address?: HouseholdAddress;
   /** The instances sharing this store and the leases of the singular jobs (absent: one instance, every lease held). */
   cluster?: Cluster;
+  /** Every part's state (issue 44): devices report their contact here, links their ups and downs. */
+  parts?: PartsBoard;
 }

@@ -14,12 +14,18 @@ const REPO = path.resolve(__dirname, "../../..");
 /** Table (or view) → its owner: a folder or a file under runtime/. docs/architecture.md lists the same. */
 export const OWNERS: Readonly<Record<string, string>> = {
   kv: "platform/db/kv.ts",
+  careflow_versions: "platform/db/schema-upgrade.ts",
+  managed_keys: "platform/auth/managed-keys.store.ts",
+  audit_log: "platform/audit/audit.store.ts",
+  chat_relatives: "care/chat/relatives.store.ts",
+  chat_link_codes: "care/chat/relatives.store.ts",
   flow_nodes: "platform/nodered/",
   rooms: "household/rooms/",
   sensors: "household/sensors/",
   persons: "household/persons/",
   alerts: "household/alerts/",
   alert_actions: "household/alerts/",
+  popup_dismissals: "household/alerts/",
   alert_history: "household/alerts/",
   person_activities: "household/activities/",
   person_locations: "household/tracking/",

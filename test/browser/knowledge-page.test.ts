@@ -1,7 +1,8 @@
 /**
  * The caregiver's Knowledge page (`/knowledge/`) in a real Chromium, end to end as the issue's
  * "done when" says: a document with a photo uploaded through the page, its passages read and
- * approved, a test question answered from it, a card and a quiz drafted from it by the
+ * approved (the photo with its description), a test question answered from it with real scores,
+ * a text file uploaded as a document, a card and a quiz drafted from it by the
  * (fake) authoring model, corrected and approved on the page; then a rule delivers that card
  * to the senior's tablet and the e-ink display, and the quiz is answered by tap on the tablet
  * while its run waits. The editor links to the page. Screenshots:
@@ -12,10 +13,11 @@ import fs from "node:fs";
 import path from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { chromiumOrSkip, loginToEditor, SCREENSHOT_DIR } from "../support/browser";
+import { assertAccessible } from "../support/a11y";
 import { eventually, importRule } from "../support/eventually";
 import { KEYS, startTestApp, type TestApp } from "../support/test-app";
 import { startFakeOpenAiChatServer, type ScriptedServer } from "../fakes/openai-chat-server";
-import { gradientJpeg } from "../runtime/care/knowledge/knowledge-test-support";
+import { eyePixels, portraitJpeg } from "../runtime/care/knowledge/knowledge-test-support";
 
 declare const document: any;
 declare const window: any;
@@ -93,6 +95,7 @@ describe("browser: the caregiver's Knowledge page, from a document to the senior
     await page.locator("#sign-in-form button[type=submit]").click();
     await page.locator("#sign-in-error").filter({ hasText: "caregiver or admin key" }).waitFor();
     await shot(page, "sign-in");
+    await assertAccessible(page, "the Knowledge page (sign-in)");
     await page.locator("#key").fill(KEYS.caregiver);
     await page.locator("#sign-in-form button[type=submit]").click();
     // The list shows before its first load fills it: wait for what a caregiver would read.
@@ -107,7 +110,9 @@ describe("browser: the caregiver's Knowledge page, from a document to the senior
       .locator("#doc-form [name=source_text]")
       .fill("Anna comes every Sunday at three in the afternoon.\n\nShe brings the grandchildren, Mia and Leo. They like to play cards with Grandma.");
     await page.locator("#doc-form [name=tags]").fill("family, visits");
-    await page.locator("#doc-form [name=images]").setInputFiles({ name: "anna.jpg", mimeType: "image/jpeg", buffer: await gradientJpeg(800, 600) });
+    // A portrait, as a phone takes a person: the tablet's one large picture must keep the face.
+    await page.locator("#doc-form [name=images]").setInputFiles({ name: "anna.jpg", mimeType: "image/jpeg", buffer: await portraitJpeg() });
+    await page.locator("#doc-photo-descriptions input").fill("Anna smiling in the garden");
     await page.locator("#doc-form button[type=submit]").click();
     await page.locator("#doc-detail").waitFor({ state: "visible" });
     assert.match(await notice(), /Uploaded "Anna's visits"/);
@@ -117,11 +122,15 @@ describe("browser: the caregiver's Knowledge page, from a document to the senior
       const img = document.querySelector("#doc-images img");
       return img && img.complete && img.naturalWidth > 0;
     });
+    assert.equal(await page.locator("#doc-images figcaption").innerText(), "Anna smiling in the garden");
+    assert.equal(await page.locator("#doc-images img").getAttribute("alt"), "Anna smiling in the garden");
     await page.locator("#doc-chunks-box summary").click();
     assert.match(await page.locator("#doc-chunks").innerText(), /every Sunday at three/);
+    assert.match(await page.locator("#doc-chunks").innerText(), /Photo: Anna smiling in the garden/, "the description is searched");
     await page.locator("#doc-actions [data-action=approve]").click();
     await page.locator("#doc-badge[data-status=approved]").waitFor();
     await shot(page, "document");
+    await assertAccessible(page, "the Knowledge page (document)");
   });
 
   it("answers a test question from the approved document and shows the passage it came from", async () => {
@@ -131,19 +140,38 @@ describe("browser: the caregiver's Knowledge page, from a document to the senior
     await page.locator("#ask-result").waitFor({ state: "visible" });
     assert.match(await page.locator("#ask-answer").innerText(), /every Sunday at three/);
     assert.match(await page.locator("#ask-passages").innerText(), /Anna's visits/);
+    const scores = [...(await page.locator("#ask-passages").innerText()).matchAll(/score (\d\.\d{3})/g)].map((m) => Number(m[1]));
+    assert.ok(scores.length > 0 && scores.every((x) => x > 0 && x <= 1), `real scores, not 0.000: ${scores.join(", ")}`);
     await shot(page, "ask");
+    await assertAccessible(page, "the Knowledge page (ask)");
+  });
+
+  it("uploads a text file as a document, named after the file", async () => {
+    await page.locator("#tabs [data-tab=documents]").click();
+    await page.locator("#doc-new").click();
+    const text = "# The heater\n\nTurn the round knob to the right for warmer.\n\nIf the red light blinks, call Anna.\n";
+    await page.locator("#doc-form [name=source_file]").setInputFiles({ name: "heater.md", mimeType: "text/markdown", buffer: Buffer.from(text) });
+    await page.locator("#doc-form button[type=submit]").click();
+    await page.locator("#notice", { hasText: 'Uploaded "heater"' }).waitFor();
+    // The notice comes as the upload answers; the document opens a moment after.
+    await page.locator("#doc-title", { hasText: /^heater$/ }).waitFor();
+    // Its passages (the box is still open from the document before).
+    await page.waitForFunction(() => /round knob to the right/.test(document.getElementById("doc-chunks")?.textContent ?? ""));
   });
 
   it("drafts a card from the document with the model, takes the caregiver's correction and the photo, and approves it", async () => {
     fake.script({ content: JSON.stringify(CARD_DRAFT) });
     await page.locator("#tabs [data-tab=documents]").click();
     await page.locator("#doc-list li", { hasText: "Anna's visits" }).click();
+    // The document opens as its answer comes: a draft asked for before drafts the one still open.
+    await page.locator("#doc-title", { hasText: /^Anna's visits$/ }).waitFor();
     await page.locator("#draft-card").click();
     await page.waitForFunction(() => document.querySelector("#card-draft [name=title]").value === "Anna visits on Sundays");
     assert.match(await notice(), /Here is a draft/);
     await page.locator("#card-draft [name=title]").fill("Anna comes on Sunday");
     await page.locator("#card-photos figure").first().click();
     await shot(page, "card-draft");
+    await assertAccessible(page, "the Knowledge page (card-draft)");
     await page.locator("#card-draft button[type=submit]").click();
     await page.locator("#notice", { hasText: "Saved the card" }).waitFor();
 
@@ -156,6 +184,7 @@ describe("browser: the caregiver's Knowledge page, from a document to the senior
       return img && img.complete && img.naturalWidth > 0;
     });
     await shot(page, "card");
+    await assertAccessible(page, "the Knowledge page (card)");
     const cards = (await t.get("/api/v1/info-cards?status=approved")).body;
     const card = (cards.items ?? cards).find((c: any) => c.title === "Anna comes on Sunday");
     assert.ok(card, JSON.stringify(cards));
@@ -166,6 +195,8 @@ describe("browser: the caregiver's Knowledge page, from a document to the senior
     fake.script({ content: JSON.stringify(QUIZ_DRAFT) });
     await page.locator("#tabs [data-tab=documents]").click();
     await page.locator("#doc-list li", { hasText: "Anna's visits" }).click();
+    // The document opens as its answer comes: a draft asked for before drafts the one still open.
+    await page.locator("#doc-title", { hasText: /^Anna's visits$/ }).waitFor();
     await page.locator("#draft-quiz").click();
     await page.waitForFunction(() => document.querySelectorAll("#quiz-questions .question").length === 2);
     await page.locator("#quiz-draft button[type=submit]").click();
@@ -176,6 +207,7 @@ describe("browser: the caregiver's Knowledge page, from a document to the senior
     await page.locator("#quiz-detail .badge[data-status=approved]").waitFor();
     assert.match(await page.locator("#quiz-detail").innerText(), /✔ At three/);
     await shot(page, "quiz");
+    await assertAccessible(page, "the Knowledge page (quiz)");
     const quizzes = (await t.get("/api/v1/quizzes?status=approved")).body;
     quizId = (quizzes.items ?? quizzes)[0].id;
     assert.deepEqual(pageErrors, []);
@@ -205,6 +237,9 @@ describe("browser: the caregiver's Knowledge page, from a document to the senior
       return img && img.complete && img.naturalWidth > 0;
     });
     await tablet.screenshot({ path: path.join(SCREENSHOT_DIR, "knowledge-tablet-card.png") });
+    // The one large picture of a portrait keeps the face (sharp's attention crop): its eyes are on screen.
+    const shown = await tablet.locator("#card-images img").screenshot();
+    assert.ok((await eyePixels(shown)) > 100, "the face is in the picture");
     const eink = await eventually("the display's new image", async () => {
       const res = await fetch(`${t.baseUrl}/api/v1/image/active`, { headers: { "x-api-key": KEYS.display } });
       const bytes = Buffer.from(await res.arrayBuffer());

@@ -2,15 +2,16 @@
  * Cards and quizzes on the senior's web app in a real Chromium: a card with its picture shown
  * by a rule and put away with a tap (recorded), and a whole quiz answered by tap to the end
  * (a reload in the middle shows the question it is at) while the run waits, the run then
- * continuing with the score. Screenshots: test-output/screenshots/webapp-{card,quiz,quiz-feedback,quiz-done}.png.
+ * continuing with the score. Screenshots: test-output/screenshots/webapp-{card,quiz,quiz-feedback,quiz-last-answer,quiz-done}.png.
  */
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
-import type { Browser, Page } from "playwright-core";
+import type { Browser, Page, Route } from "playwright-core";
 import { chromiumOrSkip, launchTabletBrowser, SCREENSHOT_DIR } from "../support/browser";
+import { assertAccessible } from "../support/a11y";
 import { eventually, importRule } from "../support/eventually";
-import { insertCard, insertQuiz } from "../support/knowledge-fixture";
+import { FAMILY_QUESTIONS, insertCard, insertQuiz } from "../support/knowledge-fixture";
 import { KEYS, startTestApp, type TestApp } from "../support/test-app";
 
 declare const document: any;
@@ -71,6 +72,7 @@ describe("browser: cards and quizzes on the web app", function () {
     });
     const deliveryId = done.pipeline_data.info_card.delivery_id as number;
     await shot("card");
+    await assertAccessible(page, "the senior's app (card)");
     await page.locator("#card-dismiss").tap();
     await until(() => document.body.dataset.screen === "idle");
     const delivery = await eventually("the dismissal is recorded", async () => {
@@ -83,7 +85,9 @@ describe("browser: cards and quizzes on the web app", function () {
   });
 
   it("runs a whole quiz by tap, one question at a time, and the run continues with the score", async () => {
-    const quizId = await insertQuiz(t.app.ctx);
+    // The last question explains its answer: the tablet shows that word before "Well done".
+    const questions = FAMILY_QUESTIONS.map((q, i) => (i === FAMILY_QUESTIONS.length - 1 ? { ...q, explanation: "The market is on Tuesday mornings." } : q));
+    const quizId = await insertQuiz(t.app.ctx, { questions });
     const ruleId = await importRule(t, {
       rule: { name: "Quiz", trigger_type: "manual" },
       steps: [
@@ -102,14 +106,22 @@ describe("browser: cards and quizzes on the web app", function () {
     });
     assert.deepEqual(await page.locator("#quiz-choices button").allInnerTexts(), ["Anna", "Peter", "The doctor"]);
     await shot("quiz");
+    await assertAccessible(page, "the senior's app (quiz)");
 
     await page.locator("#quiz-choices button", { hasText: "Anna" }).tap();
     await page.locator("#quiz-feedback").waitFor({ state: "visible" });
     assert.match(await page.locator("#quiz-feedback").innerText(), /That's right! Anna comes every Sunday\./);
 
-    // A tablet that reloads (or connects) in the middle is shown the question the quiz is at.
+    // A tablet that reloads (or connects) in the middle is shown the question the quiz is at,
+    // even when the quiz script comes after the server's first frames (a slow revalidation).
+    const slowScript = async (route: Route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await route.continue();
+    };
+    await page.route("**/app/knowledge.js", slowScript);
     await page.reload();
     await until(() => window.careflowWebApp?.state === "connected");
+    await page.unroute("**/app/knowledge.js", slowScript);
     await until(() => document.getElementById("quiz-progress")?.textContent === "Question 2 of 3");
     assert.equal(await page.locator("#quiz-question").innerText(), "What colour is the new heater's button?");
     assert.equal(await page.locator("#quiz-image").isVisible(), false, "this question has no picture");
@@ -119,12 +131,18 @@ describe("browser: cards and quizzes on the web app", function () {
     assert.match(await page.locator("#quiz-feedback").innerText(), /Good try\. The answer is Green\. The green button turns it on\./);
     assert.equal(await page.locator("#quiz-choices button.right").innerText(), "Green", "the right answer is shown gently");
     await shot("quiz-feedback");
+    await assertAccessible(page, "the senior's app (quiz-feedback)");
 
     await until(() => document.getElementById("quiz-progress")?.textContent === "Question 3 of 3");
     await page.locator("#quiz-choices button", { hasText: "Tuesday" }).tap();
+    await page.locator("#quiz-feedback").waitFor({ state: "visible" });
+    assert.match(await page.locator("#quiz-feedback").innerText(), /That's right! The market is on Tuesday mornings\./);
+    assert.equal(await page.locator("#quiz-done").isVisible(), false, "the last answer's word comes before 'Well done'");
+    await shot("quiz-last-answer");
     await page.locator("#quiz-done").waitFor({ state: "visible", timeout: 15000 });
     assert.equal(await page.locator("#quiz-score").innerText(), "You got 2 of 3 right.");
     await shot("quiz-done");
+    await assertAccessible(page, "the senior's app (quiz-done)");
 
     const done = await eventually("the run completed", async () => {
       const r = await run(exec);

@@ -15,6 +15,7 @@ import { ManualClock } from "../../runtime/platform/core/clock";
 import { startFakeOpenAiChatServer, type ScriptedServer } from "../fakes/openai-chat-server";
 import { doorBundle } from "../runtime/care/rules/words-fixture";
 import { startEditorSession, type EditorSession } from "../support/browser";
+import { assertAccessible } from "../support/a11y";
 import { KEYS } from "../support/test-app";
 import { recordDoorbellNight } from "../support/doorbell-night";
 import { recordCheckOnRose } from "../support/check-on-rose";
@@ -81,7 +82,7 @@ describe("browser: rehearsing a rule tab's undeployed changes", function () {
     assert.equal(await page.locator('[data-lane="actual"] .careflow-dot.careflow-alert').count(), 3);
     assert.equal(await page.locator('[data-lane="actual"] .careflow-dot.careflow-missing').count(), 1, "the alert no longer sent is marked");
     const sends = await page.locator(".careflow-rehearsed-run .careflow-would-send").allInnerTexts();
-    assert.ok(sends.includes("would send chat_app: Someone at the door: postman"), sends.join(" | "));
+    assert.ok(sends.includes("would send to the family chat: “Someone at the door: postman”"), sends.join(" | "));
     assert.ok(!sends.some((x) => /neighbour/.test(x)), "the doorbell at 02:02 falls in the cool-off");
     // Nothing was deployed by rehearsing.
     assert.equal((await s.t.get(`/api/v1/rules/${ruleId}`)).body.cool_off_minutes, 0);
@@ -94,6 +95,7 @@ describe("browser: rehearsing a rule tab's undeployed changes", function () {
     await page.waitForFunction((id) => /^success/.test(RED.nodes.node(id)?.status?.text ?? ""), ids["care-notification"]);
     assert.ok((await page.locator(".careflow-link-taken").count()) >= 1, "the link it would have taken is drawn");
     await s.screenshot(page, "30-rehearse-timeline");
+    await assertAccessible(page, "the Rehearse panel", { include: [".careflow-rehearse"] });
 
     await page.locator('[data-lane="actual"] .careflow-dot.careflow-missing').click();
     await page.waitForFunction((id) => /^fired/.test(RED.nodes.node(id)?.status?.text ?? ""), ids["care-trigger"]);
@@ -109,7 +111,7 @@ describe("browser: rehearsing a rule tab's undeployed changes", function () {
       await page.locator(".careflow-rehearsal-summary").waitFor({ timeout: 30_000 });
       const text = await page.locator(".careflow-rehearsal").innerText();
       assert.match(text, /3 inputs replayed/, `${label}: ${text}`);
-      if (hours) assert.match(text, /Would have run \(2, 2 alerts\)/);
+      if (hours) assert.match(text, /Would have run \(2 runs, 2 alerts\)/);
     }
   });
 
@@ -121,9 +123,9 @@ describe("browser: rehearsing a rule tab's undeployed changes", function () {
     await page.locator(".red-ui-tab", { hasText: "Door bell at night" }).waitFor();
     await page.locator(".careflow-rehearsal-summary").waitFor({ timeout: 30_000 });
     const text = await page.locator(".careflow-rehearsal").innerText();
-    assert.match(text, /Actually ran \(0, 0 alerts\)/, text);
+    assert.match(text, /Actually ran \(0 runs, 0 alerts\)/, text);
     // The door bell calls went to the deployed rule's URL; the new rule has none yet.
-    assert.match(text, /Would have run \(0, 0 alerts\)/, text);
+    assert.match(text, /Would have run \(0 runs, 0 alerts\)/, text);
     assert.match(text, /a new webhook rule has no recorded calls/, text);
     assert.equal(fake.requests.length, 2, "one repair turn");
     assert.equal(await page.evaluate(() => RED.nodes.dirty()), true, "the drafted tab is not deployed");
@@ -148,8 +150,9 @@ describe("browser: rehearsing a rule tab's undeployed changes", function () {
     await fresh.locator(".careflow-rehearse-window", { hasText: "Last 24 h" }).click();
     await fresh.locator(".careflow-rehearsal-summary").waitFor({ timeout: 30_000 });
     const text = await fresh.locator(".careflow-rehearsal").innerText();
-    assert.match(text, /Would have run \(2, 1 alerts\)/, text);
-    assert.match(text, /Actually ran \(2, 1 alerts\)/, text);
+    assert.match(text, /Would have run \(2 runs, 1 alert\)/, text);
+    assert.match(text, /Actually ran \(2 runs, 1 alert\)/, text);
+    assert.doesNotMatch(text, /\b1 (inputs|alerts|runs|steps)\b/, "one of a thing is said in the singular");
     assert.match(
       await fresh.locator(".careflow-recorded-answer").innerText(),
       /^Answered as recorded at \d\d:\d\d: the senior's answer to the prompt in run \d+$/,

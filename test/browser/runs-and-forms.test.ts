@@ -9,6 +9,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Page } from "playwright-core";
 import { SCREENSHOT_DIR, startEditorSession, type EditorSession } from "../support/browser";
+import { assertAccessible } from "../support/a11y";
 import { KEYS } from "../support/test-app";
 
 declare const RED: any;
@@ -63,6 +64,30 @@ describe("browser: forms, run now and a run's path in the editor", function () {
     assert.match(await page.locator("#red-ui-tab-careflow-runs").innerText(), /Care runs/);
   });
 
+  it("says how its live link stands: Connected, then Disconnected with the last state kept and a retry after 3 s, doubling", async () => {
+    await page.locator("#red-ui-tab-careflow-runs-link-button").click();
+    const link = page.locator(".careflow-live-link");
+    await link.filter({ hasText: "Connected" }).waitFor();
+    let tries = 0;
+    await page.route("**/careflow/runs/watch", (route) => {
+      tries++;
+      return route.abort();
+    });
+    try {
+      await page.evaluate(() => RED.careflow!.checkLive!());
+      await link.filter({ hasText: "Disconnected" }).waitFor();
+      assert.equal(await link.getAttribute("data-next-try-ms"), "3000");
+      assert.match(await link.innerText(), /showing the runs as they were; trying again in 3 s/);
+      await s.screenshot(page, "17-live-link-disconnected");
+      // Its own next try fails too: the one after waits twice as long.
+      await link.and(page.locator('[data-next-try-ms="6000"]')).waitFor({ timeout: 15000 });
+      assert.equal(tries, 2, "one try by hand, one after 3 s");
+    } finally {
+      await page.unroute("**/careflow/runs/watch");
+    }
+    await link.filter({ hasText: "Connected" }).waitFor({ timeout: 20000 });
+  });
+
   it("picks the trigger's sensor from the household and words its cron schedule with the next fire times", async () => {
     await edit(ids["care-trigger"]);
     const sensor = page.locator('select[data-careflow-key="primary_sensor_id"]');
@@ -86,16 +111,50 @@ describe("browser: forms, run now and a run's path in the editor", function () {
       .evaluateAll((els: any[]) => els.filter((e) => e.value === "null").length);
     assert.equal(nulls, 0, "no field shows a literal null");
     await s.screenshot(page, "10-trigger-form");
+    await assertAccessible(page, "the trigger's form", { include: ['[id^="careflow-form-"]'] });
     await cancel();
   });
 
-  it("offers a notification's channels as checkboxes", async () => {
+  it("shows the demo's 'A part went quiet' trigger: which parts, which changes, and for how long", async () => {
+    const trigger = await page.evaluate(() => {
+      let tab = "";
+      RED.nodes.eachWorkspace((w: any) => {
+        if (w.label === "A part went quiet") tab = w.id;
+      });
+      RED.workspaces.show(tab);
+      return RED.nodes.filterNodes({ z: tab, type: "care-trigger" })[0].id as string;
+    });
+    await edit(trigger);
+    await s.screenshot(page, "18-system-health-trigger");
+    const form = page.locator("#dialog-form");
+    assert.equal(await form.locator('[data-careflow-key="trigger_type"]').inputValue(), "system_health");
+    const text = await form.innerText();
+    for (const words of [/part/i, /went_silent|went silent/i, /came_back|came back/i, /30/])
+      assert.match(text + (await form.locator("input, select, textarea").evaluateAll((els: any[]) => els.map((e) => e.value).join(" "))), words);
+    await cancel();
+    await page.evaluate((tab) => RED.workspaces.show(tab), ids.tab);
+  });
+
+  it("offers a notification's channels as checkboxes, once the caregiver chooses them over the level's", async () => {
     await edit(ids["care-notification"]);
-    const boxes = page.locator('.careflow-choices[data-careflow-key="channels"] input[type=checkbox]');
+    const field = page.locator('.careflow-level-channels[data-careflow-key="channels"]');
+    await field.locator(".careflow-channels-chosen input[type=radio]").check();
+    const boxes = field.locator(".careflow-choices input[type=checkbox]");
     await boxes.first().waitFor();
     const values = await boxes.evaluateAll((els: any[]) => els.map((e) => e.value));
     for (const c of ["pwa_popup_text", "chat_app", "eink", "webhook"]) assert.ok(values.includes(c), values.join(", "));
+    // What the caregiver reads beside each box: the channel's name for people, never its id.
+    const labels = field.locator(".careflow-choices label");
+    await labels.filter({ hasText: "Tablet popup" }).waitFor();
+    const read = await labels.allInnerTexts();
+    for (const name of ["Tablet popup", "Family chat", "Speaker", "E-ink display", "Voice companion"])
+      assert.ok(
+        read.some((l) => l.trim() === name),
+        read.join(" | "),
+      );
+    assert.ok(!read.some((l) => /_|pwa|chat_app/.test(l)), read.join(" | "));
     await s.screenshot(page, "14-notification-form");
+    await assertAccessible(page, "the notification's form", { include: ['[id^="careflow-form-"]'] });
     await cancel();
   });
 
@@ -140,14 +199,31 @@ describe("browser: forms, run now and a run's path in the editor", function () {
   it("runs the rule now from its trigger node, then lights up the run's path on the canvas", async () => {
     const trigger = ids["care-trigger"];
     await page.locator(`[id="${trigger}"] .red-ui-flow-node-button-button`).click();
-    const sample = page.locator("textarea.careflow-sample");
+    // A form a caregiver reads: the rule's sensor chosen, the household's rooms to pick from.
+    const dialog = page.locator(".careflow-run-now-dialog");
+    await dialog.waitFor({ state: "visible" });
+    assert.match(await dialog.innerText(), /This rule runs on its schedule\. Run it now, as if its trigger came with:/);
+    const sensor = dialog.locator("select.careflow-run-now-sensor");
+    await page.waitForFunction(() => document.querySelectorAll(".careflow-run-now-room option").length > 1);
+    assert.equal(await sensor.inputValue(), "binary_sensor.bedroom_presence");
+    const rooms = await dialog.locator("select.careflow-run-now-room option").allInnerTexts();
+    assert.ok(rooms.includes("bedroom"), rooms.join(" | "));
+    await dialog.locator("select.careflow-run-now-room").selectOption("bedroom");
+    const sample = dialog.locator("textarea.careflow-sample");
+    assert.equal(await sample.isVisible(), false, "the JSON is behind a toggle");
+    await s.screenshot(page, "15-run-now-form");
+    await assertAccessible(page, "the Run now dialog", { include: [".careflow-run-now-dialog"] });
+    // The JSON behind the toggle says the same as the form.
+    await dialog.locator(".careflow-run-now-toggle").click();
     await sample.waitFor({ state: "visible" });
-    assert.match(await sample.inputValue(), /"sensor_id": "binary_sensor\.bedroom_presence"/);
+    assert.deepEqual(JSON.parse(await sample.inputValue()), { sensor_id: "binary_sensor.bedroom_presence", room_name: "bedroom" });
+    await dialog.locator(".careflow-run-now-toggle", { hasText: "Back to the form" }).click();
+    await sensor.waitFor({ state: "visible" });
     await page.locator(".careflow-run-now-go").click();
     await page.locator(".red-ui-notification", { hasText: /Run #\d+ started/ }).waitFor();
 
-    // The run opens in the sidebar; its steps and receipts are there, its path on the canvas.
-    await page.locator(".careflow-step", { hasText: "remind (notification)" }).waitFor();
+    // The run opens in the sidebar, its steps in sentences; its path on the canvas.
+    await page.locator(".careflow-step-sentence", { hasText: /^(⚠ )?(Sent to|Tried to send)/ }).waitFor();
     await page.waitForFunction((id) => /ran .* ms/.test(RED.nodes.node(id)?.status?.text ?? ""), ids["care-notification"], { timeout: 10000 });
     const statuses = await page.evaluate(
       (all) =>
@@ -158,12 +234,37 @@ describe("browser: forms, run now and a run's path in the editor", function () {
         ),
       ids,
     );
-    assert.match(statuses["care-trigger"], /^fired/);
+    assert.equal(statuses["care-trigger"], "started by hand by admin", "a run by hand, not 'fired (cron)'");
+    await page.getByText(/^started by hand by admin \(as a cron trigger from binary_sensor\.bedroom_presence in bedroom\) · started/).waitFor();
     assert.match(statuses["care-condition"], /→ true$/);
     assert.ok((await page.locator(".careflow-link-taken").count()) >= 3, "the links the run took are drawn");
-    await page.locator(".careflow-step", { hasText: "taken? (verification)" }).click();
-    // The detail of the step clicked (another step's may be in the page, hidden).
-    await page.locator(".careflow-step-detail h4", { hasText: "Wrote" }).filter({ visible: true }).first().waitFor();
+    const sentences = await page.locator(".careflow-step-sentence").allInnerTexts();
+    assert.match(sentences[0], /^Looked in the activity log for medication: not found$/, sentences.join(" | "));
+    assert.equal(sentences[1], "Checked “not verification.verified”: yes");
+    // The message and its channels in words: at 10:00 on the household's clock, named for people.
+    assert.match(sentences[2], /(Sent to|Tried to send).* at \d\d:\d\d: “Good morning, it is [^”]+\. Time for your morning medicine\.”/, sentences[2]);
+    assert.match(sentences[2], /tablet popup|speaker|e-ink display/);
+    const visible = await page.locator("#red-ui-tab-careflow-runs").innerText();
+    assert.doesNotMatch(visible, /pwa_popup_text|hub_speaker_tts|→ main| ms\b|\/ws\b|llm\.|hub\.url|CAREFLOW_/, "no engineer words before the details");
+    // Each warning once: under its step, not again at the end of the run.
+    const said = (sentences[2].match(/could not/g) ?? []).length;
+    // (The runs list, hidden behind the open run, may mark this run "needs a look": only what is shown counts.)
+    assert.equal(
+      await page.locator(".careflow-run-warning, .careflow-run-warning-line").filter({ visible: true }).count(),
+      0,
+      "the run's warnings are its steps' sentences",
+    );
+    await s.screenshot(page, "13-run-sentences");
+    await assertAccessible(page, "the Care runs panel with a run open", { include: [".careflow-runs-panel"] });
+    await page.locator(".careflow-step", { hasText: "Looked in the activity log" }).locator(".careflow-step-toggle").click();
+    // The detail of the step opened (another step's may be in the page, hidden): the record and its data.
+    const opened = page.locator(".careflow-step-detail").filter({ visible: true }).first();
+    await opened.locator("h4", { hasText: "Wrote" }).waitFor();
+    assert.match(await opened.locator(".careflow-step-record").innerText(), /^taken\? \(verification\) · [\d.]+ ms · → main$/);
+    if (said) {
+      await page.locator(".careflow-step", { hasText: "could not" }).locator(".careflow-step-toggle").click();
+      await page.locator(".careflow-step-detail h4", { hasText: "Receipts" }).filter({ visible: true }).first().waitFor();
+    }
     await s.screenshot(page, "13-run-path");
     // The README's picture of a run on the canvas.
     fs.copyFileSync(path.join(SCREENSHOT_DIR, "13-run-path.png"), path.join(SCREENSHOT_DIR, "readme-run-path.png"));
@@ -171,5 +272,10 @@ describe("browser: forms, run now and a run's path in the editor", function () {
     await page.locator("a", { hasText: "all runs" }).click();
     await page.waitForFunction((id) => !RED.nodes.node(id)?.status, ids["care-notification"]);
     assert.equal(await page.locator(".careflow-link-taken").count(), 0, "closing the run clears the path");
+    // The list says which runs a person started.
+    const row = page.locator(".careflow-run").first();
+    await row.locator(".careflow-run-by-hand").waitFor();
+    assert.equal(await row.locator(".careflow-run-by-hand").innerText(), "started by hand by admin");
+    await s.screenshot(page, "16-runs-list-by-hand");
   });
 });

@@ -14,6 +14,8 @@ import { createApp, type CareflowApp } from "../../runtime/app/app";
 import { buildSettings } from "../../runtime/platform/config/load-settings";
 import { createLogger } from "../../runtime/platform/core/logger";
 import { chromiumOrSkip, launchTabletBrowser, SCREENSHOT_DIR } from "../support/browser";
+import { assertAccessible } from "../support/a11y";
+import { eventually } from "../support/eventually";
 import { KEYS, testAuthSettings } from "../support/test-app";
 import { migratedDatabase, type TestDatabase } from "../support/test-db";
 import { startTts, type RunningTts } from "../tts/helpers";
@@ -29,8 +31,9 @@ interface AppReport {
   connects: number;
   chimes: number;
   shown: string[];
-  audio: { streams: number; frames: number; bytes: number; clips: number; playing: boolean };
+  audio: { streams: number; ended: number; frames: number; bytes: number; clips: number; playing: boolean };
   answers: Array<{ execution_id: number; step_id: number; action: string }>;
+  dismissed: number[];
   queued: number;
 }
 
@@ -141,6 +144,26 @@ describe("browser: the senior's web app", function () {
     assert.equal(await page.locator("#day").innerText(), day);
     assert.match(await page.locator("#status-text").innerText(), /^Connected$/);
     await shot("idle");
+    await assertAccessible(page, "the senior's app (idle)");
+  });
+
+  it("without a key, says the screen is not set up and who can set it up, with no API path on it", async () => {
+    const fresh = await browser.newContext({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1, hasTouch: true });
+    try {
+      const bare = await fresh.newPage();
+      bare.on("pageerror", (e) => pageErrors.push(e.message));
+      await bare.goto(`${base}/app/`);
+      const setup = bare.locator("#setup");
+      await setup.waitFor({ state: "visible" });
+      const words = await setup.innerText();
+      assert.match(words, /This screen is not set up yet\./);
+      assert.match(words, /Ask the family to open this tablet's set-up link on it once\./);
+      assert.doesNotMatch(words, /\/api\/|GET |webapp-link|[a-z]+\.[a-z_]+_[a-z]/, "no API or settings path on the senior's screen");
+      await bare.screenshot({ path: path.join(SCREENSHOT_DIR, "webapp-not-set-up.png") });
+      await assertAccessible(bare, "the senior's app, not set up");
+    } finally {
+      await fresh.close();
+    }
   });
 
   it("the manifest and the service worker make it installable", async () => {
@@ -167,6 +190,7 @@ describe("browser: the senior's web app", function () {
     assert.equal(await page.locator("#idle").isVisible(), false, "the clock gives way");
     assert.equal((await runEnded(exec)).pipeline_data.notification_channels.pwa_popup_text, true);
     await shot("popup");
+    await assertAccessible(page, "the senior's app (popup)");
     await page.locator("#popup-ok").tap();
     await until(() => document.body.dataset.screen === "idle");
   });
@@ -182,6 +206,7 @@ describe("browser: the senior's web app", function () {
     await page.waitForTimeout(1200); // the countdown moves on screen
     assert.ok(Number(await page.locator("#prompt-seconds").innerText()) < seconds);
     await shot("prompt");
+    await assertAccessible(page, "the senior's app (prompt)");
     await page.locator("#prompt-dismiss").tap();
     await page.locator("#prompt-thanks").waitFor({ state: "visible" });
     const run = await runEnded(exec);
@@ -215,9 +240,8 @@ describe("browser: the senior's web app", function () {
       channels: ["announcement"],
       message_template: "Good evening. Your daughter Meera will visit you at six.",
     });
-    await until(() => window.careflowWebApp.audio.streams > 0 && window.careflowWebApp.audio.frames > 0 && !window.careflowWebApp.audio.playing, 20000).catch(
-      () => undefined,
-    );
+    // The stream's end frame follows its last audio frame on the same socket: all of it is here.
+    await page.waitForFunction((ended) => window.careflowWebApp.audio.ended > ended, before.ended, { timeout: 20000 });
     const after = (await report()).audio;
     assert.equal(after.streams, before.streams + 1);
     assert.ok(after.bytes - before.bytes > 24000, `${after.bytes - before.bytes} bytes of audio`);
@@ -231,7 +255,7 @@ describe("browser: the senior's web app", function () {
     await until(() => window.careflowWebApp.audio.clips > 0, 20000);
     assert.equal((await report()).audio.clips, before + 1);
     const detail = await api("GET", `/api/v1/workflows/${exec}/detail`);
-    assert.match(JSON.stringify(detail.body), /no hub speaker .*played in 1 web app client\(s\) instead/);
+    assert.match(JSON.stringify(detail.body), /no hub speaker .*played on 1 screen instead/);
   });
 
   it("the voice companion without a realtime model: on screen and spoken with the TTS voice, and the receipt says so", async () => {
@@ -241,11 +265,35 @@ describe("browser: the senior's web app", function () {
     assert.equal(await page.locator("#popup-message").innerText(), "You have not had lunch yet.");
     await until(() => window.careflowWebApp.audio.streams > 0);
     assert.equal((await report()).audio.streams, streams + 1);
-    const detail = await api("GET", `/api/v1/workflows/${exec}/detail`);
-    assert.match(
-      JSON.stringify(detail.body),
-      /fallback: no realtime voice model is configured \(llm\.realtime\); shown on screen in 1 web app client\(s\), spoken with the TTS voice in 1/,
-    );
+    // The step's receipt is written as the step ends, after the audio it streamed.
+    const said = /no voice model is set up for the voice companion: shown instead on 1 screen, read aloud on 1 screen/;
+    let detail = "";
+    await eventually(
+      "the notification step's receipt",
+      async () => said.test((detail = JSON.stringify((await api("GET", `/api/v1/workflows/${exec}/detail`)).body))),
+      30_000,
+    ).catch(() => assert.match(detail, said));
+    await page.locator("#popup-ok").tap();
+    await until(() => document.body.dataset.screen === "idle");
+  });
+
+  it("puts an alert's popup away with OK for good on this tablet: a reload does not bring it back, and the alert stays open", async () => {
+    await notify({ alert_level: "warning", channels: ["pwa_popup_text"], message_template: "The kettle has been on for an hour." });
+    await page.locator("#popup-message", { hasText: "The kettle has been on for an hour." }).waitFor();
+    const alert = (await api("GET", "/api/v1/alerts?resolved=false")).body.find((a: { description: string }) => /kettle/.test(a.description));
+    assert.ok(alert, "the warning raised an alert");
+    await page.locator("#popup-ok").tap();
+    await until(() => document.body.dataset.screen === "idle");
+    assert.ok((await report()).dismissed.includes(alert.id));
+    await until(() => window.localStorage.getItem("careflow.webapp.put-away") === "[]"); // the server has it
+    // A reload (or a restart of the tablet): the open alerts are replayed on connecting, before anything newer.
+    await page.reload();
+    await until(() => window.careflowWebApp?.state === "connected");
+    await notify({ alert_level: "info", channels: ["pwa_popup_text"], message_template: "After the reload." });
+    await page.locator("#popup-message", { hasText: "After the reload." }).waitFor();
+    await shot("popup-after-reload");
+    assert.deepEqual((await report()).shown, ["popup:After the reload."], "the kettle's popup did not come back");
+    assert.equal((await api("GET", `/api/v1/alerts/${alert.id}`)).body.resolved, false, "still open for the family");
     await page.locator("#popup-ok").tap();
     await until(() => document.body.dataset.screen === "idle");
   });
@@ -269,6 +317,7 @@ describe("browser: the senior's web app", function () {
     assert.equal(await screen(), "idle");
     assert.equal(await page.locator("#status-text").innerText(), "Not connected");
     await shot("disconnected");
+    await assertAccessible(page, "the senior's app (disconnected)");
     await start();
     dbg("restarted");
     await until(() => window.careflowWebApp.state === "connected", 20000);

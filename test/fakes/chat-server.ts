@@ -15,7 +15,15 @@
  * `chat not found`); `sendPhoto` `{chat_id, photo (a file), caption?}` (the photo's size is
  * read from the image); `editMessageText` `{chat_id, message_id, text, reply_markup?}` (400
  * `message to edit not found`; the same text and markup 400 `message is not modified`);
- * `answerCallbackQuery` `{callback_query_id, text?}`; `setWebhook`, `deleteWebhook`.
+ * `answerCallbackQuery` `{callback_query_id, text?}` (once per query the fake sent: an unknown or
+ * already answered id is 400 `query is too old and response timeout expired or query ID is
+ * invalid`); `setWebhook`, `deleteWebhook`.
+ *
+ * As strict as the Bot API on what careflow sends: a second `getUpdates` while one waits ends
+ * the first with 409 `Conflict: terminated by other getUpdates request` (two pollers of one bot),
+ * and `getUpdates` while a webhook is set is 409 too; a caption over 1024 characters is 400
+ * `message caption is too long`; a button's `callback_data` over 64 bytes is 400
+ * `BUTTON_DATA_INVALID`.
  *
  * Scripting: `startFakeChat({token, chats})`, then `pressButton(chatId, messageId, data, from)`
  * and `sendText(chatId, text, from, replyToMessageId?)` queue updates as the chat service would
@@ -88,9 +96,13 @@ export interface FakeChat {
   /** Queues an update: a text message from a person, optionally a reply to a message of the bot. */
   sendText(chatId: number, text: string, from: ChatUser, replyToMessageId?: number): void;
   failNext(method: string, error: FakeChatError, times?: number): void;
+  /** Drops the failures still queued for a method: it answers normally again. */
+  stopFailing(method: string): void;
   waitFor(pred: (c: RecordedCall) => boolean, timeoutMs?: number): Promise<RecordedCall>;
   message(chatId: number, messageId: number): SentMessage | undefined;
   pendingUpdates(): number;
+  /** getUpdates calls waiting for an update. */
+  waitingPolls(): number;
   stop(): Promise<void>;
   restart(): Promise<void>;
   close(): Promise<void>;
@@ -137,6 +149,11 @@ export async function startFakeChat(opts: FakeChatOptions): Promise<FakeChat> {
   let nextMessageId = 1;
   let nextCallback = 1;
   const pollers = new Set<() => void>();
+  /** The waiting getUpdates, ended with a 409 when another one arrives. */
+  let polling: ((e: BotError) => void) | null = null;
+  let webhookSet = false;
+  /** Button presses sent and not yet answered. */
+  const openQueries = new Set<string>();
   const bot = { id: 7000001, is_bot: true, first_name: "careflow", username: "careflow_bot" };
   const now = () => Math.floor(Date.now() / 1000);
 
@@ -172,23 +189,40 @@ export async function startFakeChat(opts: FakeChatOptions): Promise<FakeChat> {
 
   const methods: Record<string, (p: Params, files: Express.Multer.File[]) => Promise<unknown>> = {
     getMe: async () => bot,
-    setWebhook: async () => true,
-    deleteWebhook: async () => true,
+    setWebhook: async () => {
+      webhookSet = true;
+      return true;
+    },
+    deleteWebhook: async () => {
+      webhookSet = false;
+      return true;
+    },
     getUpdates: async (p) => {
+      if (webhookSet) throw new BotError(409, "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first");
+      polling?.(new BotError(409, "Conflict: terminated by other getUpdates request; make sure that only one bot instance is running"));
       const offset = Number(p.offset ?? 0);
       if (offset > 0) updates = updates.filter((u) => u.update_id >= offset);
       const limit = Math.min(100, Number(p.limit ?? 100));
       const timeout = Math.min(50, Number(p.timeout ?? 0));
       const ready = () => updates.filter((u) => u.update_id >= offset).slice(0, limit);
       if (ready().length || timeout <= 0) return ready();
-      await new Promise<void>((resolve) => {
-        const done = () => {
+      await new Promise<void>((resolve, reject) => {
+        const end = () => {
           clearTimeout(t);
           pollers.delete(done);
+          if (polling === conflict) polling = null;
+        };
+        const done = () => {
+          end();
           resolve();
+        };
+        const conflict = (e: BotError) => {
+          end();
+          reject(e);
         };
         const t = setTimeout(done, timeout * 1000);
         pollers.add(done);
+        polling = conflict;
       });
       return ready();
     },
@@ -201,7 +235,7 @@ export async function startFakeChat(opts: FakeChatOptions): Promise<FakeChat> {
         message_id: nextMessageId++,
         chat_id: chat.id,
         text,
-        reply_markup: parsed(p.reply_markup) ?? null,
+        reply_markup: markupOf(p),
         photo: null,
         received_at: Date.now(),
         edited_at: null,
@@ -219,11 +253,13 @@ export async function startFakeChat(opts: FakeChatOptions): Promise<FakeChat> {
         .catch(() => null);
       if (!meta?.width || !meta.height) throw bad("IMAGE_PROCESS_FAILED");
       const caption = typeof p.caption === "string" ? p.caption : null;
+      if (caption !== null && [...caption].length > 1024) throw bad("message caption is too long");
+      const reply_markup = markupOf(p);
       const m: SentMessage = {
         message_id: nextMessageId++,
         chat_id: chat.id,
         text: caption,
-        reply_markup: parsed(p.reply_markup) ?? null,
+        reply_markup,
         photo: { width: meta.width, height: meta.height, bytes: file.size },
         received_at: Date.now(),
         edited_at: null,
@@ -239,7 +275,7 @@ export async function startFakeChat(opts: FakeChatOptions): Promise<FakeChat> {
       const text = typeof p.text === "string" ? p.text : "";
       if (!text.trim()) throw bad("message text is empty");
       if ([...text].length > 4096) throw bad("MESSAGE_TOO_LONG");
-      const markup = parsed(p.reply_markup) ?? null;
+      const markup = markupOf(p);
       if (m.text === text && JSON.stringify(m.reply_markup) === JSON.stringify(markup)) {
         throw bad(
           "message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message",
@@ -252,6 +288,7 @@ export async function startFakeChat(opts: FakeChatOptions): Promise<FakeChat> {
       return messageView(m);
     },
     answerCallbackQuery: async (p) => {
+      if (!openQueries.delete(String(p.callback_query_id))) throw bad("query is too old and response timeout expired or query ID is invalid");
       callbackAnswers.push({ callback_query_id: String(p.callback_query_id), text: typeof p.text === "string" ? p.text : null });
       log(`callback ${String(p.callback_query_id)} answered: ${String(p.text ?? "")}`);
       return true;
@@ -322,10 +359,14 @@ export async function startFakeChat(opts: FakeChatOptions): Promise<FakeChat> {
     pressButton(chatId, messageId, data, from) {
       const m = messages.find((x) => x.chat_id === chatId && x.message_id === messageId);
       if (!m) throw new Error(`no message ${messageId} in chat ${chatId}`);
-      push({ callback_query: { id: String(nextCallback++), from, chat_instance: `ci-${chatId}`, data, message: messageView(m) } });
+      const id = String(nextCallback++);
+      openQueries.add(id);
+      push({ callback_query: { id, from, chat_instance: `ci-${chatId}`, data, message: messageView(m) } });
     },
     sendText(chatId, text, from, replyTo) {
+      // A person who writes to the bot has opened a chat with it: the bot may answer there from now on.
       const chat = chats.get(chatId) ?? { id: chatId, type: "private" as const, first_name: from.first_name };
+      chats.set(chatId, chat);
       const reply = replyTo !== undefined ? messages.find((x) => x.chat_id === chatId && x.message_id === replyTo) : undefined;
       const entities = text.startsWith("/") ? [{ type: "bot_command", offset: 0, length: text.split(/\s/)[0]!.length }] : undefined;
       push({
@@ -345,6 +386,9 @@ export async function startFakeChat(opts: FakeChatOptions): Promise<FakeChat> {
       for (let i = 0; i < times; i++) q.push(error);
       failures.set(method, q);
     },
+    stopFailing(method) {
+      failures.delete(method);
+    },
     waitFor(pred, timeoutMs = 10_000) {
       const found = calls.find(pred);
       if (found) return Promise.resolve(found);
@@ -358,6 +402,7 @@ export async function startFakeChat(opts: FakeChatOptions): Promise<FakeChat> {
     },
     message: (chatId, messageId) => messages.find((x) => x.chat_id === chatId && x.message_id === messageId),
     pendingUpdates: () => updates.length,
+    waitingPolls: () => pollers.size,
     stop: stopServer,
     async restart() {
       server = http.createServer(app);
@@ -365,6 +410,18 @@ export async function startFakeChat(opts: FakeChatOptions): Promise<FakeChat> {
     },
     close: stopServer,
   };
+}
+
+/** A message's inline keyboard, refused as the Bot API refuses it: callback data of 1 to 64 bytes. */
+function markupOf(p: Params): unknown {
+  const markup = parsed(p.reply_markup) ?? null;
+  const rows = (markup as { inline_keyboard?: Array<Array<{ callback_data?: unknown }>> } | null)?.inline_keyboard ?? [];
+  for (const b of rows.flat()) {
+    if (b.callback_data === undefined) continue;
+    const bytes = Buffer.byteLength(String(b.callback_data));
+    if (bytes < 1 || bytes > 64) throw bad("BUTTON_DATA_INVALID");
+  }
+  return markup;
 }
 
 /** The inline buttons' labels, for the log. */

@@ -2,11 +2,13 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import express from "express";
 import multer from "multer";
+import { openAiProblem, openAiSpeechRequest, type Refusal } from "./model-requests";
 
 /**
  * A small OpenAI-style speech server (`POST /v1/audio/speech`), plus the spec's voice upload, for
  * testing the proxying engines. It answers `pcm` only (what the TTS service asks for) with a tone
- * whose length follows the text, written in timed chunks so streaming can be observed.
+ * whose length follows the text, written in timed chunks so streaming can be observed. A body
+ * OpenAI would refuse (model-requests.ts) gets its 400 and is recorded in `refusals`.
  */
 export interface FakeSpeechOptions {
   /** Required `Authorization: Bearer` key, if any. */
@@ -41,8 +43,15 @@ export interface FakeSpeechServer {
   baseUrl: string;
   speeches: RecordedSpeech[];
   uploads: RecordedUpload[];
+  /** The speech requests refused with 400 because their body fails the API's schema. */
+  refusals: Refusal[];
   /** Answer every following speech request with this status (undefined: behave). */
   failWith(status: number | undefined): void;
+  /**
+   * Write the last chunk of each following answer only once `gate` resolves: a client that
+   * hears the first chunk before the gate opens proves the audio streamed through.
+   */
+  holdLastChunkUntil(gate: Promise<unknown> | undefined): void;
   close(): Promise<void>;
 }
 
@@ -50,7 +59,9 @@ export async function startFakeSpeechServer(options: FakeSpeechOptions = {}): Pr
   const rate = options.sampleRate ?? 24000;
   const speeches: RecordedSpeech[] = [];
   const uploads: RecordedUpload[] = [];
+  const refusals: Refusal[] = [];
   let failure: number | undefined;
+  let lastChunkGate: Promise<unknown> | undefined;
   const app = express();
   app.use(express.json());
 
@@ -59,6 +70,12 @@ export async function startFakeSpeechServer(options: FakeSpeechOptions = {}): Pr
   app.post("/v1/audio/speech", async (req, res) => {
     const body = req.body as Record<string, unknown>;
     if (!authorised(req)) return void res.status(401).json({ error: { message: "bad key" } });
+    const parsed = openAiSpeechRequest.safeParse(body);
+    if (!parsed.success) {
+      const problem = openAiProblem(parsed.error, body);
+      refusals.push({ path: req.path, body, ...problem });
+      return void res.status(400).json({ error: { message: problem.message, type: "invalid_request_error", param: problem.param, code: problem.code } });
+    }
     if (failure) return void res.status(failure).json({ error: { message: `failing with ${failure}` } });
     if (body.response_format !== "pcm") return void res.status(400).json({ error: { message: "fake only does pcm" } });
     if (options.voices && !options.voices.includes(String(body.voice))) {
@@ -74,6 +91,7 @@ export async function startFakeSpeechServer(options: FakeSpeechOptions = {}): Pr
     const chunkBytes = (rate / 10) * 2;
     for (let offset = 0; offset < audio.length; offset += chunkBytes) {
       if (offset > 0 && options.chunkDelayMs) await new Promise((r) => setTimeout(r, options.chunkDelayMs));
+      if (offset + chunkBytes >= audio.length && offset > 0) await lastChunkGate;
       record.chunkTimes.push(Date.now() - started);
       res.write(audio.subarray(offset, offset + chunkBytes));
     }
@@ -97,6 +115,10 @@ export async function startFakeSpeechServer(options: FakeSpeechOptions = {}): Pr
     baseUrl: `http://127.0.0.1:${port}/v1`,
     speeches,
     uploads,
+    refusals,
+    holdLastChunkUntil(gate) {
+      lastChunkGate = gate;
+    },
     failWith(status) {
       failure = status;
     },

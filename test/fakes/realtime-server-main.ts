@@ -1,12 +1,14 @@
 /**
  * `npm run fake-realtime`: the fake realtime speech model (realtime-server.ts) on a fixed port,
  * for trying the voice bridge without OpenAI. FAKE_REALTIME_PORT (default 8300) sets the port;
- * FAKE_REALTIME_KEY, if set, is the API key it requires. Point the bridge's realtime URL at the
+ * FAKE_REALTIME_KEY, if set, is the API key it requires; `--names ga` (or FAKE_REALTIME_NAMES=ga)
+ * speaks the GA event names and session shape instead of the beta ones. Point the bridge's realtime URL at the
  * printed one. Every connection, client event and response is printed; lines on stdin script
  * the model (`help` lists them), e.g.
  * `script [{"transcript":"where is mum","calls":[{"name":"get_person_locations"}],"say":"{{output:get_person_locations}}"}]`.
  */
 import { runConsole } from "./console-commands";
+import type { RealtimeNames } from "./realtime-ga";
 import { checkTurn, startFakeRealtime, type FakeRealtime, type Turn } from "./realtime-server";
 
 const HELP = `commands:
@@ -97,14 +99,24 @@ function run(fake: FakeRealtime, line: string): string | null {
   }
 }
 
+/** `--names beta|ga` (or `--names=ga`), else FAKE_REALTIME_NAMES, else beta. */
+function namesArg(argv: readonly string[]): RealtimeNames {
+  const i = argv.findIndex((a) => a === "--names" || a.startsWith("--names="));
+  const value = i < 0 ? (process.env.FAKE_REALTIME_NAMES ?? "beta") : argv[i].includes("=") ? argv[i].split("=")[1] : argv[i + 1];
+  if (value !== "beta" && value !== "ga") throw new Error(`--names is beta or ga, not ${String(value)}`);
+  return value;
+}
+
 async function main(): Promise<void> {
   const apiKey = process.env.FAKE_REALTIME_KEY || undefined;
+  const names = namesArg(process.argv.slice(2));
   const fake = await startFakeRealtime({
     port: Number(process.env.FAKE_REALTIME_PORT ?? 8300),
     apiKey,
+    names,
     log: (line) => console.log(`[realtime] ${line}`),
   });
-  console.log(`fake realtime speech model (OpenAI Realtime API, beta events)
+  console.log(`fake realtime speech model (OpenAI Realtime API, ${names} events)
   URL      ${fake.url}?model=gpt-4o-realtime-preview
   API key  ${apiKey ? "FAKE_REALTIME_KEY" : "any (set FAKE_REALTIME_KEY to require one)"}
   audio    pcm16 24 kHz mono; server VAD threshold RMS 500

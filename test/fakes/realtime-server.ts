@@ -1,6 +1,7 @@
 /**
- * A fake realtime speech model speaking the OpenAI Realtime API (the beta event names, as with
- * `OpenAI-Beta: realtime=v1`) over WebSocket, for the voice bridge's tests and for trying the
+ * A fake realtime speech model speaking the OpenAI Realtime API over WebSocket: the beta event
+ * names and session shape (as with `OpenAI-Beta: realtime=v1`) by default, or the GA ones with
+ * `names: "ga"` (realtime-ga.ts; a GA server that ignores the beta header), for the voice bridge's tests and for trying the
  * bridge by hand (`npm run fake-realtime`, see realtime-server-main.ts).
  *
  * Connection: `ws://127.0.0.1:<port>/v1/realtime?model=<any>`; with an `apiKey`, the upgrade
@@ -32,6 +33,7 @@ import http from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import type { Duplex } from "node:stream";
 import { WebSocketServer } from "ws";
+import type { RealtimeNames } from "./realtime-ga";
 import { RealtimeConnection, type RealtimeHost } from "./realtime-session";
 
 export { pcm16Silence, pcm16Tone, SAMPLE_RATE, type ToneOptions } from "./realtime-audio";
@@ -121,7 +123,12 @@ export interface FakeRealtimeSession {
   model: string;
   /** The `OpenAI-Beta` header of the upgrade, if any. */
   openaiBeta: string | undefined;
+  /** The names and shapes the connection spoke. */
+  names: RealtimeNames;
+  /** Kept in the beta shape whichever names the connection speaks. */
   config: RealtimeSessionConfig;
+  /** Every `error` event the connection was sent (what the API would have refused), oldest first. */
+  errors: Array<{ code: string; message: string; param: string | null }>;
   /** Every function_call_output received, by the name of the call it answers, oldest first. */
   functionOutputs: Record<string, string[]>;
   /** The conversation, oldest first (user input, the model's messages and calls, function outputs). */
@@ -140,6 +147,8 @@ export interface FakeRealtimeOptions {
   script?: Turn[];
   /** RMS of int16 above which a 20 ms window is speech (default 500). */
   vadThreshold?: number;
+  /** The event names and session shape spoken: the beta API's (default) or GA's. */
+  names?: RealtimeNames;
   /** Told a line for every connection, client event and response. */
   log?: (line: string) => void;
 }
@@ -156,6 +165,8 @@ export interface FakeRealtime {
   readonly script: Turn[];
   /** Replaces the turns not yet played. */
   setScript(turns: Turn[]): void;
+  /** The names and session shape of the connections made from now on. */
+  setNames(names: RealtimeNames): void;
   /** The first client event (already received or yet to come) matching; rejects after timeoutMs (default 5000). */
   waitFor(predicate: (event: ClientEvent, session: string) => boolean, timeoutMs?: number): Promise<ClientEvent>;
   /** Closes every connection with 1012 (service restart), as a server that restarts. */
@@ -197,6 +208,7 @@ export async function startFakeRealtime(options: FakeRealtimeOptions = {}): Prom
 
   const host: RealtimeHost = {
     vadThreshold,
+    names: options.names ?? "beta",
     log,
     /** The head of the script if it is meant for this occasion; otherwise the default, and the script waits for its occasion. */
     nextTurn(on: "speech" | "response"): Turn {
@@ -261,6 +273,9 @@ export async function startFakeRealtime(options: FakeRealtimeOptions = {}): Prom
     },
     setScript(turns) {
       queue = turns.map(checkTurn);
+    },
+    setNames(names) {
+      host.names = names;
     },
     waitFor(predicate, timeoutMs = 5000) {
       const past = received.find((r) => predicate(r.event, r.session));

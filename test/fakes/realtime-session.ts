@@ -6,11 +6,14 @@ import type { WebSocket } from "ws";
 import { EnergyVad } from "./realtime-audio";
 import { playResponse, realtimeId, responseUsage, type ActiveResponse, type Plan, type ResponseSink } from "./realtime-response";
 import type { ClientEvent, FakeRealtimeSession, RealtimeItem, RealtimeSessionConfig, Turn } from "./realtime-server";
+import { checkGaSessionUpdate, gaResponseModalities, gaSession, toGa, type RealtimeNames } from "./realtime-ga";
 import { checkSessionUpdate, checkItem, ClientError, isObject, checkModalities } from "./realtime-validate";
 
 /** What the connections share with the server: the script and the record of client events. */
 export interface RealtimeHost {
   vadThreshold: number;
+  /** The event names and session shape a new connection speaks. */
+  names: RealtimeNames;
   log(line: string): void;
   /** The turn for a user utterance ("speech") or a response.create without new input ("response"). */
   nextTurn(on: "speech" | "response"): Turn;
@@ -40,6 +43,9 @@ export class RealtimeConnection {
   private heardTurn: Turn | null = null;
   private userTextWaiting = false;
   private closeCode: number | undefined;
+  private readonly names: RealtimeNames;
+  /** Every `error` event sent to the client (what the API refused), oldest first. */
+  private readonly errors: Array<{ code: string; message: string; param: string | null }> = [];
 
   constructor(
     private readonly ws: WebSocket,
@@ -48,6 +54,7 @@ export class RealtimeConnection {
     private readonly host: RealtimeHost,
   ) {
     this.vad = new EnergyVad(host.vadThreshold);
+    this.names = host.names;
     this.config = {
       id: realtimeId("sess"),
       object: "realtime.session",
@@ -73,8 +80,8 @@ export class RealtimeConnection {
     });
     // A bad frame from the client closes the socket; the close handler above records it.
     ws.on("error", (err) => host.log(`${this.id} socket error: ${err.message}`));
-    host.log(`${this.id} connected (model ${model})`);
-    this.send("session.created", { session: this.config });
+    host.log(`${this.id} connected (model ${model}, ${this.names} names)`);
+    this.send("session.created", { session: this.sessionView() });
   }
 
   get id(): string {
@@ -86,7 +93,9 @@ export class RealtimeConnection {
       id: this.id,
       model: this.config.model,
       openaiBeta: this.openaiBeta,
+      names: this.names,
       config: this.config,
+      errors: this.errors,
       functionOutputs: this.functionOutputs,
       items: this.items,
       open: this.closeCode === undefined,
@@ -98,8 +107,16 @@ export class RealtimeConnection {
     if (this.ws.readyState === this.ws.OPEN) this.ws.close(code, reason);
   }
 
+  /** Sends a server event, given in beta names and shapes; a GA connection renames and reshapes it. */
   private send(type: string, fields: Record<string, unknown>): void {
-    if (this.ws.readyState === this.ws.OPEN) this.ws.send(JSON.stringify({ type, event_id: realtimeId("event"), ...fields }));
+    if (this.ws.readyState !== this.ws.OPEN) return;
+    const events: Array<[string, Record<string, unknown>]> = this.names === "ga" ? toGa(type, fields) : [[type, fields]];
+    for (const [t, f] of events) this.ws.send(JSON.stringify({ type: t, event_id: realtimeId("event"), ...f }));
+  }
+
+  /** The session as this connection's dialect shows it. */
+  private sessionView(): unknown {
+    return this.names === "ga" ? gaSession(this.config) : this.config;
   }
 
   private onMessage(text: string): void {
@@ -133,16 +150,20 @@ export class RealtimeConnection {
   }
 
   private sendError(err: ClientError, clientEventId: string | null, type = "invalid_request_error"): void {
+    this.errors.push({ code: err.code, message: err.message, param: err.param });
     this.send("error", { error: { type, code: err.code, message: err.message, param: err.param, event_id: clientEventId } });
   }
 
   private dispatch(ev: ClientEvent): void {
     switch (ev.type) {
-      case "session.update":
-        this.config = checkSessionUpdate(this.config, ev.session);
+      case "session.update": {
+        const ga = this.names === "ga";
+        this.config = ga ? checkGaSessionUpdate(this.config, ev.session) : checkSessionUpdate(this.config, ev.session);
         // A changed turn detection starts listening afresh, as a new VAD would.
-        if (isObject(ev.session) && "turn_detection" in ev.session) this.resetListening();
-        return this.send("session.updated", { session: this.config });
+        const where = !ga ? ev.session : isObject(ev.session) && isObject(ev.session.audio) ? ev.session.audio.input : undefined;
+        if (isObject(where) && "turn_detection" in where) this.resetListening();
+        return this.send("session.updated", { session: this.sessionView() });
+      }
       case "input_audio_buffer.append":
         return this.append(ev);
       case "input_audio_buffer.commit": {
@@ -180,7 +201,7 @@ export class RealtimeConnection {
         return this.endResponse(active, "cancelled", "client_cancelled");
       }
       default:
-        throw new ClientError("invalid_value", `Invalid value: '${ev.type}'. The fake supports the Realtime API's beta client events.`, "type");
+        throw new ClientError("invalid_value", `Invalid value: '${ev.type}'. The fake supports the Realtime API's client events (${this.names}).`, "type");
     }
   }
 
@@ -251,7 +272,7 @@ export class RealtimeConnection {
   }
 
   private createItem(raw: unknown): void {
-    const item = checkItem(raw, realtimeId("item"));
+    const item = checkItem(raw, realtimeId("item"), this.names);
     if (item.type === "function_call_output") {
       const name = this.issuedCalls.get(item.call_id!);
       if (name === undefined) throw new ClientError("invalid_value", `Tool call ID '${item.call_id}' not found in conversation.`, "item.call_id");
@@ -275,7 +296,13 @@ export class RealtimeConnection {
         "conversation_already_has_active_response",
         `Conversation already has an active response in progress: ${this.active.id}. Wait until the response is finished before creating a new one.`,
       );
-    const modalities = raw?.modalities === undefined ? this.config.modalities : checkModalities(raw.modalities, "response.modalities");
+    const asked =
+      this.names === "ga"
+        ? gaResponseModalities(raw ?? {})
+        : raw?.modalities === undefined
+          ? undefined
+          : checkModalities(raw.modalities, "response.modalities");
+    const modalities = asked ?? this.config.modalities;
     // What the model answers, most pressing first: its own unfinished turn, audio committed by
     // hand, a user's text message, or else it was simply asked to speak.
     if (this.pendingSay) {

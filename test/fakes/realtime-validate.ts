@@ -20,22 +20,22 @@ export class ClientError extends Error {
 export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 const typeName = (v: unknown) => (v === null ? "null" : Array.isArray(v) ? "an array" : `a ${typeof v}`);
-const invalidType = (param: string, expected: string, v: unknown) =>
+export const invalidType = (param: string, expected: string, v: unknown) =>
   new ClientError("invalid_type", `Invalid type for '${param}': expected ${expected}, but got ${typeName(v)} instead.`, param);
-const missing = (param: string) => new ClientError("missing_required_parameter", `Missing required parameter: '${param}'.`, param);
+export const missing = (param: string) => new ClientError("missing_required_parameter", `Missing required parameter: '${param}'.`, param);
 
-function str(v: unknown, param: string): string {
+export function str(v: unknown, param: string): string {
   if (v === undefined) throw missing(param);
   if (typeof v !== "string") throw invalidType(param, "a string", v);
   return v;
 }
 
-function num(v: unknown, param: string): number {
+export function num(v: unknown, param: string): number {
   if (typeof v !== "number" || !Number.isFinite(v)) throw invalidType(param, "a number", v);
   return v;
 }
 
-function oneOf<T extends string>(v: unknown, param: string, values: readonly T[]): T {
+export function oneOf<T extends string>(v: unknown, param: string, values: readonly T[]): T {
   if (!values.includes(str(v, param) as T))
     throw new ClientError("invalid_value", `Invalid value: '${String(v)}'. Supported values are: ${values.map((x) => `'${x}'`).join(", ")}.`, param);
   return v as T;
@@ -47,18 +47,19 @@ export function checkModalities(v: unknown, param: string): string[] {
   return v.map((m, i) => oneOf(m, `${param}[${i}]`, ["text", "audio"]));
 }
 
-function checkTurnDetection(v: unknown): TurnDetection | null {
+/** `param` is where the session keeps it: `session.turn_detection` (beta) or `session.audio.input.turn_detection` (GA). */
+export function checkTurnDetection(v: unknown, param = "session.turn_detection"): TurnDetection | null {
   if (v === null) return null;
-  if (!isObject(v)) throw invalidType("session.turn_detection", "an object", v);
+  if (!isObject(v)) throw invalidType(param, "an object", v);
   // Both VAD kinds are the fake's energy VAD; the other fields are kept as sent, over the API's defaults.
-  oneOf(v.type ?? "server_vad", "session.turn_detection.type", ["server_vad", "semantic_vad"]);
-  for (const key of ["threshold", "prefix_padding_ms", "silence_duration_ms"]) if (v[key] !== undefined) num(v[key], `session.turn_detection.${key}`);
+  oneOf(v.type ?? "server_vad", `${param}.type`, ["server_vad", "semantic_vad"]);
+  for (const key of ["threshold", "prefix_padding_ms", "silence_duration_ms"]) if (v[key] !== undefined) num(v[key], `${param}.${key}`);
   for (const key of ["create_response", "interrupt_response"])
-    if (v[key] !== undefined && typeof v[key] !== "boolean") throw invalidType(`session.turn_detection.${key}`, "a boolean", v[key]);
+    if (v[key] !== undefined && typeof v[key] !== "boolean") throw invalidType(`${param}.${key}`, "a boolean", v[key]);
   return { type: "server_vad", threshold: 0.5, prefix_padding_ms: 300, silence_duration_ms: 500, ...v } as TurnDetection;
 }
 
-function checkTools(v: unknown): RealtimeTool[] {
+export function checkTools(v: unknown): RealtimeTool[] {
   if (!Array.isArray(v)) throw invalidType("session.tools", "an array", v);
   return v.map((t, i) => {
     const p = `session.tools[${i}]`;
@@ -84,7 +85,7 @@ const SESSION_FIELDS: Record<string, (v: unknown) => unknown> = {
     if (v !== null && !isObject(v)) throw invalidType("session.input_audio_transcription", "an object", v);
     return v;
   },
-  turn_detection: checkTurnDetection,
+  turn_detection: (v) => checkTurnDetection(v),
   tools: checkTools,
   tool_choice: (v) => {
     if (isObject(v)) return (str(v.name, "session.tool_choice.name"), v);
@@ -113,8 +114,14 @@ export function checkSessionUpdate(current: RealtimeSessionConfig, session: unkn
   return structuredClone(next) as unknown as RealtimeSessionConfig;
 }
 
+/** The content part types a message of each role may have: beta's, or GA's (where the model's own are `output_*`). */
+const PART_TYPES = {
+  beta: { user: ["input_text", "text", "input_audio"], system: ["input_text", "text"], assistant: ["input_text", "text"] },
+  ga: { user: ["input_text", "input_audio", "input_image"], system: ["input_text"], assistant: ["output_text", "output_audio"] },
+} as const;
+
 /** A `conversation.item.create` item, as the server will echo it (with `id` given when the client sent none). */
-export function checkItem(item: unknown, id: string): RealtimeItem {
+export function checkItem(item: unknown, id: string, names: "beta" | "ga" = "beta"): RealtimeItem {
   if (item === undefined) throw missing("item");
   if (!isObject(item)) throw invalidType("item", "an object", item);
   const itemId = item.id === undefined ? id : str(item.id, "item.id");
@@ -134,8 +141,9 @@ export function checkItem(item: unknown, id: string): RealtimeItem {
   const content = item.content.map((part: unknown, i) => {
     const p = `item.content[${i}]`;
     if (!isObject(part)) throw invalidType(p, "an object", part);
-    const kind = oneOf(part.type, `${p}.type`, role === "user" ? ["input_text", "text", "input_audio"] : ["input_text", "text"]);
-    if (kind === "input_audio") return { type: kind, transcript: part.transcript ?? null };
+    const kind = oneOf(part.type, `${p}.type`, PART_TYPES[names][role]);
+    if (kind === "input_audio" || kind === "output_audio") return { type: kind, transcript: part.transcript ?? null };
+    if (kind === "input_image") return { type: kind, image_url: str(part.image_url, `${p}.image_url`) };
     return { type: kind, text: str(part.text, `${p}.text`) };
   });
   return { id: itemId, object: "realtime.item", type, status: "completed", role, content };

@@ -1,21 +1,29 @@
 import crypto from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { queryPairs, sha256Hex, verifySignature, type SignatureKeys } from "./s3-signature";
 
 /**
- * A fake S3-compatible object store (the tracking service's MinIO) speaking the real protocol
- * for GetObject: path-style `GET /{bucket}/{key}`, AWS Signature V4 in the Authorization header
- * checked as S3 checks it (its format, the access key, the credential scope's date and region,
- * `x-amz-date` within 15 minutes of real time, and the signature itself, recomputed here from
- * the canonical request without the client's signing library), S3's XML errors
- * (`NoSuchKey`, `NoSuchBucket`, `SignatureDoesNotMatch` ...). `down` answers every request
- * 503 `ServiceUnavailable`, as a store that is overloaded or starting.
+ * A fake S3-compatible object store (MinIO for the tracking keyframes and the media store)
+ * speaking the real protocol, path-style (`/{bucket}/{key}`): PutObject (the payload's SHA-256
+ * checked against `x-amz-content-sha256`, `Content-Type` and `x-amz-meta-*` kept), GetObject,
+ * HeadObject, DeleteObject, ListObjectsV2 (`prefix`, `max-keys`, continuation tokens) and a
+ * bucket's HEAD. Every request's AWS Signature V4 is checked as S3 checks it, in a header or a
+ * presigned URL's query (s3-signature.ts), against the fake's own clock (`now`, which a test
+ * may move to expire a presigned URL). Errors are S3's XML (`NoSuchKey`, `NoSuchBucket`,
+ * `SignatureDoesNotMatch`, `AccessDenied` "Request has expired" ...). `down` answers every
+ * request 503 `ServiceUnavailable`, as a store that is overloaded or starting.
  */
 export interface FakeS3 {
   url: string;
-  /** Every request: method, raw path, and the Authorization header it carried. */
+  /** Every request: method, raw path, the Authorization header it carried, and how it ended. */
   requests: Array<{ method: string; path: string; authorization: string | undefined; outcome: string }>;
-  put(bucket: string, key: string, bytes: Uint8Array): void;
+  /** Stores an object as if PUT (the bucket made if need be). */
+  put(bucket: string, key: string, bytes: Uint8Array, contentType?: string): void;
+  createBucket(bucket: string): void;
+  /** The keys of a bucket, sorted. */
+  keys(bucket: string): string[];
+  object(bucket: string, key: string): StoredObject | undefined;
   down: boolean;
   close(): Promise<void>;
 }
@@ -24,113 +32,167 @@ export interface FakeS3Options {
   accessKey: string;
   secretKey: string;
   region?: string;
+  /** The server's clock (default the wall clock). */
+  now?: () => number;
+  port?: number;
+  host?: string;
+  /** ListObjectsV2's page when the request names none (S3: 1000). */
+  pageSize?: number;
+  /** Told each request as a line: method, path, outcome. */
+  log?: (line: string) => void;
 }
 
-const AUTH = /^AWS4-HMAC-SHA256 Credential=([^/,\s]+)\/(\d{8})\/([^/,\s]+)\/s3\/aws4_request, ?SignedHeaders=([a-z0-9;-]+), ?Signature=([0-9a-f]{64})$/;
+export interface StoredObject {
+  body: Buffer;
+  contentType: string;
+  meta: Record<string, string>;
+  lastModified: number;
+}
 
-const sha256 = (s: string): string => crypto.createHash("sha256").update(s, "utf8").digest("hex");
-const hmac = (key: crypto.BinaryLike, s: string): Buffer => crypto.createHmac("sha256", key).update(s, "utf8").digest();
-const rfc3986 = (s: string): string => encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+const MAX_BODY = 64 * 1024 * 1024;
 
-function xmlError(res: http.ServerResponse, status: number, code: string, message: string): string {
+const xmlEscape = (s: string): string => s.replace(/[<>&'"]/g, (c) => ({ "<": "&lt;", ">": "&gt;", "&": "&amp;", "'": "&apos;", '"': "&quot;" })[c] ?? c);
+const etag = (body: Buffer): string => `"${crypto.createHash("md5").update(body).digest("hex")}"`;
+
+function xmlError(req: http.IncomingMessage, res: http.ServerResponse, status: number, code: string, message: string): string {
+  // A HEAD answer has no body: S3 gives the status alone.
+  if (req.method === "HEAD") {
+    res.writeHead(status);
+    res.end();
+    return code;
+  }
   res.writeHead(status, { "content-type": "application/xml" });
-  res.end(`<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code><Message>${message}</Message><RequestId>fake</RequestId></Error>`);
+  res.end(
+    `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code><Message>${xmlEscape(message)}</Message><Resource>${xmlEscape(req.url ?? "")}</Resource><RequestId>fake</RequestId></Error>`,
+  );
   return code;
 }
 
-/** Why the request's signature is not valid, or null when it is. */
-function verify(
-  req: http.IncomingMessage,
-  rawPath: string,
-  rawQuery: string,
-  opts: Required<FakeS3Options>,
-): { code: string; status: number; message: string } | null {
-  const header = req.headers.authorization;
-  const m = header ? AUTH.exec(header) : null;
-  if (!m) return { status: 403, code: "AccessDenied", message: "no AWS4-HMAC-SHA256 Authorization header" };
-  const [, accessKey, scopeDate, region, signedHeaderList, signature] = m;
-  if (accessKey !== opts.accessKey)
-    return { status: 403, code: "InvalidAccessKeyId", message: "The Access Key Id you provided does not exist in our records." };
-  if (region !== opts.region)
-    return { status: 400, code: "AuthorizationHeaderMalformed", message: `the region '${region}' is wrong; expecting '${opts.region}'` };
-  const amzDate = String(req.headers["x-amz-date"] ?? "");
-  if (!/^\d{8}T\d{6}Z$/.test(amzDate) || amzDate.slice(0, 8) !== scopeDate)
-    return { status: 403, code: "AccessDenied", message: "x-amz-date missing or not the scope's date" };
-  const at = Date.UTC(
-    +amzDate.slice(0, 4),
-    +amzDate.slice(4, 6) - 1,
-    +amzDate.slice(6, 8),
-    +amzDate.slice(9, 11),
-    +amzDate.slice(11, 13),
-    +amzDate.slice(13, 15),
-  );
-  if (Math.abs(Date.now() - at) > 15 * 60_000)
-    return { status: 403, code: "RequestTimeTooSkewed", message: "The difference between the request time and the server's time is too large." };
-  const payloadHash = req.headers["x-amz-content-sha256"];
-  if (typeof payloadHash !== "string" || !payloadHash) return { status: 400, code: "InvalidRequest", message: "x-amz-content-sha256 is required" };
-  const signed = signedHeaderList.split(";");
-  if (!signed.includes("host") || !signed.includes("x-amz-date")) return { status: 403, code: "AccessDenied", message: "host and x-amz-date must be signed" };
-  const canonicalUri = rawPath
-    .split("/")
-    .map((seg) => rfc3986(decodeURIComponent(seg)))
-    .join("/");
-  const canonicalQuery = rawQuery
-    ? rawQuery
-        .split("&")
-        .map((p) => p.split("=").map((x) => rfc3986(decodeURIComponent(x ?? ""))))
-        .sort((a, b) => (a[0] === b[0] ? (a[1] ?? "").localeCompare(b[1] ?? "") : a[0] < b[0] ? -1 : 1))
-        .map(([k, v]) => `${k}=${v ?? ""}`)
-        .join("&")
-    : "";
-  const canonicalHeaders = signed
-    .map(
-      (h) =>
-        `${h}:${String(req.headers[h] ?? "")
-          .trim()
-          .replace(/\s+/g, " ")}\n`,
-    )
-    .join("");
-  const canonicalRequest = [req.method, canonicalUri, canonicalQuery, canonicalHeaders, signedHeaderList, payloadHash].join("\n");
-  const scope = `${scopeDate}/${region}/s3/aws4_request`;
-  const stringToSign = ["AWS4-HMAC-SHA256", amzDate, scope, sha256(canonicalRequest)].join("\n");
-  const key = hmac(hmac(hmac(hmac(`AWS4${opts.secretKey}`, scopeDate), region), "s3"), "aws4_request");
-  const expected = crypto.createHmac("sha256", key).update(stringToSign, "utf8").digest("hex");
-  if (!crypto.timingSafeEqual(Buffer.from(expected), Buffer.from(signature)))
-    return { status: 403, code: "SignatureDoesNotMatch", message: "The request signature we calculated does not match the signature you provided." };
-  return null;
+async function readBody(req: http.IncomingMessage): Promise<Buffer | null> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY) return null;
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
 }
 
 export async function startFakeS3(options: FakeS3Options): Promise<FakeS3> {
-  const opts = { region: "us-east-1", ...options };
-  const buckets = new Map<string, Map<string, Buffer>>();
+  const keys: SignatureKeys = { region: "us-east-1", now: () => Date.now(), ...options };
+  const pageSize = options.pageSize ?? 1000;
+  const buckets = new Map<string, Map<string, StoredObject>>();
   const requests: FakeS3["requests"] = [];
   const state = { down: false };
-  const server = http.createServer((req, res) => {
+
+  const listV2 = (name: string, bucket: Map<string, StoredObject>, query: Map<string, string>): string => {
+    const prefix = query.get("prefix") ?? "";
+    const max = Math.min(Number(query.get("max-keys") ?? pageSize) || pageSize, pageSize);
+    const after = query.get("continuation-token")
+      ? Buffer.from(query.get("continuation-token")!, "base64url").toString("utf8")
+      : (query.get("start-after") ?? "");
+    const all = [...bucket.keys()].filter((k) => k.startsWith(prefix) && k > after).sort();
+    const page = all.slice(0, max);
+    const truncated = all.length > page.length;
+    const contents = page
+      .map((k) => {
+        const o = bucket.get(k)!;
+        return `<Contents><Key>${xmlEscape(k)}</Key><LastModified>${new Date(o.lastModified).toISOString()}</LastModified><ETag>${xmlEscape(etag(o.body))}</ETag><Size>${o.body.length}</Size><StorageClass>STANDARD</StorageClass></Contents>`;
+      })
+      .join("");
+    const next = truncated ? `<NextContinuationToken>${Buffer.from(page.at(-1)!, "utf8").toString("base64url")}</NextContinuationToken>` : "";
+    return `<?xml version="1.0" encoding="UTF-8"?>\n<ListBucketResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Name>${xmlEscape(name)}</Name><Prefix>${xmlEscape(prefix)}</Prefix><KeyCount>${page.length}</KeyCount><MaxKeys>${max}</MaxKeys><IsTruncated>${truncated}</IsTruncated>${contents}${next}</ListBucketResult>`;
+  };
+
+  const handle = async (req: http.IncomingMessage, res: http.ServerResponse, record: (outcome: string) => void): Promise<void> => {
     const [rawPath, rawQuery = ""] = (req.url ?? "/").split("?", 2);
-    const record = (outcome: string) => requests.push({ method: req.method ?? "", path: rawPath, authorization: req.headers.authorization, outcome });
-    if (state.down) return void record(xmlError(res, 503, "ServiceUnavailable", "Please reduce your request rate."));
-    const bad = verify(req, rawPath, rawQuery, opts);
-    if (bad) return void record(xmlError(res, bad.status, bad.code, bad.message));
-    if (req.method !== "GET") return void record(xmlError(res, 405, "MethodNotAllowed", "only GetObject here"));
-    const [, bucketName, ...keyParts] = rawPath.split("/").map((s) => decodeURIComponent(s));
-    const bucket = buckets.get(bucketName ?? "");
-    if (!bucket) return void record(xmlError(res, 404, "NoSuchBucket", "The specified bucket does not exist"));
-    const body = bucket.get(keyParts.join("/"));
-    if (!body) return void record(xmlError(res, 404, "NoSuchKey", "The specified key does not exist."));
-    record("ok");
-    res.writeHead(200, { "content-type": "image/jpeg", "content-length": body.length, etag: `"${crypto.createHash("md5").update(body).digest("hex")}"` });
-    res.end(body);
+    const fail = (status: number, code: string, message: string) => record(xmlError(req, res, status, code, message));
+    if (state.down) return fail(503, "ServiceUnavailable", "Please reduce your request rate.");
+    const bad = verifySignature(keys, req, rawPath, rawQuery);
+    if (bad) return fail(bad.status, bad.code, bad.message);
+    const [, bucketName = "", ...keyParts] = rawPath.split("/").map((s) => decodeURIComponent(s));
+    const key = keyParts.join("/");
+    const bucket = buckets.get(bucketName);
+    if (!bucket) return fail(404, "NoSuchBucket", "The specified bucket does not exist");
+    const query = new Map(queryPairs(rawQuery));
+
+    if (!key) {
+      if (req.method === "HEAD") {
+        record("ok");
+        return void res.writeHead(200).end();
+      }
+      if (req.method === "GET" && query.get("list-type") === "2") {
+        record("ok");
+        res.writeHead(200, { "content-type": "application/xml" });
+        return void res.end(listV2(bucketName, bucket, query));
+      }
+      return fail(405, "MethodNotAllowed", "The specified method is not allowed against this resource.");
+    }
+
+    switch (req.method) {
+      case "PUT": {
+        const body = await readBody(req);
+        if (!body) return fail(400, "EntityTooLarge", "Your proposed upload exceeds the maximum allowed object size.");
+        const claimed = String(req.headers["x-amz-content-sha256"] ?? "");
+        if (claimed !== "UNSIGNED-PAYLOAD" && claimed !== sha256Hex(body))
+          return fail(400, "XAmzContentSHA256Mismatch", "The provided 'x-amz-content-sha256' header does not match what was computed.");
+        const meta = Object.fromEntries(Object.entries(req.headers).flatMap(([h, v]) => (h.startsWith("x-amz-meta-") ? [[h, String(v)]] : [])));
+        bucket.set(key, { body, contentType: String(req.headers["content-type"] ?? "binary/octet-stream"), meta, lastModified: keys.now() });
+        record("ok");
+        res.writeHead(200, { etag: etag(body) });
+        return void res.end();
+      }
+      case "GET":
+      case "HEAD": {
+        const o = bucket.get(key);
+        if (!o) return fail(404, "NoSuchKey", "The specified key does not exist.");
+        record("ok");
+        res.writeHead(200, {
+          "content-type": o.contentType,
+          "content-length": o.body.length,
+          etag: etag(o.body),
+          "last-modified": new Date(o.lastModified).toUTCString(),
+          ...o.meta,
+        });
+        return void res.end(req.method === "GET" ? o.body : undefined);
+      }
+      case "DELETE":
+        bucket.delete(key);
+        record("ok");
+        return void res.writeHead(204).end();
+      default:
+        return fail(405, "MethodNotAllowed", "The specified method is not allowed against this resource.");
+    }
+  };
+
+  const server = http.createServer((req, res) => {
+    const rawPath = (req.url ?? "/").split("?", 1)[0];
+    const record = (outcome: string) => {
+      requests.push({ method: req.method ?? "", path: rawPath, authorization: req.headers.authorization, outcome });
+      options.log?.(`${req.method ?? ""} ${rawPath} ${outcome}`);
+    };
+    handle(req, res, record).catch((err: unknown) => {
+      record(`error: ${String(err)}`);
+      if (!res.headersSent) xmlError(req, res, 500, "InternalError", "We encountered an internal error. Please try again.");
+    });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, options.host ?? "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
+  const bucketOf = (name: string): Map<string, StoredObject> => {
+    let b = buckets.get(name);
+    if (!b) buckets.set(name, (b = new Map()));
+    return b;
+  };
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://${options.host ?? "127.0.0.1"}:${port}`,
     requests,
-    put(bucketName, key, bytes) {
-      let b = buckets.get(bucketName);
-      if (!b) buckets.set(bucketName, (b = new Map()));
-      b.set(key, Buffer.from(bytes));
+    put(bucketName, key, bytes, contentType = "image/jpeg") {
+      bucketOf(bucketName).set(key, { body: Buffer.from(bytes), contentType, meta: {}, lastModified: keys.now() });
     },
+    createBucket: (name) => void bucketOf(name),
+    keys: (name) => [...(buckets.get(name)?.keys() ?? [])].sort(),
+    object: (name, key) => buckets.get(name)?.get(key),
     get down() {
       return state.down;
     },

@@ -228,13 +228,18 @@ const tables: Table[] = [
         config: { kinds: ["pacing", "room_revisit_rate", "absence"], person_ids: ["grandma_rose"], severity_min: "emergency", cooldown_minutes: 0 },
         expect: { kinds: ["pacing", "room_revisit_rate", "absence"], severity_min: "emergency", cooldown_minutes: 0 },
       },
+      // The spec names `kind` and `min_severity` beside `kinds` and `severity_min`: taken at every gate.
+      {
+        name: "the spec's spellings kind and min_severity",
+        config: { kind: "pacing", min_severity: "info" },
+        expect: { kinds: ["pacing"], severity_min: "info" },
+      },
     ],
     bad: [
       { name: "kind outside the spec's list", config: { kinds: ["pacing", "fall_suspected"] }, field: "kinds.1" },
       { name: "unknown severity", config: { severity_min: "critical" }, field: "severity_min" },
       { name: "negative cooldown", config: { cooldown_minutes: -1 }, field: "cooldown_minutes" },
-      { name: "v1 alias `kind` at v2 (migrate first)", config: { kind: "pacing" }, field: "kind" },
-      { name: "v1 alias `min_severity` at v2 (migrate first)", config: { min_severity: "info" }, field: "min_severity" },
+      { name: "the spec's spelling `kind` with a kind outside the list", config: { kind: "dancing" }, field: "kinds.0" },
     ],
   },
   {

@@ -110,6 +110,50 @@ describe("security: bodies, NUL characters, nesting and headers at the edge", fu
     assert.equal(typeof (res.json as { detail: string }).detail, "string");
   });
 
+  it("accepts a request line in absolute form whose authority is the Host, routed and checked as its path (RFC 9112 3.2.2)", async () => {
+    const authority = `127.0.0.1:${port}`;
+    const admin = { host: authority, "x-api-key": KEYS.admin, "content-type": "application/json" };
+    const list = await rawRequest(port, { method: "GET", target: `http://${authority}/api/v1/rooms`, headers: admin });
+    assert.equal(list.status, 200, list.body);
+    const made = await rawRequest(port, {
+      method: "POST",
+      target: `http://${authority}/api/v1/rooms`,
+      headers: admin,
+      body: JSON.stringify({ name: "Absolute" }),
+    });
+    assert.equal(made.status, 201, made.body);
+    // The same permission check as the path: a caregiver may not add a room.
+    const caregiver = { ...admin, "x-api-key": KEYS.caregiver };
+    const refused = await rawRequest(port, {
+      method: "POST",
+      target: `HTTP://${authority}/api/v1/rooms`,
+      headers: caregiver,
+      body: JSON.stringify({ name: "No" }),
+    });
+    assert.equal(refused.status, 403, refused.body);
+    // The Host rules judge the authority: /mcp from a name it does not know is refused.
+    const init = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+    });
+    const mcpHeaders = {
+      host: `evil.example:${port}`,
+      "x-api-key": KEYS.mcp,
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+    };
+    const rebound = await rawRequest(port, { method: "POST", target: `http://evil.example:${port}/mcp`, headers: mcpHeaders, body: init });
+    assert.equal(rebound.status, 403, rebound.body);
+    // An authority that is not the Host header, another scheme or user info: 400.
+    for (const target of [`http://other.example/api/v1/rooms`, `https://${authority}/api/v1/rooms`, `http://user@${authority}/api/v1/rooms`]) {
+      const res = await rawRequest(port, { method: "GET", target, headers: admin });
+      assert.equal(res.status, 400, target);
+      assert.match((res.json as { detail: string }).detail, /^request target:/);
+    }
+  });
+
   it("needs a key for the app info", async () => {
     assert.equal((await t.get("/api/v1/admin/app-info", null)).status, 401);
     assert.equal((await t.get("/api/v1/admin/app-info", KEYS.caregiver)).status, 200);

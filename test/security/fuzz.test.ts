@@ -21,6 +21,7 @@ const PATH_VALUES = [
   "-1",
   "1.5",
   "99999999999999999999",
+  "2147483648", // beyond PostgreSQL's integer: 404, not a 500 (issue 51 item 6)
   "abc",
   "%00",
   "%C3%A9",
@@ -82,6 +83,7 @@ const QUERY_VALUES = [
   "%00",
   "1e999",
   "99999999999999999999",
+  "2147483648",
   "2026-13-45",
   "true",
   "%FF",
@@ -108,12 +110,22 @@ const FIELDS = [
   "alt_text",
   "ord",
   "query",
+  "image_descriptions",
   // knowledge delivery (quiz answers)
   "question_ord",
   "choice_id",
   "open_ended_text",
   // /cts/signals/{id}/acknowledge
   "feedback",
+  // POST /chat/link-codes, PATCH /chat/relatives/{chat_id} (name is below)
+  "alert_levels",
+  // POST /admin/starter-rules (person_id is above)
+  "rules",
+  "sensors",
+  // POST /admin/keys (name and sensor_id are below)
+  "kind",
+  "role",
+  "device_type",
   "name",
   "floor",
   "sensor_id",
@@ -130,6 +142,11 @@ const FIELDS = [
   "cts_window_config",
   "duration_s",
   "min_identities",
+  // a system_health rule's parts and changes
+  "system_health_config",
+  "part_kinds",
+  "changes",
+  "min_minutes",
   "step_type",
   "label",
   "position",
@@ -151,6 +168,7 @@ const FIELDS = [
   "targets",
   "person_id",
   "display_name",
+  "language",
   "alert_config",
   "level",
   "description",
@@ -196,6 +214,10 @@ const FIELDS = [
   "question_count",
   "quiz_id",
   "questions",
+  // The hub's and the tracking broker's connections (issue 43 §1)
+  "url",
+  "token",
+  "nats_url",
 ];
 
 describe("security: bounded fuzz of every route", function () {
@@ -225,6 +247,9 @@ describe("security: bounded fuzz of every route", function () {
           "not valid and (",
           "0 0 * * *",
           "Küche",
+          // Addresses where nothing answers: a connection test refused quickly, never a 500.
+          "http://127.0.0.1:9",
+          "nats://127.0.0.1:9",
         ]);
       case 3:
         return pick([true, false]);
@@ -253,7 +278,14 @@ describe("security: bounded fuzz of every route", function () {
     if (r < 0.17) return { raw: "[".repeat(3000) + "]".repeat(3000), type: "application/json" };
     if (r < 0.22) return { raw: pick(["name: [unclosed", "- a\n- b", "rules: 5", "!!js/function x", "a: &x [*x]"]), type: "application/yaml" };
     if (r < 0.26)
-      return { raw: '--x\r\nContent-Disposition: form-data; name="image"; filename="a.png"\r\n\r\nnotapng\r\n--x--', type: "multipart/form-data; boundary=x" };
+      return {
+        raw: pick([
+          '--x\r\nContent-Disposition: form-data; name="image"; filename="a.png"\r\n\r\nnotapng\r\n--x--',
+          // A document's text as a file that is not text (UTF-16 with a NUL).
+          '--x\r\nContent-Disposition: form-data; name="source_file"; filename="a.txt"\r\nContent-Type: text/plain\r\n\r\n\u00ff\u00feA\u0000\r\n--x--',
+        ]),
+        type: "multipart/form-data; boundary=x",
+      };
     if (r < 0.29) return { raw: "name=a&floor=b", type: "application/x-www-form-urlencoded" };
     if (r < 0.32) return { raw: '{"name":"x"}', type: pick(["text/plain", "application/json; charset=utf-16", "application/octet-stream"]) };
     const obj = Object.fromEntries(Array.from({ length: 1 + Math.floor(rand() * 6) }, () => [pick(FIELDS), junk()]));
@@ -273,13 +305,17 @@ describe("security: bounded fuzz of every route", function () {
     // Continuous tracking on (its /cts routes answer instead of cts.disabled), on the machine's
     // broker when there is one: the health check at the end wants the link up.
     const cts = (await portOpen(NATS_URL)) ? { enabled: true, nats_url: NATS_URL, stream_prefix: ctsPrefix } : {};
-    t = await startTestApp({ nodeRed: true, settings: { auth: { ...testAuthSettings(), throttle: { max_failures: 1_000_000 } }, cts } });
+    // A family chat (chat id 1) for the relatives' routes to hit; no bot token: nothing is sent.
+    const notifications = { chat_app: { targets: [{ name: "Fuzz relative", chat_id: 1, alert_levels: [] }] } };
+    t = await startTestApp({ nodeRed: true, settings: { auth: { ...testAuthSettings(), throttle: { max_failures: 1_000_000 } }, cts, notifications } });
     routes = appRoutes(t.app.server).filter((r) => r.method !== "HEAD");
     // Real objects for the ids to hit now and then.
     await t.post("/api/v1/rooms", { name: "kitchen" });
     await t.post("/api/v1/persons", { person_id: "rose", display_name: "Rose" });
     const rule = (await t.post("/api/v1/rules", { name: "Fuzz target", trigger_type: "manual" })).body.id;
     await t.post(`/api/v1/rules/${rule}/steps`, { step_type: "wait", label: "wait_1", config_json: { seconds: 1 } });
+    // A managed key (id 1) for the rotate and revoke routes to hit.
+    await t.post("/api/v1/admin/keys", { name: "fuzz key", kind: "api", role: "caregiver" });
     // A stored frame: its object name for the media route's path, its signature and expiry for any query.
     const frame = await storeFrame(t.app.ctx, { sensor_id: "kitchen_cam", bytes: Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3]) });
     const signed = new URL(await signedUrl(t.app.ctx, frame.media_id), t.baseUrl).searchParams;

@@ -4,80 +4,12 @@
  * remembering; the expectations are the spec's table written out here, not the code's.
  */
 import assert from "node:assert/strict";
-import { KEYS, startTestApp, testAuthSettings, type TestApp } from "../support/test-app";
+import { KEYS, METRICS_KEY, metricsKeySetting, startTestApp, testAuthSettings, type TestApp } from "../support/test-app";
 import { appRoutes, concretePath, type RouteEntry } from "../support/route-table";
+import { CALLERS, expected, type Caller } from "../support/spec-roles";
 
-type Caller = "none" | "wrong" | "admin" | "caregiver" | "mcp" | "webapp" | "camera" | "display" | "terminal";
-const CALLERS: readonly Caller[] = ["none", "wrong", "admin", "caregiver", "mcp", "webapp", "camera", "display", "terminal"];
-
-const seg = "[^/]+";
-const re = (method: string, path: string) => new RegExp(`^${method} ${path}$`);
-
-/** The spec's Authentication section (roles) and device permissions, as this project grants them. */
-const SPEC_GRANTS: Record<Exclude<Caller, "none" | "wrong">, readonly RegExp[]> = {
-  admin: [/^/],
-  caregiver: [
-    re("GET", "/api/v1/.+"),
-    re("POST", `/api/v1/alerts/${seg}/action`),
-    // Caregivers acknowledge dementia signals as they act on alerts (docs/tracking.md).
-    re("POST", `/api/v1/cts/signals/${seg}/acknowledge`),
-    // Rehearsing a rule is a read: it changes nothing outside its scratch store (docs/rehearsal.md).
-    re("POST", `/api/v1/rules/${seg}/rehearse`),
-    // Drafting a rule from words returns a draft and saves nothing (docs/rehearsal.md).
-    re("POST", "/api/v1/rules/draft-from-words"),
-    // Caregivers author knowledge; the hard delete of a whole document, card or quiz is the admin's (docs/decisions.md).
-    re("(POST|PATCH)", "/api/v1/(knowledge|info-cards|quizzes)(/.+)?"),
-    re("PUT", "/api/v1/(info-cards|quizzes)/.+"),
-    re("DELETE", `/api/v1/(knowledge/documents/${seg}/images|info-cards/${seg}/slots|quizzes/${seg}/questions)/${seg}`),
-    // A question's picture is part of the question (the role table's PUT has its DELETE).
-    re("DELETE", `/api/v1/quizzes/${seg}/questions/${seg}/image`),
-  ],
-  mcp: [re("GET", "/api/v1/.+"), re("POST", `/api/v1/mcp/tools/${seg}`), re("POST", `/api/v1/rules/${seg}/execute`), re("(GET|POST|DELETE)", "/mcp")],
-  // The senior's web app answers prompts and talks with the voice companion, nothing else (docs/decisions.md).
-  webapp: [
-    re("POST", "/api/v1/interactive-responses"),
-    re("POST", "/api/v1/voice/sessions"),
-    re("POST", "/api/v1/knowledge-interactions/quiz-sessions/[^/]+/(answers|abandon)"),
-    re("POST", "/api/v1/knowledge-interactions/info-card-deliveries/[^/]+/dismiss"),
-  ],
-  camera: [re("POST", "/api/v1/device/camera")],
-  display: [re("GET", "/api/v1/image/active")],
-  // The terminal answers the prompts it shows (docs/decisions.md).
-  terminal: [re("POST", "/api/v1/device/terminal"), re("GET", "/api/v1/image/active"), re("POST", "/api/v1/interactive-responses")],
-};
-
-/**
- * Routes whose answers hold keys (the web app's set-up link and its QR code): admin keys only,
- * although caregiver and mcp_readonly may `GET /api/v1/*` (docs/decisions.md, "The web app"); and
- * the cluster's instances and leases (host names, process ids: the operator's business, docs/cluster.md).
- */
-const ADMIN_ONLY = [re("GET", "/api/v1/admin/webapp-link(/.*)?"), re("GET", "/api/v1/admin/cluster")];
-
-/**
- * Routes that take no API key at all: health, the product docs the editor's help links to,
- * the senior's web app shell (/app, /app/, /app/:file) and the caregiver's Knowledge page
- * (/knowledge/…): static files with nothing of the household in them; the app brings its key
- * to /ws, the page asks for the caregiver's (docs/webapp.md, docs/knowledge-page.md).
- */
-const OPEN = [re("GET", "/health"), re("GET", "/docs(/.*)?"), re("GET", "/app(/.*)?"), re("GET", "/knowledge(/.*)?")];
-/** Authenticated by something other than an API key: the rule's webhook secret. */
-const SECRET_AUTH = [re("POST", `/api/v1/webhooks/:rule_id`), re("POST", "/api/v1/chat/webhook")];
-/** A signed URL is its own credential (docs/media.md): without a valid signature, 403 for every caller, key or none. */
-const SIGNED_URL = [re("GET", `/api/v1/media/:object_name`), re("GET", `/api/v1/media/speech/:clip_name`)];
-
-type Expected = "open" | "allow" | 401 | 403;
-
-function expected(route: RouteEntry, caller: Caller): Expected {
-  const subject = `${route.method} ${route.path}`;
-  if (OPEN.some((r) => r.test(subject))) return "open";
-  if (SECRET_AUTH.some((r) => r.test(subject))) return 401; // no secret sent: every key is refused
-  if (SIGNED_URL.some((r) => r.test(subject))) return 403; // no signature sent: every key is refused
-  if (caller === "none" || caller === "wrong") return 401;
-  if (caller !== "admin" && ADMIN_ONLY.some((r) => r.test(subject))) return 403;
-  return SPEC_GRANTS[caller].some((r) => r.test(subject)) ? "allow" : 403;
-}
-
-const keyOf = (caller: Caller): string | null => (caller === "none" ? null : caller === "wrong" ? "wrong-key-0123456789" : KEYS[caller]);
+const keyOf = (caller: Caller): string | null =>
+  caller === "none" ? null : caller === "wrong" ? "wrong-key-0123456789" : caller === "metrics" ? METRICS_KEY : KEYS[caller];
 
 describe("security: every route × every kind of caller (role matrix from the route table)", function () {
   this.timeout(120_000);
@@ -88,7 +20,10 @@ describe("security: every route × every kind of caller (role matrix from the ro
     // Continuous tracking on (its /cts routes answer instead of cts.disabled), no broker needed.
     t = await startTestApp({
       nodeRed: true,
-      settings: { auth: { ...testAuthSettings(), throttle: { max_failures: 1_000_000 } }, cts: { enabled: true, nats_url: "nats://127.0.0.1:9" } },
+      settings: {
+        auth: { ...testAuthSettings(), api_keys: [...(testAuthSettings().api_keys ?? []), metricsKeySetting()], throttle: { max_failures: 1_000_000 } },
+        cts: { enabled: true, nats_url: "nats://127.0.0.1:9" },
+      },
     });
     routes = appRoutes(t.app.server).filter((r) => r.method !== "HEAD");
   });
@@ -98,6 +33,7 @@ describe("security: every route × every kind of caller (role matrix from the ro
     const subjects = routes.map((r) => `${r.method} ${r.path}`);
     for (const known of [
       "GET /health",
+      "GET /metrics",
       "POST /api/v1/rules",
       "POST /api/v1/rules/:id/execute",
       "POST /api/v1/alerts/:id/action",
@@ -107,7 +43,37 @@ describe("security: every route × every kind of caller (role matrix from the ro
       "DELETE /api/v1/rooms/:id",
       "GET /api/v1/admin/webapp-link",
       "GET /api/v1/admin/webapp-link/qr.svg",
+      "GET /api/v1/admin/webapp/tablets",
       "GET /api/v1/admin/cluster",
+      "GET /api/v1/admin/keys",
+      "POST /api/v1/admin/keys",
+      "POST /api/v1/admin/keys/:id/rotate",
+      "DELETE /api/v1/admin/keys/:id",
+      "GET /api/v1/admin/audit",
+      "GET /api/v1/admin/connections/hub",
+      "PUT /api/v1/admin/connections/hub",
+      "POST /api/v1/admin/connections/hub/test",
+      "GET /api/v1/admin/connections/tracking",
+      "GET /api/v1/admin/starter-rules",
+      "POST /api/v1/admin/starter-rules",
+      "POST /api/v1/admin/connections/tracking/test",
+      "GET /api/v1/admin/health/parts",
+      "GET /api/v1/admin/backups",
+      "POST /api/v1/admin/backups",
+      "GET /api/v1/admin/backups/:name",
+      "GET /api/v1/backup-status",
+      "GET /api/v1/persons/alert-profiles",
+      "GET /api/v1/chat/bot",
+      "GET /api/v1/chat/relatives",
+      "PATCH /api/v1/chat/relatives/:chat_id",
+      "DELETE /api/v1/chat/relatives/:chat_id",
+      "POST /api/v1/chat/relatives/:chat_id/test",
+      "GET /api/v1/chat/link-codes",
+      "POST /api/v1/chat/link-codes",
+      "DELETE /api/v1/chat/link-codes/:id",
+      "GET /admin/app-info",
+      "GET /household",
+      "GET /household/:file",
     ]) {
       assert.ok(subjects.includes(known), `${known} missing from the route table`);
     }

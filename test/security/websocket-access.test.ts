@@ -32,16 +32,6 @@ function open(url: string, key: string | null): Promise<Socket | number> {
   });
 }
 
-async function waitFor<T>(what: string, probe: () => T | undefined | false, ms = 3000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const v = probe();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > until) throw new Error(`never happened: ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
 /** Still open a little later (a 1013 close would have arrived by then). */
 async function stillOpen(s: Socket): Promise<boolean> {
   const code = await Promise.race([s.closed, new Promise<null>((r) => setTimeout(() => r(null), 100))]);
@@ -70,7 +60,8 @@ describe("security: WebSocket access by role, and connection limits per key", fu
   });
   afterEach(async () => {
     for (const s of sockets.splice(0)) s.ws.terminate();
-    await new Promise((r) => setTimeout(r, 50));
+    // The server frees the terminated sockets' connection slots before the next test counts them.
+    await eventually("the /ws slots freed", () => t.app.ctx.webapp.size === 0);
   });
   after(() => t.close());
 
@@ -115,13 +106,13 @@ describe("security: WebSocket access by role, and connection limits per key", fu
     for (const [caller, may] of expectations) {
       const exec = (await t.post(`/api/v1/rules/${imported.body.rule_id}/execute`)).body.execution_id as number;
       const me = clients.get(caller)!;
-      const prompt = await waitFor("prompt frame", () => me.frames.find((f) => f.type === "interactive_prompt" && f.execution_id === exec));
+      const prompt = await eventually("prompt frame", () => me.frames.find((f) => f.type === "interactive_prompt" && f.execution_id === exec));
       me.ws.send(JSON.stringify({ type: "interactive_response", execution_id: exec, step_id: prompt.step_id, action: "dismiss" }));
       if (may) {
-        const result = await waitFor("result", () => me.frames.find((f) => f.type === "interactive_response_result" && f.execution_id === exec));
+        const result = await eventually("result", () => me.frames.find((f) => f.type === "interactive_response_result" && f.execution_id === exec));
         assert.equal(result.success, true, `${caller}: ${JSON.stringify(result)}`);
       } else {
-        const err = await waitFor("refusal", () => me.frames.find((f) => f.type === "error" && f.status === 403));
+        const err = await eventually("refusal", () => me.frames.find((f) => f.type === "error" && f.status === 403));
         assert.match(err.detail, /may not send 'interactive_response'.*POST \/api\/v1\/interactive-responses/);
         me.frames.length = 0;
         // The prompt frame goes out as the step starts; the run is recorded as parked a moment
@@ -188,12 +179,17 @@ describe("security: WebSocket access by role, and connection limits per key", fu
       () => JSON.stringify({ type: "interactive_response", execution_id: 1e300, step_id: 1, action: "dismiss\u0000" }),
       () => JSON.stringify({ type: "interactive_response", execution_id: 1, step_id: 1, action: "dismiss", raw_response: "x".repeat(rnd(5000)) }),
       () => "{".repeat(rnd(3000)),
+      // Putting a popup away (any client may: it changes only its own screen).
+      () => JSON.stringify({ type: "popup_dismiss" }),
+      () => JSON.stringify({ type: "popup_dismiss", alert_id: [-1, 0, 1.5, "1", null, 1e300, 2 ** 60][rnd(7)] }),
+      () => JSON.stringify({ type: "popup_dismiss", alert_id: 900_000 + rnd(1000) }), // no such alert: 404
+      () => JSON.stringify({ type: "popup_dismiss", alert_id: 1, more: "x".repeat(rnd(5000)) }),
     ];
     const sent = 300;
     for (let i = 0; i < sent; i++) s.ws.send(junk[rnd(junk.length)]());
     // Every frame but the welcome the socket was greeted with (docs/webapp.md).
     const answers = () => s.frames.filter((f) => f.type !== "welcome");
-    await waitFor("an answer to every frame", () => answers().length >= sent, 10_000);
+    await eventually("an answer to every frame", () => answers().length >= sent, 10_000);
     assert.ok(
       answers().every((f) => f.type === "error" && typeof f.detail === "string"),
       JSON.stringify(answers().find((f) => f.type !== "error")),
@@ -217,7 +213,7 @@ describe("security: WebSocket access by role, and connection limits per key", fu
     const sent = 120;
     for (let i = 0; i < sent; i++) s.ws.send(junk[rnd(junk.length)]());
     const answers = () => s.frames.filter((f) => f.type !== "welcome");
-    await waitFor("an answer to every frame", () => answers().length >= sent, 10_000);
+    await eventually("an answer to every frame", () => answers().length >= sent, 10_000);
     assert.ok(
       answers().every((f) => f.type === "error" && typeof f.detail === "string"),
       JSON.stringify(answers().find((f) => f.type !== "error")),
@@ -225,7 +221,7 @@ describe("security: WebSocket access by role, and connection limits per key", fu
     // A well-formed chunk for a conversation that is not going on: told it has ended, so the tablet closes its microphone.
     s.frames.length = 0;
     s.ws.send(JSON.stringify({ type: "voice_audio", session_id: "voice-1", audio: "AAAA" }));
-    const ended = await waitFor("session_end", () => s.frames.find((f) => f.type === "voice"));
+    const ended = await eventually("session_end", () => s.frames.find((f) => f.type === "voice"));
     assert.equal(ended.subtype, "session_end");
     assert.ok(await stillOpen(s));
     assert.equal((await t.get("/health")).status, 200);
@@ -250,7 +246,7 @@ describe("security: WebSocket access by role, and connection limits per key", fu
     assert.match(res.body.detail, /channel/);
     const s = (await connect(ws(), "webapp")) as Socket;
     s.ws.send(JSON.stringify({ type: "interactive_response", ...body }));
-    const err = await waitFor("error", () => s.frames.find((f) => f.type === "error"));
+    const err = await eventually("error", () => s.frames.find((f) => f.type === "error"));
     assert.match(err.detail, /channel/);
   });
 });

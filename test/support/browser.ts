@@ -5,7 +5,8 @@
  * so a person can look at the main views after a run.
  *
  * Without a Chromium the suite skips with a visible message, unless
- * `CAREFLOW_REQUIRE_BROWSER=1` (set by `.ci/run`), where a missing browser is a failure.
+ * `CAREFLOW_REQUIRE_BROWSER=1` or `CAREFLOW_REQUIRE_SERVICES=1` (set by `.ci/run`), where a missing
+ * browser is a failure.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -33,7 +34,7 @@ export function chromiumOrSkip(ctx: Mocha.Context): string {
   const executablePath = chromiumPath();
   if (!executablePath) {
     const message = "no Chromium found (set CHROMIUM_PATH or install Debian's chromium)";
-    if (process.env.CAREFLOW_REQUIRE_BROWSER === "1") throw new Error(`browser tests: ${message}`);
+    if (process.env.CAREFLOW_REQUIRE_BROWSER === "1" || process.env.CAREFLOW_REQUIRE_SERVICES === "1") throw new Error(`browser tests: ${message}`);
     console.warn(`\n    browser tests skipped: ${message}\n`);
     ctx.skip();
   }

@@ -5,12 +5,20 @@
 import assert from "node:assert/strict";
 import type { TestApp } from "./test-app";
 
-/** The probe's first value that is neither undefined nor false; throws naming `what` after `ms`. */
-export async function eventually<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, ms = 10_000): Promise<T> {
+/** A probe's answer that means "not yet": none, or an empty count, text or flag. */
+type NotYet = undefined | null | false | 0 | "";
+
+/**
+ * The probe's first truthy value; throws naming `what` after `ms`. `null`, `false`, `0` and `""`
+ * are "not yet" like `undefined`, so `eventually("a row", () => rows.length)` waits for a row
+ * instead of passing at once on 0. To wait for a falsy value, probe for a truthy fact about it
+ * (`() => count === 0`, which gives `true`).
+ */
+export async function eventually<T>(what: string, probe: () => T | NotYet | Promise<T | NotYet>, ms = 10_000): Promise<T> {
   const until = Date.now() + ms;
   for (;;) {
     const v = await probe();
-    if (v !== undefined && v !== false) return v as T;
+    if (v) return v as T;
     if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 20));
   }

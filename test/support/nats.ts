@@ -8,6 +8,7 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { skipForMissingService } from "./missing-service";
 
 export const NATS_URL = process.env.CAREFLOW_TEST_NATS_URL ?? "nats://127.0.0.1:4222";
 export const NATS_SERVER_BIN = "/usr/sbin/nats-server";
@@ -32,8 +33,7 @@ export function portOpen(url: string): Promise<boolean> {
 /** Skips the suite with a visible message when no broker answers. */
 export async function requireNats(ctx: Mocha.Context): Promise<void> {
   if (await portOpen(NATS_URL)) return;
-  process.stdout.write(`\n    SKIPPED: no NATS JetStream broker at ${NATS_URL} (start one: nats-server -js)\n`);
-  ctx.skip();
+  skipForMissingService(ctx, `no NATS JetStream broker at ${NATS_URL} (start one: nats-server -js)`);
 }
 
 let counter = 0;

@@ -9,6 +9,8 @@ import os from "node:os";
 import path from "node:path";
 import knexFactory from "knex";
 import { openStore, type Store } from "../../runtime/platform/db/store";
+import { skipForMissingService } from "./missing-service";
+import { createTestPgDatabase } from "./pg-database";
 
 export const PG_SERVER = process.env.CAREFLOW_TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 
@@ -34,11 +36,10 @@ export async function sharedPg(ctx: Mocha.Context): Promise<SharedPg> {
   const admin = knexFactory({ client: "pg", connection: PG_SERVER, pool: { min: 0, max: 1 }, acquireConnectionTimeout: 3000 });
   const name = `careflow_cluster_${randomBytes(6).toString("hex")}`;
   try {
-    await admin.raw(`create database ${name}`);
+    await createTestPgDatabase(admin, name);
   } catch (err) {
     await admin.destroy();
-    process.stdout.write(`\n    SKIPPED: no PostgreSQL at ${PG_SERVER} (${(err as Error).message})\n`);
-    ctx.skip();
+    skipForMissingService(ctx, `no PostgreSQL at ${PG_SERVER} (${(err as Error).message})`);
   }
   await admin.destroy();
   const u = new URL(PG_SERVER);

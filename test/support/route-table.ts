@@ -43,7 +43,8 @@ function collect(stack: readonly Layer[], prefix: string, out: RouteEntry[]): vo
 
 /** Every route the app serves, once each, in registration order. */
 export function appRoutes(server: http.Server): RouteEntry[] {
-  const app = server.listeners("request")[0] as unknown as { _router?: { stack: Layer[] } };
+  // The app among the request listeners (the first rewrites an absolute-form target).
+  const app = server.listeners("request").find((l) => "_router" in l) as unknown as { _router?: { stack: Layer[] } } | undefined;
   if (!app?._router) throw new Error("route table: the server's request listener is not an Express app");
   const out: RouteEntry[] = [];
   collect(app._router.stack, "", out);

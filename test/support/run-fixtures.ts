@@ -11,15 +11,36 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import knexFactory, { type Knex } from "knex";
+import type Mocha from "mocha";
 import { openStore } from "../../runtime/platform/db/store";
+import { browserSlotHooks } from "./browser-slots";
+import { setTimingsFile, timingHooks } from "./file-timings";
+import { backgroundDropsDone } from "./test-db";
+import { failIfTheEndHangs, openHandleHooks } from "./open-handles";
 import { runId, runTemplate, setRun, templateDatabaseName, testDatabasePrefix } from "./test-run";
+import { createTestPgDatabase } from "./pg-database";
 
 const pgServer = (): string | undefined => process.env.CAREFLOW_TEST_DATABASE_URL;
 
 const admin = (server: string): Knex => knexFactory({ client: "pg", connection: server, pool: { min: 0, max: 4 } });
 
+/** Per file in each parallel worker: its time, and what it left running (which fails it). */
+/** A file's queued drops may wait behind others' on a loaded server: they get time to finish. */
+async function dropsDone(this: Mocha.Context): Promise<void> {
+  this.timeout(120_000);
+  await backgroundDropsDone();
+}
+
+export const mochaHooks: Mocha.RootHookObject = {
+  // A browser file waits for a slot first, so its time is its own work, not the wait.
+  beforeAll: [browserSlotHooks.beforeAll, timingHooks.beforeAll, openHandleHooks.beforeAll] as Mocha.Func[],
+  // A file's test databases are dropped in the background; the drops are the file's own work.
+  afterAll: [timingHooks.afterAll, dropsDone, openHandleHooks.afterAll, browserSlotHooks.afterAll] as Mocha.Func[],
+};
+
 export async function mochaGlobalSetup(): Promise<void> {
   const run = randomBytes(4).toString("hex");
+  setTimingsFile(path.join(os.tmpdir(), `careflow-timings-${run}.jsonl`));
   const server = pgServer();
   if (!server) {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "careflow-template-"));
@@ -31,7 +52,7 @@ export async function mochaGlobalSetup(): Promise<void> {
   const name = templateDatabaseName(run);
   const a = admin(server);
   try {
-    await a.raw(`create database ${name}`);
+    await createTestPgDatabase(a, name);
   } finally {
     await a.destroy();
   }
@@ -43,9 +64,11 @@ export async function mochaGlobalSetup(): Promise<void> {
 }
 
 export async function mochaGlobalTeardown(): Promise<void> {
+  failIfTheEndHangs();
   const run = runId();
   const template = runTemplate();
   if (!run || !template) return;
+  fs.rmSync(path.join(os.tmpdir(), `careflow-timings-${run}.jsonl`), { force: true });
   const server = pgServer();
   if (!server) {
     fs.rmSync(path.dirname(template), { recursive: true, force: true });

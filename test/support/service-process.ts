@@ -1,5 +1,6 @@
 /** Runs the real `npm start` entry point as a child process, as an operator would. */
 import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
 import path from "node:path";
 
 export const MAIN = path.resolve(__dirname, "../../runtime/app/main.js");
@@ -69,4 +70,32 @@ export function startService(env: NodeJS.ProcessEnv, timeoutMs = 15000): Promise
     });
     child.on("exit", (code) => reject(new Error(`service exited with ${code}: ${out}${err}`)));
   });
+}
+
+/**
+ * The environment of a service started as an operator would on a test database: its settings
+ * written as the settings file in the data dir, the admin key, no demo household.
+ */
+export function operatorEnv(db: { dataDir: string; databaseUrl: string | undefined }, adminKey: string, settings: Record<string, unknown>): NodeJS.ProcessEnv {
+  const file = path.join(db.dataDir, "settings.json");
+  fs.writeFileSync(file, JSON.stringify(settings));
+  return {
+    CAREFLOW_DATA_DIR: db.dataDir,
+    CAREFLOW_ADMIN_KEY: adminKey,
+    CAREFLOW_DEMO: "0",
+    CAREFLOW_SETTINGS: file,
+    ...(db.databaseUrl ? { DATABASE_URL: db.databaseUrl } : {}),
+  };
+}
+
+/** JSON calls with a key to the service `current()` names (it changes across restarts). */
+export function keyedApi(current: () => ServiceProcess | undefined, key: string) {
+  return async (method: string, p: string, body?: unknown): Promise<{ status: number; body: any }> => {
+    const res = await fetch(current()!.baseUrl + p, {
+      method,
+      headers: { "x-api-key": key, "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: res.status, body: await res.json().catch(() => undefined) };
+  };
 }

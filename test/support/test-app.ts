@@ -6,8 +6,10 @@ import type { SettingsInput } from "../../settings";
 import { createApp, type CareflowApp } from "../../runtime/app/app";
 import { buildSettings, readSettingsFile } from "../../runtime/platform/config/load-settings";
 import type { Clock } from "../../runtime/platform/core/clock";
+import type { NetworkInterfaces } from "../../runtime/platform/http/household-address";
+import type { FreeSpaceReader } from "../../runtime/platform/health/gauges";
 import { createLogger, type Logger } from "../../runtime/platform/core/logger";
-import { migratedDatabase } from "./test-db";
+import { migratedDatabase, type TestDatabase } from "./test-db";
 
 export const KEYS = {
   admin: "test-admin-key-0001",
@@ -18,6 +20,13 @@ export const KEYS = {
   display: "DISP0001",
   terminal: "TERM0001",
 } as const;
+
+/**
+ * A key with only the `metrics` role (a Prometheus scraper). Not among `testAuthSettings`, so the
+ * other tests' key lists stay as they were: the tests that need it add `metricsKeySetting()`.
+ */
+export const METRICS_KEY = "test-metrics-key-0001";
+export const metricsKeySetting = () => ({ key: METRICS_KEY, name: "test metrics", permissions: ["metrics"] });
 
 export const testAuthSettings = (): NonNullable<SettingsInput["auth"]> => ({
   api_keys: [
@@ -39,8 +48,14 @@ export interface TestAppOptions {
   nodeRed?: boolean;
   demo?: boolean;
   log?: Logger;
+  /** The host's network interfaces as the app sees them (default: the machine's own). */
+  networkInterfaces?: () => NetworkInterfaces;
+  /** The data dir's free-space reader (default statfs): a full disk without filling one. */
+  freeSpace?: FreeSpaceReader;
   /** Started as with CAREFLOW_SETTINGS: the file's settings (under `settings`), and the file kept for reloads. */
   settingsFile?: string;
+  /** A database to start on (a restart of an earlier app): kept on close, the caller drops it. */
+  database?: TestDatabase;
 }
 
 export interface ApiResponse<T = any> {
@@ -68,15 +83,18 @@ export interface TestApp {
 }
 
 export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> {
-  const db = await migratedDatabase();
+  const db = opts.database ?? (await migratedDatabase());
   const fromFile = opts.settingsFile ? (readSettingsFile(opts.settingsFile) as SettingsInput) : {};
-  const settings = buildSettings({ auth: testAuthSettings(), ...fromFile, ...opts.settings });
+  // No scheduled backups unless a test asks (a clock moved over days would back up each night).
+  const settings = buildSettings({ auth: testAuthSettings(), backup: { schedule: null }, ...fromFile, ...opts.settings });
   const app = await createApp({
     config: { port: 0, dataDir: db.dataDir, databaseUrl: db.databaseUrl, settingsFile: opts.settingsFile, settings },
     clock: opts.clock,
     log: opts.log ?? createLogger(process.env.CAREFLOW_TEST_LOG ? "debug" : "silent"),
     nodeRed: opts.nodeRed ?? false,
     demo: opts.demo ?? false,
+    networkInterfaces: opts.networkInterfaces,
+    freeSpace: opts.freeSpace,
   });
   const port = await app.listen(0, "127.0.0.1");
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -106,7 +124,7 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
     post: (path, body, key) => request("POST", path, { key, body }),
     close: async () => {
       await app.close();
-      await db.drop();
+      if (!opts.database) await db.drop();
     },
   };
 }

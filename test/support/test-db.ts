@@ -18,6 +18,7 @@ import knexFactory from "knex";
 import { migrationSource } from "../../runtime/platform/db/migrations";
 import { openStore, storeConfig, type Store } from "../../runtime/platform/db/store";
 import { runId, runTemplate, testDatabasePrefix } from "./test-run";
+import { createTestPgDatabase, type TestPgOptions } from "./pg-database";
 
 export interface TestDatabase {
   dataDir: string;
@@ -28,8 +29,8 @@ export interface TestDatabase {
 export const testDialect = (): "postgres" | "sqlite" => (process.env.CAREFLOW_TEST_DATABASE_URL ? "postgres" : "sqlite");
 
 /** An empty database. */
-export function freshDatabase(): Promise<TestDatabase> {
-  return newDatabase(undefined);
+export function freshDatabase(opts: TestPgOptions = {}): Promise<TestDatabase> {
+  return newDatabase(undefined, opts);
 }
 
 /** A database at the latest schema, as `openStore` leaves it. */
@@ -47,7 +48,7 @@ export async function migratedDatabase(): Promise<TestDatabase> {
 }
 
 /** `template`: the run's migrated SQLite file or PostgreSQL database to copy. */
-async function newDatabase(template: string | undefined): Promise<TestDatabase> {
+async function newDatabase(template: string | undefined, opts: TestPgOptions = {}): Promise<TestDatabase> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "careflow-test-"));
   const removeDir = async () => fs.rmSync(dataDir, { recursive: true, force: true });
   const server = process.env.CAREFLOW_TEST_DATABASE_URL;
@@ -57,7 +58,7 @@ async function newDatabase(template: string | undefined): Promise<TestDatabase> 
   }
   const name = `${testDatabasePrefix()}${randomBytes(6).toString("hex")}`;
   const admin = knexFactory({ client: "pg", connection: server, pool: { min: 0, max: 1 } });
-  await admin.raw(template ? `create database ${name} template ${template}` : `create database ${name}`);
+  await createTestPgDatabase(admin, name, template, opts);
   await admin.destroy();
   const url = new URL(server);
   url.pathname = `/${name}`;
@@ -83,25 +84,29 @@ async function dropDatabase(server: string, name: string): Promise<void> {
 }
 
 const toDrop: string[] = [];
-let dropping = false;
+let dropping: Promise<void> | null = null;
 
 /** Drops in the background, one at a time, while the tests go on; the run's teardown drops what is left. */
 function dropLater(server: string, name: string): void {
   toDrop.push(name);
   if (dropping) return;
-  dropping = true;
-  void (async () => {
+  dropping = (async () => {
     for (let next = toDrop.shift(); next; next = toDrop.shift()) await dropDatabase(server, next).catch(() => undefined);
-    dropping = false;
+    dropping = null;
   })();
+}
+
+/** Resolves once the background drops are done: a file's drops end with the file, not after it. */
+export async function backgroundDropsDone(): Promise<void> {
+  while (dropping) await dropping;
 }
 
 /**
  * The store on a new database, empty (freshDatabase) or at the latest schema
  * (migratedDatabase), and how to close it and drop the database.
  */
-export async function openFreshStore(schema: "empty" | "migrated" = "empty"): Promise<{ store: Store; close: () => Promise<void> }> {
-  const fresh = schema === "migrated" ? await migratedDatabase() : await freshDatabase();
+export async function openFreshStore(schema: "empty" | "migrated" = "empty", opts: TestPgOptions = {}): Promise<{ store: Store; close: () => Promise<void> }> {
+  const fresh = schema === "migrated" ? await migratedDatabase() : await freshDatabase(opts);
   const store = await openStore(fresh.databaseUrl, fresh.dataDir);
   return {
     store,

@@ -31,17 +31,20 @@ describe("tts remote engines", function () {
     it("forwards key, model and voice, and streams what the backend streams", async function () {
       const client = new OpenAI({ apiKey: "unused", baseURL: `${tts.url}/v1`, maxRetries: 0 });
       const params: SpeechCreateParams & { stream: boolean } = { model: "remote_tts", voice: "alloy", input: TEXT, response_format: "pcm", stream: true };
-      const started = Date.now();
+      // The backend holds its last chunk until the client has heard the first: a proxy that
+      // waited for the whole answer would never pass the first one on, and this would time out.
+      let heardFirst!: () => void;
+      fake.holdLastChunkUntil(new Promise<void>((resolve) => (heardFirst = resolve)));
       const response = await client.audio.speech.create(params);
       assert.equal(response.headers.get("x-tts-engine"), "remote_tts");
       assert.equal(response.headers.get("x-tts-fallback"), null);
       assert.equal(response.headers.get("x-sample-rate"), "24000");
       const chunks: Buffer[] = [];
-      let firstAt = 0;
       for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-        if (chunks.length === 0) firstAt = Date.now() - started;
         chunks.push(Buffer.from(chunk));
+        heardFirst();
       }
+      fake.holdLastChunkUntil(undefined);
       const sent = fake.speeches.at(-1)!;
       assert.equal(sent.authorization, "Bearer backend-key");
       assert.equal(sent.body.model, "gpt-4o-mini-tts");
@@ -49,9 +52,7 @@ describe("tts remote engines", function () {
       assert.equal(sent.body.response_format, "pcm");
       assert.equal(sent.body.stream, true);
       assert.ok(Buffer.concat(chunks).equals(sent.audio), "audio passes through unchanged");
-      const backendLast = sent.chunkTimes.at(-1)!;
-      assert.ok(backendLast > 500, `backend took ${backendLast} ms`);
-      assert.ok(firstAt < backendLast / 2, `first chunk after ${firstAt} ms, backend finished after ${backendLast} ms`);
+      assert.ok(sent.chunkTimes.length > 2, "the backend answered in several chunks");
     });
 
     it("encodes the proxied audio when a file format is asked for", async function () {
@@ -167,6 +168,7 @@ describe("tts remote engines", function () {
         assert.equal(response.headers.get("x-tts-engine"), "espeak");
         assert.equal(response.headers.get("x-tts-voice"), "hi-female");
         assert.match(response.headers.get("x-tts-fallback") ?? "", /^svara unavailable: ECONNREFUSED/);
+        assert.ok((await response.arrayBuffer()).byteLength > 0, "espeak's speech"); // read to its end: an unread body holds its socket
       } finally {
         await lonely.close();
       }
@@ -185,7 +187,9 @@ describe("tts remote engine timeout", function () {
       const response = await postJson(`${tts.url}/v1/audio/speech`, { model: "parler", input: TEXT, response_format: "pcm" });
       assert.equal(response.status, 200);
       assert.equal(response.headers.get("x-tts-fallback"), "parler unavailable: no answer within 300 ms");
-      assert.ok(Date.now() - started < 3000);
+      assert.ok((await response.arrayBuffer()).byteLength > 0, "espeak's speech"); // read to its end: an unread body holds its socket
+      // Not the default wait of 10 s (a loaded machine may add some seconds to the espeak part).
+      assert.ok(Date.now() - started < 8000, `answered after ${Date.now() - started} ms`);
       const health = (await (await fetch(`${tts.url}/health`)).json()) as { engines: Record<string, { available: boolean; detail?: string }> };
       assert.equal(health.engines.parler.available, false);
       assert.equal(health.engines.parler.detail, "last error: no answer within 300 ms");

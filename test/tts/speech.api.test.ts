@@ -74,8 +74,9 @@ describe("tts speech API", function () {
       assertSpeechLike(pcmSamples(Buffer.concat(chunks)), 24000, STORY.length);
     });
 
-    it("speaks Hindi, Tamil and Bengali with their own voices", async function () {
+    it("speaks German, Hindi, Tamil and Bengali with their own voices", async function () {
       const texts: Record<string, string> = {
+        de: "Guten Abend, es ist Zeit für Ihre Medizin. Bitte trinken Sie ein Glas Wasser.",
         hi: "नमस्ते दादी, दवा लेने का समय हो गया है। कृपया एक गिलास पानी पिएं।",
         ta: "வணக்கம் பாட்டி, மருந்து சாப்பிடும் நேரம் ஆகிவிட்டது.",
         bn: "নমস্কার দিদিমা, ওষুধ খাওয়ার সময় হয়েছে।",
@@ -88,6 +89,19 @@ describe("tts speech API", function () {
         const level = loudness(pcmSamples(Buffer.from(await response.arrayBuffer())));
         assert.ok(level.rms > 0.02 && level.activeShare > 0.1, `${language} is audible`);
       }
+    });
+
+    it("reads a German senior's words in German with the household's voice, and a regional tag in its language", async function () {
+      // careflow names its default voice and adds the senior's language: the gender stays, the language follows her.
+      const named: StreamedSpeechParams = { model: "espeak", voice: "en-us-male", input: "Guten Abend", response_format: "pcm", stream: false, language: "de" };
+      const german = await client.audio.speech.create(named);
+      assert.equal(german.headers.get("x-tts-voice"), "de-male");
+      const regional: StreamedSpeechParams = { model: "espeak", voice: "", input: "Grüß Gott", response_format: "pcm", stream: false, language: "de-AT" };
+      delete (regional as { voice?: string }).voice;
+      const austrian = await client.audio.speech.create(regional);
+      assert.equal(austrian.headers.get("x-tts-voice"), "de-female");
+      const level = loudness(pcmSamples(Buffer.from(await austrian.arrayBuffer())));
+      assert.ok(level.rms > 0.02 && level.activeShare > 0.1, "German is audible");
     });
 
     it("reports bad input as a 422 API error", async function () {

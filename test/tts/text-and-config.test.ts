@@ -46,7 +46,11 @@ describe("tts text and configuration", function () {
       ],
       sampleRate: 24000,
       nativeStreaming: true,
+      streamChunkBytes: 21 * 240 * 2,
     });
+    // stream_frame_buffer: frames of 10 ms (240 samples of 2 bytes) per streamed piece.
+    assert.equal(loadConfig({ TTS_SEAMLESS_URL: "http://gpu-box:8880/v1", TTS_STREAM_FRAME_BUFFER: "5" }).backends[0].streamChunkBytes, 5 * 240 * 2);
+    assert.throws(() => loadConfig({ TTS_STREAM_FRAME_BUFFER: "0" }), /TTS_STREAM_FRAME_BUFFER/);
     assert.throws(() => loadConfig({ TTS_PORT: "eighty" }), ConfigError);
     assert.throws(() => loadConfig({ TTS_DEFAULT_MODEL: "tts-1" }), /TTS_DEFAULT_MODEL/);
     assert.throws(() => loadConfig({ TTS_SVARA_URL: "not a url" }), /TTS_SVARA_URL/);

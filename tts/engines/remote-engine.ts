@@ -11,9 +11,6 @@ export interface ClonedVoiceSource {
   readSample(voiceId: string): Promise<Buffer>;
 }
 
-/** Non-streaming backends are re-chunked into 200 ms pieces for streamed responses. */
-const RECHUNK_BYTES = (PCM_SAMPLE_RATE / 5) * 2;
-
 /**
  * An engine served by another machine speaking the OpenAI speech API (`POST <url>/audio/speech`).
  * Audio is always requested as `pcm`, so every backend yields the wire format and any response
@@ -90,7 +87,8 @@ export class RemoteEngine implements SpeechEngine {
     const rate = Number(response.headers.get("x-sample-rate")) || this.config.sampleRate;
     const body = response.body;
     if (!body) throw new EngineUnavailableError(`${this.id} sent no audio`);
-    return this.nativeStreaming ? toWireFormat(body, rate) : rechunked(body, rate);
+    // Non-streaming backends are re-chunked into `stream_frame_buffer` frames (210 ms by default).
+    return this.nativeStreaming ? toWireFormat(body, rate) : rechunked(body, rate, this.config.streamChunkBytes);
   }
 
   health(): EngineHealth {
@@ -190,8 +188,8 @@ async function* toWireFormat(body: ReadableStream<Uint8Array>, rate: number): As
 }
 
 /** For backends that cannot stream: take the whole answer, then hand it on in even pieces. */
-async function* rechunked(body: ReadableStream<Uint8Array>, rate: number): AsyncGenerator<Buffer> {
+async function* rechunked(body: ReadableStream<Uint8Array>, rate: number, chunkBytes: number): AsyncGenerator<Buffer> {
   const parts: Buffer[] = [];
   for await (const pcm of toWireFormat(body, rate)) parts.push(pcm);
-  yield* chunkPcm(Buffer.concat(parts), RECHUNK_BYTES);
+  yield* chunkPcm(Buffer.concat(parts), chunkBytes);
 }

@@ -5,6 +5,12 @@
  * popup, or a prompt with two big buttons and its countdown. It plays a soft chime before a
  * popup or a prompt, and speech the server sends (PCM frames or a clip's URL) with Web Audio.
  * Reconnects after 3 s, doubling to 30 s. `window.careflowWebApp` reports its state to tests.
+ * OK on an alert's popup puts it away on this screen (`popup_dismiss`): the server remembers it
+ * per tablet (its own id, made once and kept), so neither a reconnect nor a re-send brings it back.
+ * Every fixed word comes from the message catalog of the senior's language (i18next, from
+ * `/app/i18next.js`): English (`/app/messages.en.json`) until the server's welcome names hers
+ * and carries its words, which are kept so a reload without the server speaks it too. Dates
+ * and times are written by Intl in her language, in the household's time zone.
  */
 (() => {
   type Frame = { type: string; [k: string]: unknown };
@@ -15,6 +21,8 @@
     message: string;
     room: string | null;
     image_url: string | null;
+    /** The alert the popup belongs to: what OK puts away. */
+    alert_id: number | null;
     at: number;
   }
   interface Prompt {
@@ -40,10 +48,13 @@
 
   const KEY_STORE = "careflow.webapp.key";
   const TZ_STORE = "careflow.webapp.timezone";
+  const TABLET_STORE = "careflow.webapp.tablet";
+  /** Popups put away while the server had not yet confirmed it (sent again on connecting). */
+  const PUT_AWAY_STORE = "careflow.webapp.put-away";
   const FIRST_DELAY_MS = 3000;
   const MAX_DELAY_MS = 30000;
   const CHIME_LEAD_MS = 700;
-  const LEVEL_NAMES: Record<string, string> = { emergency: "Urgent", warning: "Please look", info: "For you", reminder: "Reminder" };
+  const LANGUAGE_STORE = "careflow.webapp.language";
 
   const $ = <T extends HTMLElement = HTMLElement>(id: string): T => {
     const el = document.getElementById(id);
@@ -60,18 +71,88 @@
   const key = localStorage.getItem(KEY_STORE);
   let timeZone = localStorage.getItem(TZ_STORE) ?? undefined;
 
+  // This screen's own id, so two tablets sharing a key keep their own put-away popups. Made
+  // with getRandomValues: randomUUID needs a secure context, and a tablet on http:// has none.
+  const tablet =
+    localStorage.getItem(TABLET_STORE) ??
+    (() => {
+      const id = Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
+      localStorage.setItem(TABLET_STORE, id);
+      return id;
+    })();
+  const readPutAway = (): number[] => {
+    try {
+      const ids = JSON.parse(localStorage.getItem(PUT_AWAY_STORE) ?? "[]") as unknown;
+      return Array.isArray(ids) ? ids.filter((n): n is number => Number.isInteger(n) && n > 0) : [];
+    } catch {
+      return [];
+    }
+  };
+  // Alerts whose popups were put away here: not shown again, whatever arrives.
+  const putAway = new Set<number>(readPutAway());
+
   const report = {
     state: "connecting" as State,
     connects: 0,
     chimes: 0,
     shown: [] as string[],
-    audio: { streams: 0, frames: 0, bytes: 0, clips: 0, playing: false },
+    audio: { streams: 0, ended: 0, frames: 0, bytes: 0, clips: 0, playing: false },
     answers: [] as Array<{ execution_id: number; step_id: number; action: string }>,
+    dismissed: [] as number[],
     get queued(): number {
       return queue.length;
     },
   };
   (window as unknown as { careflowWebApp: typeof report }).careflowWebApp = report;
+
+  // ---- her language -------------------------------------------------------------------------
+
+  const i18n: CareflowI18n | null = typeof i18next === "undefined" ? null : i18next.createInstance();
+  void i18n?.init({ lng: "en", fallbackLng: "en", resources: {}, initAsync: false, interpolation: { escapeValue: false }, returnNull: false });
+  let language = "en";
+  const languageListeners: Array<() => void> = [];
+  const t = (key: string, options?: Record<string, unknown>): string => (i18n ? i18n.t(key, options) : key);
+  /** A word the server sent that is the spec's English default (a prompt's title, its buttons) reads as the catalog's word in her language. */
+  const own = (text: string, key: string): string => (text === "" || text === i18n?.getResource("en", "translation", key) ? t(key) : text);
+
+  function useLanguage(tag: string, messages: Record<string, unknown>): void {
+    if (!i18n) return;
+    i18n.addResourceBundle(tag, "translation", messages, true, true);
+    void i18n.changeLanguage(tag);
+    language = tag;
+    document.documentElement.lang = tag;
+    for (const el of Array.from(document.querySelectorAll<HTMLElement>("[data-i18n]"))) el.textContent = t(el.dataset.i18n ?? "");
+    $("status-text").textContent = t(`status.${report.state}`);
+    drawRetry();
+    tick();
+    if (current && current.kind !== "extra") redrawWords(current);
+    else if (current) reveal(current);
+    for (const fn of languageListeners) fn();
+  }
+
+  /** English from the app's own copy, then the language last heard from the server (a reload offline keeps it). */
+  async function loadLanguage(): Promise<void> {
+    try {
+      const res = await fetch("/app/messages.en.json");
+      if (res.ok) useLanguage("en", (await res.json()) as Record<string, unknown>);
+    } catch {
+      // offline and never cached: the page's own English words stay
+    }
+    try {
+      const kept = JSON.parse(localStorage.getItem(LANGUAGE_STORE) ?? "null") as { language?: unknown; messages?: unknown } | null;
+      if (kept && typeof kept.language === "string" && kept.messages && typeof kept.messages === "object")
+        useLanguage(kept.language, kept.messages as Record<string, unknown>);
+    } catch {
+      localStorage.removeItem(LANGUAGE_STORE);
+    }
+  }
+
+  /** The server named her language (welcome, or a change): its words now, and kept for the next start. */
+  function heardLanguage(f: Frame): void {
+    if (typeof f.language !== "string" || !f.messages || typeof f.messages !== "object") return;
+    localStorage.setItem(LANGUAGE_STORE, JSON.stringify({ language: f.language, messages: f.messages }));
+    useLanguage(f.language, f.messages as Record<string, unknown>);
+  }
 
   // ---- the screens ----------------------------------------------------------------------
 
@@ -85,16 +166,18 @@
     const now = new Date();
     const fmt = (o: Intl.DateTimeFormatOptions): string => {
       try {
-        return new Intl.DateTimeFormat(undefined, { ...o, timeZone }).format(now);
+        return new Intl.DateTimeFormat(language, { ...o, timeZone }).format(now);
       } catch {
-        return new Intl.DateTimeFormat(undefined, o).format(now);
+        return new Intl.DateTimeFormat(language, o).format(now);
       }
     };
     $("clock").textContent = fmt({ hour: "numeric", minute: "2-digit" });
     $("day").textContent = fmt({ weekday: "long" });
     $("date").textContent = fmt({ day: "numeric", month: "long", year: "numeric" });
     const hour = Number(fmt({ hour: "numeric", hourCycle: "h23" }).replace(/\D/g, ""));
-    $("part-of-day").textContent = hour >= 5 && hour < 12 ? "Morning" : hour >= 12 && hour < 17 ? "Afternoon" : hour >= 17 && hour < 21 ? "Evening" : "Night";
+    // The language's own clock: 24-hour where that is the custom (de), 12-hour where it is not (en, hi).
+    const part = hour >= 5 && hour < 12 ? "morning" : hour >= 12 && hour < 17 ? "afternoon" : hour >= 17 && hour < 21 ? "evening" : "night";
+    $("part-of-day").textContent = t(`clock.${part}`);
     if (current?.kind === "prompt") drawCountdown(current);
   }
 
@@ -114,7 +197,10 @@
       queue.push(item);
     } else if (item.kind === "popup") {
       // The same popup twice (a popup and the voice channel of one notification): shown once.
-      const same = (i: Item | null) => i?.kind === "popup" && i.message === item.message && i.level === item.level && item.at - i.at < 10000;
+      // A re-send of an alert already waiting here is not queued twice either.
+      const same = (i: Item | null) =>
+        i?.kind === "popup" &&
+        ((item.alert_id !== null && i.alert_id === item.alert_id) || (i.message === item.message && i.level === item.level && item.at - i.at < 10000));
       if (same(current) || queue.some(same)) return;
       queue.push(item);
     } else {
@@ -146,7 +232,7 @@
       showScreen(item.screen);
       if (!report.shown.includes(`${item.screen}:${item.id}`)) report.shown.push(`${item.screen}:${item.id}`);
     } else if (item.kind === "popup") {
-      $("popup-level").textContent = LEVEL_NAMES[item.level] ?? item.level;
+      redrawWords(item);
       screens.popup.dataset.level = item.level;
       $("popup-message").textContent = item.message;
       const img = $<HTMLImageElement>("popup-image");
@@ -156,10 +242,8 @@
       showScreen("popup");
       report.shown.push(`popup:${item.message}`);
     } else {
-      $("prompt-title").textContent = item.title;
+      redrawWords(item);
       $("prompt-message").textContent = item.message;
-      $("prompt-dismiss").textContent = item.dismiss;
-      $("prompt-escalate").textContent = item.escalate;
       $("prompt-thanks").hidden = true;
       $("prompt-buttons").hidden = false;
       $("prompt-countdown").hidden = false;
@@ -169,9 +253,29 @@
     }
   }
 
+  /** The fixed words around a popup's or a prompt's own message, in her language. */
+  function redrawWords(item: Popup | Prompt): void {
+    if (item.kind === "popup") {
+      $("popup-level").textContent = i18n?.exists(`popup.level.${item.level}`) ? t(`popup.level.${item.level}`) : item.level;
+      return;
+    }
+    $("prompt-title").textContent = own(item.title, "prompt.title");
+    $("prompt-dismiss").textContent = own(item.dismiss, "prompt.dismiss");
+    $("prompt-escalate").textContent = own(item.escalate, "prompt.escalate");
+    if (item.answered) $("prompt-thanks-answer").textContent = t("prompt.you_answered", { button: buttonOf(item, item.answered) });
+    drawCountdown(item);
+  }
+  const buttonOf = (p: Prompt, action: string): string => (action === "dismiss" ? own(p.dismiss, "prompt.dismiss") : own(p.escalate, "prompt.escalate"));
+
   function drawCountdown(p: Prompt): void {
     const left = Math.max(0, Math.ceil((p.deadline - Date.now()) / 1000));
-    $("prompt-seconds").textContent = String(left);
+    // "12 seconds left", "Noch 12 Sekunden", "12 सेकंड बाकी": the number where her language puts it, in its own span.
+    const words = t("prompt.seconds_left", { count: left });
+    const at = words.indexOf(String(left));
+    const number = document.createElement("span");
+    number.id = "prompt-seconds";
+    number.textContent = String(left);
+    $("prompt-seconds-left").replaceChildren(...(at < 0 ? [words] : [words.slice(0, at), number, words.slice(at + String(left).length)]));
     const total = Number(screens.prompt.dataset.total ?? "30") || 30;
     $("prompt-bar").style.width = `${Math.min(100, (100 * left) / total)}%`;
     // The server closes a prompt nobody answered; if its word never comes, stop asking anyway.
@@ -193,19 +297,35 @@
     const p = current;
     p.answered = action;
     answeredHere.add(`${p.execution_id}/${p.step_id}/${p.expires_at}`);
-    const button = action === "dismiss" ? p.dismiss : p.escalate;
+    const button = buttonOf(p, action);
     send({ type: "interactive_response", execution_id: p.execution_id, step_id: p.step_id, action, channel: "pwa_popup_text", raw_response: { button } });
     report.answers.push({ execution_id: p.execution_id, step_id: p.step_id, action });
     $("prompt-buttons").hidden = true;
     $("prompt-countdown").hidden = true;
-    $("prompt-thanks-answer").textContent = `You answered: ${button}`;
+    $("prompt-thanks-answer").textContent = t("prompt.you_answered", { button });
     $("prompt-thanks").hidden = false;
     window.setTimeout(() => (current === p ? next() : undefined), 3000);
   }
 
   $("prompt-dismiss").addEventListener("click", () => answer("dismiss"));
   $("prompt-escalate").addEventListener("click", () => answer("escalate"));
-  $("popup-ok").addEventListener("click", () => (current?.kind === "popup" ? next() : undefined));
+  /** OK: off the screen, and an alert's popup put away here for good (the alert stays open for the family). */
+  function dismissPopup(): void {
+    if (current?.kind !== "popup") return;
+    const id = current.alert_id;
+    if (id !== null) {
+      putAway.add(id);
+      localStorage.setItem(PUT_AWAY_STORE, JSON.stringify([...readPutAway().filter((n) => n !== id), id].slice(-100)));
+      for (let i = queue.length - 1; i >= 0; i--) {
+        const q = queue[i];
+        if (q.kind === "popup" && q.alert_id === id) queue.splice(i, 1);
+      }
+      send({ type: "popup_dismiss", alert_id: id });
+      report.dismissed.push(id);
+    }
+    next();
+  }
+  $("popup-ok").addEventListener("click", dismissPopup);
 
   // ---- sound ------------------------------------------------------------------------------
 
@@ -302,6 +422,7 @@
       stream = { rate: Number(f.sample_rate) || 24000, at: 0 };
       speaking(text, 1);
     } else if (f.subtype === "stream_end") {
+      report.audio.ended++;
       stream = null;
     } else if (f.subtype === "audio_url" && typeof f.url === "string") {
       playClip(f.url, text).catch((err: unknown) => console.warn("careflow: the announcement could not be played", err));
@@ -320,19 +441,13 @@
   function setState(state: State): void {
     report.state = state;
     document.body.dataset.connection = state;
-    const words: Record<State, string> = {
-      connecting: "Connecting…",
-      connected: "Connected",
-      disconnected: "Not connected",
-      unconfigured: "Not set up",
-    };
-    $("status-text").textContent = words[state];
+    $("status-text").textContent = t(`status.${state}`);
     drawRetry();
     for (const fn of stateListeners) fn(state);
   }
   function drawRetry(): void {
     const left = Math.max(0, Math.ceil((retryAt - Date.now()) / 1000));
-    $("status-retry").textContent = report.state === "disconnected" && left > 0 ? `· trying again in ${left} s` : "";
+    $("status-retry").textContent = report.state === "disconnected" && left > 0 ? t("status.retry", { count: left }) : "";
   }
   window.setInterval(drawRetry, 500);
 
@@ -348,15 +463,18 @@
     if (!key) return;
     window.clearTimeout(retryTimer);
     setState("connecting");
-    const url = `${location.protocol === "https:" ? "wss:" : "ws:"}//${location.host}/ws`;
+    const url = `${location.protocol === "https:" ? "wss:" : "ws:"}//${location.host}/ws?tablet=${tablet}`;
     // The key as the subprotocol when it is a valid token; else in the query.
-    const socket = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(key) ? new WebSocket(url, [key]) : new WebSocket(`${url}?api_key=${encodeURIComponent(key)}`);
+    const socket = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(key) ? new WebSocket(url, [key]) : new WebSocket(`${url}&api_key=${encodeURIComponent(key)}`);
     socket.binaryType = "arraybuffer";
     ws = socket;
     socket.onopen = () => {
       attempt = 0;
       report.connects++;
       setState("connected");
+      // Put away here but not yet confirmed (the tablet was offline, or restarted): said again.
+      const pending = new Set(outbox.filter((f) => f.type === "popup_dismiss").map((f) => f.alert_id));
+      for (const id of readPutAway()) if (!pending.has(id)) outbox.push({ type: "popup_dismiss", alert_id: id });
       for (const frame of outbox.splice(0)) socket.send(JSON.stringify(frame));
     };
     socket.onmessage = (ev: MessageEvent) => {
@@ -385,6 +503,7 @@
     switch (f.type) {
       case "welcome":
         frameHandlers.welcome?.(f); // the voice companion (voice.ts) reads whether it is offered
+        heardLanguage(f);
         if (typeof f.timezone === "string") {
           timeZone = f.timezone;
           localStorage.setItem(TZ_STORE, f.timezone);
@@ -403,16 +522,28 @@
           kind: "prompt",
           execution_id: Number(f.execution_id),
           step_id: Number(f.step_id),
-          title: str(f.title, "Question for You"),
+          // Her language's words where the rule kept the spec's English defaults (or sent none).
+          title: str(f.title),
           message,
-          dismiss: str(f.dismiss_button_text, "I'm okay"),
-          escalate: str(f.escalate_button_text, "I need help"),
+          dismiss: str(f.dismiss_button_text),
+          escalate: str(f.escalate_button_text),
           deadline: Date.now() + seconds * 1000,
           expires_at: str(f.expires_at),
           answered: null,
         });
         return;
       }
+      case "error":
+        // A put-away popup of an alert the server no longer has: nothing left to say.
+        if (typeof f.alert_id === "number") localStorage.setItem(PUT_AWAY_STORE, JSON.stringify(readPutAway().filter((n) => n !== f.alert_id)));
+        else frameHandlers.error?.(f); // a refused quiz answer (knowledge.ts)
+        return;
+      case "popup_dismissed":
+        // The server keeps it now: no need to say it again.
+        localStorage.setItem(PUT_AWAY_STORE, JSON.stringify(readPutAway().filter((n) => n !== Number(f.alert_id))));
+        return;
+      case "language":
+        return heardLanguage(f);
       case "interactive_prompt_closed":
         return closePrompt(Number(f.execution_id), Number(f.step_id));
       case "announcement":
@@ -421,6 +552,7 @@
       case "warning":
       case "info":
       case "reminder":
+        if (typeof f.alert_id === "number" && putAway.has(f.alert_id)) return;
         if (str(f.message))
           enqueue({
             kind: "popup",
@@ -428,6 +560,7 @@
             message: str(f.message),
             room: typeof f.room === "string" ? f.room : null,
             image_url: typeof f.image_url === "string" ? f.image_url : null,
+            alert_id: typeof f.alert_id === "number" ? f.alert_id : null,
             at: Date.now(),
           });
         return;
@@ -466,6 +599,8 @@
     audio,
     schedulePcm,
     report,
+    t,
+    onLanguage: (fn) => void languageListeners.push(fn),
   };
 
   // Back online or back on screen: try now instead of waiting for the timer.
@@ -479,13 +614,20 @@
     navigator.serviceWorker.register("/app/sw.js", { scope: "/app/" }).catch((err: unknown) => console.warn("careflow: no offline copy", err));
   }
 
-  tick();
-  window.setInterval(tick, 1000);
-  if (!key) {
-    setState("unconfigured");
-    showScreen("setup");
-  } else {
-    showScreen("idle");
-    connect();
+  void loadLanguage().finally(start);
+  function start(): void {
+    tick();
+    window.setInterval(tick, 1000);
+    if (!key) {
+      setState("unconfigured");
+      showScreen("setup");
+    } else {
+      showScreen("idle");
+      // The cards and quizzes (knowledge.js) and voice (voice.js) come after this script: connect
+      // once they have plugged in, or a frame the server sends at once (the question a reloaded
+      // tablet is at, the welcome) finds no handler while a slow script is still on its way.
+      if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", connect, { once: true });
+      else connect();
+    }
   }
 })();

@@ -50,10 +50,14 @@
     /** Tapped, waiting for the server's result. */
     pending: string | null;
     done: boolean;
+    /** The session closed while its last answer's result was still on the way. */
+    closed: SessionView | null;
   }
 
   const FEEDBACK_MS = 3500;
   const WELL_DONE_MS = 30000;
+  /** How long "Well done" waits for the last answer's result when the session closed first. */
+  const LAST_WORD_WAIT_MS = 2000;
   const $ = (id: string): HTMLElement => {
     const el = document.getElementById(id);
     if (!el) throw new Error(`#${id} is missing from the page`);
@@ -118,12 +122,12 @@
     const q = s.view.question;
     $("quiz-title").textContent = s.view.title;
     const wellDone = s.done && !s.feedback;
-    $("quiz-progress").textContent = q && !wellDone ? `Question ${q.number} of ${q.of}` : "";
+    $("quiz-progress").textContent = q && !wellDone ? app!.t("quiz.progress", { number: q.number, of: q.of }) : "";
     $("quiz-question-box").hidden = wellDone;
     $("quiz-done").hidden = !wellDone;
     $("quiz-stop").hidden = wellDone;
     if (wellDone) {
-      $("quiz-score").textContent = `You got ${s.view.correct_count} of ${s.view.question_count} right.`;
+      $("quiz-score").textContent = app!.t("quiz.score", { correct: s.view.correct_count, total: s.view.question_count });
       return;
     }
     if (!q) return;
@@ -157,12 +161,14 @@
     word.hidden = !fb;
     if (fb) {
       word.dataset.right = String(fb.is_correct === true);
-      word.textContent =
+      // The catalog's words, then the family's own explanation.
+      const said =
         fb.is_correct === true
-          ? `That's right!${fb.explanation ? " " + fb.explanation : ""}`
+          ? app!.t("quiz.right")
           : fb.is_correct === false
-            ? `Good try. The answer is ${fb.correct_choice_text ?? "another one"}.${fb.explanation ? " " + fb.explanation : ""}`
-            : "Thank you!";
+            ? app!.t("quiz.good_try", { answer: fb.correct_choice_text ?? app!.t("quiz.unnamed_answer") })
+            : app!.t("quiz.thanks");
+      word.textContent = fb.is_correct !== null && fb.explanation ? `${said} ${fb.explanation}` : said;
     }
   }
 
@@ -177,7 +183,7 @@
   function stateFor(view: SessionView): QuizState {
     let s = quizzes.get(view.session_id);
     if (!s) {
-      s = { view, feedback: null, after: null, pending: null, done: false };
+      s = { view, feedback: null, after: null, pending: null, done: false, closed: null };
       quizzes.set(view.session_id, s);
       app!.enqueue({ id: itemId(view.session_id), screen: "quiz", show: () => drawQuiz(quizzes.get(view.session_id)!) });
     }
@@ -228,7 +234,9 @@
       correct_choice_text: (f.correct_choice_text as string | null) ?? null,
       explanation: String(f.explanation ?? ""),
     };
-    s.after = view;
+    // A session closed before this result (the last answer): "Well done" follows the word.
+    s.after = s.closed ?? view;
+    s.closed = null;
     app!.redraw(itemId(view.session_id));
     window.setTimeout(() => (quizzes.get(view.session_id) === s ? moveOn(s) : undefined), FEEDBACK_MS);
   }
@@ -247,6 +255,20 @@
     if (!s) return;
     if (s.feedback) {
       s.after = view; // the word on the last answer first, then well done
+      return;
+    }
+    // The server ends the session before it sends the last answer's result: when the question on
+    // screen was answered, wait for that word (and its explanation) before "Well done".
+    const onScreen = s.view.question?.ord;
+    if (view.status === "completed" && onScreen !== undefined && !s.done) {
+      s.closed = view;
+      window.setTimeout(() => {
+        if (quizzes.get(view.session_id) === s && s.closed && !s.feedback) {
+          s.view = s.closed;
+          s.closed = null;
+          showWellDone(s);
+        }
+      }, LAST_WORD_WAIT_MS);
       return;
     }
     s.view = view;

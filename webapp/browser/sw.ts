@@ -20,13 +20,16 @@
     clients: { claim(): Promise<void> };
   }
   const worker = self as unknown as WorkerScope;
-  const CACHE = "careflow-app-v3";
+  const CACHE = "careflow-app-v4";
   const SHELL = [
     "/app/",
     "/app/app.js",
     "/app/knowledge.js",
     "/app/voice.js",
     "/app/mic-worklet.js",
+    "/app/i18next.js",
+    "/app/messages.en.json",
+    "/app/fonts.css",
     "/app/app.css",
     "/app/manifest.webmanifest",
     "/app/icon-192.png",
@@ -53,7 +56,9 @@
 
   worker.addEventListener("fetch", (e) => {
     const url = new URL(e.request.url);
-    if (e.request.method !== "GET" || url.origin !== location.origin || !SHELL.includes(url.pathname)) return;
+    // The shell, and careflow's fonts once the page has used one (kept as they come: a tablet needs only its scripts').
+    const kept = SHELL.includes(url.pathname) || /^\/app\/[\w-]+\.ttf$/.test(url.pathname);
+    if (e.request.method !== "GET" || url.origin !== location.origin || !kept) return;
     e.respondWith(
       fetch(e.request)
         .then((res) => {

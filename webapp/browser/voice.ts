@@ -124,11 +124,11 @@
         voice.active = id;
         voice.error = null;
         $("voice-words").textContent = "";
-        $("voice-state").textContent = "Listening…";
+        $("voice-state").textContent = app.t("voice.listening");
         showVoice(true);
         micLoading = openMic(id).catch((err: unknown) => {
           voice.error = err instanceof Error ? err.message : String(err);
-          $("voice-state").textContent = "The microphone is off: please use the buttons";
+          $("voice-state").textContent = app.t("voice.mic_off");
         });
         return;
       case "audio":
@@ -141,7 +141,7 @@
       case "transcript": {
         const words = str(f.text);
         voice.transcripts.push(`${str(f.role)}: ${words}`);
-        $("voice-words").textContent = f.role === "user" ? `You: ${words}` : words;
+        $("voice-words").textContent = f.role === "user" ? app.t("voice.you_said", { words }) : words;
         return;
       }
       case "session_end":
@@ -167,7 +167,7 @@
   window.setInterval(() => {
     if (!voice.active || voice.error) return;
     const speaking = voiceOut.sources.length > 0 && audio !== null && voiceOut.at > audio.currentTime;
-    $("voice-state").textContent = speaking ? "Speaking…" : "Listening…";
+    $("voice-state").textContent = app.t(speaking ? "voice.speaking" : "voice.listening");
   }, 200);
 
   $("talk").addEventListener("click", () => {

@@ -28,4 +28,19 @@ interface CareflowApp {
   /** Plays int16 LE mono PCM right after `after` (or at once): back to back with what is queued. */
   schedulePcm(ctx: AudioContext, data: ArrayBuffer, rate: number, after: number): { src: AudioBufferSourceNode; end: number } | null;
   report: { shown: string[]; [k: string]: unknown };
+  /** A fixed word of the app in the senior's language (the catalog's key, i18next's options: `count` for plurals). */
+  t(key: string, options?: Record<string, unknown>): string;
+  /** Called when her language changes (the words on screen are drawn again). */
+  onLanguage(fn: () => void): void;
 }
+
+/** The part of i18next's browser build (`/app/i18next.js`) the app uses. */
+interface CareflowI18n {
+  init(options: Record<string, unknown>): unknown;
+  t(key: string, options?: Record<string, unknown>): string;
+  exists(key: string, options?: Record<string, unknown>): boolean;
+  getResource(lng: string, ns: string, key: string): unknown;
+  addResourceBundle(lng: string, ns: string, resources: Record<string, unknown>, deep?: boolean, overwrite?: boolean): unknown;
+  changeLanguage(lng: string): unknown;
+}
+declare const i18next: { createInstance(): CareflowI18n } | undefined;

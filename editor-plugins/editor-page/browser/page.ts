@@ -6,7 +6,8 @@
  * - links to the app's docs (`/docs/...`) in help and info open in a new tab instead of
  *   leaving the editor (Node-RED opens only `http(s):` links in a new tab);
  * - the header links to the caregiver's Knowledge page (`/knowledge/`), where the family's
- *   documents, cards and quizzes are written (docs/knowledge-page.md).
+ *   documents, cards and quizzes are written (docs/knowledge-page.md), and to the Household
+ *   page (`/household/`), where devices and keys are set up (docs/household-page.md).
  */
 (() => {
   /** What `auth/login` answers (Node-RED's login info). */
@@ -30,27 +31,33 @@
       })
       .catch(() => {});
   }
-  function addKnowledgeLink(toolbar: Element): void {
-    if (document.getElementById("careflow-knowledge-link")) return;
+  function headerLink(id: string, href: string, title: string, text: string): HTMLLIElement {
     const a = document.createElement("a");
-    a.id = "careflow-knowledge-link";
+    a.id = id;
     a.className = "button";
-    a.href = "/knowledge/";
+    a.href = href;
     a.target = "_blank";
     a.rel = "noopener";
-    a.title = "The family's documents, cards and quizzes";
-    a.textContent = "Knowledge";
+    a.title = title;
+    a.textContent = text;
     a.style.cssText = "padding:0 12px;width:auto";
     const li = document.createElement("li");
     li.appendChild(a);
-    toolbar.insertBefore(li, toolbar.firstChild);
+    return li;
+  }
+  function addPageLinks(toolbar: Element): void {
+    if (document.getElementById("careflow-knowledge-link")) return;
+    const knowledge = headerLink("careflow-knowledge-link", "/knowledge/", "The family's documents, cards and quizzes", "Knowledge");
+    const household = headerLink("careflow-household-link", "/household/", "The household's devices, keys and who changed what", "Household");
+    toolbar.insertBefore(household, toolbar.firstChild);
+    toolbar.insertBefore(knowledge, household);
   }
 
   new MutationObserver(() => {
     const fields = document.getElementById("node-dialog-login-fields");
     if (fields && document.getElementById("node-dialog-login-username")) showLoginMessage(fields);
     const toolbar = document.querySelector("#red-ui-header .red-ui-header-toolbar");
-    if (toolbar) addKnowledgeLink(toolbar);
+    if (toolbar) addPageLinks(toolbar);
   }).observe(document.documentElement, { childList: true, subtree: true });
 
   document.addEventListener(

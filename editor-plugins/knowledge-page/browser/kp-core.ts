@@ -54,10 +54,14 @@ async function kpApi<T>(method: string, path: string, body?: unknown): Promise<T
     parsed = null; // not JSON: the status line says what happened
   }
   if (!res.ok) {
+    // A part not set up (no language model) is said in the family's words, never its settings path.
+    const notSetUp = parsed && typeof parsed === "object" ? (parsed as { not_set_up?: { message?: unknown } }).not_set_up : undefined;
     const detail =
-      parsed && typeof parsed === "object" && typeof (parsed as { detail?: unknown }).detail === "string"
-        ? (parsed as { detail: string }).detail
-        : `${res.status} ${res.statusText}`;
+      notSetUp && typeof notSetUp.message === "string"
+        ? notSetUp.message
+        : parsed && typeof parsed === "object" && typeof (parsed as { detail?: unknown }).detail === "string"
+          ? (parsed as { detail: string }).detail
+          : `${res.status} ${res.statusText}`;
     if (res.status === 401) kpSignOut(detail);
     throw new KpError(res.status, detail);
   }

@@ -61,6 +61,8 @@ function kpShowDocPane(which: "form" | "detail" | "empty" | "card" | "quiz"): vo
 }
 
 async function kpLoadDocuments(selectId?: number): Promise<void> {
+  // A pane opened while the list loads (the upload form, say) keeps the screen.
+  const pane = kpPaneChanges;
   const q = kp$<HTMLInputElement>("doc-search").value.trim();
   const status = kp$<HTMLSelectElement>("doc-status").value;
   const params = new URLSearchParams();
@@ -80,13 +82,21 @@ async function kpLoadDocuments(selectId?: number): Promise<void> {
     li.addEventListener("click", () => void kpTry("Could not open the document", () => kpOpenDocument(d.id)));
     list.append(li);
   }
+  if (kpPaneChanges !== pane) return;
   if (selectId !== undefined) await kpOpenDocument(selectId);
   else if (!kpCurrentDocument) kpShowDocPane("empty");
 }
 
 async function kpOpenDocument(id: number): Promise<void> {
   const pane = kpPaneChanges;
-  const doc = await kpApi<KpDocument>("GET", `/knowledge/documents/${id}`);
+  // Until this one has opened, a draft would be drafted from the document still shown.
+  const drafts = ["draft-card", "draft-quiz"].map((b) => kp$<HTMLButtonElement>(b));
+  const wereDisabled = drafts.map((b) => b.disabled);
+  for (const b of drafts) b.disabled = true;
+  const doc = await kpApi<KpDocument>("GET", `/knowledge/documents/${id}`).catch((err: unknown) => {
+    drafts.forEach((b, i) => (b.disabled = wereDisabled[i]));
+    throw err;
+  });
   kpCurrentDocument = doc;
   for (const li of Array.from(kp$("doc-list").children)) li.setAttribute("aria-current", String(li.getAttribute("data-id") === String(id)));
   kp$("doc-title").textContent = doc.title;
@@ -139,8 +149,18 @@ async function kpUploadDocument(form: HTMLFormElement): Promise<void> {
   data.set("tags", JSON.stringify(tags));
   const files = (form.elements.namedItem("images") as HTMLInputElement).files;
   for (const f of Array.from(files ?? [])) data.append("images", f, f.name);
+  // One description a photo, in the photos' order (what the senior's screen and the search read).
+  const descriptions = Array.from(kp$("doc-photo-descriptions").querySelectorAll<HTMLInputElement>("input")).map((i) => i.value.trim());
+  if (descriptions.some(Boolean)) data.set("image_descriptions", JSON.stringify(descriptions));
+  const textFile = (form.elements.namedItem("source_file") as HTMLInputElement).files?.[0];
+  if (textFile) {
+    if (field("source_text").trim()) throw new Error("Write the text or choose a text file, not both.");
+    data.delete("source_text");
+    data.append("source_file", textFile, textFile.name);
+  }
   const doc = await kpApi<KpDocument>("POST", "/knowledge/documents", data);
   form.reset();
+  kp$("doc-photo-descriptions").replaceChildren();
   kpNotice(`Uploaded "${doc.title}". Read its passages, then approve it so the senior can ask about it.`, "ok");
   await kpLoadDocuments(doc.id);
 }
@@ -156,6 +176,20 @@ function kpDocumentsInit(): void {
   kp$("doc-new").addEventListener("click", () => kpShowDocPane("form"));
   kp$("doc-form-cancel").addEventListener("click", () => kpShowDocPane(kpCurrentDocument ? "detail" : "empty"));
   const form = kp$<HTMLFormElement>("doc-form");
+  const photos = form.elements.namedItem("images") as HTMLInputElement;
+  photos.addEventListener("change", () => {
+    const box = kp$("doc-photo-descriptions");
+    box.replaceChildren(
+      ...Array.from(photos.files ?? []).map((f, i) =>
+        kpEl(
+          "label",
+          {},
+          `What "${f.name}" shows (who, where)`,
+          kpEl("input", { name: "photo_description", "data-index": String(i), maxlength: "1000", placeholder: "Leo with his bicycle in the garden" }),
+        ),
+      ),
+    );
+  });
   form.addEventListener("submit", (e) => {
     e.preventDefault();
     const submit = form.querySelector<HTMLButtonElement>("button[type=submit]");

@@ -16,6 +16,8 @@ RED.plugins.registerPlugin("careflow-rehearse", {
       target: string;
       text: string;
       alert_level?: string;
+      /** In words: "would send to the family chat: “…”". */
+      said: string;
     }
     interface RunStep {
       label: string;
@@ -29,6 +31,8 @@ RED.plugins.registerPlugin("careflow-rehearse", {
       started_at: string;
       status: string;
       alerted: boolean;
+      /** What makes the run "needs a look" (a notification that reached no channel, ...). */
+      warnings?: string[];
       steps: RunStep[];
       would_send?: WouldSend[];
       path?: CareflowRunPath;
@@ -41,6 +45,7 @@ RED.plugins.registerPlugin("careflow-rehearse", {
       inputs_replayed: number;
       rehearsed: RehearsalRun[];
       actual: RehearsalRun[];
+      hand_started?: RehearsalRun[];
       difference: { rehearsed_alerts: number; actual_alerts: number; new_alerts: string[]; missing_alerts: string[]; summary: string };
       not_rehearsed: Array<{ at: string; service: string; reason: string }>;
       recorded_answers: Array<{ at: string; service: string; execution_id: number | null; from_execution_id: number }>;
@@ -82,12 +87,30 @@ RED.plugins.registerPlugin("careflow-rehearse", {
         .on("click", () => rehearse(RED.workspaces.active(), id))
         .appendTo(bar);
     });
-    $('<button type="button" class="red-ui-button careflow-draft-from-words"><i class="fa fa-magic"></i> Draft from words</button>')
+    const wordsButton = $('<button type="button" class="red-ui-button careflow-draft-from-words"><i class="fa fa-magic"></i> Draft from words</button>')
       .attr("title", "Describe a rule in a sentence: the authoring model drafts it as a new tab, rehearsed on the last 7 days")
       .on("click", draftFromWords)
       .appendTo(bar);
+    // Without a language model the button cannot work here: it says so, in a family's words, before anyone types.
+    const notSetUp = $('<div class="careflow-not-set-up" style="display:none;margin-bottom:8px;font-size:12px;color:#7a5b00"></div>').appendTo(root);
+    /** What is not set up here (`not_set_up` of a refusal or of the readiness answer), in words for a family. */
+    interface NotSetUp {
+      part: string;
+      message: string;
+    }
+    function showNotSetUp(n: NotSetUp): void {
+      wordsButton.prop("disabled", true).attr("title", n.message);
+      notSetUp.text(n.message).show();
+    }
+    $.getJSON<{ ready: boolean; not_set_up?: NotSetUp }>("careflow/rules/draft-from-words", (r) => {
+      if (!r.ready && r.not_set_up) showNotSetUp(r.not_set_up);
+    });
     const result = $('<div class="careflow-rehearsal"></div>').appendTo(root);
 
+    /** "1 alert", "2 alerts": a count said right. */
+    function count(n: number, one: string, many: string): string {
+      return n + " " + (n === 1 ? one : many);
+    }
     function when(iso: string, withDay: boolean): string {
       const d = new Date(iso);
       const time = d.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", hour12: false });
@@ -150,13 +173,24 @@ RED.plugins.registerPlugin("careflow-rehearse", {
             " – " +
             when(a.to, true) +
             ": " +
-            a.inputs_replayed +
-            " inputs replayed in " +
+            count(a.inputs_replayed, "input", "inputs") +
+            " replayed in " +
             (a.elapsed_ms / 1000).toFixed(1) +
             " s.",
         )
         .appendTo(result);
       timeline(a, multiDay).appendTo(result);
+      // Runs a person started answer no recorded input: named apart, not compared.
+      const byHand = a.hand_started ?? [];
+      if (byHand.length > 0)
+        $('<div class="careflow-hand-started" style="color:#555;margin-top:4px"></div>')
+          .text(
+            (byHand.length === 1 ? "1 run" : byHand.length + " runs") +
+              " started by hand (Run now, execute, rerun) at " +
+              byHand.map((r) => when(r.started_at, multiDay)).join(", ") +
+              ": not compared.",
+          )
+          .appendTo(result);
       a.warnings.forEach((w) => {
         $('<div class="careflow-rehearsal-warning" style="color:#b36b00;margin-top:4px"></div>')
           .text("⚠ " + w)
@@ -175,16 +209,22 @@ RED.plugins.registerPlugin("careflow-rehearse", {
       });
       runList(
         a.rehearsed,
-        "Would have run (" + a.rehearsed.length + ", " + a.difference.rehearsed_alerts + " alerts)",
+        "Would have run (" + count(a.rehearsed.length, "run", "runs") + ", " + count(a.difference.rehearsed_alerts, "alert", "alerts") + ")",
         "careflow-rehearsed-run",
         multiDay,
         (r, row) => {
           openRehearsed(r, row, tabId);
         },
       ).appendTo(result);
-      runList(a.actual, "Actually ran (" + a.actual.length + ", " + a.difference.actual_alerts + " alerts)", "careflow-actual-run", multiDay, (r, row) => {
-        openActual(r, row);
-      }).appendTo(result);
+      runList(
+        a.actual,
+        "Actually ran (" + count(a.actual.length, "run", "runs") + ", " + count(a.difference.actual_alerts, "alert", "alerts") + ")",
+        "careflow-actual-run",
+        multiDay,
+        (r, row) => {
+          openActual(r, row);
+        },
+      ).appendTo(result);
     }
 
     /** Two lanes over the window, a dot per run: red and larger when it alerted; a new alert ringed orange, one no longer sent ringed blue. */
@@ -199,7 +239,10 @@ RED.plugins.registerPlugin("careflow-rehearse", {
         runs.forEach((r) => {
           const dot = $('<span class="careflow-dot"></span>')
             .attr("data-execution", String(r.execution_id))
-            .attr("title", when(r.started_at, multiDay) + " · " + r.status + (r.alerted ? " · alert" : ""))
+            .attr(
+              "title",
+              when(r.started_at, multiDay) + " · " + r.status + (r.alerted ? " · alert" : "") + (r.warnings && r.warnings.length ? " · needs a look" : ""),
+            )
             .css("left", left(r.started_at))
             .appendTo(l);
           if (r.alerted) dot.addClass("careflow-alert");
@@ -237,10 +280,19 @@ RED.plugins.registerPlugin("careflow-rehearse", {
         $("<span></span>")
           .text(" " + when(r.started_at, multiDay) + " · " + r.status + " · " + r.steps.length + (r.steps.length === 1 ? " step" : " steps"))
           .appendTo(row);
-        (r.would_send || []).forEach((w) => {
-          $('<div class="careflow-would-send"></div>')
-            .text("would send " + w.target + ": " + w.text)
+        // As the runs sidebar marks it: a run that warned is never shown as a plain success.
+        if (r.warnings && r.warnings.length)
+          // The warnings themselves are the lines under the run: said once, not again in a tooltip.
+          $('<span class="careflow-run-warning" style="margin-left:6px;color:#b36b00"><i class="fa fa-exclamation-triangle"></i> needs a look</span>').appendTo(
+            row,
+          );
+        (r.warnings || []).forEach((w) => {
+          $('<div class="careflow-run-warning-line" style="font-size:11px;color:#b36b00;margin-left:14px"></div>')
+            .text("⚠ " + w)
             .appendTo(row);
+        });
+        (r.would_send || []).forEach((w) => {
+          $('<div class="careflow-would-send"></div>').text(w.said).appendTo(row);
         });
         row.on("click", () => open(r, row));
       });
@@ -310,8 +362,12 @@ RED.plugins.registerPlugin("careflow-rehearse", {
                   rehearse(tab.id, "7d");
                 })
                 .fail((x) => {
-                  // 409 without an authoring model: the answer names the setting to configure.
-                  status.css("color", "#c0392b").text(refusal(x));
+                  // 409 without a language model: the family's words, never the setting's path.
+                  const body = x.responseJSON as { not_set_up?: NotSetUp } | undefined;
+                  if (body && body.not_set_up) {
+                    showNotSetUp(body.not_set_up);
+                    status.css("color", "#7a5b00").text(body.not_set_up.message);
+                  } else status.css("color", "#c0392b").text(refusal(x));
                 });
             },
           },

@@ -2,13 +2,14 @@
  * Node-RED plugin (editor side): the "Care runs" sidebar tab (pinned, so it stays in the tab
  * bar at any width). It lists live and recent runs, updated as events arrive; a run with a
  * warning (a notification that reached nobody, say) is marked. Opening a run shows its
- * timeline: per step its status, time, port taken, what it read and wrote, its own trace
- * (the message it rendered, a model's prompt, images and answer), each channel's receipt,
- * errors and warnings; thumbnails of the camera frames that started the run and of the
+ * steps in sentences ("Sent to the family chat at 07:00: …", each warning said once), and
+ * behind each step's "details" its label, time, port taken, what it read and wrote, its own
+ * trace (the message it rendered, a model's prompt, images and answer), the channels'
+ * receipts and its error; thumbnails of the camera frames that started the run and of the
  * images each model step was given (a click opens the frame); and lights up its path on the canvas: nodes that ran with their
  * status, links taken, skipped nodes greyed out, the node where it waits or failed shown.
  * "Run now" (the sidebar's button, or a rule trigger node's button) tries the tab's rule
- * with a sample trigger. While the page is open it tells the server it is watching, every
+ * with a sample trigger (run-now.ts). While the page is open it tells the server it is watching, every
  * 20 s, so the server forwards run events only then.
  */
 RED.plugins.registerPlugin("careflow-runs-sidebar", {
@@ -22,6 +23,9 @@ RED.plugins.registerPlugin("careflow-runs-sidebar", {
       rule_name: string;
       triggered_at: string | null;
       warnings?: string[];
+      /** A run a person started (Run now, execute, rerun), and who when known. */
+      started_by_hand?: boolean;
+      started_by?: string;
     }
     interface StepTrace {
       message?: string;
@@ -50,6 +54,8 @@ RED.plugins.registerPlugin("careflow-runs-sidebar", {
       node_id: string;
       label: string;
       step_type: string;
+      /** The step in a sentence (runtime/care/pipeline/runs/step-sentences.ts). */
+      sentence: string;
       status: string;
       elapsed_seconds: number | null;
       output_port?: string | null;
@@ -60,6 +66,8 @@ RED.plugins.registerPlugin("careflow-runs-sidebar", {
       outputs?: Record<string, unknown>;
       trace?: StepTrace;
       images?: FrameView[];
+      /** A step a restart cut short: what it is known to have done. */
+      done?: string[];
     }
     interface PathNode {
       node_id: string;
@@ -108,16 +116,18 @@ RED.plugins.registerPlugin("careflow-runs-sidebar", {
           ".careflow-frame-gone { font-size: 10px; color: #777; text-align: center; line-height: 12px; padding-top: 12px; box-sizing: border-box; }",
       )
       .appendTo("head");
-    const root = $('<div style="padding:8px;overflow-y:auto;height:100%;font-size:13px"></div>');
+    const root = $('<div class="careflow-runs-panel" style="padding:8px;overflow-y:auto;height:100%;font-size:13px"></div>');
     const bar = $('<div style="margin-bottom:8px"></div>').appendTo(root);
     $('<button type="button" class="red-ui-button careflow-run-now"><i class="fa fa-play"></i> Run now</button>')
       .attr("title", "Run the rule of this tab with a sample trigger")
-      .on("click", () => runNow(RED.workspaces.active()))
+      .on("click", () => RED.careflow && RED.careflow.runNow && RED.careflow.runNow(RED.workspaces.active()))
       .appendTo(bar);
     const list = $("<div></div>").appendTo(root);
     const detail = $('<div style="display:none"></div>').appendTo(root);
     /** The run the detail shows. */
     let openId: number | undefined;
+    /** The open run's status when last shown. */
+    let openStatus: string | undefined;
     /** The steps whose detail is open in the run shown, kept when the run's update redraws it. */
     const expanded = new Set<number>();
     const colors: Record<string, string> = {
@@ -129,6 +139,7 @@ RED.plugins.registerPlugin("careflow-runs-sidebar", {
       skipped: "#aaa",
       success: "#3a9b3a",
       pending: "#aaa",
+      interrupted: "#a04000",
     };
     function badge(status: string): JQuery {
       return $('<span style="display:inline-block;min-width:70px;padding:1px 6px;border-radius:3px;color:#fff;font-size:11px;text-align:center"></span>')
@@ -155,6 +166,10 @@ RED.plugins.registerPlugin("careflow-runs-sidebar", {
         $("<span></span>")
           .text(" #" + r.execution_id + " " + r.rule_name + " · " + when(r.triggered_at))
           .appendTo(row);
+        if (r.started_by_hand)
+          $('<span class="careflow-run-by-hand" style="margin-left:6px;opacity:0.75"></span>')
+            .text("started by hand" + (r.started_by ? " by " + r.started_by : ""))
+            .appendTo(row);
         if (r.warnings && r.warnings.length)
           $('<span class="careflow-run-warning" style="margin-left:6px;color:#b36b00" title=""><i class="fa fa-exclamation-triangle"></i> needs a look</span>')
             .attr("title", r.warnings.join("\n"))
@@ -210,6 +225,20 @@ RED.plugins.registerPlugin("careflow-runs-sidebar", {
     }
     function stepDetail(s: TimelineStep): JQuery {
       const box = $('<div class="careflow-step-detail" style="padding:0 4px 6px 8px"></div>');
+      // The record as the engine keeps it: node label, type, time, port taken.
+      $('<div class="careflow-step-record" style="font-family:monospace;font-size:11px;opacity:0.8"></div>')
+        .text(
+          s.label +
+            " (" +
+            s.step_type +
+            ")" +
+            (s.elapsed_seconds === null ? "" : " · " + (s.elapsed_seconds * 1000).toFixed(1) + " ms") +
+            (s.output_port ? " · → " + s.output_port : ""),
+        )
+        .appendTo(box);
+      if (s.error) section(box, "Error", s.error);
+      if (s.warning) section(box, "Warning", s.warning);
+      if (s.receipts && s.receipts.length) section(box, "Receipts", json(s.receipts));
       if (Object.keys(s.inputs || {}).length) section(box, "Read", json(s.inputs));
       if (Object.keys(s.outputs || {}).length) section(box, "Wrote", json(s.outputs));
       const t = s.trace || {};
@@ -218,7 +247,7 @@ RED.plugins.registerPlugin("careflow-runs-sidebar", {
       if (t.prompt) section(box, "Prompt", t.prompt);
       if (t.images && t.images.length) section(box, "Images sent", t.images.join("\n"));
       if (t.answer) section(box, "Answer", t.answer);
-      if (!box.children().length) $('<div style="opacity:0.7">Nothing recorded for this step.</div>').appendTo(box);
+      if (box.children().length === 1) $('<div style="opacity:0.7">Nothing else recorded for this step.</div>').appendTo(box);
       return box;
     }
     function openRun(id: number, reveal: boolean): void {
@@ -226,6 +255,7 @@ RED.plugins.registerPlugin("careflow-runs-sidebar", {
         list.hide();
         if (openId !== id) expanded.clear();
         openId = id;
+        openStatus = d.status;
         detail.empty().show();
         $('<a href="#" style="display:block;margin-bottom:6px">&larr; all runs</a>')
           .on("click", (e) => {
@@ -252,58 +282,53 @@ RED.plugins.registerPlugin("careflow-runs-sidebar", {
             .appendTo(started);
           thumbnails(d.frames).appendTo(started);
         }
+        // Each step in a sentence first; its label, time, port, receipts and data behind "details".
         const table = $('<table style="width:100%;margin-top:8px;border-collapse:collapse"></table>').appendTo(detail);
         d.timeline.forEach((s) => {
           const tr = $('<tr class="careflow-step" style="border-bottom:1px solid #eee;cursor:pointer"></tr>')
             .attr("data-step", String(s.step_id))
             .appendTo(table);
-          $('<td style="padding:3px"></td>').append(badge(s.status)).appendTo(tr);
-          $('<td style="padding:3px"></td>')
-            .text(s.label + " (" + s.step_type + ")")
-            .appendTo(tr);
-          $('<td style="padding:3px;text-align:right"></td>')
-            .text(s.elapsed_seconds === null ? "" : (s.elapsed_seconds * 1000).toFixed(1) + " ms")
-            .appendTo(tr);
-          $('<td style="padding:3px"></td>')
-            .text(s.output_port ? "→ " + s.output_port : "")
-            .appendTo(tr);
-          if (s.error) $('<tr><td></td><td colspan="3" style="color:#c0392b;padding:0 3px 4px"></td></tr>').appendTo(table).find("td:last").text(s.error);
-          if (s.warning)
-            $('<tr class="careflow-step-warning"><td></td><td colspan="3" style="color:#b36b00;padding:0 3px 4px"></td></tr>')
-              .appendTo(table)
-              .find("td:last")
-              .text("⚠ " + s.warning);
+          $('<td style="padding:3px;vertical-align:top"></td>').append(badge(s.status)).appendTo(tr);
+          const said = $('<td style="padding:3px"></td>').appendTo(tr);
+          $('<span class="careflow-step-sentence"></span>')
+            .text((s.warning ? "⚠ " : "") + s.sentence)
+            .css("color", s.status === "failed" ? "#c0392b" : s.warning ? "#b36b00" : "")
+            .appendTo(said);
+          const toggle = $('<a href="#" class="careflow-step-toggle" style="margin-left:6px;font-size:11px;white-space:nowrap">details</a>').appendTo(said);
           if (s.images && s.images.length)
-            $('<tr class="careflow-step-images"><td></td><td colspan="3" style="padding:0 3px 4px"></td></tr>')
+            $('<tr class="careflow-step-images"><td></td><td style="padding:0 3px 4px"></td></tr>')
               .appendTo(table)
               .find("td:last")
               .append($('<div style="font-size:12px;opacity:0.75"></div>').text("Images sent (" + s.images.length + ")"))
               .append(thumbnails(s.images));
-          (s.receipts || []).forEach((rc) => {
-            $('<tr class="careflow-receipt"><td></td><td colspan="3" style="padding:0 3px 2px;font-size:12px"></td></tr>')
+          // A step a restart cut short: what it had done, so a person checks rather than assumes.
+          (s.done || []).forEach((line) => {
+            $('<tr class="careflow-step-done"><td></td><td style="color:#a04000;padding:0 3px 2px;font-size:12px"></td></tr>')
               .appendTo(table)
               .find("td:last")
-              .css("color", rc.delivered ? "#3a9b3a" : "#c0392b")
-              .text((rc.delivered ? "✓ " : "✗ ") + rc.channel + (rc.detail ? ": " + rc.detail : ""));
+              .text("• " + line);
           });
-          const more = $('<tr class="careflow-step-more" style="display:none"><td colspan="4"></td></tr>').appendTo(table);
+          const more = $('<tr class="careflow-step-more" style="display:none"><td colspan="2"></td></tr>').appendTo(table);
           more.find("td").append(stepDetail(s));
           if (expanded.has(s.step_id)) more.show();
-          tr.on("click", () => {
+          toggle.on("click", (e) => {
+            e.preventDefault();
+            e.stopPropagation();
             more.toggle();
             if (more.is(":visible")) expanded.add(s.step_id);
             else expanded.delete(s.step_id);
+          });
+          tr.on("click", () => {
             if (RED.nodes.node(s.node_id)) RED.view.reveal(s.node_id);
           });
         });
-        (d.errors || []).forEach((e) => {
-          $('<div style="color:#c0392b;margin-top:6px"></div>').text(e).appendTo(detail);
-        });
-        (d.warnings || []).forEach((w) => {
-          $('<div class="careflow-run-warning" style="color:#b36b00;margin-top:6px"></div>')
-            .text("⚠ " + w)
-            .appendTo(detail);
-        });
+        // A run's errors and warnings are its steps' (said in their sentences): only others are listed.
+        const failedSteps = d.timeline.filter((s) => s.status === "failed").map((s) => "step '" + s.label + "' failed: " + s.error);
+        (d.errors || [])
+          .filter((e) => failedSteps.indexOf(e) < 0)
+          .forEach((e) => {
+            $('<div class="careflow-run-error" style="color:#c0392b;margin-top:6px"></div>').text(e).appendTo(detail);
+          });
         showPath(d.path, reveal);
       });
     }
@@ -318,6 +343,7 @@ RED.plugins.registerPlugin("careflow-runs-sidebar", {
       waiting: { fill: "yellow", shape: "ring" },
       skipped: { fill: "grey", shape: "ring" },
       pending: { fill: "grey", shape: "ring" },
+      interrupted: { fill: "red", shape: "ring" },
       running: { fill: "blue", shape: "ring" },
     };
     let shown: { path: RunPath; saved: Record<string, RedNodeStatus | undefined> } | null = null;
@@ -380,86 +406,9 @@ RED.plugins.registerPlugin("careflow-runs-sidebar", {
       setTimeout(paint, 50);
     });
 
-    // Run now: the tab's rule with a sample trigger of its own kind.
-    /** The fields of a trigger's config the sample reads. */
-    interface TriggerView {
-      primary_sensor_id?: string | null;
-      trigger_type?: string;
-      occupancy_config?: { min_minutes?: number } | null;
-    }
-    function sampleFor(tabId: string): Record<string, unknown> {
-      let trigger: RedNode | null = null;
-      RED.nodes.eachNode((n) => {
-        if (n.z === tabId && n.type === "care-trigger") trigger = n;
-      });
-      const found = trigger as RedNode | null;
-      const t: TriggerView = (found && found.config) || {};
-      const sample: Record<string, unknown> = { sensor_id: t.primary_sensor_id || null, room_name: null };
-      if (t.trigger_type === "webhook") sample.webhook_payload = { example: "value" };
-      if (t.trigger_type === "occupancy_duration") sample.occupancy_duration_minutes = (t.occupancy_config && t.occupancy_config.min_minutes) || 30;
-      return sample;
-    }
-    /** The reason a refused request gives (`detail` of its JSON body), else its status text. */
-    function refusal(x: JQueryXHR): string {
-      const body = x.responseJSON;
-      const detail = body && typeof body === "object" ? (body as { detail?: unknown }).detail : undefined;
-      return detail ? String(detail) : x.statusText;
-    }
-    function runNow(tabId: string): void {
-      if (RED.nodes.dirty()) {
-        RED.notify("Deploy your changes first: Run now runs the deployed rule.", "warning");
-        return;
-      }
-      const box = $(
-        '<div><p>Sample trigger (JSON): what the rule\'s trigger would carry.</p><textarea class="careflow-sample" style="width:100%;height:140px;font-family:monospace"></textarea></div>',
-      );
-      box.find("textarea").val(json(sampleFor(tabId)));
-      box.dialog({
-        title: "Run this rule now",
-        modal: true,
-        width: 460,
-        buttons: [
-          {
-            text: "Cancel",
-            click: function () {
-              $(this).dialog("close");
-            },
-          },
-          {
-            text: "Run",
-            class: "primary careflow-run-now-go",
-            click: function () {
-              const dlg = $(this);
-              let sample: unknown;
-              try {
-                sample = JSON.parse(String(dlg.find("textarea").val()));
-              } catch (e) {
-                RED.notify("The sample is not JSON: " + (e as Error).message, "error");
-                return;
-              }
-              $.ajax<{ execution_id: number }>({
-                method: "POST",
-                url: "careflow/tabs/" + encodeURIComponent(tabId) + "/run",
-                contentType: "application/json",
-                data: JSON.stringify(sample),
-              })
-                .done((r) => {
-                  dlg.dialog("close");
-                  RED.notify("Run #" + r.execution_id + " started", "success");
-                  RED.sidebar.show("careflow-runs");
-                  openRun(r.execution_id, false);
-                })
-                .fail((x) => RED.notify("Run now refused: " + refusal(x), "error"));
-            },
-          },
-        ],
-        close: function () {
-          $(this).dialog("destroy").remove();
-        },
-      });
-    }
     RED.careflow = RED.careflow || {};
-    RED.careflow.runNow = runNow;
+    // "Run this rule now" (run-now.ts) opens the run it started here.
+    RED.careflow.openRun = (id: number) => openRun(id, false);
     // The rehearsal's runs (editor-plugins/rehearse) light up the canvas the same way.
     RED.careflow.showPath = showPath;
     RED.careflow.clearPath = clearPath;
@@ -492,12 +441,49 @@ RED.plugins.registerPlugin("careflow-runs-sidebar", {
         refresh();
       }, 250);
     });
-    // The server forwards run events only while an editor says it is watching (60 s after the last).
-    function watch(): void {
-      $.ajax({ method: "POST", url: "careflow/runs/watch" });
+    // The live link (the spec's client live-feed connection). The server forwards run events
+    // only while an editor says it is watching (60 s after the last): Connecting until the first
+    // watch is taken, Connected while they are (one every 20 s), Disconnected when one fails,
+    // the list frozen as it was and the next try after 3 s, doubling up to 48 s.
+    const link = $('<div class="careflow-live-link" style="font-size:12px;margin-bottom:6px"></div>').prependTo(root);
+    let retryMs = 3000;
+    let timer: ReturnType<typeof setTimeout> | null = null;
+    function showLink(state: "connecting" | "connected" | "disconnected", nextTryMs = 0): void {
+      root.attr("data-live", state);
+      link.empty().css("color", state === "disconnected" ? "#b36b00" : "");
+      if (state === "connecting") $('<i class="fa fa-spinner fa-spin"></i>').appendTo(link);
+      const words = {
+        connecting: " Connecting to careflow…",
+        connected: "● Connected: runs show as they happen",
+        disconnected: "Disconnected: showing the runs as they were; trying again in " + Math.round(nextTryMs / 1000) + " s",
+      };
+      $("<span></span>").text(words[state]).appendTo(link);
+      link.attr("data-next-try-ms", String(nextTryMs));
     }
+    function watch(): void {
+      if (timer) clearTimeout(timer);
+      timer = null;
+      $.ajax({ method: "POST", url: "careflow/runs/watch" })
+        .done(() => {
+          const was = root.attr("data-live");
+          retryMs = 3000;
+          showLink("connected");
+          // Run events come over the editor's comms socket, which may drop one while it
+          // reconnects: each renewal also refreshes what could have changed unseen (the list,
+          // or a run still going), so nothing stays "running" for longer than a renewal.
+          const mayBeStale = detail.is(":hidden") || openStatus === "running" || openStatus === "waiting";
+          if (was !== "connected" || mayBeStale) refresh();
+          timer = setTimeout(watch, 20000);
+        })
+        .fail(() => {
+          showLink("disconnected", retryMs);
+          timer = setTimeout(watch, retryMs);
+          retryMs = Math.min(retryMs * 2, 48000);
+        });
+    }
+    RED.careflow.checkLive = watch;
+    showLink("connecting");
     watch();
-    setInterval(watch, 20000);
     refresh();
   },
 });

@@ -13,9 +13,12 @@ const DIST = path.resolve(__dirname, "../../..");
 /** Each browser script by name, as a path under `dist/`. */
 export const BROWSER_SCRIPTS = {
   form: "nodes/_kit/node-red/browser/form.js",
+  "channels-field": "nodes/_kit/node-red/browser/channels-field.js",
   "editor-page": "editor-plugins/editor-page/browser/page.js",
   "form-checks": "editor-plugins/form-checks/browser/checks.js",
   "runs-sidebar": "editor-plugins/runs-sidebar/browser/sidebar.js",
+  "run-now": "editor-plugins/runs-sidebar/browser/run-now.js",
+  "first-rule-tab": "editor-plugins/editor-page/browser/first-rule-tab.js",
   rehearse: "editor-plugins/rehearse/browser/rehearse.js",
   "template-autocomplete": "editor-plugins/template-autocomplete/browser/autocomplete.js",
 } as const;

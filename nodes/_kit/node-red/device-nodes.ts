@@ -115,7 +115,9 @@ function stageNode(RED: RedNodeApi, spec: DeviceSpec, handler: DeviceStageHandle
         })
         .catch((err: unknown) => {
           devices.services.log.warn({ node: this.id, type: spec.type, err: String(err) }, "a Devices tab node failed");
-          reply.answer(failure(500, `the Devices tab's '${nodeName(this, spec)}' node failed: ${err instanceof Error ? err.message : String(err)}`));
+          // A backing service that does not answer (the media store) stays a 503: the camera may send again later.
+          const status = (err as { status?: unknown } | null)?.status === 503 ? 503 : 500;
+          reply.answer(failure(status, `the Devices tab's '${nodeName(this, spec)}' node failed: ${err instanceof Error ? err.message : String(err)}`));
           done(err instanceof Error ? err : new Error(String(err)));
         });
     });

@@ -89,7 +89,7 @@ function registration(t: EditorType): string {
         : ""
     }
     oneditprepare: function () { window.careflowForm.prepare(this, ${schemaVar}, ${json(t.type)}); },
-    oneditsave: function () { window.careflowForm.save(this, ${schemaVar}, ${json(t.type)}); this.config_version = ${t.version}; }
+    oneditsave: function () { if (window.careflowForm.save(this, ${schemaVar}, ${json(t.type)})) this.config_version = ${t.version}; }
   });
 })();
 </script>
@@ -185,7 +185,7 @@ function triggerType(): EditorType {
       enabled: "return !RED.nodes.dirty() && !!(RED.careflow && RED.careflow.runNow);",
       onclick: "RED.careflow.runNow(this.z);",
     },
-    help: `Starts the rule. Its settings are the rule's own: how it fires (\`trigger_type\`), the triggering sensor, the cron schedule, cool-off, daily limit and occupancy duration. The tab's name is the rule's name; disabling the tab disables the rule.\n\n**Docs:** [Triggers and gates](${DOCS_ROOT}/triggers) · [Filters](${DOCS_ROOT}/filters)`,
+    help: `Starts the rule. Its settings are the rule's own: how it fires (\`trigger_type\`), the triggering sensor, the cron schedule, cool-off, daily limit and occupancy duration. The tab's name is the rule's name; disabling the tab disables the rule.\n\n\`system_health\` fires on careflow's own parts (a camera gone silent, the hub link down; \`system_health_config\`: \`part_kinds\` or one \`part_id\`, \`changes\`, \`min_minutes\`), once per change and once when the part is back; \`{{trigger_input.sentence}}\` says it ready to send ("The kitchen camera has sent nothing since 14:02.").\n\n**Docs:** [Triggers and gates](${DOCS_ROOT}/triggers) · [Health](${DOCS_ROOT}/health) · [Filters](${DOCS_ROOT}/filters)`,
   };
 }
 
@@ -217,7 +217,12 @@ export function renderEditorHtml(nodesDir: string, registry: NodeRegistry): stri
   // Types that cannot run yet look unfinished in the palette: faded, dashed, their label says "(not yet)".
   // Help: inline code wraps (Node-RED keeps it on one line, so a long example was cut off at the sidebar's edge).
   const style = `<style>${notYet.length ? `${notYet.join(",\n")} { opacity: 0.55; border-style: dashed; }\n` : ""}.red-ui-help :not(pre) > code { white-space: normal; overflow-wrap: anywhere; }</style>`;
-  const parts = [style, `<script type="text/javascript">${inlineScript(browserScript("form"))}</script>`, registration(triggerType())];
+  const parts = [
+    style,
+    `<script type="text/javascript">${inlineScript(browserScript("channels-field"))}</script>`,
+    `<script type="text/javascript">${inlineScript(browserScript("form"))}</script>`,
+    registration(triggerType()),
+  ];
   for (const spec of allSpecs(registry)) parts.push(registration(editorType(nodesDir, registry, spec)));
   for (const { spec } of registry.devices) parts.push(registration(deviceEditorType(nodesDir, spec)));
   return parts.join("\n") + "\n";

@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import type { ChannelHandler } from "../../_kit/handler-types";
+import { screens } from "../../_kit/words";
 import type { spec } from "./announcement.node";
 
 type Config = z.output<typeof spec.config>;
@@ -12,5 +13,5 @@ export const handler: ChannelHandler<Config> = async (ctx, message, config) => {
   const spoken = await ctx.services.webapp.announce({ text: message.message, mode: config.mode, voice: config.voice, language: config.language }, ctx.signal);
   if (!spoken.ok) return { channel: "announcement", delivered: false, detail: spoken.reason };
   const { clients, mode, bytes } = spoken.value;
-  return { channel: "announcement", delivered: true, detail: `spoken in ${clients} web app client(s) (${mode}, ${bytes} bytes of audio)` };
+  return { channel: "announcement", delivered: true, detail: `spoken aloud on ${screens(clients)} (${mode}, ${bytes} bytes of audio)` };
 };

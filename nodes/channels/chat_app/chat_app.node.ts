@@ -7,12 +7,13 @@ export const chatTarget = z
     name: z.string().min(1).describe("Who this is, e.g. Daughter"),
     chat_id: z.union([z.string().min(1), z.number().int()]).describe("Chat id"),
     alert_levels: z.array(z.enum(ALERT_LEVELS)).default([]).describe("Levels sent to this chat; empty = all"),
+    language: z.string().min(1).max(35).optional().describe("The language of the bot's buttons and notes in this chat (BCP 47); not set: app.language"),
   })
   .strict();
 
 export const spec = defineChannel({
   type: "chat_app",
-  displayName: "Chat app",
+  displayName: "Family chat",
   description: "Sends the message, with the run's image, to the family's chats.",
   version: 1,
   config: z

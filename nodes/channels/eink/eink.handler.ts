@@ -29,6 +29,7 @@ export const handler: ChannelHandler<Config> = async (ctx, message, config) => {
       ...(config.targets.length > 0 ? { sensor_ids: config.targets } : {}),
       expires_in_minutes: config.expiry_minutes,
       ...(config.dither ? { color_mode: "bw_dither" } : {}),
+      alert_level: message.alert_level,
     });
     if (receipt.sensor_ids.length === 0) return { channel: "eink", delivered: false, detail: "no e-ink display to show it on" };
     return { channel: "eink", delivered: true, detail: `shown on ${receipt.sensor_ids.join(", ")} until ${receipt.expires_at}` };

@@ -3,7 +3,7 @@ import { defineChannel } from "../../_kit/define";
 
 export const spec = defineChannel({
   type: "hub_speaker_tts",
-  displayName: "Hub speaker",
+  displayName: "Speaker",
   description: "Speaks the message on a speaker of the home automation hub, synthesised by the household's TTS service.",
   version: 1,
   config: z
@@ -14,7 +14,7 @@ export const spec = defineChannel({
         .optional()
         .describe("Speaker entity, e.g. media_player.kitchen; the step's hub_media_player overrides it"),
       voice: z.string().optional().describe("Voice; empty = tts.default_voice"),
-      language: z.string().optional().describe("Language code, e.g. en or hi; empty = tts.default_language"),
+      language: z.string().optional().describe("Language code, e.g. en or hi; empty = tts.default_language, else the senior's language"),
     })
     .strict(),
   stepOptions: ["hub_media_player"],

@@ -3,7 +3,7 @@ import { defineChannel } from "../../_kit/define";
 
 export const spec = defineChannel({
   type: "pwa_popup_text",
-  displayName: "Web app popup",
+  displayName: "Tablet popup",
   description: "Shows the message as a popup in every open web app.",
   version: 1,
   config: z

@@ -1,5 +1,6 @@
 import type { z } from "zod";
-import { NO_WEB_APP } from "../../_kit/care-services";
+import { NO_VOICE_MODEL, NO_WEB_APP } from "../../_kit/care-services";
+import { screens } from "../../_kit/words";
 import type { ChannelHandler } from "../../_kit/handler-types";
 import type { spec } from "./pwa_realtime_ai.node";
 
@@ -13,7 +14,7 @@ type Config = z.output<typeof spec.config>;
  * TTS voice (the announcement stream). The receipt says which, and why.
  */
 export const handler: ChannelHandler<Config> = async (ctx, message, config) => {
-  let why = "no realtime voice model is configured (llm.realtime)";
+  let why = NO_VOICE_MODEL;
   if (ctx.services.webapp.realtimeConfigured()) {
     const instruction = config.voice_instruction?.trim() ? ctx.services.templates.render(config.voice_instruction, message.pipeline_data).trim() : null;
     const talking = await ctx.services.webapp.converse({ reason: "notification", text: message.message, instruction: instruction || null }, ctx.signal);
@@ -22,7 +23,7 @@ export const handler: ChannelHandler<Config> = async (ctx, message, config) => {
       return {
         channel: "pwa_realtime_ai",
         delivered: true,
-        detail: `${joined ? "added to the conversation going on" : "conversation started"} (${session_id}, ${model}) in ${clients} web app client(s)`,
+        detail: `${joined ? "added to the conversation going on" : "conversation started"} (${session_id}, ${model}) on ${screens(clients)}`,
       };
     }
     why = talking.reason;
@@ -32,16 +33,16 @@ export const handler: ChannelHandler<Config> = async (ctx, message, config) => {
     message: message.message,
     room: message.room_name,
     ...(message.image_url ? { image_url: message.image_url } : {}),
+    ...(message.alert_id ? { alert_id: message.alert_id } : {}),
     spoken: true,
   });
   // Nobody there: that is the whole reason, said once.
-  if (shown === 0)
-    return { channel: "pwa_realtime_ai", delivered: false, detail: why === NO_WEB_APP ? NO_WEB_APP : `${why}; fallback not possible: ${NO_WEB_APP}` };
+  if (shown === 0) return { channel: "pwa_realtime_ai", delivered: false, detail: why === NO_WEB_APP ? NO_WEB_APP : `${why}, and ${NO_WEB_APP}` };
   const spoken = await ctx.services.webapp.announce({ text: message.message, mode: "stream" }, ctx.signal);
-  const voice = spoken.ok ? `spoken with the TTS voice in ${spoken.value.clients}` : `not spoken (${spoken.reason})`;
+  const voice = spoken.ok ? `read aloud on ${screens(spoken.value.clients)}` : `not spoken (${spoken.reason})`;
   return {
     channel: "pwa_realtime_ai",
     delivered: true,
-    detail: `fallback: ${why}; shown on screen in ${shown} web app client(s), ${voice}`,
+    detail: `${why}: shown instead on ${screens(shown)}, ${voice}`,
   };
 };

@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import type { ChannelHandler } from "../../_kit/handler-types";
+import { screens } from "../../_kit/words";
 import { speakOnHub } from "./speak-on-hub";
 import type { spec } from "./tts.node";
 
@@ -19,6 +20,6 @@ export const handler: ChannelHandler<Config> = async (ctx, message, config) => {
   return {
     channel: "tts",
     delivered: true,
-    detail: `no hub speaker (${onHub.detail ?? "unavailable"}): played in ${inApp.value.clients} web app client(s) instead`,
+    detail: `no hub speaker (${onHub.detail ?? "unavailable"}): played on ${screens(inApp.value.clients)} instead`,
   };
 };

@@ -3,7 +3,7 @@ import { defineChannel } from "../../_kit/define";
 
 export const spec = defineChannel({
   type: "tts",
-  displayName: "Speech (local TTS)",
+  displayName: "Speech",
   description: "Speaks the message with the household's own text-to-speech service on a hub speaker.",
   version: 1,
   config: z
@@ -11,7 +11,7 @@ export const spec = defineChannel({
       model: z.string().optional().describe("Speech model; empty = tts.default_model"),
       voice: z.string().optional().describe("Voice id; empty = tts.default_voice"),
       speed: z.number().min(0.25).max(4).default(1).describe("Speaking speed, 0.25–4"),
-      language: z.string().optional().describe("Language code, e.g. en or hi; empty = tts.default_language"),
+      language: z.string().optional().describe("Language code, e.g. en or hi; empty = tts.default_language, else the senior's language"),
       media_player: z
         .string()
         .regex(/^media_player\.[a-z0-9_]+$/, "use a media player entity, e.g. media_player.kitchen")

@@ -28,7 +28,7 @@ export function webhookBody(message: ChannelMessage): unknown {
  */
 export const handler: ChannelHandler<Config> = async (ctx, message, config) => {
   if (!config.url) {
-    return { channel: "webhook", delivered: false, detail: "no webhook URL: set the step's webhook_url or notifications.webhook.url" };
+    return { channel: "webhook", delivered: false, detail: "no webhook address is set up, neither on the step nor in the household's notification settings" };
   }
   const timeout = AbortSignal.timeout(config.timeout_seconds * 1000);
   const signal = AbortSignal.any([timeout, ctx.signal]);

@@ -5,6 +5,7 @@
  * overriding what the press would do; `alert_id` names the alert, else the newest open one.
  */
 import { z } from "zod";
+import { storeId } from "../../_kit/store-id";
 
 export const terminalPayloadSchema = z
   .object({
@@ -13,7 +14,7 @@ export const terminalPayloadSchema = z
     command: z.string().trim().min(1).max(200).optional(),
     args: z.array(z.string().max(200)).max(20).optional(),
     action: z.enum(["dismiss", "assist", "none"]).optional(),
-    alert_id: z.number().int().positive().optional(),
+    alert_id: storeId().optional(),
   })
   .strict();
 

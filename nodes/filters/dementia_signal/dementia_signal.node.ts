@@ -15,25 +15,30 @@ export const DEMENTIA_SIGNAL_KINDS = [
 /** Lowest first, as filters and presence_query rank them. */
 export const SIGNAL_SEVERITIES = ["info", "warning", "emergency"] as const;
 
+/**
+ * The spec's other spellings, `kind` (one kind or a list) and `min_severity`, as `kinds` and
+ * `severity_min`: accepted at every gate (REST, MCP, the editor, import), and the migration of v1
+ * configs, which could hold them.
+ */
+function ownSpellings({ kind, min_severity, ...rest }: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...rest };
+  if (kind !== undefined && kind !== null && kind !== "") {
+    const extra: unknown[] = Array.isArray(kind) ? kind : [kind];
+    const kinds: unknown[] = Array.isArray(rest.kinds) ? rest.kinds : [];
+    out.kinds = [...kinds, ...extra.filter((k) => !kinds.includes(k))];
+  }
+  if (min_severity !== undefined && rest.severity_min === undefined) out.severity_min = min_severity;
+  return out;
+}
+
 export const spec = defineFilter({
   type: "dementia_signal",
   displayName: "Dementia signal",
   description: "Lets the rule fire only for dementia-related signals of chosen kinds, people and severity.",
   version: 2,
-  // v1 configs may use the spec's aliases `kind` (one kind) and `min_severity`; v2 keeps only
-  // `kinds` and `severity_min`.
-  migrations: {
-    1: ({ kind, min_severity, ...rest }) => {
-      const out: Record<string, unknown> = { ...rest };
-      if (kind !== undefined && kind !== null && kind !== "") {
-        const extra: unknown[] = Array.isArray(kind) ? kind : [kind];
-        const kinds: unknown[] = Array.isArray(rest.kinds) ? rest.kinds : [];
-        out.kinds = [...kinds, ...extra.filter((k) => !kinds.includes(k))];
-      }
-      if (min_severity !== undefined && rest.severity_min === undefined) out.severity_min = min_severity;
-      return out;
-    },
-  },
+  // v2 keeps only `kinds` and `severity_min`; the spec's spellings are taken at every version.
+  migrations: { 1: ownSpellings },
+  aliases: ownSpellings,
   config: z
     .object({
       kinds: z.array(z.enum(DEMENTIA_SIGNAL_KINDS)).default([]).describe("Signal kinds that fire the rule; empty = every kind"),

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { NewPrompt } from "../../_kit/care-services";
+import { NO_VOICE_MODEL, type NewPrompt } from "../../_kit/care-services";
 import type { StepHandler } from "../../_kit/handler-types";
 import { promptFrame } from "../../_kit/prompt-frame";
 import { DEFAULT_POPUP_MESSAGE, type spec } from "./interactive_prompt.node";
@@ -64,7 +64,7 @@ export const handler: StepHandler<Config> = async (ctx, input, config) => {
  */
 async function askAloud(ctx: Ctx, text: string, instruction: string | null, p: { execution_id: number; step_id: number; config: Config }): Promise<void> {
   const where = { execution_id: p.execution_id, step_id: p.step_id };
-  let why = "no realtime voice model is configured (llm.realtime)";
+  let why = NO_VOICE_MODEL;
   if (ctx.services.webapp.realtimeConfigured()) {
     const prompt = {
       execution_id: p.execution_id,

@@ -16,9 +16,9 @@ export const handler: StepHandler<Config> = async (ctx, input, config) => {
     ctx.log.info({ execution_id: input.execution_id, step: input.step.label }, "notification suppressed by an earlier step; nothing sent");
     return { data: { notification_dispatched: false, notification_channels: {} } };
   }
-  const { receipts, messages } = await ctx.services.notify.send(input, config, ctx.signal);
+  const { receipts, messages, names } = await ctx.services.notify.send(input, config, ctx.signal);
   const dispatched = receipts.some((r) => r.delivered);
-  const warning = deliveryWarning(receipts);
+  const warning = deliveryWarning(receipts, names);
   // The trace shows one message: the channels' texts differ only by their own templates.
   const message = [...new Set(Object.values(messages))].join("\n—\n");
   return {

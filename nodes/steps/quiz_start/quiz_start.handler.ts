@@ -1,5 +1,7 @@
 import type { z } from "zod";
+import { NO_WEB_APP } from "../../_kit/care-services";
 import type { StepHandler } from "../../_kit/handler-types";
+import { screens } from "../../_kit/words";
 import type { spec } from "./quiz_start.node";
 
 type Config = z.output<typeof spec.config>;
@@ -36,7 +38,7 @@ export const handler: StepHandler<Config> = async (ctx, input, config) => {
       trace: { message: `not started: ${started.reason}` },
     };
   }
-  const shown = started.clients > 0 ? `shown in ${started.clients} web app client(s)` : "no web app client is connected to /ws; shown when one connects";
+  const shown = started.clients > 0 ? `shown on ${screens(started.clients)}` : `${NO_WEB_APP}; shown when it is opened`;
   if (started.clients === 0) ctx.log.warn({ execution_id: input.execution_id, session_id: started.session_id }, `quiz: ${shown}`);
   return {
     output_ports: ["main"],

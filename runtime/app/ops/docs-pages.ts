@@ -27,9 +27,11 @@ const PAGES: Record<string, string> = {
   presence: "Where people are",
   mcp: "MCP: tools for agents",
   "knowledge-page": "Knowledge: the caregiver's page",
+  "household-page": "Household: devices and keys",
   knowledge: "Knowledge: documents and answers",
   "knowledge-cards": "Knowledge: cards and quizzes",
   journal: "The input journal",
+  health: "Health: every part's state",
 };
 const NODE_PAGE = /^nodes\/(steps|filters|channels)\/[a-z0-9_]+$/;
 

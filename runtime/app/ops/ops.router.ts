@@ -3,9 +3,11 @@
  * `/api/v1/admin/app-info` (name, version, timezone), `/api/v1/admin/config` (effective
  * settings, redacted) and, for admin keys only, `/api/v1/admin/webapp-link` (the tablet's
  * set-up links with QR codes), `/api/v1/admin/webapp-link/qr.svg` and `/api/v1/admin/cluster`
- * (the instances and who holds each lease, docs/cluster.md).
+ * (the instances and who holds each lease, docs/cluster.md); `/api/v1/admin/health/parts`
+ * (every part's state, caregivers too) and `/api/v1/admin/webapp/tablets` (the tablets
+ * connected now, caregivers too).
  */
-import { Router, type Request } from "express";
+import { Router, type Request, type RequestHandler } from "express";
 import type { AppContext } from "../context";
 import type { Cluster } from "../../platform/cluster/cluster";
 import type { LinkHealth } from "../../platform/cluster/cluster-link";
@@ -15,7 +17,10 @@ import { packageInfo } from "../../platform/config/app-info";
 import { redactSecrets } from "./redact";
 import type { CtsHealth } from "../../household/cts/cts-status";
 import type { SceneSampleStatus } from "../../care/perception/scene-samples";
-import { NO_KEY, webappLinkQr, webappLinks } from "./webapp-link";
+import { managedWebAppKeys, NO_KEY, webappLinkQr, webappLinks } from "./webapp-link";
+import { connectedTablets } from "./webapp-tablets";
+import { isLoopbackHost } from "../../platform/http/household-address";
+import { lastReportOutcome } from "../../care/health-report/report-prefs";
 
 export interface HealthSources {
   nodeRedState: () => string;
@@ -57,6 +62,8 @@ export function healthRouter(ctx: AppContext, sources: HealthSources): Router {
         node_red: { state: nodeRed },
         ...(cts ? { cts: cts.enabled && sources.sceneSamples ? { ...cts, scene_samples: sources.sceneSamples() } : cts } : {}),
         ...(cluster !== undefined ? { cluster } : {}),
+        // Every part's state in one line (GET /api/v1/admin/health/parts has each part).
+        ...(ctx.parts ? { parts: ctx.parts.summary() } : {}),
       });
     }),
   );
@@ -92,11 +99,19 @@ export function adminConfigRouter(ctx: AppContext): Router {
     "/admin/webapp-link",
     route(async (req) => {
       const links = await webappLinks(ctx, requestBase(req));
+      // Keys made on the Household page are kept as digests: their links were answered once, when made.
+      const madeHere = await managedWebAppKeys(ctx);
+      // On a machine with no network address the link is localhost's: said, so nobody scans it in vain.
+      const local = links.some((l) => isLoopbackHost(new URL(l.url).host));
       return {
         links,
+        made_here: madeHere,
         hint: links.length
-          ? "Open the link once on the senior's tablet, or scan its QR code (qr_svg, or GET /api/v1/admin/webapp-link/qr.svg?key_name=…) with the tablet's camera; the app keeps the key. Then add it to the home screen."
-          : NO_KEY,
+          ? "Open the link once on the senior's tablet, or scan its QR code (qr_svg, or GET /api/v1/admin/webapp-link/qr.svg?key_name=…) with the tablet's camera; the app keeps the key. Then add it to the home screen." +
+            (local ? " The link points at localhost, which only this machine opens: set app.public_url to the address the tablet reaches careflow at." : "")
+          : madeHere.length
+            ? `The tablet keys made here (${madeHere.map((k) => `'${k.key_name}'`).join(", ")}) had their link shown once, when made: make a new tablet link (POST /api/v1/admin/keys {"kind": "api", "role": "webapp"}) or rotate one to pair a tablet.`
+            : NO_KEY,
       };
     }),
   );
@@ -114,6 +129,21 @@ export function adminConfigRouter(ctx: AppContext): Router {
       res.send(svg);
     }),
   );
+  // Caregivers read it as they read every GET: key names and times, never a key.
+  r.get(
+    "/admin/webapp/tablets",
+    route(() => connectedTablets(ctx)),
+  );
+  // Caregivers read it as they read every GET; the names of devices are no secret in the household.
+  r.get(
+    "/admin/health/parts",
+    // `daily_report`: how the last daily health message went, per chat (null: none sent yet).
+    route(async () =>
+      ctx.parts
+        ? { summary: ctx.parts.summary(), parts: ctx.parts.list(), daily_report: await lastReportOutcome(ctx) }
+        : reply(503, { detail: "the parts are not watched yet" }),
+    ),
+  );
   r.get(
     "/admin/cluster",
     route(() => ctx.cluster?.status() ?? reply(503, { detail: "the cluster is not started yet" })),
@@ -124,3 +154,15 @@ export function adminConfigRouter(ctx: AppContext): Router {
   );
   return r;
 }
+
+/**
+ * The spec's table names `/admin/app-info` without the `/api/v1` prefix: the same route answers
+ * there too, by handing the request on as `/api/v1/admin/app-info`, so its key check and roles
+ * are that route's own (mounted before `/api/v1`).
+ */
+export const APP_INFO_AT_ROOT = "/admin/app-info";
+export const appInfoAtRoot: RequestHandler = (req, _res, next) => {
+  const query = req.url.indexOf("?");
+  req.url = `/api/v1${APP_INFO_AT_ROOT}${query >= 0 ? req.url.slice(query) : ""}`;
+  next();
+};

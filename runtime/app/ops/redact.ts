@@ -9,9 +9,23 @@ export function redactSecrets(value: unknown, parentKey = ""): unknown {
       // Header values (e.g. Authorization) are credentials whatever their name.
       if (parentKey === "headers" && typeof v === "string") out[k] = "***";
       else if (SECRET_KEY.test(k) && typeof v === "string") out[k] = "***";
+      else if (typeof v === "string") out[k] = withoutPassword(v);
       else out[k] = redactSecrets(v, k);
     }
     return out;
   }
   return value;
+}
+
+/** A URL's password is a secret whatever the key is called (`media.store_url`'s secret key). */
+function withoutPassword(text: string): string {
+  if (!/^[a-z][a-z0-9+.-]*:\/\/[^/]*@/i.test(text)) return text;
+  try {
+    const u = new URL(text);
+    if (!u.password) return text;
+    u.password = "***";
+    return u.toString();
+  } catch {
+    return text;
+  }
 }

@@ -21,7 +21,12 @@ export interface BotClientOptions {
   maxRetryAfterSeconds: number;
   /** Per call, long polls excepted. */
   timeoutSeconds?: number;
+  /** Told after each call whether the Bot API answered and took the token (the chat part's health). */
+  onReachable?: (reachable: boolean, reason?: string) => void;
 }
+
+/** The API answered and knew the bot: any success, or a refusal that is about the request, not the token. */
+const botReachable = (err: unknown): boolean => err instanceof grammy().GrammyError && err.error_code !== 401 && err.error_code !== 404 && err.error_code < 500;
 
 /** How a failed call reads in a receipt. */
 export function reasonOf(err: unknown): string {
@@ -74,8 +79,11 @@ export class BotClient {
     let waited = 0;
     for (;;) {
       try {
-        return { ok: true, value: await fn(this.api, signal as unknown as BotSignal | undefined) };
+        const value = await fn(this.api, signal as unknown as BotSignal | undefined);
+        this.opts.onReachable?.(true);
+        return { ok: true, value };
       } catch (err) {
+        if (!signal?.aborted) this.opts.onReachable?.(botReachable(err), reasonOf(err));
         const retryAfter = err instanceof grammy().GrammyError && err.error_code === 429 ? (err.parameters.retry_after ?? 1) : null;
         if (retryAfter !== null && waited + retryAfter <= this.opts.maxRetryAfterSeconds && !signal?.aborted) {
           waited += retryAfter;

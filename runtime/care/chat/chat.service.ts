@@ -3,9 +3,13 @@
  * triggering frame and, for an alert, "I'm on it" / "Resolved" buttons; takes a button press or a
  * reply to an alert's message as an acknowledgement (who, when), after which every message of
  * the alert in every chat is edited to say who took it; and fires chat_app rules on the
- * configured commands from the targets' chats. Updates arrive by long polling (`mode:
- * polling`, the default) or at `POST /api/v1/chat/webhook` (`mode: webhook`).
+ * configured commands from the targets' chats; links a new relative's chat on `/start CODE` (a
+ * Household page code, relatives.service.ts), the one message read from a chat it does not know.
+ * The targets are the settings file's and the page's (`targetOfChat`). Updates arrive by long polling (`mode:
+ * polling`, the default) or at `POST /api/v1/chat/webhook` (`mode: webhook`). Every word the
+ * bot adds (buttons, notes, toasts, answers) is in the language of the chat it goes to (issue 49).
  */
+import { cutWhole, cutWithEllipsis } from "./cut-text";
 import type { InlineKeyboard } from "grammy";
 import type { Update, Message, CallbackQuery } from "grammy/types";
 import type { ChatSendRequest, ChatSendResult, ChatTarget, ServiceAnswer } from "../../../nodes/_kit/care-services";
@@ -18,6 +22,9 @@ import { fireLogged, rulesWithTrigger } from "../pipeline/triggers/trigger-kit";
 import { triggerContext } from "../pipeline/engine/types";
 import { BotClient, grammy, isTooLong } from "./bot-client";
 import { acknowledgeAlertSignal } from "./alert-signal-ack";
+import { chatTargets, redeemCode, targetOfChat } from "./relatives.service";
+import { chatWords, noCodeText, welcomeText, wrongCodeText } from "./relative-words";
+import type { Words } from "../../platform/i18n/catalogs";
 import { sharpLib } from "../../platform/core/sharp-lib";
 import { leasesOf } from "../../platform/cluster/cluster";
 import { whileHolding } from "../../platform/cluster/leases";
@@ -31,10 +38,10 @@ type ChatSettings = CareContext["settings"]["notifications"]["chat_app"];
 export const ackData = (alertId: number): string => `ack:${alertId}`;
 export const resolveData = (alertId: number): string => `res:${alertId}`;
 
-const buttonsFor = (alertId: number, withAck: boolean): InlineKeyboard => {
+const buttonsFor = (t: Words, alertId: number, withAck: boolean): InlineKeyboard => {
   const k = new (grammy().InlineKeyboard)();
-  if (withAck) k.text("I'm on it", ackData(alertId));
-  return k.text("Resolved", resolveData(alertId));
+  if (withAck) k.text(t("chat.button.on_it"), ackData(alertId));
+  return k.text(t("chat.button.resolved"), resolveData(alertId));
 };
 
 const ref = (chatId: number | string, messageId: number): string => `${chatId}:${messageId}`;
@@ -45,9 +52,16 @@ function splitRef(r: string): { chat_id: string; message_id: number } | null {
   return i > 0 && Number.isInteger(id) ? { chat_id: r.slice(0, i), message_id: id } : null;
 }
 
+/** A command careflow answers itself; its text is the reply in the chat that asked (null: none). */
+export type CommandAnswer = (asked: { target: ChatTarget; args: string[] }) => Promise<string | null>;
+
 export interface ChatLink {
   readonly client: BotClient | null;
   send(request: ChatSendRequest, signal: AbortSignal): Promise<ServiceAnswer<ChatSendResult[]>>;
+  /** A plain text to one chat; the message's id, or why it did not go. */
+  sendText(chatId: string | number, text: string): Promise<ServiceAnswer<number>>;
+  /** Answers `/<command>` from a target's chat itself, whatever `commands` lists; no rule fires on it. */
+  answerCommand(command: string, answer: CommandAnswer): void;
   /** One update from the chat service (polling or webhook). */
   handleUpdate(update: Update): Promise<void>;
   stop(): Promise<void>;
@@ -65,7 +79,14 @@ export const chatLinkOf = (ctx: CareContext): ChatLink | undefined => links.get(
 
 export function startChat(ctx: CareContext): ChatLink {
   const s = chatSettings(ctx);
-  const client = s.token ? new BotClient({ token: s.token, apiBaseUrl: s.api_base_url, maxRetryAfterSeconds: s.max_retry_after_seconds }) : null;
+  const client = s.token
+    ? new BotClient({
+        token: s.token,
+        apiBaseUrl: s.api_base_url,
+        maxRetryAfterSeconds: s.max_retry_after_seconds,
+        onReachable: (up, reason) => ctx.parts?.report("chat", up, reason),
+      })
+    : null;
   const link = new ChatService(ctx, client);
   links.set(ctx, link);
   if (!client) ctx.log.info("chat app: no bot token (CAREFLOW_CHAT_TOKEN); chat_app sends report that");
@@ -75,6 +96,7 @@ export function startChat(ctx: CareContext): ChatLink {
 
 class ChatService implements ChatLink {
   private readonly inflight = new Set<Promise<unknown>>();
+  private readonly answers = new Map<string, CommandAnswer>();
   private readonly unsubscribe: () => void;
   private stopped = false;
   private stopPolling: (() => Promise<void>) | null = null;
@@ -129,6 +151,17 @@ class ChatService implements ChatLink {
 
   // ---- sending ------------------------------------------------------------------------
 
+  answerCommand(command: string, answer: CommandAnswer): void {
+    this.answers.set(command, answer);
+  }
+
+  async sendText(chatId: string | number, text: string): Promise<ServiceAnswer<number>> {
+    const client = this.client;
+    if (!client) return { ok: false, reason: "no chat bot configured: set CAREFLOW_CHAT_TOKEN (or notifications.chat_app.token)" };
+    const sent = await client.call((api, sig) => api.sendMessage(chatId, text.slice(0, MAX_TEXT), {}, sig));
+    return sent.ok ? { ok: true, value: sent.value.message_id } : sent;
+  }
+
   async send(request: ChatSendRequest, signal: AbortSignal): Promise<ServiceAnswer<ChatSendResult[]>> {
     const client = this.client;
     if (!client) return { ok: false, reason: "no chat bot configured: set CAREFLOW_CHAT_TOKEN (or notifications.chat_app.token)" };
@@ -181,12 +214,12 @@ class ChatService implements ChatLink {
         ]);
       }
     }
-    let text = request.text.length > MAX_TEXT ? `${request.text.slice(0, MAX_TEXT - 1)}…` : request.text;
-    const markup = withButtons ? { reply_markup: buttonsFor(request.alert_id!, true) } : {};
+    let text = cutWithEllipsis(request.text, MAX_TEXT);
+    const markup = withButtons ? { reply_markup: buttonsFor(chatWords(this.ctx, target.language), request.alert_id!, true) } : {};
     let sent = await client.call((api, sig) => api.sendMessage(target.chat_id, text, markup, sig), signal);
     if (!sent.ok && isTooLong(sent.reason)) {
       // The limit counts after entity parsing; a shorter text goes through.
-      text = `${text.slice(0, 1000)}…`;
+      text = cutWithEllipsis(text, 1001);
       sent = await client.call((api, sig) => api.sendMessage(target.chat_id, text, markup, sig), signal);
     }
     const detail = sent.ok ? [`message ${sent.value.message_id}`, ...notes].join("; ") : [sent.reason, ...notes].join("; ");
@@ -207,7 +240,10 @@ class ChatService implements ChatLink {
 
   // ---- acknowledgement ----------------------------------------------------------------
 
-  /** Edits every message of the alert in every chat to say who took it, keeping "Resolved" while it is open. */
+  /**
+   * Edits every message of the alert in every chat to say who took it, keeping "Resolved" while
+   * it is open; each chat reads the note and the button in its own language.
+   */
   private async editAll(alertId: number): Promise<void> {
     const client = this.client;
     if (!client) return;
@@ -215,12 +251,17 @@ class ChatService implements ChatLink {
     if (!alert) return;
     const refs = await alertHistoryRefs(this.ctx, alertId, CHANNEL, "delivered");
     if (refs.length === 0) return;
-    const text = await this.editedText(alert);
-    const markup = alert.resolved ? { reply_markup: new (grammy().InlineKeyboard)() } : { reply_markup: buttonsFor(alertId, false) };
+    const original = await this.originalText(alert);
+    // A chat no longer listed (removed since the send) reads the household's language.
+    const languages = new Map((await chatTargets(this.ctx)).map((t) => [String(t.chat_id), t.language]));
     await Promise.all(
       refs.map(async ({ ref: r, target }) => {
         const m = splitRef(r);
         if (!m) return;
+        const t = chatWords(this.ctx, languages.get(m.chat_id));
+        const line = statusLine(this.ctx, alert, t);
+        const text = `${cutWhole(original, MAX_TEXT - line.length - 4)}\n\n${line}`;
+        const markup = alert.resolved ? { reply_markup: new (grammy().InlineKeyboard)() } : { reply_markup: buttonsFor(t, alertId, false) };
         const done = await client.call((api) => api.editMessageText(m.chat_id, m.message_id, text, markup));
         // "message is not modified" means it already says this: nothing to record.
         if (!done.ok && /not modified/i.test(done.reason)) return;
@@ -237,12 +278,11 @@ class ChatService implements ChatLink {
     );
   }
 
-  private async editedText(alert: Alert): Promise<string> {
+  /** The alert's message as the chats got it (the family's words, in whatever language they wrote). */
+  private async originalText(alert: Alert): Promise<string> {
     const row = await escalationRow(this.ctx, alert.id);
     const plan = fromJsonText<{ messages?: Record<string, string> } | null>(row?.notification_json ?? null, null);
-    const original = plan?.messages?.[CHANNEL] ?? alert.description;
-    const line = statusLine(this.ctx, alert);
-    return `${original.slice(0, MAX_TEXT - line.length - 4)}\n\n${line}`;
+    return plan?.messages?.[CHANNEL] ?? alert.description;
   }
 
   // ---- updates ------------------------------------------------------------------------
@@ -276,24 +316,25 @@ class ChatService implements ChatLink {
     if (update.message) return this.onMessage(update.message);
   }
 
-  /** The target a chat belongs to; null (and logged) for a chat that is not one of the targets'. */
-  private allowed(chatId: number | string | undefined, what: string): ChatTarget | null {
-    const t = chatSettings(this.ctx).targets.find((x) => String(x.chat_id) === String(chatId));
+  /** The target a chat belongs to (the settings file's or the Household page's); null (and logged) for a chat that is not one of the targets'. */
+  private async allowed(chatId: number | string | undefined, what: string): Promise<ChatTarget | null> {
+    const t = chatId === undefined ? null : await targetOfChat(this.ctx, chatId);
     if (!t) this.ctx.log.warn({ chat_id: chatId, what }, "chat update from an unknown chat ignored");
-    return t ?? null;
+    return t;
   }
 
   private async onButton(q: CallbackQuery): Promise<void> {
     const client = this.client!;
-    const target = this.allowed(q.message?.chat.id, "button");
+    const target = await this.allowed(q.message?.chat.id, "button");
     const m = /^(ack|res):(\d+)$/.exec(q.data ?? "");
+    const t = chatWords(this.ctx, target?.language);
     if (!target || !m) {
-      await client.call((api) => api.answerCallbackQuery(q.id, { text: "Not for this chat" }));
+      await client.call((api) => api.answerCallbackQuery(q.id, { text: t("chat.toast.not_for_chat") }));
       return;
     }
     const action = m[1] === "ack" ? "assist" : "dismiss";
     const actor = q.from.first_name || q.from.username || target.name;
-    const answer = await this.act(Number(m[2]), action, actor, `chat ${target.name}: button`, null);
+    const answer = await this.act(t, Number(m[2]), action, actor, `chat ${target.name}: button`, null);
     await client.call((api) => api.answerCallbackQuery(q.id, { text: answer }));
   }
 
@@ -303,11 +344,18 @@ class ChatService implements ChatLink {
     if (replyTo) {
       const alertId = await alertIdByRef(this.ctx, ref(msg.chat.id, replyTo.message_id));
       if (alertId !== null) {
-        const target = this.allowed(msg.chat.id, "reply");
+        const target = await this.allowed(msg.chat.id, "reply");
         if (!target) return;
         const actor = msg.from?.first_name || msg.from?.username || target.name;
         const resolves = /^\s*(resolved|done|ok|erledigt)\b/i.test(text);
-        await this.act(alertId, resolves ? "dismiss" : "assist", actor, text.slice(0, 500) || `chat ${target.name}: reply`, text);
+        await this.act(
+          chatWords(this.ctx, target.language),
+          alertId,
+          resolves ? "dismiss" : "assist",
+          actor,
+          text.slice(0, 500) || `chat ${target.name}: reply`,
+          text,
+        );
         return;
       }
     }
@@ -316,32 +364,44 @@ class ChatService implements ChatLink {
 
   /**
    * Acts on the alert and acknowledges the dementia signal it came from, if any (`feedback`: what
-   * the person wrote, null for a button); the answer a person sees (a button's toast).
+   * the person wrote, null for a button); the answer a person sees (a button's toast), in `t`'s language.
    */
-  private async act(alertId: number, action: "assist" | "dismiss", actor: string, note: string, feedback: string | null): Promise<string> {
+  private async act(t: Words, alertId: number, action: "assist" | "dismiss", actor: string, note: string, feedback: string | null): Promise<string> {
     try {
       const alert = await getAlert(this.ctx, alertId);
       if (action === "assist" && alert.assistance_needed) {
-        const by = [...alert.actions].reverse().find((a) => a.action === "assist")?.actor ?? "someone";
-        return `${by} is already on it`;
+        const by = [...alert.actions].reverse().find((a) => a.action === "assist")?.actor ?? t("chat.note.someone");
+        return t("chat.toast.already_on_it", { name: by });
       }
       await actOnAlert(this.ctx, alertId, { action, note }, actor);
       await acknowledgeAlertSignal(this.ctx, alert.execution_id, actor, feedback).catch((err: unknown) =>
         this.ctx.log.error({ err, alert_id: alertId }, "acknowledging the alert's dementia signal failed"),
       );
-      return action === "assist" ? "Thanks: the others see that you are on it" : "Marked resolved";
+      return action === "assist" ? t("chat.toast.thanks_on_it") : t("chat.toast.marked_resolved");
     } catch (err) {
       if (err instanceof ConflictError) return err.message;
-      if (err instanceof NotFoundError) return "This alert no longer exists";
+      if (err instanceof NotFoundError) return t("chat.toast.gone");
       throw err;
     }
   }
 
   private async onCommand(msg: Message, text: string): Promise<void> {
-    const target = this.allowed(msg.chat.id, "command");
-    if (!target) return;
     const [head = "", ...args] = text.trim().split(/\s+/);
     const command = head.slice(1).split("@")[0]!.toLowerCase();
+    // A relative joins from a chat careflow does not know yet: `/start CODE` is read before the check.
+    if (command === "start" && args.length > 0) return this.onStartCode(msg, args[0]!);
+    const target = await this.allowed(msg.chat.id, command === "start" ? "start" : "command");
+    if (!target) {
+      if (command === "start") await this.reply(msg, noCodeText(chatWords(this.ctx)), "start");
+      return;
+    }
+    const answer = this.answers.get(command);
+    if (answer) {
+      const text = await answer({ target, args });
+      const sent = text === null ? null : await this.sendText(msg.chat.id, text);
+      if (sent && !sent.ok) this.ctx.log.warn({ chat: target.name, command, reason: sent.reason }, "chat command: the answer was not sent");
+      return;
+    }
     if (!chatSettings(this.ctx).commands.includes(command)) {
       this.ctx.log.info({ chat_id: msg.chat.id, command }, "chat command not configured; ignored");
       return;
@@ -367,20 +427,37 @@ class ChatService implements ChatLink {
       ),
     );
   }
+
+  /** `/start CODE` (Household page, "Add a relative"): links the chat once for a good code; any other code changes nothing and is answered politely. */
+  private async onStartCode(msg: Message, code: string): Promise<void> {
+    const used = await redeemCode(this.ctx, code, String(msg.chat.id));
+    if (used) this.ctx.log.info({ chat_id: msg.chat.id, relative: used.name }, "chat linked with a one-time code");
+    else this.ctx.log.warn({ chat_id: msg.chat.id }, "chat: a wrong, used or expired code was sent");
+    // Welcomed in the language the code was made for; a stranger's chat in the household's.
+    await this.reply(msg, used ? welcomeText(chatWords(this.ctx, used.language), used.name, used.alert_levels) : wrongCodeText(chatWords(this.ctx)), "start");
+  }
+
+  private async reply(msg: Message, text: string, what: string): Promise<void> {
+    const sent = await this.sendText(msg.chat.id, text);
+    if (!sent.ok) this.ctx.log.warn({ chat_id: msg.chat.id, what, reason: sent.reason }, "chat: the answer was not sent");
+  }
 }
 
-/** "Anna is on it, 08:14" / "Resolved by Anna, 08:20", in the household's time. */
-export function statusLine(ctx: CareContext, alert: Alert): string {
+/**
+ * "Anna is on it, 08:14" / "Resolved by Anna, 08:20", in the household's time and `t`'s language
+ * (the household's when not given: the alert's history).
+ */
+export function statusLine(ctx: CareContext, alert: Alert, t: Words = chatWords(ctx)): string {
   const hhmm = (iso: string | null) => {
     const p = localParts(iso ? Date.parse(iso) : ctx.clock.now(), ctx.settings.app.timezone);
     return `${String(p.hour).padStart(2, "0")}:${String(p.minute).padStart(2, "0")}`;
   };
   const assist = [...alert.actions].reverse().find((a) => a.action === "assist");
   if (alert.resolved) {
-    const onIt = assist && assist.actor !== alert.resolved_by ? ` (${assist.actor} was on it, ${hhmm(assist.created_at)})` : "";
-    return `✅ Resolved by ${alert.resolved_by ?? "someone"}, ${hhmm(alert.resolved_at)}${onIt}`;
+    const onIt = assist && assist.actor !== alert.resolved_by ? ` ${t("chat.note.was_on_it", { name: assist.actor, time: hhmm(assist.created_at) })}` : "";
+    return `${t("chat.note.resolved", { name: alert.resolved_by ?? t("chat.note.someone"), time: hhmm(alert.resolved_at) })}${onIt}`;
   }
-  return `🏃 ${assist?.actor ?? "Someone"} is on it, ${hhmm(assist?.created_at ?? null)}`;
+  return t("chat.note.on_it", { name: assist?.actor ?? t("chat.note.someone_start"), time: hhmm(assist?.created_at ?? null) });
 }
 
 /** The frame scaled so its longest side is at most `maxSide`, as JPEG. */

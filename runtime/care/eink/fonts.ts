@@ -79,6 +79,23 @@ function loadCatalog(): FontEntry[] {
   return entries;
 }
 
+/**
+ * The installed font files, without registering them with the renderer: the web app serves
+ * the same files to the tablet (runtime/app/webapp), so it draws every script the cards do.
+ */
+export function fontFiles(): Array<{ filename: string; file: string; family: string; weight: 400 | 700 }> {
+  const files: Array<{ filename: string; file: string; family: string; weight: 400 | 700 }> = [];
+  for (const p of PACKAGES) {
+    const dir = packageDir(p.pkg);
+    for (const w of WEIGHTS) {
+      const filename = `${p.stem}_${w.dir}.ttf`;
+      const file = dir ? path.join(dir, w.dir, filename) : "";
+      if (file && fs.existsSync(file)) files.push({ filename, file, family: p.family, weight: w.weight });
+    }
+  }
+  return files;
+}
+
 export function listFonts(): FontInfo[] {
   return loadCatalog().map(({ filename, family, weight, script, available }) => ({ filename, family, weight, script, available }));
 }

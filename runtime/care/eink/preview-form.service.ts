@@ -14,6 +14,7 @@ import { defaultRegions } from "./region";
 import type { TemplateUpload } from "./templates.service";
 import { layoutFor, resolveTemplate } from "./template-resolve";
 import { parseRegions, parseRegionTexts } from "./template-input";
+import { MAX_STORE_ID } from "../../../nodes/_kit/store-id";
 
 const previewFormSchema = z
   .object({
@@ -21,6 +22,7 @@ const previewFormSchema = z
       .string()
       .regex(/^[1-9]\d{0,9}$/, "must be a template id")
       .transform(Number)
+      .refine((n) => n <= MAX_STORE_ID, "must be a template id")
       .optional(),
     template: z.string().trim().min(1).optional(),
     text: z.string().max(5000).optional(),

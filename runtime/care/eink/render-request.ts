@@ -8,6 +8,7 @@ import { ValidationError } from "../../platform/core/errors";
 import { colorModeSchema } from "./color-mode";
 import { mainRegion, type Region } from "./region";
 import { regionTextsSchema } from "./template-input";
+import { storeId } from "../../../nodes/_kit/store-id";
 
 // A month: longer-lived content belongs on the default template, not in a message.
 export const MAX_EXPIRY_MINUTES = 60 * 24 * 30;
@@ -15,7 +16,7 @@ export const MAX_EXPIRY_MINUTES = 60 * 24 * 30;
 const contentFields = {
   text: z.string().max(5000, "at most 5000 characters").optional(),
   regions: regionTextsSchema.optional(),
-  template_id: z.number().int().positive().optional(),
+  template_id: storeId().optional(),
   template: z.string().trim().min(1, "must not be empty").optional(),
   color_mode: colorModeSchema.optional(),
 };

@@ -2,6 +2,7 @@
 import type { CareContext } from "../context";
 import { NotFoundError, ValidationError } from "../../platform/core/errors";
 import type { ColorMode } from "./color-mode";
+import { ensureDefaultTemplate } from "./default-template";
 import { readImage } from "./image-store";
 import type { CardLayout } from "./renderer";
 import type { EinkTemplate } from "./template";
@@ -31,7 +32,8 @@ export async function resolveTemplate(ctx: CareContext, ref: { template_id?: num
     if (byName) return byName;
     ctx.log.warn({ template: configured }, "notifications.eink.default_template names no template; using the default template");
   }
-  const fallback = await getDefaultTemplate(ctx);
+  // A fresh install whose media store was down at start made none yet: made now (or a 503).
+  const fallback = (await getDefaultTemplate(ctx)) ?? (await ensureDefaultTemplate(ctx).then(() => getDefaultTemplate(ctx)));
   if (!fallback) throw new ValidationError("template_id: no template given and no default template exists");
   return fallback;
 }

@@ -29,10 +29,11 @@ import {
   type NewPrompt,
   type PromptRow,
 } from "./prompts.store";
+import { storeId } from "../../../nodes/_kit/store-id";
 
 export const interactiveResponseSchema = z
   .object({
-    execution_id: z.number().int().positive(),
+    execution_id: storeId(),
     step_id: z.number().int().nonnegative(),
     channel: z.enum(ANSWER_CHANNELS),
     action: z.enum(ACTIONS),

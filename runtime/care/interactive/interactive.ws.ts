@@ -32,9 +32,9 @@ export function registerInteractiveHandlers(ctx: CareContext): void {
     const result = await respond(ctx, { channel: "pwa_popup_text", ...body }, client.principal.name);
     client.send({ type: "interactive_response_result", execution_id: body.execution_id, step_id: body.step_id, ...result });
   });
-  ctx.webapp.onConnect((client) => {
-    void replayOpenPrompts(ctx, client).catch((err) => ctx.log.warn({ err, caller: client.principal.name }, "web app: open prompts were not replayed"));
-  });
+  ctx.webapp.onConnect((client) =>
+    replayOpenPrompts(ctx, client).catch((err) => ctx.log.warn({ err, caller: client.principal.name }, "web app: open prompts were not replayed")),
+  );
 }
 
 const LIVE_RUN = new Set(["running", "waiting"]);

@@ -1,5 +1,6 @@
 /** The `interactive_prompts` table: one row per prompt a run put to the senior. */
 import type { Knex } from "knex";
+import { deleteSomeWhere } from "../../platform/db/delete-before";
 import type { NewPrompt as CarePrompt } from "../../../nodes/_kit/care-services";
 import { toBool } from "../../platform/db/json-column";
 
@@ -60,3 +61,8 @@ export async function claimOutcome(db: Knex, id: number, outcome: { answered_at:
 
 /** A channel a person answers through (not the countdown's own). */
 export const isAnswerChannel = (c: Channel | null): c is AnswerChannel => c !== null && (ANSWER_CHANNELS as readonly string[]).includes(c);
+
+/** Retention (docs/retention.md): deletes at most `limit` prompts answered (or timed out) before the cutoff; an open prompt stays. */
+export function prunePromptsBefore(db: Knex, cutoffIso: string, limit: number): Promise<number> {
+  return deleteSomeWhere(db, "interactive_prompts", `answered_at is not null and answered_at < ?`, [cutoffIso], limit);
+}

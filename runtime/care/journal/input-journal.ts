@@ -90,6 +90,11 @@ export class InputJournal {
     }
   }
 
+  /** Inputs waiting to be written (GET /metrics reads it). */
+  get queued(): number {
+    return this.pending.length;
+  }
+
   /** Writes what is queued (after any write under way); resolves when it is stored or given back to the queue. */
   flush(): Promise<void> {
     this.flushing = this.flushing.then(async () => {

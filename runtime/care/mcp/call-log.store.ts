@@ -1,6 +1,6 @@
 /** The `mcp_calls` table: written in batches by call-log.ts, read by the calls endpoint. */
 import type { Knex } from "knex";
-import { deleteBefore } from "../../platform/db/delete-before";
+import { deleteSomeWhere } from "../../platform/db/delete-before";
 
 export interface CallRow {
   timestamp: string;
@@ -51,6 +51,7 @@ export async function selectCalls(db: Knex, q: CallQuery): Promise<StoredCall[]>
   });
 }
 
-export async function deleteCallsBefore(db: Knex, beforeIso: string, signal?: AbortSignal): Promise<number> {
-  return deleteBefore(db, "mcp_calls", "timestamp", beforeIso, { signal });
+/** Retention (`retention.mcp_calls_days`, docs/retention.md): deletes at most `limit` calls made before the cutoff. */
+export function pruneCallsBefore(db: Knex, cutoffIso: string, limit: number): Promise<number> {
+  return deleteSomeWhere(db, "mcp_calls", `"timestamp" < ?`, [cutoffIso], limit);
 }

@@ -2,19 +2,17 @@
  * Every MCP tool call is recorded (who, tool, arguments, duration, outcome), over `/mcp` and
  * the REST mirror alike. Calls are queued and written together every 200 ms (or at 200
  * queued), so recording never slows a call; a read flushes the queue first, so a call is
- * visible as soon as it returned. Rows older than `RETENTION_DAYS` are removed hourly, by one
- * instance (the `retention:MCP tool calls` lease, platform/db/retention.ts).
+ * visible as soon as it returned. Rows older than `retention.mcp_calls_days` are removed by the
+ * retention job (app/retention-plan.ts, docs/retention.md).
  */
 import type { PlatformContext } from "../../platform/context";
 import { isoNow } from "../../platform/core/clock";
-import { startRetention } from "../../platform/db/retention";
-import { deleteCallsBefore, insertCalls, selectCalls, type CallQuery, type CallRow, type StoredCall } from "./call-log.store";
+import { insertCalls, selectCalls, type CallQuery, type CallRow, type StoredCall } from "./call-log.store";
 
 const FLUSH_MS = 200;
 const FLUSH_AT = 200;
 /** Arguments are kept up to this many characters of their JSON (a rule bundle can be large). */
 export const MAX_ARGUMENTS_CHARS = 4000;
-export const RETENTION_DAYS = 90;
 
 export type CallInput = Omit<CallRow, "timestamp" | "arguments_json"> & { arguments: unknown };
 
@@ -22,16 +20,10 @@ export class CallLog {
   private queue: CallRow[] = [];
   private timer: NodeJS.Timeout | null = null;
   private writing: Promise<void> = Promise.resolve();
-  private stopPruning: (() => Promise<void>) | null = null;
 
   constructor(private readonly ctx: Pick<PlatformContext, "db" | "clock" | "log" | "cluster">) {}
 
   start(): () => Promise<void> {
-    this.stopPruning = startRetention(this.ctx, {
-      what: "MCP tool calls",
-      days: RETENTION_DAYS,
-      deleteBefore: (cutoff, signal) => deleteCallsBefore(this.ctx.db, cutoff, signal),
-    });
     return () => this.stop();
   }
 
@@ -72,8 +64,6 @@ export class CallLog {
   }
 
   async stop(): Promise<void> {
-    await this.stopPruning?.();
-    this.stopPruning = null;
     await this.flush();
   }
 }

@@ -90,21 +90,21 @@ function mcpKey(req: Request): string | null {
 
 /** The key check of `/mcp`: the principal goes on `req.principal`. */
 export function mcpAuth(keys: KeyStore, throttle: FailureThrottle): RequestHandler {
-  return (req: Request, _res: Response, next: NextFunction) => {
+  const check = async (req: Request): Promise<Error | undefined> => {
     const key = mcpKey(req);
-    if (!key) return next(new UnauthorizedError());
+    if (!key) return new UnauthorizedError();
     const client = clientAddress(req);
     const wait = throttle.retryAfter(client);
-    if (wait > 0) return next(new TooManyRequestsError(`Too many wrong keys from this address: try again in ${wait} s`, wait));
-    const principal = keys.resolve(key);
+    if (wait > 0) return new TooManyRequestsError(`Too many wrong keys from this address: try again in ${wait} s`, wait);
+    const principal = await keys.resolve(key);
     if (!principal) {
       throttle.fail(client);
-      return next(new UnauthorizedError("Invalid API key"));
+      return new UnauthorizedError("Invalid API key");
     }
-    throttle.succeed(client);
     const method = req.method === "HEAD" ? "GET" : req.method;
-    if (!isAllowed(principal, method, "/mcp")) return next(new ForbiddenError(`Permission denied: '${principal.name}' may not ${method} /mcp`));
+    if (!isAllowed(principal, method, "/mcp")) return new ForbiddenError(`Permission denied: '${principal.name}' may not ${method} /mcp`);
     req.principal = principal;
-    next();
+    return undefined;
   };
+  return (req: Request, _res: Response, next: NextFunction) => void check(req).then(next, next);
 }

@@ -3,7 +3,9 @@
  * schemas, as `tools/list`), `POST /mcp/tools/{name}` (the body is the arguments; the answer is
  * the tool's value, as the text of `tools/call`, or its error as `{"detail"}` with a status:
  * 404 unknown tool, 422 bad arguments, 403 not allowed, 503 not configured), and
- * `GET /mcp/calls` (the call log). `?set=voice` on the first two: the voice subset.
+ * `GET /mcp/calls` (the call log). `?set=voice` on the first two: the voice subset. The same
+ * Host and Origin check as `/mcp` (`guard.ts`): the tools must not be driven from another
+ * site's page through the household's browser (DNS rebinding) by this door either.
  */
 import { Router, type Request } from "express";
 import { z } from "zod";
@@ -14,11 +16,13 @@ import type { CareContext } from "../context";
 import type { OccupancyBoard } from "../../household/occupancy/occupancy.board";
 import type { CallLog } from "./call-log";
 import { UnknownToolError, type ToolRegistry, type ToolSet } from "./registry";
+import { originGuard, originPolicy } from "./guard";
 
 const setOf = (req: Request): ToolSet => parseQuery(req, { set: z.enum(["all", "voice"]).default("all") }).set as ToolSet;
 
 export function mcpRestRouter(ctx: CareContext, occupancy: OccupancyBoard, registry: ToolRegistry, calls: CallLog): Router {
   const r = Router();
+  r.use("/mcp", originGuard(originPolicy(ctx.settings)));
   r.get(
     "/mcp/tools",
     route((req) => ({ tools: registry.list(setOf(req)) })),

@@ -5,7 +5,9 @@
  * A session belongs to the key that opened it (another key's request with its id is answered
  * 404, as an unknown one), and to the tool set asked for at `initialize` (`?tools=voice`: the
  * voice subset). Idle sessions end after `SESSION_IDLE_MS`; at most `MAX_SESSIONS` live at
- * once (the longest idle one is ended to make room).
+ * once and `MAX_SESSIONS_PER_KEY` per key: an `initialize` over a limit is refused (429 over
+ * the key's own share, 503 when all are taken) and no session is ever ended to make room, so
+ * one key opening sessions in a loop cannot end another's (as `/ws` refuses newcomers).
  *
  * The transport's own HTTP errors are JSON-RPC bodies; careflow's errors are `{"detail"}`:
  * the common failures are answered here first (both shapes in one body), and whatever the
@@ -23,6 +25,9 @@ import type { OccupancyBoard } from "../../household/occupancy/occupancy.board";
 import { isListTool, UnknownToolError, type CallOutcome, type ToolRegistry, type ToolSet } from "./registry";
 import { mcpAuth, originGuard, originPolicy } from "./guard";
 import { lazyModule } from "../../platform/core/lazy-module";
+import { CareflowError, TooManyRequestsError } from "../../platform/core/errors";
+import { inputProblem } from "../../platform/http/json-body";
+import { ShareLimits } from "../../platform/ws/connection-limits";
 
 // The MCP SDK (and the zod schemas it builds) is loaded by the first MCP request, not at
 // start: about a tenth of start-up's module loading (issue 29).
@@ -34,6 +39,7 @@ const sdkTypes = lazyModule(() => require("@modelcontextprotocol/sdk/types.js") 
 
 export const SESSION_IDLE_MS = 30 * 60_000;
 export const MAX_SESSIONS = 200;
+export const MAX_SESSIONS_PER_KEY = 20;
 const SERVER_INFO = { name: "careflow", version: "0.1.0" };
 
 interface Session {
@@ -43,6 +49,8 @@ interface Session {
   owner: string;
   set: ToolSet;
   lastSeen: number;
+  /** Counts the session out of its key's share (once). */
+  release: () => void;
 }
 
 /** A tool outcome as an MCP `tools/call` result: JSON text, and the value in structuredContent. */
@@ -96,15 +104,48 @@ function detailOnErrors(res: Response): void {
     }
     const message = (body.error as { message?: string } | undefined)?.message ?? (text.trim() || `HTTP ${res.statusCode}`);
     const out = JSON.stringify({ ...body, detail: typeof body.detail === "string" ? body.detail : message });
-    res.removeHeader("content-length");
     res.setHeader("content-type", "application/json");
+    res.setHeader("content-length", Buffer.byteLength(out));
+    // The real writeHead, now: `end` would otherwise call the swallowing one above, and the
+    // body would go out with no status line (issue 51 item 8).
+    writeHead(res.statusCode);
     return (end as (...a: unknown[]) => Response)(out);
   }) as typeof res.end;
 }
 const lower = (s: string) => s.toLowerCase();
 
+const MCP_BODY_LIMIT = "6mb";
+
+/** The nesting and NUL limits of `/api/v1` bodies (json-body.ts), answered as a JSON-RPC error. */
+function nestingGuard(req: Request, res: Response, next: NextFunction): void {
+  const problem = inputProblem(req.body, "body");
+  if (problem) return jsonRpcError(res, 422, problem, -32600);
+  next();
+}
+
+/**
+ * Failures before the transport (key, Host, body) as JSON-RPC errors with `detail`, so an MCP
+ * client reads every refusal the same way; anything else goes on to the app's error handler.
+ */
+function mcpErrors(err: unknown, _req: Request, res: Response, next: NextFunction): void {
+  if (res.headersSent) return next(err);
+  if (err instanceof CareflowError) {
+    if (err.status >= 500) return next(err);
+    if (err instanceof TooManyRequestsError) res.set("Retry-After", String(err.retryAfterSeconds));
+    return jsonRpcError(res, err.status, err.message);
+  }
+  const parser = err as { type?: string; message?: string };
+  if (parser?.type === "entity.parse.failed") return jsonRpcError(res, 400, `Parse error: body is not valid JSON (${parser.message ?? "parse error"})`, -32700);
+  if (parser?.type === "entity.too.large") return jsonRpcError(res, 413, `body: larger than ${MCP_BODY_LIMIT}`, -32600);
+  const status = (err as { status?: unknown })?.status;
+  if (typeof status === "number" && status >= 400 && status < 500) return jsonRpcError(res, status, `body: ${parser.message ?? "bad request"}`, -32600);
+  next(err);
+}
+
 export class McpSessions {
   private readonly sessions = new Map<string, Session>();
+  /** Sessions per owner, those being initialized included (a burst must not pass the check together). */
+  private readonly shares = new ShareLimits(() => ({ total: MAX_SESSIONS, per_owner: MAX_SESSIONS_PER_KEY }));
   private readonly sweep: NodeJS.Timeout;
 
   constructor(
@@ -152,15 +193,15 @@ export class McpSessions {
     const r = Router();
     const guard = originGuard(originPolicy(this.ctx.settings));
     const auth = mcpAuth(keys, throttle);
-    const body = express.json({ limit: "6mb" });
-    r.post("/mcp", guard, auth, body, (req, res, next) => void this.post(req, res).catch(next));
+    const body = express.json({ limit: MCP_BODY_LIMIT });
+    r.post("/mcp", guard, auth, body, nestingGuard, (req, res, next) => void this.post(req, res).catch(next));
     r.get("/mcp", guard, auth, (req, res, next) => void this.stream(req, res).catch(next));
     r.delete("/mcp", guard, auth, (req, res, next) => void this.stream(req, res).catch(next));
     r.all("/mcp", guard, auth, (_req: Request, res: Response) => {
       res.set("Allow", "GET, POST, DELETE");
       jsonRpcError(res, 405, "Method not allowed: use POST, GET or DELETE");
     });
-    r.use("/mcp", (err: unknown, _req: Request, _res: Response, next: NextFunction) => next(err));
+    r.use("/mcp", mcpErrors);
     return r;
   }
 
@@ -196,9 +237,19 @@ export class McpSessions {
     const initializing = Array.isArray(message) ? message.some(sdkTypes().isInitializeRequest) : sdkTypes().isInitializeRequest(message);
     if (initializing) {
       if (req.get("mcp-session-id")) return jsonRpcError(res, 400, "Bad Request: initialize opens a new session; send it without Mcp-Session-Id");
-      const session = this.open(req);
+      const refused = this.refusal(ownerOf(req.principal!));
+      if (refused) {
+        res.set("Retry-After", "60");
+        return jsonRpcError(res, refused.status, refused.message);
+      }
+      const opening = this.open(req);
       detailOnErrors(res);
-      await session.transport.handleRequest(req, res, message);
+      try {
+        await opening.transport.handleRequest(req, res, message);
+      } finally {
+        // An initialize the transport refused opened nothing: its place in the share is free again.
+        if (!opening.initialized()) opening.release();
+      }
       return;
     }
     const s = this.sessionOf(req, res);
@@ -218,12 +269,23 @@ export class McpSessions {
     await s.transport.handleRequest(req, res);
   }
 
-  private open(req: Request): Session {
-    if (this.sessions.size >= MAX_SESSIONS) {
-      const oldest = [...this.sessions.values()].sort((a, b) => a.lastSeen - b.lastSeen)[0];
-      void this.end(oldest.id);
+  /** Why this owner may not open a session now, or null. */
+  private refusal(owner: string): { status: number; message: string } | null {
+    const over = this.shares.overflow(owner);
+    if (over === "per_owner") {
+      return {
+        status: 429,
+        message: `Too many MCP sessions with this key (${MAX_SESSIONS_PER_KEY}): end one (DELETE /mcp) or let an idle one expire`,
+      };
     }
+    if (over === "total") return { status: 503, message: `Too many MCP sessions (${MAX_SESSIONS}): try again later` };
+    return null;
+  }
+
+  private open(req: Request): { transport: StreamableHTTPServerTransport; initialized: () => boolean; release: () => void } {
     const set: ToolSet = req.query.tools === "voice" ? "voice" : "all";
+    const owner = ownerOf(req.principal!);
+    const release = this.shares.admit(owner);
     let id: string | undefined;
     const transport: StreamableHTTPServerTransport = new (sdkHttp().StreamableHTTPServerTransport)({
       sessionIdGenerator: () => randomUUID(),
@@ -232,26 +294,27 @@ export class McpSessions {
       enableJsonResponse: true,
       onsessioninitialized: (sid) => {
         id = sid;
-        this.sessions.set(sid, session(sid));
+        this.sessions.set(sid, { id: sid, transport, server, owner, set, lastSeen: Date.now(), release });
       },
       onsessionclosed: (sid) => {
         this.sessions.delete(sid);
+        release();
       },
     });
     const server = this.newServer(set, () => id);
-    const owner = ownerOf(req.principal!);
-    const session = (sid: string): Session => ({ id: sid, transport, server, owner, set, lastSeen: Date.now() });
     transport.onclose = () => {
       if (id) this.sessions.delete(id);
+      release();
     };
     void server.connect(transport);
-    return { id: "", transport, server, owner, set, lastSeen: Date.now() };
+    return { transport, initialized: () => id !== undefined, release };
   }
 
   private async end(id: string): Promise<void> {
     const s = this.sessions.get(id);
     if (!s) return;
     this.sessions.delete(id);
+    s.release();
     await s.server.close().catch(() => undefined);
   }
 

@@ -54,13 +54,10 @@ async function deliverOne(
 ): Promise<DeliveryReceipt> {
   const entry = lookup(channel);
   if (!entry) return notDelivered(channel, `unknown channel '${channel}'`);
-  if (!entry.handler) return notDelivered(channel, `channel ${channel} cannot deliver yet: it needs ${entry.spec.pending ?? "a handler"}`);
+  if (!entry.handler) return notDelivered(channel, `cannot deliver yet: it needs ${entry.spec.pending ?? "a handler"}`);
   const parsed = entry.spec.config.safeParse(channelConfig(entry.spec, plan.options, send.notifications));
   if (!parsed.success) {
-    return notDelivered(
-      channel,
-      `channel ${channel} options are invalid: ${parsed.error.issues.map((i) => `${i.path.join(".") || "config"}: ${i.message}`).join("; ")}`,
-    );
+    return notDelivered(channel, `its options are invalid: ${parsed.error.issues.map((i) => `${i.path.join(".") || "config"}: ${i.message}`).join("; ")}`);
   }
   const message: ChannelMessage = {
     alert_level: plan.alert_level,
@@ -73,12 +70,13 @@ async function deliverOne(
     alert_id: alert?.id ?? null,
     escalation: alert?.escalation ?? 0,
     media_paths: plan.media_paths ?? [],
+    reply_chat_id: plan.reply_chat_id ?? null,
   };
   try {
     const receipt = await entry.handler(send.hctx, message, parsed.data);
     return { ...receipt, channel };
   } catch (err) {
-    return notDelivered(channel, `channel ${channel} failed: ${err instanceof Error ? err.message : String(err)}`);
+    return notDelivered(channel, `failed: ${err instanceof Error ? err.message : String(err)}`);
   }
 }
 

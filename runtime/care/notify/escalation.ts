@@ -13,18 +13,35 @@
  * timers follow the alerts table, re-read every second: an alert raised through another
  * instance is armed there, one acknowledged through another instance is found resolved (or
  * assisted) when its timer fires and is not sent again; a new holder re-arms them all.
+ *
+ * A repetition is claimed before it is sent, so a stop between the two (kill -9, a lost lease)
+ * would lose it. `escalation_sent` is written once its receipts are; an escalator that starts
+ * (a restart, a new lease holder) first sends again every repetition claimed and not finished,
+ * with the same idempotency key: a repeated message is better than a missed emergency.
  */
 import type { CareContext } from "../context";
 import { ADOPT_EVERY_MS, clustered, repeatOnClock } from "../../platform/cluster/adopt";
 import { leasesOf } from "../../platform/cluster/cluster";
 import { whileHolding } from "../../platform/cluster/leases";
 import { toBool } from "../../platform/db/json-column";
-import { claimEscalation, clearEscalation, endEscalation, escalationRow, scheduledEscalations } from "../../household/alerts/alerts.service";
+import {
+  claimEscalation,
+  clearEscalation,
+  endEscalation,
+  escalationRow,
+  markEscalationSent,
+  scheduledEscalations,
+  unfinishedEscalations,
+} from "../../household/alerts/alerts.service";
 import { handlerContext } from "../care-services";
 import { registeredChannel } from "./channels";
 import { deliveryWarning, dispatch, type ChannelLookup } from "./dispatch";
 import { alertPlan } from "./alert-plan";
+import type { NotificationPlan } from "./plan";
 import { recordReceipts } from "./notify.service";
+import { fallBack, markParts } from "./fallback";
+import { channelNames } from "./channel-names";
+import { withChatTargets } from "../chat/relatives.service";
 
 export interface EscalationHandle {
   /** Cancels the timers and waits for re-sends in progress (they are aborted). */
@@ -103,6 +120,7 @@ class Escalator {
         (err) => this.ctx.log.error({ err }, "escalation: reading the schedule failed"),
       );
     else this.track(this.rearmAll());
+    this.track(this.resumeUnfinished());
   }
 
   async stop(): Promise<void> {
@@ -129,6 +147,18 @@ class Escalator {
     const rows = await scheduledEscalations(this.ctx);
     for (const row of rows) if (row.next_escalation_at) this.arm(row.id, row.next_escalation_at);
     if (rows.length > 0) this.ctx.log.info({ alerts: rows.length }, "escalation re-armed for open alerts");
+  }
+
+  /** A repetition claimed by an escalator that stopped before sending it goes out now. */
+  private async resumeUnfinished(): Promise<void> {
+    for (const row of await unfinishedEscalations(this.ctx)) {
+      if (this.stopped) return;
+      this.ctx.log.warn(
+        { alert_id: row.id, escalation: row.escalation_count },
+        "escalation: a repetition was claimed but not sent before a stop; sending it now",
+      );
+      await this.send(row.id, alertPlan(this.ctx.settings, row), row.escalation_count, row.next_escalation_at);
+    }
   }
 
   /** Cluster: the schedule as stored, whoever changed it: new alerts armed, acknowledged ones dropped. */
@@ -210,27 +240,36 @@ class Escalator {
     // The claim stored the next time; its timer is armed now, so nothing after this (a slow or
     // failing send, a failed receipt write) can leave the alert without its next re-send.
     if (nextAt) this.arm(id, nextAt);
+    await this.send(id, plan, count, nextAt);
+  }
 
-    const receipts = await dispatch(
-      { hctx: handlerContext(this.ctx, this.abort.signal), notifications: this.ctx.settings.notifications },
-      plan,
-      {},
-      this.lookup,
-      `alert:${id}:escalation:${count}`,
-      { id, escalation: count },
-    );
+  /** Sends repetition `count` and records it sent. */
+  private async send(id: number, plan: NotificationPlan, count: number, nextAt: string | null): Promise<void> {
+    const esc = plan.escalation;
+    // The same as a first send: the fallback when every channel failed, and the failed parts marked.
+    const send = { hctx: handlerContext(this.ctx, this.abort.signal), notifications: await withChatTargets(this.ctx, this.ctx.settings.notifications) };
+    const key = `alert:${id}:escalation:${count}`;
+    const own = await dispatch(send, plan, {}, this.lookup, key, { id, escalation: count });
+    const receipts = [...own, ...(await fallBack(this.ctx, send, plan, own, this.lookup, key, { id, escalation: count }))];
+    await markParts(this.ctx, plan, receipts);
     await recordReceipts(this.ctx, id, count, receipts);
-    const warning = deliveryWarning(receipts);
+    // A send cut short by a stop is sent again at the next start.
+    if (!this.abort.signal.aborted) await markEscalationSent(this.ctx, id, count);
+    const warning = deliveryWarning(receipts, channelNames(receipts.map((r) => r.channel)));
     // One warning per alert, not one per repetition: later ones are in the info line below.
     if (warning && !this.warned.has(id)) {
       this.warned.add(id);
-      this.ctx.log.warn({ alert_id: id, escalation: count, warning }, "escalation of an open alert reached nobody");
+      const reached = receipts.some((r) => r.delivered);
+      this.ctx.log.warn(
+        { alert_id: id, escalation: count, warning },
+        reached ? "escalation of an open alert fell back" : "escalation of an open alert reached nobody",
+      );
     }
     this.ctx.log.info(
       {
         alert_id: id,
         escalation: count,
-        of: esc.repeat_count,
+        of: esc?.repeat_count ?? count,
         delivered: receipts.filter((r) => r.delivered).map((r) => r.channel),
         next_escalation_at: nextAt,
       },

@@ -17,6 +17,8 @@ export interface NotificationPlan {
   /** The trigger's media (camera frames); the chat channel sends the first as a photo. */
   media_paths?: string[];
   execution_id: number | null;
+  /** The chat whose command started the run: an alert-less message answers only that chat. */
+  reply_chat_id?: string | null;
   /** The step's options for the channels (each channel spec's `stepOptions`). */
   options: ChannelOptions;
   /** Null when the level does not escalate. */
@@ -35,6 +37,7 @@ export function parsePlan(value: unknown): NotificationPlan | null {
     image_url: p.image_url ?? null,
     media_paths: Array.isArray(p.media_paths) ? p.media_paths.filter((m): m is string => typeof m === "string") : [],
     execution_id: p.execution_id ?? null,
+    reply_chat_id: typeof p.reply_chat_id === "string" ? p.reply_chat_id : null,
     options: p.options ?? {},
     escalation: p.escalation ?? null,
   };

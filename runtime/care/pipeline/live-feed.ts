@@ -1,6 +1,7 @@
 /**
  * `WS /ws/pipeline`: one JSON text frame per PipelineExecutionEvent. The API key is the
- * WebSocket subprotocol (`new WebSocket(url, [key])`), as browsers cannot set headers; any
+ * WebSocket subprotocol (`new WebSocket(url, [key])`), as browsers cannot set headers, one key
+ * per upgrade (`platform/ws/upgrade-auth.ts`: a wrong one is counted by the failure throttle); any
  * key that may read `/api/v1/workflows` may listen, within the `websocket` limits (in total and
  * per key; a newcomer over a limit is closed with 1013, nobody else).
  * The feed subscribes to the engine's events only while at least one client is connected;
@@ -9,8 +10,12 @@
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import { WebSocketServer, type WebSocket } from "ws";
+import type { FailureThrottle } from "../../platform/auth/failure-throttle";
 import { isAllowed, type KeyStore } from "../../platform/auth/key-store";
+import { authenticateUpgrade, chosenProtocol, refusalResponse } from "../../platform/ws/upgrade-auth";
+import { KEY_REVOKED_CLOSE } from "../../platform/ws/webapp-hub";
 import type { Logger } from "../../platform/core/logger";
+import type { Principal } from "../../platform/auth/principal";
 import { ConnectionLimits, type ConnectionLimitSettings } from "../../platform/ws/connection-limits";
 import type { LiveEvents, PipelineExecutionEvent } from "./engine/live-events";
 
@@ -21,11 +26,13 @@ export class PipelineFeed {
     noServer: true,
     // Listeners send nothing; a frame is refused (1009) rather than buffered.
     maxPayload: 4096,
-    // Accept the protocol that is a valid key, so the browser keeps the connection.
-    handleProtocols: (protocols) => [...protocols].find((p) => this.keyAllowed(p)) ?? false,
+    // Accept the protocol authenticateUpgrade chose (the key, or `careflow`), so the browser keeps the connection.
+    handleProtocols: (_protocols, req) => chosenProtocol(req) ?? false,
   });
   /** Accepted clients; the feed listens to the engine only while there is one. */
   private readonly clients = new Set<WebSocket>();
+  /** The managed key each client opened its socket with. */
+  private readonly keyIds = new WeakMap<WebSocket, number>();
   private unsubscribe?: () => void;
   private closed = false;
   private readonly limits: ConnectionLimits;
@@ -44,8 +51,14 @@ export class PipelineFeed {
     for (const client of this.clients) if (client.readyState === client.OPEN) client.send(frame);
   }
 
-  private join(ws: WebSocket, release: () => void): void {
+  /** Closes the sockets opened with the managed key `keyId` (revoked or rotated). */
+  closeKey(keyId: number): void {
+    for (const ws of this.clients) if (this.keyIds.get(ws) === keyId) ws.close(KEY_REVOKED_CLOSE, "key revoked");
+  }
+
+  private join(ws: WebSocket, release: () => void, principal: Principal): void {
     this.clients.add(ws);
+    if (principal.key_id !== undefined) this.keyIds.set(ws, principal.key_id);
     ws.on("error", (err) => this.log.debug({ err: err.message }, "live feed socket error"));
     ws.once("close", () => {
       release();
@@ -66,34 +79,39 @@ export class PipelineFeed {
     this.unsubscribe = undefined;
   }
 
-  private keyAllowed(key: string): boolean {
-    const p = this.keys.resolve(key);
-    return p !== null && isAllowed(p, "GET", "/api/v1/workflows");
+  /** Takes the upgrade when the path is the feed's; false otherwise. */
+  handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer, throttle: FailureThrottle): boolean {
+    if ((req.url ?? "").split("?")[0] !== PIPELINE_FEED_PATH) return false;
+    // The key may be looked up in the store (a managed key): the upgrade is taken now, answered then.
+    // Meanwhile the socket has no other listener for errors (the HTTP server let go of it): a
+    // reset client must not become an uncaught error.
+    socket.on("error", () => socket.destroy());
+    authenticateUpgrade(this.keys, throttle, req, {
+      allowQuery: false,
+      mayUse: (p) => isAllowed(p, "GET", "/api/v1/workflows"),
+      hint: "Send an API key as the WebSocket subprotocol",
+    }).then(
+      (auth) => {
+        if (!auth.ok) return void socket.end(refusalResponse(auth));
+        if (socket.destroyed || this.closed) return void socket.destroy();
+        this.accept(req, socket, head, auth.principal);
+      },
+      (err: unknown) => {
+        this.log.warn({ err }, "live feed: the key could not be checked");
+        socket.destroy();
+      },
+    );
+    return true;
   }
 
-  /** Takes the upgrade when the path is the feed's; false otherwise. */
-  handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): boolean {
-    if ((req.url ?? "").split("?")[0] !== PIPELINE_FEED_PATH) return false;
-    const offered = String(req.headers["sec-websocket-protocol"] ?? "")
-      .split(",")
-      .map((s) => s.trim())
-      .filter(Boolean);
-    const key = offered.find((k) => this.keyAllowed(k));
-    const principal = key === undefined ? null : this.keys.resolve(key);
-    if (!principal) {
-      socket.end(
-        `HTTP/1.1 401 Unauthorized\r\ncontent-type: application/json\r\nconnection: close\r\n\r\n${JSON.stringify({ detail: "Send an API key as the WebSocket subprotocol" })}`,
-      );
-      return true;
-    }
+  private accept(req: IncomingMessage, socket: Duplex, head: Buffer, principal: Principal): void {
     this.wss.handleUpgrade(req, socket, head, (ws: WebSocket) => {
       if (this.closed) return void ws.terminate();
       const refused = this.limits.refusal(principal);
       if (refused) return void ws.close(1013, refused);
-      this.join(ws, this.limits.admit(principal));
+      this.join(ws, this.limits.admit(principal), principal);
       this.log.debug({ clients: this.clients.size }, "live feed client connected");
     });
-    return true;
   }
 
   close(): void {

@@ -16,6 +16,7 @@ import type { StepResult } from "../../../nodes/_kit/handler-types";
 import type { CareContext } from "../context";
 import { careServices } from "../care-services";
 import { registeredChannels } from "../notify/channels";
+import { channelNames } from "../notify/channel-names";
 import type { Channels } from "../notify/dispatch";
 import { respond } from "../interactive/interactive.service";
 import type { Action, AnswerChannel } from "../interactive/prompts.store";
@@ -86,7 +87,7 @@ export function rehearsalServices(scratch: CareContext, opts: RehearsalServiceOp
     notify: {
       send: async (input, config, signal) => {
         const { plan, receipts } = await sendNotification(scratch, { clock: scratch.clock, log: scratch.log, services, signal }, input, config, channels);
-        return { receipts, messages: plan.messages };
+        return { receipts, messages: plan.messages, names: channelNames([...plan.channels, ...receipts.map((r) => r.channel)]) };
       },
     },
     prompts: {

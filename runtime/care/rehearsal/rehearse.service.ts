@@ -12,7 +12,7 @@ import type { FlowNode } from "../../platform/nodered/flow-store";
 import { parseInput } from "../../platform/core/validation";
 import { listPersons } from "../../household/persons/persons.service";
 import { listLocationChangesBetween } from "../../household/tracking/location-history.store";
-import { copySignalsInto } from "../../household/tracking/signals.store";
+import { applySignalAck, copySignalsInto, type TimedSignalAck } from "../../household/tracking/signals.store";
 import type { PersonSighting } from "../../platform/core/event-bus";
 import { readEntries, type JournalEntry } from "../journal/journal.store";
 import { PipelineEngine } from "../pipeline/engine/engine";
@@ -21,6 +21,7 @@ import { copyRunsInto, runsOfRulesBetween } from "../pipeline/engine/run-copies"
 import { ruleGates } from "../pipeline/gates/check-gates";
 import { startTriggers } from "../pipeline/triggers/start-triggers";
 import { findRule, listDependencies, listRules } from "../rules/rule-read";
+import { bundleTabNodes } from "../rules/bundles/bundle-import";
 import { checkRuleTab } from "../rules/rule-tab-checks";
 import { readHouseholdNames } from "../rules/household-names";
 import { placeRules } from "../rules/rule-copy";
@@ -33,6 +34,7 @@ import { compareRuns, summarizeRun, type RehearsalComparison, type RunSummary } 
 import { openScratch } from "./scratch-context";
 import { ReplayedLocations } from "./replayed-locations";
 import { EffectLog, type NotRehearsed, type ReplayedAnswer } from "./would-send";
+import { startedByHand } from "../pipeline/runs/hand-start";
 
 const DAY_MS = 86_400_000;
 /** The longest window: the editor offers 24 h, 3 nights and 7 days. */
@@ -44,13 +46,15 @@ const JOURNAL_PAGE = 5000;
 const BUDGET_MS = 60_000;
 
 const isoDate = z.string().refine((s) => !Number.isNaN(Date.parse(s)), "must be an ISO-8601 date-time");
+/** The editor's unsaved tab: the tab node and its nodes, as Node-RED exports them. */
+const draftFlows = z.object({ flows: z.array(z.object({ id: z.string().min(1), type: z.string().min(1) }).passthrough()).min(1) }).strict();
 
 export const rehearseBody = z
   .object({
     from: isoDate,
     to: isoDate.optional(),
-    /** The editor's unsaved tab: the tab node and its nodes, as Node-RED exports them. */
-    draft: z.object({ flows: z.array(z.object({ id: z.string().min(1), type: z.string().min(1) }).passthrough()).min(1) }).optional(),
+    /** The editor's unsaved tab (`{flows}`), or the rule as a bundle (the body `POST /rules/import` takes). */
+    draft: z.record(z.string(), z.unknown()).optional(),
     call_models: z.boolean().default(false),
   })
   .strict();
@@ -65,7 +69,10 @@ export interface RehearsalAnswer extends RehearsalComparison {
   /** Recorded inputs in the window that could reach the rule's trigger. */
   inputs_replayed: number;
   rehearsed: RunSummary[];
+  /** The runs its triggers started; what `difference` compares the rehearsal with. */
   actual: RunSummary[];
+  /** Runs a person started ("Run now", execute, rerun): shown apart, never compared (no input of the journal made them). */
+  hand_started: RunSummary[];
   not_rehearsed: NotRehearsed[];
   /** Answers a rehearsed run took from the recorded run of the same input (a model's, the senior's to a prompt). */
   recorded_answers: ReplayedAnswer[];
@@ -79,6 +86,14 @@ function draftOnTab(flows: readonly FlowNode[], tabId: string): FlowNode[] {
   if (tabs.length !== 1) throw new ValidationError("draft.flows: must hold exactly one tab (the rule's tab and its nodes)");
   const draftTab = tabs[0].id;
   return flows.map((n) => (n.id === draftTab ? { ...n, id: tabId } : n.z === draftTab ? { ...n, z: tabId } : { ...n }));
+}
+
+/** The draft's nodes, from the editor's tab or from a bundle (checked as an import would be, the rule's own name allowed). */
+async function draftNodes(ctx: CareContext, draft: Record<string, unknown>, ruleId: number | null): Promise<FlowNode[]> {
+  if ("flows" in draft) return parseInput(draftFlows, draft, "draft").flows as FlowNode[];
+  const { report, nodes } = await bundleTabNodes(ctx, draft, { sameRule: ruleId, field: "draft" });
+  if (!nodes) throw new ValidationError(`draft: ${report.errors.join("; ")}`);
+  return nodes;
 }
 
 async function journalOf(ctx: CareContext, from: string, to: string): Promise<JournalEntry[]> {
@@ -110,9 +125,10 @@ export async function rehearseRule(ctx: CareContext, ruleId: number | null, body
 
   const { flows, index } = await ctx.flows.snapshot();
   if (ruleId === null && !req.draft) throw new ValidationError("draft: required for a rule that is not deployed yet");
-  const tabId = ruleId === null ? String(req.draft!.flows.find((n) => n.type === "tab")?.id ?? "") : findRule(flows, index, ruleId).tab.id;
+  const drafted = req.draft ? await draftNodes(ctx, req.draft, ruleId) : null;
+  const tabId = ruleId === null ? String(drafted!.find((n) => n.type === "tab")?.id ?? "") : findRule(flows, index, ruleId).tab.id;
   const liveTab = flows.filter((n) => n.id === tabId || n.z === tabId);
-  const tabNodes = req.draft ? draftOnTab(req.draft.flows as FlowNode[], tabId) : liveTab;
+  const tabNodes = drafted ? draftOnTab(drafted, tabId) : liveTab;
   if (req.draft) {
     const merged = [...flows.filter((n) => n.id !== tabId && n.z !== tabId), ...tabNodes];
     const errors = checkRuleTab(merged, tabId, await readHouseholdNames(ctx), ctx.settings).filter((p) => p.severity === "error");
@@ -136,14 +152,16 @@ export async function rehearseRule(ctx: CareContext, ruleId: number | null, body
   try {
     const sctx = scratch.ctx;
     await placeRules(ctx.db, sctx.db, ruleId === null ? depIds : [ruleId, ...depIds], [...tabNodes, ...depTabs], from);
-    await copySignalsInto(ctx.db, sctx.db, new Date(fromMs - LOOKBACK_MS).toISOString(), to);
+    // Each signal as it stood at the window's start; an acknowledgment made later is replayed at its time.
+    const acks = await copySignalsInto(ctx.db, sctx.db, new Date(fromMs - LOOKBACK_MS).toISOString(), to, from);
     // What the gates look back on: the rule's runs before the window, its dependencies' runs up to its end.
     const before = ruleId === null ? [] : await runsOfRulesBetween(ctx.db, [ruleId], new Date(fromMs - LOOKBACK_MS).toISOString(), from);
     const depRuns = await runsOfRulesBetween(ctx.db, depIds, new Date(fromMs - LOOKBACK_MS).toISOString(), to);
     const ended = (r: ExecutionRow) => r.status === "completed" || r.status === "failed" || r.status === "cancelled";
     const copied = new Set([...before, ...depRuns].filter(ended).map((r) => r.id));
     await copyRunsInto(ctx.db, sctx.db, [...copied]);
-    const actualRuns = ruleId === null ? [] : await runsOfRulesBetween(ctx.db, [ruleId], from, to);
+    const recorded = ruleId === null ? [] : await runsOfRulesBetween(ctx.db, [ruleId], from, to);
+    const actualRuns = recorded.filter((r) => !startedByHand(r));
 
     const effects = new EffectLog(() => scratch.clock.now());
     const red = new MiniRed(tabNodes);
@@ -181,7 +199,7 @@ export async function rehearseRule(ctx: CareContext, ruleId: number | null, body
     try {
       const locations = new ReplayedLocations(sctx.db);
       // A webhook call was addressed to a deployed rule's id: a new rule has no URL yet, so none reached it.
-      const items = (await replayItems(ctx, locations, from, to, fromMs)).filter(
+      const items = (await replayItems(ctx, locations, acks, sctx.db, from, to, fromMs)).filter(
         (i) => ruleId !== null || !("entry" in i) || i.entry.topic !== "webhook.called",
       );
       if (ruleId === null && rule.trigger_type === "webhook") warnings.push("a new webhook rule has no recorded calls: it gets its URL when it is deployed");
@@ -210,6 +228,7 @@ export async function rehearseRule(ctx: CareContext, ruleId: number | null, body
       inputs_replayed: inputs,
       rehearsed,
       actual,
+      hand_started: recorded.filter(startedByHand).map((r) => summarizeRun(r, null)),
       ...compareRuns(rehearsed, actual, ctx.settings.app.timezone),
       not_rehearsed: effects.notRehearsed,
       recorded_answers: effects.replayed,
@@ -245,8 +264,16 @@ function recordedMatch(run: ExecutionRow, actual: readonly ExecutionRow[]): Exec
  * the location history (every source, revisions applied); a sighting that confirms a person
  * where they are keeps their location fresh, as it did live.
  */
-async function replayItems(ctx: CareContext, locations: ReplayedLocations, from: string, to: string, fromMs: number): Promise<ReplayItem[]> {
-  const items: ReplayItem[] = [];
+async function replayItems(
+  ctx: CareContext,
+  locations: ReplayedLocations,
+  acks: readonly TimedSignalAck[],
+  scratchDb: Knex,
+  from: string,
+  to: string,
+  fromMs: number,
+): Promise<ReplayItem[]> {
+  const items: ReplayItem[] = acks.map((ack) => ({ at: Date.parse(ack.acknowledged_at), apply: () => applySignalAck(scratchDb, ack) }));
   for (const p of await listPersons(ctx)) {
     for (const c of await listLocationChangesBetween(ctx.db, p.person_id, from, to)) {
       items.push({ at: Math.max(Date.parse(c.timestamp), fromMs), apply: () => locations.moved(c) });

@@ -6,6 +6,7 @@
 import type { ExecutionRow } from "../pipeline/engine/execution-rows";
 import { localParts } from "../../household/tracking/local-time";
 import type { EffectLog, WouldSend } from "./would-send";
+import { runWarnings } from "../pipeline/runs/runs.service";
 
 export interface RunStepSummary {
   step_id: number;
@@ -24,8 +25,10 @@ export interface RunSummary {
   status: string;
   trigger_type: string;
   error: string | null;
-  /** A notification step ran: the family was (or would have been) alerted. */
+  /** A notification step ran and had a channel to try: the family was (or would have been) alerted. */
   alerted: boolean;
+  /** What makes the run "needs a look" (a notification that reached no channel, ...), as REST lists a run's `warnings`. */
+  warnings: string[];
   steps: RunStepSummary[];
   /** Rehearsed runs only: what it would have sent, with the rendered text. */
   would_send?: WouldSend[];
@@ -48,7 +51,9 @@ export interface RehearsalComparison {
 /** Recorded and rehearsed runs of the same input start within this of each other. */
 const SAME_INPUT_MS = 5_000;
 
-const alertedBy = (r: ExecutionRow): boolean => r.step_records.some((s) => s.step_type === "notification" && s.status === "success");
+// A send with no channel at all (no receipt) alerted nobody, rehearsed or not.
+const alertedBy = (r: ExecutionRow): boolean =>
+  r.step_records.some((s) => s.step_type === "notification" && s.status === "success" && !(s.receipts && s.receipts.length === 0));
 
 export function summarizeRun(r: ExecutionRow, effects: EffectLog | null): RunSummary {
   return {
@@ -58,6 +63,7 @@ export function summarizeRun(r: ExecutionRow, effects: EffectLog | null): RunSum
     trigger_type: r.trigger_type,
     error: r.error,
     alerted: alertedBy(r),
+    warnings: runWarnings(r),
     steps: r.step_records.map((s) => ({
       step_id: s.step_id,
       label: s.label,
@@ -100,6 +106,9 @@ export function compareRuns(rehearsed: readonly RunSummary[], actual: readonly R
   if (missing.length) parts.push(`${words[missing.length] ?? missing.length} no longer sent (${at(missing)})`);
   const runDelta = rehearsed.length - actual.length;
   if (runDelta) parts.push(`${count(Math.abs(runDelta), "run", "runs")} ${runDelta > 0 ? "more" : "fewer"}`);
+  // The same alerts at the same times and as many runs: said as plainly as a caregiver would.
+  const same = delta === 0 && newAlerts.length === 0 && missing.length === 0 && runDelta === 0;
+  const runs = count(rehearsed.length, "run", "runs");
   return {
     difference: {
       rehearsed_runs: rehearsed.length,
@@ -108,7 +117,7 @@ export function compareRuns(rehearsed: readonly RunSummary[], actual: readonly R
       actual_alerts: actualAlerts,
       new_alerts: newAlerts,
       missing_alerts: missing,
-      summary: parts.join(", "),
+      summary: same ? `no difference (${rehearsedAlerts === 0 ? "no alerts" : count(rehearsedAlerts, "alert", "alerts")}, ${runs})` : parts.join(", "),
     },
   };
 }

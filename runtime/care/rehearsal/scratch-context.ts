@@ -56,6 +56,7 @@ export async function openScratch(live: CareContext, startMs: number): Promise<S
       () => live.keys,
       log,
       () => settings.websocket,
+      clock,
     ),
     flows: new FlowWriter(store.db, directFlowSource(store.db, now, accepted), accepted),
   };
@@ -63,7 +64,7 @@ export async function openScratch(live: CareContext, startMs: number): Promise<S
     ctx,
     clock,
     close: async () => {
-      ctx.webapp.close();
+      await ctx.webapp.close();
       await store.close();
     },
   };

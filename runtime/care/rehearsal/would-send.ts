@@ -3,6 +3,8 @@
  * channel with its rendered text, each hub call, e-ink render, speech, chat message, card or
  * quiz, and each question to an outside service that was not asked ("not rehearsed").
  */
+import { wouldSay } from "./would-say";
+
 export type WouldSendKind = "notification" | "hub_call" | "speech" | "eink" | "webapp" | "chat" | "card" | "quiz" | "prompt";
 
 export interface WouldSend {
@@ -15,6 +17,8 @@ export interface WouldSend {
   /** The rendered text a person would have read or heard (empty when there is none). */
   text: string;
   alert_level?: string;
+  /** The same in a caregiver's words ("would send to the family chat: “…”"), what the Rehearse tab shows. */
+  said: string;
 }
 
 export interface NotRehearsed {
@@ -45,8 +49,8 @@ export class EffectLog {
     return new Date(this.now()).toISOString();
   }
 
-  send(s: Omit<WouldSend, "at">): void {
-    this.sends.push({ at: this.stamp(), ...s });
+  send(s: Omit<WouldSend, "at" | "said">): void {
+    this.sends.push({ at: this.stamp(), ...s, said: wouldSay(s) });
   }
 
   skipped(s: Omit<NotRehearsed, "at">): void {

@@ -1,5 +1,6 @@
 /** Stored daily reports (`daily_reports`, migration 018): one row per member and local day. */
 import type { Knex } from "knex";
+import { deleteSomeWhere } from "../../platform/db/delete-before";
 import { fromJsonText, toJsonText } from "../../platform/db/json-column";
 
 export interface StoredReportRow {
@@ -55,4 +56,9 @@ export async function storedReportKeys(db: Knex, fromDate: string): Promise<Set<
     .where("report_date", ">=", fromDate)
     .select("person_id", "report_date");
   return new Set(rows.map((r) => `${r.person_id}|${r.report_date}`));
+}
+
+/** Retention (docs/retention.md): deletes at most `limit` stored reports of a day before `beforeDate` (`YYYY-MM-DD`). */
+export function pruneReportsBefore(db: Knex, beforeDate: string, limit: number): Promise<number> {
+  return deleteSomeWhere(db, "daily_reports", `report_date < ?`, [beforeDate], limit);
 }

@@ -8,6 +8,7 @@
  * (revised-reports.ts), in the same queue. With several instances it runs on the one holding
  * the lease `daily-reports`.
  */
+import { SerialWork } from "../../platform/core/serial-work";
 import type { CareContext } from "../context";
 import { storeMissingReports } from "./daily-report";
 import { rebuildRevisedReports } from "./revised-reports";
@@ -39,11 +40,8 @@ export function startDailyReports(ctx: CareContext): DailyReportJob {
 function midnightJob(ctx: CareContext): DailyReportJob {
   let stopped = false;
   let timer: { at: number; cancel: () => void } | undefined;
-  let tail: Promise<void> = Promise.resolve();
-
-  const enqueue = (work: () => Promise<void>): void => {
-    tail = tail.then(work).catch((err: unknown) => ctx.log.error({ err }, "daily reports: storing the reports of past days failed"));
-  };
+  const work = new SerialWork((err: unknown) => ctx.log.error({ err }, "daily reports: storing the reports of past days failed"));
+  const enqueue = (piece: () => Promise<void>): void => work.add(piece);
   /** Arms for the first midnight after `fromMs`, unless armed. */
   const armAfter = (fromMs: number): void => {
     if (stopped || timer) return;
@@ -91,20 +89,14 @@ function midnightJob(ctx: CareContext): DailyReportJob {
   );
 
   return {
-    idle: async () => {
-      let seen: Promise<void>;
-      do {
-        seen = tail;
-        await seen;
-      } while (seen !== tail);
-    },
+    idle: () => work.idle(),
     stop: async () => {
       stopped = true;
       unsubscribe();
       unsubscribeRevised();
       timer?.cancel();
       timer = undefined;
-      await tail;
+      await work.idle();
     },
   };
 }

@@ -31,10 +31,10 @@ export async function listContexts(ctx: CareContext, ruleId: number): Promise<Co
 export async function addContext(ctx: CareContext, ruleId: number, input: unknown): Promise<ContextView> {
   const body = parseInput(contextBody, input);
   const spec = filterSpecFor(body.context_type);
-  const config = validatedConfig(spec, body.config, "config");
   const nodeId = newNodeId();
   await ctx.flows.change((draft, index) => {
     const r = findRule(draft.nodes, index, ruleId);
+    const config = validatedConfig(spec, body.config, "config", `rule '${String(r.tab.label ?? r.row.id)}', filter '${spec.type}'`);
     draft.add(filterNode(spec, r.tab.id, config, body.negate, r.contexts.length, nodeId));
     draft.rewireEntries(r.tab.id);
   });

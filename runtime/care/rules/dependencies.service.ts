@@ -9,10 +9,11 @@ import { ConflictError, NotFoundError, ValidationError } from "../../platform/co
 import { parseInput } from "../../platform/core/validation";
 import { findRule, listDependencies } from "./rule-read";
 import type { DependencyView } from "./rule-model";
+import { storeId } from "../../../nodes/_kit/store-id";
 
 const body = z
   .object({
-    depends_on_rule_id: z.number().int().positive(),
+    depends_on_rule_id: storeId(),
     lookback_minutes: z.number().positive().max(10080).default(30),
     require_success: z.boolean().default(true),
   })

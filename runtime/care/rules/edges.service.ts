@@ -6,12 +6,13 @@ import { stepSpecOfNode } from "./care-types";
 import { checkEdges } from "./graph-checks";
 import { findRule, getRuleDetail } from "./rule-read";
 import { nodeWires, type EdgeView } from "./rule-model";
+import { storeId } from "../../../nodes/_kit/store-id";
 
 const edge = z
   .object({
-    source_step_id: z.number().int().positive(),
+    source_step_id: storeId(),
     source_port: z.string().min(1).default("main"),
-    target_step_id: z.number().int().positive(),
+    target_step_id: storeId(),
     target_port: z.string().min(1).default("main"),
   })
   .strict();

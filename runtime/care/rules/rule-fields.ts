@@ -5,7 +5,7 @@ import { ConflictError, ValidationError } from "../../platform/core/errors";
 import { sameName } from "../../platform/core/name-key";
 import { sensorExists, sensorIds } from "../../household/sensors/sensors.service";
 import { suggest, didYouMean } from "../pipeline/suggest";
-import { chatCommand, ctsWindowConfigSchema, maxDailyTriggers, TRIGGER_TYPES } from "../../../nodes/trigger/trigger.node";
+import { chatCommand, ctsWindowConfigSchema, maxDailyTriggers, systemHealthConfigSchema, TRIGGER_TYPES } from "../../../nodes/trigger/trigger.node";
 
 const triggerFields = {
   trigger_type: z.enum(TRIGGER_TYPES),
@@ -16,6 +16,7 @@ const triggerFields = {
   occupancy_config: z.object({ min_minutes: z.number().positive() }).strict().nullable(),
   chat_command: chatCommand.nullable(),
   cts_window_config: ctsWindowConfigSchema.nullable(),
+  system_health_config: systemHealthConfigSchema.nullable(),
   max_concurrent_executions: z.number().int().min(1).max(20),
   execution_timeout_minutes: z.number().positive().max(1440),
 };

@@ -45,7 +45,7 @@ export interface TabProblem {
 /** Node-RED nodes a rule tab may hold besides care nodes: they carry no behaviour. */
 const HARMLESS_TYPES = new Set(["comment", "group", "tab"]);
 
-const triggerSchema = (() => {
+export const triggerSchema = (() => {
   const s = z.toJSONSchema(triggerConfigSchema, { io: "input", unrepresentable: "any" }) as JsonSchemaNode;
   delete s.$schema;
   return s;

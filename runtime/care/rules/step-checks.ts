@@ -43,14 +43,16 @@ export function inspectTexts(spec: NodeSpec, config: Record<string, unknown>): {
   return { problems, references };
 }
 
-/** The config to store for a step or context, or a 422 naming each bad field. */
-export function validatedConfig(spec: NodeSpec, raw: unknown, prefix: string): Record<string, unknown> {
-  if (raw !== undefined && (raw === null || typeof raw !== "object" || Array.isArray(raw))) {
-    throw new ValidationError(`${prefix}: must be an object`);
-  }
+/**
+ * The config to store for a step or context, or a 422 naming each bad field and, when given,
+ * the place (`rule 'Morning medication', step 'remind'`), as a deploy names it.
+ */
+export function validatedConfig(spec: NodeSpec, raw: unknown, prefix: string, where?: string): Record<string, unknown> {
+  const refuse = (lines: string[]) => new ValidationError(`${where ? `${where}: ` : ""}${lines.join("; ")}`);
+  if (raw !== undefined && (raw === null || typeof raw !== "object" || Array.isArray(raw))) throw refuse([`${prefix}: must be an object`]);
   const check = checkConfig(spec, raw ?? {});
-  if (!check.ok) throw new ValidationError(check.problems.map((p) => `${prefix}.${p.message}`).join("; "));
+  if (!check.ok) throw refuse(check.problems.map((p) => `${prefix}.${p.message}`));
   const { problems } = inspectTexts(spec, check.config);
-  if (problems.length) throw new ValidationError(problems.map((p) => `${prefix}.${p.field}: ${p.message}`).join("; "));
+  if (problems.length) throw refuse(problems.map((p) => `${prefix}.${p.field}: ${p.message}`));
   return check.config;
 }

@@ -17,6 +17,7 @@ import { edgesOf, nodeWires, stepViews, type RuleIndex, type RuleNodes, type Ste
 import { validatedConfig } from "./step-checks";
 import { bumpRulesVersion } from "./rules-version";
 import { NotFoundError } from "../../platform/core/errors";
+import { storeId } from "../../../nodes/_kit/store-id";
 
 const position = z.number().finite().min(-100000).max(100000);
 const stepFields = {
@@ -42,6 +43,9 @@ export function specForType(type: string, field = "step_type"): StepSpec {
   );
   throw new ValidationError(`${field}: unknown step type '${type}'${didYouMean(hint)}`);
 }
+
+/** A step as a refusal names it: `rule 'Morning medication', step 'remind'`. */
+const stepPlace = (r: RuleNodes, label: string): string => `rule '${String(r.tab.label ?? r.row.id)}', step '${label || "(no label)"}'`;
 
 function assertLabelFree(r: RuleNodes, label: string, exceptNode?: string): void {
   const clash = r.steps.find((s) => s.node.id !== exceptNode && String(s.node.name ?? "").toLowerCase() === label.toLowerCase());
@@ -74,11 +78,11 @@ async function stepById(ctx: CareContext, ruleId: number, nodeId: string): Promi
 export async function addStep(ctx: CareContext, ruleId: number, input: unknown): Promise<StepView> {
   const body = parseInput(stepCreateSchema, input);
   const spec = specForType(body.step_type);
-  const config = validatedConfig(spec, body.config_json, "config_json");
   const nodeId = newNodeId();
   await ctx.flows.change((draft, index) => {
     const r = findRule(draft.nodes, index, ruleId);
     const label = body.label ?? freeLabel(r, spec.type);
+    const config = validatedConfig(spec, body.config_json, "config_json", stepPlace(r, label));
     assertLabelFree(r, label);
     const last = r.steps[r.steps.length - 1];
     const slot = stepSlot(r.steps.length);
@@ -118,7 +122,7 @@ export async function updateStep(ctx: CareContext, ruleId: number, stepId: numbe
     }
     if (body.step_type !== undefined || body.config_json !== undefined) {
       const base = body.config_json ?? (body.step_type && body.step_type !== currentType ? {} : node.config);
-      node.config = validatedConfig(spec, base, "config_json");
+      node.config = validatedConfig(spec, base, "config_json", stepPlace(r, String(node.name ?? "")));
       node.config_version = spec.version;
       node.type = nodeRedType(spec);
       node.wires = spec.outputPorts.map((_, i) => nodeWires(node)[i] ?? []);
@@ -163,7 +167,7 @@ export async function deleteStep(ctx: CareContext, ruleId: number, stepId: numbe
   });
 }
 
-const reorderSchema = z.array(z.object({ id: z.number().int().positive(), order: z.number().int().min(1) }).strict()).min(1, "list at least one step");
+const reorderSchema = z.array(z.object({ id: storeId(), order: z.number().int().min(1) }).strict()).min(1, "list at least one step");
 
 /** Order is the list order of a rule's steps; it lives in the id index, not in the flow. */
 export async function reorderSteps(ctx: CareContext, ruleId: number, input: unknown): Promise<StepView[]> {
@@ -191,7 +195,7 @@ export async function reorderSteps(ctx: CareContext, ruleId: number, input: unkn
 // `{"positions": [...]}`, or the bare list.
 const positionsSchema = z.preprocess(
   (v) => (Array.isArray(v) ? { positions: v } : v),
-  z.object({ positions: z.array(z.object({ step_id: z.number().int().positive(), position_x: position, position_y: position }).strict()) }).strict(),
+  z.object({ positions: z.array(z.object({ step_id: storeId(), position_x: position, position_y: position }).strict()) }).strict(),
 );
 
 export async function setPositions(ctx: CareContext, ruleId: number, input: unknown): Promise<StepView[]> {

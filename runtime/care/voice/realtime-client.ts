@@ -3,12 +3,15 @@
  * hosted. One connection is one conversation. It connects (`?model=`, `Authorization:
  * Bearer`, `OpenAI-Beta: realtime=v1`), waits for `session.created`, then carries JSON events
  * both ways. The beta event names are the ones sent; the GA names of the events received
- * (`response.output_audio.delta`, ...) are read as their beta twins, so either kind of server
- * works. Every failure to connect is an answer with its reason, never a throw.
+ * (`response.output_audio.delta`, ...) are read as their beta twins, and on a server whose
+ * `session.created` is GA's the session is sent in GA's shape (realtime-dialect.ts), so either
+ * kind of server works. Every failure to connect is an answer with its reason, never a throw.
  */
 import { EventEmitter } from "node:events";
 import WebSocket from "ws";
 import type { Settings } from "../../../settings";
+import { NO_VOICE_MODEL } from "../../../nodes/_kit/care-services";
+import { GA_TO_BETA, isGaSession, toGaClientEvent } from "./realtime-dialect";
 
 export type RealtimeSettings = NonNullable<Settings["llm"]["realtime"]>;
 
@@ -20,14 +23,6 @@ export interface RealtimeEvent {
   type: string;
   [k: string]: unknown;
 }
-
-/** GA event names a server may send, read as the beta names this client speaks. */
-const GA_TO_BETA: Record<string, string> = {
-  "response.output_audio.delta": "response.audio.delta",
-  "response.output_audio.done": "response.audio.done",
-  "response.output_audio_transcript.delta": "response.audio_transcript.delta",
-  "response.output_audio_transcript.done": "response.audio_transcript.done",
-};
 
 export type Opened = { ok: true; connection: RealtimeConnection } | { ok: false; reason: string };
 
@@ -44,6 +39,8 @@ export class RealtimeConnection extends EventEmitter {
   /** Why the connection ended, once it has (`closed` resolves with it too). */
   endReason: string | null = null;
   readonly closed: Promise<string>;
+  /** The server speaks GA (its `session.created` said so): what is sent is put in GA's shape. */
+  ga = false;
 
   private constructor(private readonly ws: WebSocket) {
     super();
@@ -79,7 +76,7 @@ export class RealtimeConnection extends EventEmitter {
     try {
       url = realtimeUrl(settings);
     } catch {
-      return Promise.resolve({ ok: false, reason: "llm.realtime.url is not set" });
+      return Promise.resolve({ ok: false, reason: NO_VOICE_MODEL });
     }
     const headers: Record<string, string> = { "OpenAI-Beta": "realtime=v1" };
     if (settings.api_key) headers.Authorization = `Bearer ${settings.api_key}`;
@@ -98,8 +95,10 @@ export class RealtimeConnection extends EventEmitter {
         resolve(answer);
       };
       const onEvent = (event: RealtimeEvent): void => {
-        if (event.type === "session.created") settle({ ok: true, connection });
-        else if (event.type === "error") settle({ ok: false, reason: `the voice model at ${where} refused the session: ${errorMessage(event)}` });
+        if (event.type === "session.created") {
+          connection.ga = isGaSession(event.session);
+          settle({ ok: true, connection });
+        } else if (event.type === "error") settle({ ok: false, reason: `the voice model at ${where} refused the session: ${errorMessage(event)}` });
       };
       const onAbort = (): void => settle({ ok: false, reason: "cancelled before the voice model answered" });
       const timer = setTimeout(
@@ -121,7 +120,7 @@ export class RealtimeConnection extends EventEmitter {
   }
 
   send(event: RealtimeEvent): void {
-    if (this.open) this.ws.send(JSON.stringify(event));
+    if (this.open) this.ws.send(JSON.stringify(this.ga ? toGaClientEvent(event) : event));
   }
 
   onEvent(listener: (event: RealtimeEvent) => void): void {

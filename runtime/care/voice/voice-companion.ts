@@ -6,8 +6,10 @@
  * audio}` (microphone, base64 PCM 24 kHz), `voice_stop {session_id}`, `voice_start {}`; each
  * needs the right to converse (`POST /api/v1/voice/sessions`).
  */
-import { NO_WEB_APP, type ConverseRequest, type Conversing, type ServiceAnswer } from "../../../nodes/_kit/care-services";
+import { NO_VOICE_MODEL, NO_WEB_APP, type ConverseRequest, type Conversing, type ServiceAnswer } from "../../../nodes/_kit/care-services";
 import type { WebAppClient, WebAppFrame } from "../../platform/ws/webapp-hub";
+import { seniorWords } from "../../household/persons/senior-language";
+import { wordsIn } from "../../platform/i18n/catalogs";
 import type { CareContext } from "../context";
 import type { OccupancyBoard } from "../../household/occupancy/occupancy.board";
 import type { ToolRegistry } from "../mcp/registry";
@@ -47,19 +49,21 @@ export class VoiceCompanion {
   private async startNow(request: ConverseRequest, signal?: AbortSignal): Promise<ServiceAnswer<Conversing>> {
     const settings = this.ctx.settings.llm.realtime;
     if (this.closed) return fail("the voice companion is stopping");
-    if (!settings?.url) return fail("no realtime voice model is configured (llm.realtime)");
+    if (!settings?.url) return fail(NO_VOICE_MODEL);
     if (this.ctx.webapp.size === 0) return fail(NOBODY);
     if (this.current?.open) {
       this.current.add(request);
       return { ok: true, value: { session_id: this.current.id, model: this.current.model, clients: this.ctx.webapp.size, joined: true } };
     }
+    // Her language is read before the model is reached, so a store that cannot answer leaves no connection open.
+    const words = await seniorWords(this.ctx).catch(() => wordsIn(this.ctx.settings.app.language));
     const opened = await RealtimeConnection.open(settings, signal);
     if (!opened.ok) {
       this.ctx.log.warn({ reason: opened.reason }, "voice: the realtime model could not be reached");
       return fail(opened.reason);
     }
     const session = new VoiceSession(
-      { ctx: this.ctx, tools: this.tools, occupancy: this.occupancy, settings, onEnd: (s) => this.onEnd(s) },
+      { ctx: this.ctx, tools: this.tools, occupancy: this.occupancy, settings, words, onEnd: (s) => this.onEnd(s) },
       opened.connection,
       request,
     );

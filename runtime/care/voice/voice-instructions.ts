@@ -5,15 +5,14 @@
  * conversation, so one conversation can carry several.
  */
 import type { ConverseRequest } from "../../../nodes/_kit/care-services";
+import { SOURCE_LANGUAGE, wordsIn, type Words } from "../../platform/i18n/catalogs";
 import { composeVoiceInstruction, type VoiceLayers } from "../knowledge/voice/voice-defaults";
 
-const BASE = (appName: string): string =>
-  [
-    `You are the voice companion of ${appName}, a care system in the home of an older person. You speak with them, not with their family.`,
-    "Speak slowly, warmly and briefly: one or two short sentences at a time, plain words, no lists, no technical terms.",
-    "When you need facts about the home (rooms, who is where, the weather, the time, alerts), call the functions you have and say the answer in your own words; never read data out as it came.",
-    "If they sound hurt, confused or frightened, stay calm, reassure them and say that their family is being told.",
-  ].join(" ");
+/**
+ * Who the companion is and how it speaks, in the senior's language (catalog `spoken.companion.*`),
+ * with the order to keep to her language: a family may write a message in another one.
+ */
+const BASE = (appName: string, words: Words): string => [words("spoken.companion.base", { app: appName }), words("spoken.companion.language")].join(" ");
 
 /**
  * The spec's composition (care/knowledge/voice/voice-defaults.ts, the one place it is written):
@@ -24,31 +23,19 @@ export function composeInstructions(
   stepInstruction: string | null,
   appName: string,
   more: Pick<VoiceLayers, "resource" | "default"> = {},
+  words: Words = wordsIn(SOURCE_LANGUAGE),
 ): string {
-  return composeVoiceInstruction({ step: stepInstruction, ...more, base: (base ?? "").trim() || BASE(appName) });
+  return composeVoiceInstruction({ step: stepInstruction, ...more, base: (base ?? "").trim() || BASE(appName, words) });
 }
 
-/** The system message that starts the companion speaking; null: it greets and listens. */
-export function openingMessage(request: ConverseRequest): string | null {
+/** The system message that starts the companion speaking, in the senior's language; null: it greets and listens. */
+export function openingMessage(request: ConverseRequest, words: Words = wordsIn(SOURCE_LANGUAGE)): string | null {
   const text = request.text?.trim();
   if (request.prompt && text) {
-    return [
-      `Ask the senior this now, in your own words, and wait for the answer: "${text}"`,
-      `When they say they are fine (like "${request.prompt.dismiss_text}"), call respond_to_interactive_prompt with action "dismiss".`,
-      `When they need help, or you cannot tell that they are well (like "${request.prompt.escalate_text}"), call it with action "escalate".`,
-      "Then tell them briefly what happens next.",
-    ].join(" ");
+    return words("spoken.companion.ask", { text, dismiss: request.prompt.dismiss_text, escalate: request.prompt.escalate_text });
   }
-  if (request.quiz) {
-    return [
-      `You are doing a gentle quiz with the senior now. Begin by saying, in your own words: "${text ?? "Shall we do a little quiz?"}"`,
-      "Then call get_current_quiz_question and read the question and its choices aloud, slowly. Wait for the answer.",
-      "Call submit_quiz_answer with the question's question_ord and the id of the choice they mean (or their words as open_ended_text).",
-      "Say kindly whether it was right (never make them feel bad), then go on with the next question it gives back, one at a time.",
-      "When it says the quiz is done, tell them their score warmly and say goodbye.",
-    ].join(" ");
-  }
-  if (text) return `Tell the senior this now, in your own words: "${text}"`;
-  if (request.reason === "senior") return "The senior tapped the Talk button. Greet them briefly and ask how you can help.";
+  if (request.quiz) return words("spoken.companion.quiz", { intro: text ?? words("spoken.companion.quiz_opening") });
+  if (text) return words("spoken.companion.tell", { text });
+  if (request.reason === "senior") return words("spoken.companion.talk_button");
   return null;
 }

@@ -24,6 +24,7 @@ import { UnknownToolError, type ToolRegistry } from "../mcp/registry";
 import { errorMessage, type RealtimeConnection, type RealtimeEvent, type RealtimeSettings } from "./realtime-client";
 import { saveTurn } from "./voice-turns.store";
 import { composeInstructions, openingMessage } from "./voice-instructions";
+import type { Words } from "../../platform/i18n/catalogs";
 import { voiceDefaults } from "../knowledge/voice/voice-defaults";
 
 export const VOICE_SAMPLE_RATE = 24000;
@@ -39,6 +40,8 @@ export interface SessionDeps {
   tools: ToolRegistry;
   occupancy: OccupancyBoard;
   settings: RealtimeSettings;
+  /** The senior's words: what the companion is told is in her language, so it speaks hers. */
+  words: Words;
   onEnd: (session: VoiceSession) => void;
 }
 
@@ -205,9 +208,13 @@ export class VoiceSession {
     this.connection.send({
       type: "session.update",
       session: {
-        instructions: composeInstructions(settings.instructions, this.first.instruction, this.deps.ctx.settings.app.name, {
-          default: this.prompt ? voiceDefaults(this.deps.ctx.settings).interactive_prompt_default : null,
-        }),
+        instructions: composeInstructions(
+          settings.instructions,
+          this.first.instruction,
+          this.deps.ctx.settings.app.name,
+          { default: this.prompt ? voiceDefaults(this.deps.ctx.settings, this.deps.words).interactive_prompt_default : null },
+          this.deps.words,
+        ),
         voice: settings.voice,
         modalities: ["audio", "text"],
         input_audio_format: "pcm16",
@@ -221,7 +228,7 @@ export class VoiceSession {
   }
 
   private say(request: ConverseRequest): void {
-    const opening = openingMessage(request);
+    const opening = openingMessage(request, this.deps.words);
     if (opening)
       this.connection.send({ type: "conversation.item.create", item: { type: "message", role: "system", content: [{ type: "input_text", text: opening }] } });
     this.responding = true;

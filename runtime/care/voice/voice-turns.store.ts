@@ -1,7 +1,6 @@
 /** The `voice_turns` table: what was said in each conversation with the voice companion. */
 import type { Knex } from "knex";
-import type { Retention } from "../../platform/db/retention";
-import { deleteBefore } from "../../platform/db/delete-before";
+import { deleteSomeWhere } from "../../platform/db/delete-before";
 
 export type VoiceReason = "notification" | "prompt" | "senior" | "api";
 
@@ -33,15 +32,7 @@ export async function recentTurns(db: Knex, q: { session_id?: string; limit: num
   return rows.reverse().map((r) => ({ ...r, id: Number(r.id) }));
 }
 
-/** Deletes the turns said before the cutoff (ISO-8601 UTC); returns how many. */
-export async function deleteTurnsBefore(db: Knex, cutoffIso: string, signal?: AbortSignal): Promise<number> {
-  return deleteBefore(db, TABLE, "at", cutoffIso, { signal });
+/** Retention (`retention.voice_turns_days`, docs/retention.md): deletes at most `limit` turns said before the cutoff. */
+export function pruneTurnsBefore(db: Knex, cutoffIso: string, limit: number): Promise<number> {
+  return deleteSomeWhere(db, TABLE, `"at" < ?`, [cutoffIso], limit);
 }
-
-/** What was said is private: kept 30 days (a month of conversations a caregiver may read back). */
-export const TURNS_RETENTION_DAYS = 30;
-export const turnsRetention = (db: Knex): Retention => ({
-  what: "voice turns",
-  days: TURNS_RETENTION_DAYS,
-  deleteBefore: (c, signal) => deleteTurnsBefore(db, c, signal),
-});

@@ -4,6 +4,7 @@
  * activities.service.ts.
  */
 import type { Knex } from "knex";
+import { deleteSomeWhere } from "../../platform/db/delete-before";
 import type { Activity } from "./activities.service";
 import { fromJsonText, toJsonText } from "../../platform/db/json-column";
 
@@ -28,4 +29,9 @@ export async function listActivitiesBetween(db: Knex, q: { since: string; until:
   if (q.person_id) query.where("person_id", q.person_id);
   const rows: Array<Omit<Activity, "metadata_json"> & { metadata_json: string }> = await query;
   return rows.map((r) => ({ ...r, id: Number(r.id), confidence: Number(r.confidence), metadata_json: fromJsonText(r.metadata_json, {}) }));
+}
+
+/** Retention (docs/retention.md): deletes at most `limit` activities recorded before the cutoff; returns how many. */
+export function pruneActivitiesBefore(db: Knex, cutoffIso: string, limit: number): Promise<number> {
+  return deleteSomeWhere(db, "person_activities", `"timestamp" < ?`, [cutoffIso], limit);
 }

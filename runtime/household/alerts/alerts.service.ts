@@ -65,7 +65,11 @@ export interface NewHistoryEntry {
   ref?: string | null;
 }
 
-type AlertRow = Omit<Alert, "resolved" | "assistance_needed" | "actions" | "history"> & { resolved: unknown; assistance_needed: unknown };
+type AlertRow = Omit<Alert, "resolved" | "assistance_needed" | "actions" | "history"> & {
+  resolved: unknown;
+  assistance_needed: unknown;
+  escalation_sent?: number;
+};
 
 export interface AlertFilters {
   resolved?: boolean;
@@ -75,7 +79,7 @@ export interface AlertFilters {
   offset: number;
 }
 
-const toAlert = (row: AlertRow, actions: AlertAction[]): Alert => ({
+const toAlert = ({ escalation_sent: _sent, ...row }: AlertRow, actions: AlertAction[]): Alert => ({
   ...row,
   resolved: toBool(row.resolved),
   assistance_needed: toBool(row.assistance_needed),
@@ -155,6 +159,20 @@ export async function recordAlertHistory(ctx: PlatformContext, alertId: number, 
   }
 }
 
+/** The channel receipts of an alert's first send (escalation 0), in the order they were recorded. */
+export async function firstSendReceipts(
+  ctx: PlatformContext,
+  alertId: number,
+): Promise<Array<{ channel: string | null; delivered: boolean; detail: string | null }>> {
+  const lines: Array<{ event: string; channel: string | null; detail: string | null }> = await ctx
+    .db("alert_history")
+    .where({ alert_id: alertId, escalation: 0 })
+    .whereIn("event", ["delivered", "failed"])
+    .orderBy("id")
+    .select("event", "channel", "detail");
+  return lines.map((l) => ({ channel: l.channel, delivered: l.event === "delivered", detail: l.detail }));
+}
+
 /** The refs of an alert's history lines of a channel and event (a chat's messages to edit), with their target. */
 export async function alertHistoryRefs(
   ctx: PlatformContext,
@@ -185,7 +203,8 @@ export interface NewAlert {
   idempotency_key?: string | null;
 }
 
-async function alertByKey(ctx: PlatformContext, key: string | null | undefined): Promise<Alert | undefined> {
+/** The alert a step raised, by the step's idempotency key (`run:step:activation`). */
+export async function alertByKey(ctx: PlatformContext, key: string | null | undefined): Promise<Alert | undefined> {
   if (!key) return undefined;
   const row: { id: number } | undefined = await ctx.db("alerts").where({ idempotency_key: key }).first("id");
   return row ? getAlert(ctx, row.id) : undefined;
@@ -258,6 +277,8 @@ export interface EscalationRow {
   resolved: unknown;
   assistance_needed: unknown;
   escalation_count: number;
+  /** The last repetition whose send finished (below `escalation_count`: one was cut short). */
+  escalation_sent: number;
   next_escalation_at: string | null;
   notification_json: string | null;
 }
@@ -307,6 +328,23 @@ export async function claimEscalation(
     .where({ id: row.id, escalation_count: row.escalation_count, next_escalation_at: row.next_escalation_at, resolved: false, assistance_needed: false })
     .update({ escalation_count: row.escalation_count + 1, next_escalation_at: nextAt });
   return claimed === 1;
+}
+
+/**
+ * Open alerts, nobody on them, whose last claimed repetition was never finished: the process
+ * that claimed it stopped (kill -9, a lost lease) between the claim and the receipts.
+ */
+export async function unfinishedEscalations(ctx: PlatformContext): Promise<EscalationRow[]> {
+  return ctx
+    .db<EscalationRow>("alerts")
+    .where({ resolved: false, assistance_needed: false })
+    .where("escalation_count", ">", ctx.db.ref("escalation_sent"))
+    .orderBy("id", "asc");
+}
+
+/** Repetition `n` of the alert was sent (its receipts recorded). */
+export async function markEscalationSent(ctx: PlatformContext, id: number, n: number): Promise<void> {
+  await ctx.db("alerts").where({ id }).where("escalation_sent", "<", n).update({ escalation_sent: n });
 }
 
 /** Keeps the notification an alert was raised with (JSON text), for its re-sends. */

@@ -1,7 +1,8 @@
 /**
  * `/cts/*`: the tracking cameras, the dementia signals (listed through each person's alert
  * profile, acknowledged with feedback) and the presence chain's reload. With `cts.enabled`
- * false every one answers 404 `{"detail", "code": "cts.disabled"}`, as the spec says.
+ * false every one but the reload answers 404 `{"detail", "code": "cts.disabled"}`, as the spec
+ * says; the presence chain exists without tracking, so its reload still works.
  */
 import { Router } from "express";
 import { z } from "zod";
@@ -22,6 +23,13 @@ const signalQuery = {
 
 export function ctsRouter(ctx: PlatformContext): Router {
   const r = Router();
+  // The presence chain (hub sensors, the identification service, tracking) exists without
+  // continuous tracking: its reload answers with tracking off too (issue 45; the spec's other
+  // /cts routes keep their 404).
+  r.post(
+    "/cts/presence-config/reload",
+    route(() => reloadPresenceConfig(ctx)),
+  );
   r.use("/cts", (_req, res, next) => {
     if (ctx.settings.cts.enabled) next();
     else res.status(404).json(CTS_DISABLED);
@@ -47,10 +55,6 @@ export function ctsRouter(ctx: PlatformContext): Router {
   r.post(
     "/cts/signals/:id/acknowledge",
     route((req) => acknowledge(ctx, intParam(req, "id", "Dementia signal"), req.body, req.principal?.name ?? "unknown")),
-  );
-  r.post(
-    "/cts/presence-config/reload",
-    route(() => reloadPresenceConfig(ctx)),
   );
   return r;
 }

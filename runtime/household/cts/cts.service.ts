@@ -127,6 +127,11 @@ export class CtsService {
     await Promise.all(this.pumps.map((p) => p.idle()));
   }
 
+  /** Each stream's messages waiting for their batch, by stream name (empty while tracking is off). */
+  queueDepths(): Record<string, number> {
+    return Object.fromEntries(this.pumps.map((p) => [p.names.stream, p.queued]));
+  }
+
   health(): CtsHealth {
     return this.status.health();
   }

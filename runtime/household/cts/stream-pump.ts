@@ -54,6 +54,11 @@ export class StreamPump {
     this.kick();
   }
 
+  /** Messages received and not yet taken into a batch (GET /metrics reads it). */
+  get queued(): number {
+    return this.queue.length;
+  }
+
   /** Resolves when every message received so far was handled; for tests and shutdown. */
   async idle(): Promise<void> {
     while (this.working) await this.working;

@@ -158,6 +158,10 @@ export class TrackingEventsApplier implements Applier<DecodedTrackingEvent, Plan
       for (const published of await this.fusion.applyTrackingFixes(batch, fixes, read)) after.push(() => this.ctx.bus.publish("sensor.event", published));
     }
     for (const p of plans) after.push(() => this.live.offer(liveFrame(p)));
+    if (plans.length > 0) {
+      const earliest_ms = Math.min(...plans.map((p) => p.atMs));
+      after.push(() => this.ctx.bus.publish("cts.frames", { earliest_ms }));
+    }
     return after;
   }
 

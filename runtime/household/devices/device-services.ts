@@ -4,7 +4,14 @@
  * 640x480 frame in a few milliseconds off the event loop), the media store, the aggregator,
  * alert actions and publishing a press or command on the bus.
  */
-import type { AlertActionResult, CameraFrame, DeviceIdentity, DeviceServices, TerminalInput } from "../../../nodes/_kit/device-types";
+import {
+  MAX_FRAME_PIXELS,
+  type AlertActionResult,
+  type CameraFrame,
+  type DeviceIdentity,
+  type DeviceServices,
+  type TerminalInput,
+} from "../../../nodes/_kit/device-types";
 import type { PlatformContext } from "../../platform/context";
 import { isoNow } from "../../platform/core/clock";
 import { ConflictError } from "../../platform/core/errors";
@@ -26,7 +33,16 @@ export function deviceServices(ctx: PlatformContext, aggregator: FrameAggregator
     },
     now: () => isoNow(ctx.clock),
     cameraOptions: (sensorId) => ctx.settings.cameras[sensorId] ?? {},
-    rotateJpeg: (bytes, degrees) => sharpLib()(bytes, { failOn: "error" }).rotate(degrees).jpeg({ quality: ROTATED_JPEG_QUALITY }).toBuffer(),
+    // libvips reads only the header for the metadata: a 12,000² bomb is measured, not decoded.
+    frameSize: async (bytes) => {
+      const meta = await sharpLib()(bytes, { limitInputPixels: false })
+        .metadata()
+        .catch(() => null);
+      return meta?.width && meta.height ? { width: meta.width, height: meta.height } : null;
+    },
+    // The rotate stage checked the header's size; the limit here refuses a frame whose header lied.
+    rotateJpeg: (bytes, degrees) =>
+      sharpLib()(bytes, { failOn: "error", limitInputPixels: MAX_FRAME_PIXELS }).rotate(degrees).jpeg({ quality: ROTATED_JPEG_QUALITY }).toBuffer(),
     storeFrame: (device: DeviceIdentity, frame: CameraFrame) =>
       storeFrame(ctx, {
         sensor_id: device.sensor_id,

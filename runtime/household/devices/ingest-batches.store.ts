@@ -4,6 +4,7 @@
  * conditional update, so two flushers (a timer and a full batch, or a restart) never both win.
  */
 import type { Knex } from "knex";
+import { deleteSomeWhere } from "../../platform/db/delete-before";
 import { fromJsonText, toJsonText } from "../../platform/db/json-column";
 
 export interface BatchRow {
@@ -114,4 +115,9 @@ export async function openBatchOf(db: Knex, sensorId: string): Promise<BatchRow 
 export async function lastFlushOf(db: Knex, sensorId: string): Promise<string | null> {
   const row = await db("ingest_batches").where({ sensor_id: sensorId, state: "flushed" }).max({ closed_at: "closed_at" }).first();
   return (row?.closed_at as string | null | undefined) ?? null;
+}
+
+/** Retention (docs/retention.md): deletes at most `limit` batches closed before the cutoff; an open batch stays. */
+export function pruneClosedBatchesBefore(db: Knex, cutoffIso: string, limit: number): Promise<number> {
+  return deleteSomeWhere(db, "ingest_batches", `"state" <> 'open' and closed_at is not null and closed_at < ?`, [cutoffIso], limit);
 }

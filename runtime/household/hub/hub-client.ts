@@ -64,7 +64,7 @@ export class HubClient {
   /** Resolves when the first full read of the states is done (by WebSocket or poll). */
   private synced = false;
 
-  constructor(private readonly opts: HubClientOptions) {}
+  constructor(private opts: HubClientOptions) {}
 
   get connected(): boolean {
     return this.authed && this.ws?.readyState === WebSocket.OPEN;
@@ -94,6 +94,31 @@ export class HubClient {
     if (ws) ws.terminate();
     this.failPending(new HubError("stopped", "the hub client stopped"));
     await this.polling?.catch(() => undefined);
+  }
+
+  /**
+   * The hub's address or token changed (the Household page's Hub form): a live connection is
+   * dropped and the next one uses them. Listeners and the cache stay: the new hub's states,
+   * read on connecting, replace the cache and report what differs.
+   */
+  reconfigure(url: string, token: string): void {
+    this.opts = { ...this.opts, url, token };
+    this.attempt = 0;
+    const ws = this.ws;
+    if (ws) {
+      this.ws = null;
+      this.authed = false;
+      ws.terminate();
+      this.failPending(new HubError("disconnected", "the hub's address or token changed"));
+    }
+    if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
+    this.reconnectTimer = null;
+    if (!this.stopped) this.connect();
+  }
+
+  /** The address the client connects to. */
+  get url(): string {
+    return this.opts.url;
   }
 
   onStateChanged(listener: ChangeListener): () => void {
@@ -148,6 +173,15 @@ export class HubClient {
   /** Creates an `input_text` helper (the hub's own registry, so it survives the hub's restart). */
   createInputText(name: string, opts: { max?: number; initial?: string } = {}): Promise<unknown> {
     return this.command({ type: "input_text/create", name, max: opts.max ?? 255, ...(opts.initial !== undefined ? { initial: opts.initial } : {}) });
+  }
+
+  /**
+   * Sets an entity's state (and attributes) on the hub: the REST API's `POST /api/states/…`, the
+   * only way to set a state the hub's WebSocket API has none for. The entity exists until the
+   * hub restarts; the next write makes it again.
+   */
+  setState(entityId: string, state: string, attributes: Record<string, unknown> = {}): Promise<unknown> {
+    return this.rest("POST", `/api/states/${encodeURIComponent(entityId)}`, { state, attributes });
   }
 
   /** Sends a WebSocket command and resolves with its result. */

@@ -40,11 +40,12 @@ export function hubServices(ctx: PlatformContext, link: HubLink | undefined): Hu
       if (!hub.ok) return fail(hub.reason);
       const player = request.media_player ?? (request.room_name ? speakerOfRoom(ctx, request.room_name) : null) ?? ctx.settings.hub.media_player;
       if (!player) return fail("no speaker: set hub.media_player, a room's speaker in hub.speakers, or the step's hub_media_player");
-      if (!ctx.settings.app.public_url)
-        return fail("app.public_url is not set, so the speaker could not fetch the audio: set it to the address the hub reaches careflow at");
+      // The speaker fetches the audio itself: from app.public_url, else this host's network address.
+      const base = ctx.settings.app.public_url ?? ctx.address?.current()?.base;
+      if (!base) return fail("no address the speaker could fetch the audio from: set app.public_url to the address the hub reaches careflow at");
       const audio = await synthesize(ctx, request, signal);
       if (!audio.ok) return audio;
-      const clip = await storeSpeechClip(ctx, audio.value, "mp3");
+      const clip = await storeSpeechClip(ctx, audio.value, "mp3", base);
       try {
         await hub.client.callService("media_player", "play_media", { media_content_id: clip.url, media_content_type: "music", announce: true }, player);
       } catch (err) {

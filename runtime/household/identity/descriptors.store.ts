@@ -121,3 +121,25 @@ export async function deleteVisitor(db: Knex, visitorId: string): Promise<void> 
     await trx("face_visitors").where({ visitor_id: visitorId }).delete();
   });
 }
+
+/**
+ * Retention (`retention.visitors_days`, docs/retention.md): forgets at most `limit` unnamed
+ * visitors last seen before the cutoff, with their descriptors; answers how many. The
+ * highest-numbered visitor stays, so a number is never given to another face.
+ */
+export async function pruneVisitorsBefore(db: Knex, cutoffIso: string, limit: number): Promise<number> {
+  return db.transaction(async (trx) => {
+    const top = await trx("face_visitors").max({ n: "number" }).first();
+    const ids: string[] = (
+      await trx("face_visitors")
+        .where("last_seen_at", "<", cutoffIso)
+        .where("number", "<", Number(top?.n ?? 0))
+        .select("visitor_id")
+        .limit(limit)
+    ).map((r: { visitor_id: string }) => r.visitor_id);
+    if (ids.length === 0) return 0;
+    await trx("face_descriptors").whereIn("visitor_id", ids).delete();
+    const n: number = await trx("face_visitors").whereIn("visitor_id", ids).delete();
+    return n;
+  });
+}

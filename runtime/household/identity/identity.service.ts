@@ -63,8 +63,8 @@ const enrollmentOf = (p: Person, backend: string): Enrollment => ({
 });
 
 /**
- * `POST /persons/{id}/enroll`: 5–10 photos, each with exactly one face (else 422 naming the
- * photo, and nothing is stored). The new descriptors replace the person's old ones.
+ * `POST /persons/{id}/enroll`: 5–10 photos, each with exactly one face (else 422 naming every
+ * refused photo and why, and nothing is stored). The new descriptors replace the person's old ones.
  */
 export async function enroll(ctx: PlatformContext, personId: string, photos: readonly Photo[]): Promise<Enrollment> {
   const person = await getPerson(ctx, personId);
@@ -84,14 +84,17 @@ export async function enroll(ctx: PlatformContext, personId: string, photos: rea
   } catch (err) {
     throw new ServiceUnavailableError(`face engine unavailable: ${err instanceof Error ? err.message : String(err)}`);
   }
+  // Every refused photo is named, not only the first: the family retakes them all at once.
   const descriptors: number[][] = [];
+  const refused: string[] = [];
   results.forEach((r, i) => {
     const name = photos[i].name;
-    if (isProblem(r)) throw new ValidationError(`photos: '${name}' is ${r.error}`);
-    if (r.faces.length === 0) throw new ValidationError(`photos: no face found in '${name}'`);
-    if (r.faces.length > 1) throw new ValidationError(`photos: '${name}' shows ${r.faces.length} faces; each photo must show exactly one`);
-    descriptors.push(r.faces[0].descriptor);
+    if (isProblem(r)) refused.push(`photos: '${name}' is ${r.error}`);
+    else if (r.faces.length === 0) refused.push(`photos: no face found in '${name}'`);
+    else if (r.faces.length > 1) refused.push(`photos: '${name}' shows ${r.faces.length} faces (each photo must show exactly one)`);
+    else descriptors.push(r.faces[0].descriptor);
   });
+  if (refused.length > 0) throw new ValidationError(refused.join("; "));
   await ctx.db.transaction(async (trx) => {
     await deletePersonDescriptors(trx, personId);
     await insertDescriptors(

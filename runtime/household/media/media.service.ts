@@ -2,7 +2,8 @@
  * The media store (docs/media.md): camera frames as content-addressed objects named
  * `media/ab/cd/<sha256>.<ext>` (files under the data dir on one box, rows of the shared
  * database with `cluster.enabled`: object-store.ts), the same bytes once however many rows
- * name them; a `camera_media` row per frame; signed URLs
+ * name them, or an S3-compatible store with `media.store_url`; a `camera_media` row per frame; signed URLs
+ * (the store's presigned ones with `media.store_url`)
  * that expire (HMAC-SHA256 over the object name and the expiry, with a secret generated once
  * and kept in the store); and a sweep that deletes rows older than
  * `aggregator.media_retention_hours` and then the files no row names any more.
@@ -20,7 +21,8 @@ import { ForbiddenError, NotFoundError, ValidationError } from "../../platform/c
 import { kvGet, kvSetIfAbsent } from "../../platform/db/kv";
 import { sameText } from "../tracking/match";
 import { IMAGE_EXT, imageMime, type ImageMime } from "./image-type";
-import { mediaObjects } from "./media-objects";
+import { keptByOthers } from "./media-keepers";
+import { foreignUpTo, mediaObjects, presignedUrl } from "./media-objects";
 import {
   deleteMediaRowsBefore,
   insertMediaRow,
@@ -30,6 +32,7 @@ import {
   mediaObjectSensorRooms,
   mediaRowByObject,
   mediaSensorRooms,
+  objectsOfRowsBefore,
   oldestMediaTime,
   referencedAmong,
   type MediaBox,
@@ -38,6 +41,7 @@ import {
 
 export type { MediaBox, MediaRow };
 export { imageMime, type ImageMime };
+export { registerMediaKeeper, type MediaKeeper } from "./media-keepers";
 
 export type MediaContext = Pick<PlatformContext, "db" | "dataDir" | "clock" | "settings" | "log" | "bus">;
 /** What reading rows and files needs. */
@@ -74,6 +78,10 @@ export interface StoredFrame {
 }
 
 export const isObjectName = (name: string): boolean => OBJECT_NAME.test(name);
+
+const OBJECT_NAMES_IN_TEXT = /\b[0-9a-f]{64}\.(?:jpg|png|webp|gif|heic)\b/g;
+/** The object names a row's text names (a path, a signed URL, a JSON document), once each. */
+export const objectNamesIn = (text: string | null | undefined): string[] => [...new Set(text ? (text.match(OBJECT_NAMES_IN_TEXT) ?? []) : [])];
 
 /** `media/ab/cd/<object_name>`, relative to the data dir. */
 export function objectPath(objectName: string): string {
@@ -138,21 +146,6 @@ export async function storeFrame(ctx: MediaContext, f: FrameInput): Promise<Stor
     ctx.bus.publish("media.stored", { media_id, captured_at });
     return { media_id, object_name: objectName, path: rel };
   });
-}
-
-/**
- * Objects other modules keep (a knowledge document's photos, a card's rendered slots): each
- * keeper says which of some object names it still holds. The sweep keeps those files and a
- * signed URL serves them, without a `camera_media` row (whose retention is for frames).
- */
-export type MediaKeeper = (db: Knex, objectNames: readonly string[]) => Promise<Set<string>>;
-const keepers = new Set<MediaKeeper>();
-export const registerMediaKeeper = (keeper: MediaKeeper): void => void keepers.add(keeper);
-
-async function keptByOthers(db: Knex, names: readonly string[]): Promise<Set<string>> {
-  const kept = new Set<string>();
-  for (const keeper of keepers) for (const n of await keeper(db, names)) kept.add(n);
-  return kept;
 }
 
 /** Stores bytes a keeper will hold (no `camera_media` row); the caller has checked their type. */
@@ -299,10 +292,22 @@ export async function signedUrl(ctx: MediaContext, ref: number | string, ttlSeco
   if (!isObjectName(objectName)) throw new ValidationError(`not a media object name: '${objectName.slice(0, 80)}'`);
   const ttl = ttlSeconds ?? ctx.settings.media.signed_url_ttl_seconds;
   if (!Number.isInteger(ttl) || ttl <= 0) throw new ValidationError("ttl: a positive whole number of seconds");
+  if (ctx.settings.media.store_url) return presignedLink(ctx, objectPath(objectName), ttl);
   const expires = Math.ceil(ctx.clock.now() / 1000) + ttl;
   const sig = signature(await urlSecret(ctx), objectName, expires);
   const base = (ctx.settings.app.public_url ?? "").replace(/\/+$/, "");
   return `${base}/api/v1/media/${objectName}?expires=${expires}&sig=${sig}`;
+}
+
+/** S3 refuses a presigned URL valid for longer than a week. */
+export const MAX_PRESIGN_SECONDS = 604_800;
+
+/** With `media.store_url`: the store's own presigned GET, which a speaker or a chat server fetches from it directly. */
+export async function presignedLink(ctx: MediaContext, name: string, ttl: number): Promise<string> {
+  if (ttl > MAX_PRESIGN_SECONDS) throw new ValidationError(`ttl: at most ${MAX_PRESIGN_SECONDS} seconds (a week) with an S3 media store`);
+  const url = await presignedUrl(ctx, name, ttl);
+  if (!url) throw new Error("media.store_url is set but the media store is not an S3 store");
+  return url;
 }
 
 const SIG = /^[A-Za-z0-9_-]{43}$/;
@@ -357,21 +362,28 @@ const SHARDED = /^media\/[0-9a-f]{2}\/[0-9a-f]{2}\/[^/]+$/;
 const SWEEP_CHUNK = 100;
 
 /**
- * Deletes the rows captured more than `aggregator.media_retention_hours` ago, then every
- * object (and leftover temporary file) under media/ that no row names, unless it was written
- * or stored again within the last minute. The files go in chunks, each under the lock and
- * checked again against the rows then, so a store waits at most for one chunk (the camera
- * bench saw uploads held for seconds while a whole sweep held the lock).
+ * Deletes the rows captured more than `aggregator.media_retention_hours` ago, then the objects
+ * (and leftover temporary files) under media/ that no row or keeper names any more, unless
+ * written or stored again within the last minute: those the expired rows named, and any other
+ * only when this store wrote it (in its own folder, since it claimed it: media-root.ts). A
+ * file another store left in the data dir is never this sweep's to delete, named or not. The
+ * files go in chunks, each under the lock and checked again against the rows then, so a store
+ * waits at most for one chunk (the camera bench saw uploads held for seconds while a whole
+ * sweep held the lock).
  */
 export async function sweepExpired(ctx: MediaContext): Promise<SweepReport> {
   const now = ctx.clock.now();
   const cutoff = isoAt(now - ctx.settings.aggregator.media_retention_hours * 3_600_000);
-  const rows = await exclusive(ctx.dataDir, () => deleteMediaRowsBefore(ctx.db, cutoff));
+  const { rows, expired } = await exclusive(ctx.dataDir, async () => ({
+    expired: await objectsOfRowsBefore(ctx.db, cutoff),
+    rows: await deleteMediaRowsBefore(ctx.db, cutoff),
+  }));
+  const foreign = await foreignUpTo(ctx);
   // Listing needs no lock: an object written after it is simply not in this sweep.
   const objects = mediaObjects(ctx);
   const listed = (await objects.list(MEDIA_DIR)).filter((o) => {
     const name = path.posix.basename(o.name);
-    return SHARDED.test(o.name) && (isObjectName(name) || name.endsWith(".tmp"));
+    return SHARDED.test(o.name) && (isObjectName(name) || name.endsWith(".tmp")) && (o.modified_ms > foreign || expired.has(name));
   });
   let files = 0;
   for (let i = 0; i < listed.length; i += SWEEP_CHUNK) {
@@ -390,6 +402,38 @@ export async function sweepExpired(ctx: MediaContext): Promise<SweepReport> {
   }
   if (rows || files) ctx.log.info({ rows, files, cutoff }, "media: expired frames deleted");
   return { rows, files };
+}
+
+/**
+ * The objects rows the retention job deleted named (docs/retention.md): each is deleted now,
+ * through the store's own delete, unless something still names it: a frame row (the camera
+ * cache keeps it to its own hours), a keeper (a document's photo, a card's picture) or a row
+ * the retention kept (`keptByRows`, which says which of the names kept rows name). Answers
+ * how many objects went.
+ */
+export async function deleteObjectsOfPrunedRows(
+  ctx: MediaContext,
+  names: readonly string[],
+  keptByRows: (names: readonly string[]) => Promise<Set<string>>,
+): Promise<number> {
+  const candidates = [...new Set(names.filter(isObjectName))];
+  const objects = mediaObjects(ctx);
+  let deleted = 0;
+  for (let i = 0; i < candidates.length; i += SWEEP_CHUNK) {
+    // Most are gone already (a run's frames outlive it by a day at most): only the others are
+    // looked for in the kept rows, a search through their text.
+    const stats = await Promise.all(candidates.slice(i, i + SWEEP_CHUNK).map((n) => objects.stat(objectPath(n))));
+    const chunk = candidates.slice(i, i + SWEEP_CHUNK).filter((_, k) => stats[k] !== null);
+    if (chunk.length === 0) continue;
+    const rowsKeep = await keptByRows(chunk);
+    deleted += await exclusive(ctx.dataDir, async () => {
+      const kept = new Set([...rowsKeep, ...(await referencedAmong(ctx.db, chunk)), ...(await keptByOthers(ctx.db, chunk))]);
+      let n = 0;
+      for (const name of chunk) if (!kept.has(name) && (await objects.delete(objectPath(name), ctx.clock.now() - SWEEP_GRACE_MS))) n++;
+      return n;
+    });
+  }
+  return deleted;
 }
 
 /**

@@ -120,12 +120,20 @@ export async function mediaObjectSensorRooms(
   return rows.map((r) => ({ sensor_id: r.sensor_id, room_name: r.room_name ?? null }));
 }
 
+/** The object names of the rows captured before `cutoffIso` (what deleting them may free). */
+export async function objectsOfRowsBefore(db: Knex, cutoffIso: string): Promise<Set<string>> {
+  const rows: Array<{ object_name: string }> = await db("camera_media")
+    .distinct("object_name")
+    .where("captured_at", "<", cutoffIso)
+    .whereNotNull("object_name");
+  return new Set(rows.map((r) => r.object_name));
+}
+
 /** Deletes the rows captured before `cutoffIso`; returns how many. */
 export async function deleteMediaRowsBefore(db: Knex, cutoffIso: string): Promise<number> {
   return db("camera_media").where("captured_at", "<", cutoffIso).delete();
 }
 
-/** The object names some row still stores. */
 /** Which of these object names some row still names (the sweep asks chunk by chunk). */
 export async function referencedAmong(db: Knex, names: readonly string[]): Promise<Set<string>> {
   if (names.length === 0) return new Set();

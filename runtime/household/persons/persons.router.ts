@@ -1,6 +1,7 @@
 import { Router } from "express";
 import type { PlatformContext } from "../../platform/context";
 import { reply, route } from "../../platform/http/route";
+import { alertProfiles } from "./alert-presets";
 import { createPerson, deletePerson, getPerson, listPersons, updatePerson } from "./persons.service";
 
 export function personsRouter(ctx: PlatformContext): Router {
@@ -12,6 +13,11 @@ export function personsRouter(ctx: PlatformContext): Router {
   r.post(
     "/persons",
     route(async (req) => reply(201, await createPerson(ctx, req.body))),
+  );
+  // The spec's alert profile presets, for a page or script filling `cts_alert_config`.
+  r.get(
+    "/persons/alert-profiles",
+    route(() => alertProfiles()),
   );
   // Fixed routes before `/persons/:id` (their names are reserved person ids, RESERVED_PERSON_IDS);
   // `/persons/locations` is tracking's (tracking.router.ts), `/persons/enrolled` identity's

@@ -8,6 +8,8 @@ import { ConflictError, NotFoundError } from "../../platform/core/errors";
 import { parseInput } from "../../platform/core/validation";
 import { fromJsonText, toBool, toJsonText } from "../../platform/db/json-column";
 import { ctsAlertConfigSchema, type CtsAlertConfig } from "./alert-profiles";
+import { presetOf, type AlertPresetId } from "./alert-presets";
+import { canonicalTag, LANGUAGE_TAG_HINT } from "../../platform/i18n/language-tag";
 
 export interface Person {
   person_id: string;
@@ -18,6 +20,10 @@ export interface Person {
   embedding_count: number;
   enrolled_at: string | null;
   cts_alert_config: CtsAlertConfig;
+  /** The language this person reads and hears (BCP 47); null: the household's `app.language`. */
+  language: string | null;
+  /** The spec's preset that `cts_alert_config` is (read-only, computed), or `custom`. */
+  alert_profile: AlertPresetId | "custom";
   created_at: string;
   updated_at: string;
 }
@@ -30,11 +36,12 @@ interface PersonRow {
   embedding_count: number;
   enrolled_at: string | null;
   cts_alert_config: string | null;
+  language: string | null;
   created_at: string;
   updated_at: string;
 }
 
-/** Names of the fixed routes beside `/persons/{id}`: no person may be called that. */
+/** Names of the fixed routes beside `/persons/{id}`: no person may be called that (`alert-profiles` cannot be a person id: it has a hyphen). */
 export const RESERVED_PERSON_IDS: readonly string[] = ["enrolled", "locations"];
 
 // person_id becomes part of hub entity ids (input_text.cc_{person_id}_location).
@@ -47,6 +54,13 @@ const fields = {
   display_name: z.string().trim().min(1, "must not be empty").max(200),
   notes: z.string().max(2000).nullable(),
   cts_alert_config: ctsAlertConfigSchema,
+  // Any well-formed tag: dates follow it through Intl even before its catalog exists (messages
+  // then fall back to the household's language, then English). Kept in its canonical spelling.
+  language: z
+    .string()
+    .refine((t) => canonicalTag(t) !== null, LANGUAGE_TAG_HINT)
+    .transform((t) => canonicalTag(t) ?? t)
+    .nullable(),
 };
 
 export const personCreateSchema = z
@@ -55,12 +69,14 @@ export const personCreateSchema = z
     display_name: fields.display_name,
     notes: fields.notes.optional(),
     cts_alert_config: fields.cts_alert_config.optional(),
+    language: fields.language.optional(),
   })
   .strict();
 export const personUpdateSchema = z.object(fields).partial().strict();
 
 const toPerson = (row: PersonRow): Person => {
   const enrolled = toBool(row.enrolled);
+  const config = fromJsonText<CtsAlertConfig>(row.cts_alert_config, null);
   return {
     person_id: row.person_id,
     display_name: row.display_name,
@@ -69,7 +85,9 @@ const toPerson = (row: PersonRow): Person => {
     enrolled,
     embedding_count: Number(row.embedding_count),
     enrolled_at: row.enrolled_at,
-    cts_alert_config: fromJsonText<CtsAlertConfig>(row.cts_alert_config, null),
+    cts_alert_config: config,
+    alert_profile: presetOf(config),
+    language: row.language ?? null,
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
@@ -98,13 +116,20 @@ export async function createPerson(ctx: PlatformContext, input: unknown): Promis
   const body = parseInput(personCreateSchema, input);
   const derived = slugify(body.display_name);
   const id = body.person_id ?? (RESERVED_PERSON_IDS.includes(derived) ? `${derived}_person` : derived);
-  if (await ctx.db("persons").where({ person_id: id }).first()) throw new ConflictError(`A person with person_id '${id}' already exists`);
+  // Said beside the field it comes from: the id given, or the name it was made from.
+  if (await ctx.db("persons").where({ person_id: id }).first())
+    throw new ConflictError(
+      body.person_id
+        ? `person_id: a person with person_id '${id}' already exists`
+        : `display_name: another member's name already gives the person_id '${id}'; choose another name or give a person_id`,
+    );
   const now = isoNow(ctx.clock);
   await ctx.db("persons").insert({
     person_id: id,
     display_name: body.display_name,
     notes: body.notes ?? null,
     cts_alert_config: body.cts_alert_config ? toJsonText(body.cts_alert_config) : null,
+    language: body.language ?? null,
     created_at: now,
     updated_at: now,
   });
@@ -119,6 +144,7 @@ export async function updatePerson(ctx: PlatformContext, id: string, input: unkn
   const patch: Record<string, unknown> = { ...rest, updated_at: isoNow(ctx.clock) };
   if (cts_alert_config !== undefined) patch.cts_alert_config = cts_alert_config === null ? null : toJsonText(cts_alert_config);
   await ctx.db("persons").where({ person_id: id }).update(patch);
+  ctx.bus.publish("person.changed", { person_id: id });
   return getPerson(ctx, id);
 }
 
@@ -145,6 +171,7 @@ export async function deletePerson(ctx: PlatformContext, id: string): Promise<vo
     }
     await trx("persons").where({ person_id: id }).delete();
   });
+  ctx.bus.publish("person.changed", { person_id: id });
 }
 
 /** The member's display name; null for an id that is no member (a visitor, a removed person). */

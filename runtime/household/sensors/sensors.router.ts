@@ -5,6 +5,7 @@ import { parseQuery } from "../../platform/http/query";
 import { reply, route } from "../../platform/http/route";
 import { createSensor, deleteSensor, getSensor, listSensors, updateSensor } from "./sensors.service";
 import { SENSOR_TYPES } from "./sensor-types";
+import { storeIdQuery } from "../../../nodes/_kit/store-id";
 
 export function sensorsRouter(ctx: PlatformContext): Router {
   const r = Router();
@@ -14,7 +15,7 @@ export function sensorsRouter(ctx: PlatformContext): Router {
       listSensors(
         ctx,
         parseQuery(req, {
-          room_id: z.coerce.number().int().positive().optional(),
+          room_id: storeIdQuery().optional(),
           sensor_type: z.enum(SENSOR_TYPES).optional(),
           source: z.string().min(1).optional(),
         }),

@@ -8,7 +8,9 @@ import { ConflictError, NotFoundError, ValidationError } from "../../platform/co
 import { parseInput, positiveIntOrNull } from "../../platform/core/validation";
 import { fromJsonText, toBool, toJsonText } from "../../platform/db/json-column";
 import { roomExists, roomNamesById } from "../rooms/rooms.service";
+import { activeManagedKeyOfSensor } from "../../platform/auth/managed-keys.store";
 import { RAW_DIRECTIONS, SEMANTIC_DIRECTIONS, SENSOR_TYPES } from "./sensor-types";
+import { storeId } from "../../../nodes/_kit/store-id";
 
 export interface Sensor {
   id: number;
@@ -35,7 +37,7 @@ const configJson = z.looseObject({ movement_map: movementMap.optional() });
 const fields = {
   name: z.string().trim().min(1, "must not be empty").max(200),
   sensor_type: z.enum(SENSOR_TYPES),
-  room_id: z.number().int().positive().nullable(),
+  room_id: storeId().nullable(),
   source: z.string().trim().min(1).max(50),
   enabled: z.boolean(),
   config_json: configJson,
@@ -148,6 +150,12 @@ export async function updateSensor(ctx: PlatformContext, ref: string, input: unk
 
 export async function deleteSensor(ctx: PlatformContext, ref: string): Promise<void> {
   const sensor = await getSensor(ctx, ref);
+  // A device still posting with a key made for this sensor would post for a sensor that is gone.
+  const key = await activeManagedKeyOfSensor(ctx.db, sensor.sensor_id);
+  if (key)
+    throw new ConflictError(
+      `Sensor '${sensor.sensor_id}' has the device key '${key.name}' (id ${key.id}): revoke it first (DELETE /api/v1/admin/keys/${key.id})`,
+    );
   await ctx.db("sensors").where({ id: sensor.id }).delete();
 }
 

@@ -5,6 +5,8 @@
  */
 import type { ServiceAnswer } from "../../../nodes/_kit/care-services";
 import type { PlatformContext } from "../../platform/context";
+import { describeFetchFailure, reportServiceCall } from "../../platform/health/service-calls";
+import { seniorLanguage } from "../persons/senior-language";
 
 export interface SpeechOptions {
   text: string;
@@ -18,7 +20,17 @@ const fail = <T>(reason: string): ServiceAnswer<T> => ({ ok: false, reason });
 /** The spec's input limit. */
 const MAX_INPUT = 4096;
 
-function speechBody(ctx: PlatformContext, req: SpeechOptions, format: "mp3" | "pcm", stream: boolean): string {
+/**
+ * The language careflow speaks in: the step's, else `tts.default_language`, else the senior's
+ * (her fixed phrases and a family's message are read in her language's voice).
+ */
+async function spokenLanguage(ctx: PlatformContext, req: SpeechOptions): Promise<string> {
+  const set = req.language?.trim() || ctx.settings.tts.default_language;
+  if (set) return set;
+  return seniorLanguage(ctx).catch(() => ctx.settings.app.language);
+}
+
+function speechBody(ctx: PlatformContext, req: SpeechOptions & { language: string }, format: "mp3" | "pcm", stream: boolean): string {
   const tts = ctx.settings.tts;
   return JSON.stringify({
     model: req.model ?? tts.default_model,
@@ -26,13 +38,22 @@ function speechBody(ctx: PlatformContext, req: SpeechOptions, format: "mp3" | "p
     voice: req.voice ?? tts.default_voice,
     response_format: format,
     speed: req.speed ?? tts.default_speed,
-    language: req.language ?? tts.default_language,
+    language: req.language,
     ...(stream ? { stream: true } : {}),
   });
 }
 
 const unreachable = (ctx: PlatformContext, err: unknown): string =>
   `the TTS service at ${ctx.settings.tts.url} did not answer: ${err instanceof Error ? err.message : String(err)}`;
+
+/** The service's state as this call saw it, for its part on the board: a 5xx or no answer is failing. */
+function seen(ctx: PlatformContext, status: number | null, err?: unknown): void {
+  const url = ctx.settings.tts.url;
+  if (status !== null) return reportServiceCall({ service: "tts", url, up: status < 500, ...(status >= 500 ? { detail: `HTTP ${status}` } : {}) });
+  // A call the caller cancelled says nothing about the service.
+  if (err instanceof Error && err.name === "AbortError") return;
+  reportServiceCall({ service: "tts", url, up: false, detail: describeFetchFailure(err) });
+}
 
 /** The whole clip as MP3. */
 export async function synthesize(ctx: PlatformContext, req: SpeechOptions, signal: AbortSignal): Promise<ServiceAnswer<Buffer>> {
@@ -41,13 +62,15 @@ export async function synthesize(ctx: PlatformContext, req: SpeechOptions, signa
     const res = await fetch(url, {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: speechBody(ctx, req, "mp3", false),
+      body: speechBody(ctx, { ...req, language: await spokenLanguage(ctx, req) }, "mp3", false),
       signal: AbortSignal.any([signal, AbortSignal.timeout(30_000)]),
     });
+    seen(ctx, res.status);
     const body = Buffer.from(await res.arrayBuffer());
     if (!res.ok) return fail(`the TTS service at ${ctx.settings.tts.url} answered ${res.status}: ${body.toString("utf8").slice(0, 200)}`);
     return { ok: true, value: body };
   } catch (err) {
+    seen(ctx, null, err);
     return fail(unreachable(ctx, err));
   }
 }
@@ -66,12 +89,14 @@ export async function streamSpeech(ctx: PlatformContext, req: SpeechOptions, sig
     res = await fetch(url, {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: speechBody(ctx, req, "pcm", true),
+      body: speechBody(ctx, { ...req, language: await spokenLanguage(ctx, req) }, "pcm", true),
       signal: AbortSignal.any([signal, AbortSignal.timeout(60_000)]),
     });
   } catch (err) {
+    seen(ctx, null, err);
     return fail(unreachable(ctx, err));
   }
+  seen(ctx, res.status);
   if (!res.ok || !res.body) {
     const text = await res.text().catch(() => "");
     return fail(`the TTS service at ${ctx.settings.tts.url} answered ${res.status}: ${text.slice(0, 200)}`);

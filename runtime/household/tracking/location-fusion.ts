@@ -11,6 +11,7 @@
  * Every sighting is stored, visitors' too; visitors are not placed. Events are handled one
  * at a time, in the order they arrived.
  */
+import { SerialWork } from "../../platform/core/serial-work";
 import type { Knex } from "knex";
 import type { PlatformContext } from "../../platform/context";
 import type { PersonSighting, SensorEvent } from "../../platform/core/event-bus";
@@ -45,7 +46,7 @@ export interface TrackingFix {
 }
 
 export class LocationFusion {
-  private tail: Promise<void> = Promise.resolve();
+  private readonly work = new SerialWork((err: unknown) => this.ctx.log.error({ err }, "location fusion: an event was not applied"));
   private unsubscribers: Array<() => void> = [];
 
   constructor(private readonly ctx: PlatformContext) {}
@@ -66,16 +67,12 @@ export class LocationFusion {
   }
 
   /** Resolves when every event received so far has been handled; for tests. */
-  async idle(): Promise<void> {
-    let seen: Promise<void>;
-    do {
-      seen = this.tail;
-      await seen;
-    } while (seen !== this.tail);
+  idle(): Promise<void> {
+    return this.work.idle();
   }
 
-  private enqueue(work: () => Promise<void>): void {
-    this.tail = this.tail.then(work).catch((err: unknown) => this.ctx.log.error({ err }, "location fusion: an event was not applied"));
+  private enqueue(piece: () => Promise<void>): void {
+    this.work.add(piece);
   }
 
   /** An instant from an event: never in the future, `now` when missing. */

@@ -1,5 +1,6 @@
 /** One row per location change of a person, oldest first in time; the current row is in locations.store. */
 import type { Knex } from "knex";
+import { deleteSomeWhere } from "../../platform/db/delete-before";
 import { chunks, ROWS_PER_STATEMENT } from "../../platform/db/chunks";
 import type { LocationSource } from "./locations.store";
 import type { WriteBatch } from "../../platform/db/write-batch";
@@ -55,6 +56,18 @@ export async function appendLocationChange(db: Knex, c: Omit<LocationChange, "id
 /** Queues changes on the batch, in order (ids grow with it). */
 export function queueLocationChanges(batch: WriteBatch, cs: readonly Omit<LocationChange, "id">[]): void {
   batch.insert("person_location_history", cs);
+}
+
+/** The change in force at `at` (the last at or before it) and the next one after it, each or null. */
+export async function changesAround(db: Knex, personId: string, at: string): Promise<{ before: LocationChange | null; after: LocationChange | null }> {
+  const before = await live(db).where({ person_id: personId }).andWhere("timestamp", "<=", at).orderBy("timestamp", "desc").orderBy("id", "desc").first();
+  const after = await live(db).where({ person_id: personId }).andWhere("timestamp", ">", at).orderBy("timestamp", "asc").orderBy("id", "asc").first();
+  return { before: before ? toChange(before) : null, after: after ? toChange(after) : null };
+}
+
+/** A change found to have happened earlier than its row says (a late fix saw the person there first). */
+export async function setChangeTime(db: Knex, id: number, timestamp: string): Promise<void> {
+  await db("person_location_history").where({ id }).update({ timestamp });
 }
 
 /** The stay's quality, updated as more evidence keeps the person in the room. */
@@ -134,4 +147,13 @@ export async function changesOfTrackNotBy(db: Knex, phId: string, keepPersonId: 
   if (keepPersonId) q.whereNot({ person_id: keepPersonId });
   const rows: ChangeRow[] = await q.orderBy("timestamp", "asc").orderBy("id", "asc");
   return rows.map(toChange);
+}
+
+/**
+ * Retention (docs/retention.md): deletes at most `limit` changes made before the cutoff, but
+ * never a person's latest one: it says since when they are where they are.
+ */
+export function pruneLocationChangesBefore(db: Knex, cutoffIso: string, limit: number): Promise<number> {
+  const newer = `exists (select 1 from person_location_history later where later.person_id = person_location_history.person_id and later.id > person_location_history.id)`;
+  return deleteSomeWhere(db, "person_location_history", `"timestamp" < ? and ${newer}`, [cutoffIso], limit);
 }

@@ -1,8 +1,7 @@
 /** Camera sightings: one row per face a camera placed (a member, or a visitor like `visitor-3`). */
 import type { Knex } from "knex";
-import type { Retention } from "../../platform/db/retention";
 import { fromJsonText, toBool, toJsonText } from "../../platform/db/json-column";
-import { deleteBefore } from "../../platform/db/delete-before";
+import { deleteSomeWhere } from "../../platform/db/delete-before";
 
 export interface Sighting {
   id: number;
@@ -55,15 +54,7 @@ export async function listSightingsBetween(db: Knex, personId: string, since: st
   return rows.map(toSighting);
 }
 
-/** Deletes the sightings older than the cutoff (ISO-8601 UTC); returns how many. */
-export async function deleteSightingsBefore(db: Knex, cutoffIso: string, signal?: AbortSignal): Promise<number> {
-  return deleteBefore(db, "sightings", "timestamp", cutoffIso, { signal });
+/** Retention (`retention.sightings_days`, docs/retention.md): deletes at most `limit` sightings before the cutoff. */
+export function pruneSightingsBefore(db: Knex, cutoffIso: string, limit: number): Promise<number> {
+  return deleteSomeWhere(db, "sightings", `"timestamp" < ?`, [cutoffIso], limit);
 }
-
-/** Kept 90 days: the reports and timelines read a week at most; "seen three times this week" a week. */
-export const SIGHTINGS_RETENTION_DAYS = 90;
-export const sightingsRetention = (db: Knex): Retention => ({
-  what: "sightings",
-  days: SIGHTINGS_RETENTION_DAYS,
-  deleteBefore: (c, signal) => deleteSightingsBefore(db, c, signal),
-});

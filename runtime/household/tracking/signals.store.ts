@@ -1,5 +1,6 @@
 /** Dementia signals from continuous tracking, with their acknowledgment. */
 import type { Knex } from "knex";
+import { deleteSomeWhere } from "../../platform/db/delete-before";
 import { copyRows } from "../../platform/db/table-copy";
 import { fromJsonText } from "../../platform/db/json-column";
 import type { DementiaSignal, SignalQuery } from "../../../nodes/_kit/care-services";
@@ -107,12 +108,39 @@ export async function acknowledgeSignal(db: Knex, id: number, ack: SignalAck): P
   return (await findSignals(db, { signal_id: String(row.signal_id) }))[0] ?? null;
 }
 
+/** An acknowledgment to apply again at its time (a rehearsal's replay). */
+export interface TimedSignalAck extends SignalAck {
+  signal_id: string;
+}
+
 /**
  * The signals created in [fromIso, toIso) into another store (a rehearsal's scratch store),
  * as already fired there: the rehearsal fires each when its `cts.signal` entry is replayed.
+ * Each is copied as it stood at `asOfIso`: an acknowledgment made since is left out there
+ * and returned, to be applied at its own time (before `toIso`).
  */
-export async function copySignalsInto(from: Knex, to: Knex, fromIso: string, toIso: string): Promise<number> {
-  const n = await copyRows(from, to, "dementia_signals", (q) => q.where("created_at", ">=", fromIso).andWhere("created_at", "<", toIso));
+export async function copySignalsInto(from: Knex, to: Knex, fromIso: string, toIso: string, asOfIso: string): Promise<TimedSignalAck[]> {
+  await copyRows(from, to, "dementia_signals", (q) => q.where("created_at", ">=", fromIso).andWhere("created_at", "<", toIso));
   await to("dementia_signals").where({ alert_state: "pending" }).update({ alert_state: "fired" });
-  return n;
+  const later: Array<TimedSignalAck> = await to("dementia_signals")
+    .select("signal_id", "acknowledged_at", "acknowledged_by", "feedback")
+    .where("acknowledged_at", ">=", asOfIso)
+    .orderBy("acknowledged_at");
+  await to("dementia_signals").where("acknowledged_at", ">=", asOfIso).update({ acknowledged_at: null, acknowledged_by: null, feedback: null });
+  return later.filter((a) => a.acknowledged_at < toIso).map((a) => ({ ...a, feedback: a.feedback ?? null }));
+}
+
+/** Applies an acknowledgment returned by `copySignalsInto`, at its time. */
+export async function applySignalAck(db: Knex, ack: TimedSignalAck): Promise<void> {
+  const { signal_id, ...fields } = ack;
+  await db("dementia_signals").where({ signal_id }).whereNull("acknowledged_at").update(fields);
+}
+
+/**
+ * Retention (docs/retention.md): deletes at most `limit` signals raised before the cutoff that
+ * someone acknowledged, or that only informed (an `info` signal asks nobody to act); a
+ * warning or an emergency nobody acknowledged stays, however old.
+ */
+export function pruneSignalsBefore(db: Knex, cutoffIso: string, limit: number): Promise<number> {
+  return deleteSomeWhere(db, "dementia_signals", `created_at < ? and (acknowledged_at is not null or severity = 'info')`, [cutoffIso], limit);
 }

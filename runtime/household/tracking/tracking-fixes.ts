@@ -9,7 +9,9 @@
 import type { Knex } from "knex";
 import type { SensorEvent } from "../../platform/core/event-bus";
 import type { WriteBatch } from "../../platform/db/write-batch";
-import { queueLocationChanges, queueStayQualities, type LocationChange } from "./location-history.store";
+import { changesAround, queueLocationChanges, queueStayQualities, setChangeTime, type LocationChange } from "./location-history.store";
+import { isLateFix, placeLateFix, type HistoryPoint } from "./late-evidence";
+import { isoAt } from "./match";
 import { locationStep, type Evidence, type LocationLimits, type ResolvedRoom } from "./location-step";
 import { lockPersonLocations, queuePersonLocations, type StoredLocation } from "./locations.store";
 import { queueTransitions, type RoomTransition } from "./transitions.store";
@@ -49,9 +51,16 @@ export async function applyFixesIn(
   const refreshed = new Map<string, { mean_quality: number; quality_samples: number }>();
   const events: SensorEvent[] = [];
 
+  /** Fixes older than where they found the person: placed in history once the batch's own moves are known. */
+  const late: Array<{ ev: Evidence; room: ResolvedRoom; current: StoredLocation }> = [];
+
   for (const { ev, room } of items) {
-    const step = locationStep(state.get(ev.person_id) ?? null, ev, room, limits);
-    if (!step) continue;
+    const current = state.get(ev.person_id) ?? null;
+    const step = locationStep(current, ev, room, limits);
+    if (!step) {
+      if (isLateFix(current, ev)) late.push({ ev, room, current });
+      continue;
+    }
     state.set(ev.person_id, step.next);
     written.set(ev.person_id, step.next);
     if (step.transition) transitions.push(step.transition);
@@ -67,6 +76,8 @@ export async function applyFixesIn(
     if (step.event) events.push(step.event);
   }
 
+  for (const l of late) await placeLate(batch, l, appended);
+
   // The stays to refresh are the persons' latest before this batch: queued before its rows.
   if (refreshed.size)
     queueStayQualities(
@@ -77,4 +88,32 @@ export async function applyFixesIn(
   queuePersonLocations(batch, [...written.values()]);
   queueLocationChanges(batch, appended);
   return events;
+}
+
+/**
+ * A late fix into history (late-evidence.ts), among the stored changes and this batch's own
+ * (`appended`, not written yet; the rows it adds join them, so a second late fix sees them).
+ */
+async function placeLate(
+  batch: WriteBatch,
+  l: { ev: Evidence; room: ResolvedRoom; current: StoredLocation },
+  appended: Array<Omit<LocationChange, "id">>,
+): Promise<void> {
+  const at = isoAt(l.ev.atMs);
+  const stored = await changesAround(batch.db, l.ev.person_id, at);
+  let before: HistoryPoint | null = stored.before;
+  let after: HistoryPoint | null = stored.after;
+  for (const row of appended) {
+    if (row.person_id !== l.ev.person_id) continue;
+    if (row.timestamp <= at && (!before || row.timestamp >= before.timestamp)) before = row;
+    if (row.timestamp > at && (!after || row.timestamp < after.timestamp)) after = row;
+  }
+  const placed = placeLateFix(l.ev, l.room, l.current, before, after);
+  if (placed.earlier) {
+    const { point, timestamp } = placed.earlier;
+    // A stored row is moved now, in the transaction (a batched update could meet the stay-quality update of the same row).
+    if (point.id !== undefined) await setChangeTime(batch.db, point.id, timestamp);
+    else point.timestamp = timestamp;
+  }
+  appended.push(...placed.insert);
 }

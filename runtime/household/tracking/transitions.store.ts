@@ -1,5 +1,6 @@
 /** Room transitions: a person's movement between rooms, read from camera motion and its movement map. */
 import type { Knex } from "knex";
+import { deleteSomeWhere } from "../../platform/db/delete-before";
 import type { RoomTransition } from "../../../nodes/_kit/care-services";
 import type { WriteBatch } from "../../platform/db/write-batch";
 
@@ -29,4 +30,9 @@ export async function recordTransition(db: Knex, t: Omit<RoomTransition, "id">):
 /** Queues transitions on the batch, in order. */
 export function queueTransitions(batch: WriteBatch, ts: readonly Omit<RoomTransition, "id">[]): void {
   batch.insert("room_transitions", ts);
+}
+
+/** Retention (docs/retention.md, with the location history): deletes at most `limit` transitions before the cutoff. */
+export function pruneTransitionsBefore(db: Knex, cutoffIso: string, limit: number): Promise<number> {
+  return deleteSomeWhere(db, "room_transitions", `"timestamp" < ?`, [cutoffIso], limit);
 }

@@ -7,8 +7,9 @@
  * the `device_key` field of a JSON body. The first place that holds a key decides: a
  * wrong key in the header is not rescued by a right one in the query.
  *
- * The key is checked before the body is read. Only the routes devices post to (which may
- * carry the key in the body) have their body parsed first, within their size limit.
+ * The key is checked before the body is read. On the routes devices post to, a request
+ * without a key in the header or query has its body's `device_key` read from the body's
+ * first bytes (`body-key.ts`); only once that key is verified is the whole body parsed.
  *
  * The path checked is the one the router dispatches (`req.baseUrl + req.path`, encoded as
  * received, one trailing slash ignored), never the raw target: the app's first middleware
@@ -16,7 +17,8 @@
  */
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import { ForbiddenError, TooManyRequestsError, UnauthorizedError } from "../core/errors";
-import { jsonBody } from "../http/json-body";
+import { bodyLimitBytes } from "../http/json-body";
+import { readBodyWithKey } from "./body-key";
 import type { FailureThrottle } from "./failure-throttle";
 import { fnmatch } from "./fnmatch";
 import { isAllowed, type KeyStore } from "./key-store";
@@ -73,36 +75,50 @@ const acceptsBodyKey = (req: Request): boolean => req.method === "POST" && BODY_
 export const clientAddress = (req: Request): string => req.socket.remoteAddress ?? "unknown";
 
 export function authenticate(keys: KeyStore, throttle: FailureThrottle, authorization: AuthorizationHeaderMode = "none"): RequestHandler {
-  const check = (req: Request, source: KeySource | null): Error | undefined => {
+  const check = async (req: Request, source: KeySource | null): Promise<Error | undefined> => {
     if (!source) return new UnauthorizedError();
     const client = clientAddress(req);
     const wait = throttle.retryAfter(client);
     if (wait > 0) return new TooManyRequestsError(`Too many wrong keys from this address: try again in ${wait} s`, wait);
-    const principal = keys.resolve(source.key);
+    const principal = await keys.resolve(source.key);
     if (!principal) {
       throttle.fail(client);
       return new UnauthorizedError("Invalid API key");
     }
-    throttle.succeed(client);
     const path = permissionPath(req);
     const method = req.method === "HEAD" ? "GET" : req.method;
     if (!isAllowed(principal, method, path)) {
       return new ForbiddenError(`Permission denied: '${principal.name}' may not ${method} ${path}`);
     }
     req.principal = principal;
-    // The body's device_key is a credential, not data: handlers never see it.
-    if (source.from === "body") delete (req.body as Record<string, unknown>).device_key;
     return undefined;
+  };
+  /** A device's request with its key in the body: the key first, the rest of the body only for a right one. */
+  const bodyKey = async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+    const noKey = () => new UnauthorizedError(NO_BODY_KEY);
+    const refuse = (err: Error) => {
+      // The rest of the body is never read: the connection ends with the answer.
+      res.set("Connection", "close");
+      next(err);
+    };
+    if (!req.is("application/json") || (req.headers["content-encoding"] ?? "identity") !== "identity") return refuse(noKey());
+    const limit = bodyLimitBytes(req.method, req.baseUrl + req.path);
+    const read = await readBodyWithKey(req, limit, noKey, (key) => check(req, { key, from: "body" }));
+    if ("error" in read) return refuse(read.error);
+    req.body = read.body;
+    (req as Request & { _body?: boolean })._body = true;
+    // The body's device_key is a credential, not data: handlers never see it.
+    if (read.body && typeof read.body === "object" && !Array.isArray(read.body)) delete (read.body as Record<string, unknown>).device_key;
+    next();
   };
   return (req: Request, res: Response, next: NextFunction) => {
     if (req.principal) return next();
     const source = findKey(req, authorization);
-    if (source || !acceptsBodyKey(req)) return next(check(req, source));
-    // A device route without a key in the header or query: the key may be in the body.
-    jsonBody()(req, res, (err?: unknown) => {
-      // Too large is said as such; anything else unreadable from an unknown caller is only a 401.
-      if (err && (err as { type?: string }).type === "entity.too.large") return next(err);
-      next(check(req, err ? null : findKey(req, authorization)));
-    });
+    if (source || !acceptsBodyKey(req) || !hasBody(req)) return void check(req, source).then(next, next);
+    bodyKey(req, res, next).catch(next);
   };
 }
+
+const NO_BODY_KEY = "Authentication required: send a key in X-API-Key, ?api_key=, or as device_key, the first field of the JSON body";
+
+const hasBody = (req: Request): boolean => req.headers["transfer-encoding"] !== undefined || Number(req.headers["content-length"] ?? 0) > 0;

@@ -5,6 +5,8 @@ interface PrincipalBase {
   name: string;
   /** fnmatch patterns over `METHOD /path` this caller may use. */
   patterns: readonly string[];
+  /** A key made while the service runs (`managed_keys`): its id, so its sockets close when it is revoked or rotated. */
+  key_id?: number;
 }
 
 export interface ApiPrincipal extends PrincipalBase {

@@ -48,6 +48,8 @@ export const ROLE_PATTERNS: Record<RoleName, readonly string[]> = {
   // answers the prompts and talks with the voice companion, nothing else; it never needs the admin key.
   // Cards and quizzes (issue 25): it answers quiz questions, stops a quiz and puts a card away.
   webapp: ["POST /api/v1/interactive-responses", "POST /api/v1/voice/sessions", ...SENIOR_KNOWLEDGE_WRITES],
+  // A Prometheus scraper (issue 46 §4): the metrics and nothing else; it holds no household data.
+  metrics: ["GET /metrics"],
 };
 
 /**
@@ -57,7 +59,22 @@ export const ROLE_PATTERNS: Record<RoleName, readonly string[]> = {
  * the path cannot slip past.
  */
 // The cluster's instances (host names, process ids) and leases are the operator's business.
-export const ADMIN_ONLY_PATTERNS: readonly string[] = ["GET /api/v1/admin/webapp-link", "GET /api/v1/admin/webapp-link/*", "GET /api/v1/admin/cluster"];
+// The keys' list and the audit log: who holds which key and who changed what (issue 43).
+export const ADMIN_ONLY_PATTERNS: readonly string[] = [
+  "GET /api/v1/admin/webapp-link",
+  "GET /api/v1/admin/webapp-link/*",
+  "GET /api/v1/admin/cluster",
+  "GET /api/v1/admin/keys",
+  "GET /api/v1/admin/keys/*",
+  "GET /api/v1/admin/audit",
+  "GET /api/v1/admin/audit/*",
+  // The hub's and the tracking service's addresses and whether they answer (issue 43 §1).
+  "GET /api/v1/admin/connections",
+  "GET /api/v1/admin/connections/*",
+  // A backup holds the whole household (issue 46 §2).
+  "GET /api/v1/admin/backups",
+  "GET /api/v1/admin/backups/*",
+];
 
 /** Named device permissions; anything else in a device's list is taken as a pattern itself. */
 export const DEVICE_PERMISSION_PATTERNS: Record<string, readonly string[]> = {

@@ -1,13 +1,13 @@
 /**
  * The run contract: PORT, CAREFLOW_DATA_DIR, DATABASE_URL, CAREFLOW_SETTINGS (JSON or
  * YAML, merged over the defaults of settings.ts), and CAREFLOW_ADMIN_KEY /
- * CAREFLOW_CAREGIVER_KEY / CAREFLOW_MCP_KEY (and CAREFLOW_HUB_TOKEN, the hub's token; CAREFLOW_REALTIME_API_KEY, the voice model's; CAREFLOW_CHAT_TOKEN, the chat bot's). Invalid settings stop the service with a
+ * CAREFLOW_CAREGIVER_KEY / CAREFLOW_MCP_KEY (and CAREFLOW_HUB_TOKEN, the hub's token; CAREFLOW_REALTIME_API_KEY, the voice model's; CAREFLOW_CHAT_TOKEN, the chat bot's; CAREFLOW_MEDIA_STORE_URL, the S3 media store with its credentials). Invalid settings stop the service with a
  * message that names the bad key.
  */
 import fs from "node:fs";
 import path from "node:path";
 import YAML from "yaml";
-import { settingsSchema, type ApiKeyEntry, type DeviceKeyEntry, type Settings } from "../../../settings";
+import { settingsSchema, storeUrlProblem, type ApiKeyEntry, type DeviceKeyEntry, type Settings } from "../../../settings";
 import { describeIssue } from "../core/validation";
 
 export class SettingsError extends Error {}
@@ -100,5 +100,11 @@ export function loadRunConfig(env: NodeJS.ProcessEnv, extra: ExtraKeys = {}): Ru
   if (env.CAREFLOW_REALTIME_API_KEY && settings.llm.realtime && !settings.llm.realtime.api_key) settings.llm.realtime.api_key = env.CAREFLOW_REALTIME_API_KEY;
   // So is the chat bot's.
   if (env.CAREFLOW_CHAT_TOKEN && !settings.notifications.chat_app.token) settings.notifications.chat_app.token = env.CAREFLOW_CHAT_TOKEN;
+  // And the media store's URL, which carries the store's secret key.
+  if (env.CAREFLOW_MEDIA_STORE_URL && !settings.media.store_url) {
+    const problem = storeUrlProblem(env.CAREFLOW_MEDIA_STORE_URL);
+    if (problem) throw new SettingsError(`Invalid settings: CAREFLOW_MEDIA_STORE_URL: ${problem}`);
+    settings.media.store_url = env.CAREFLOW_MEDIA_STORE_URL;
+  }
   return { port, dataDir, databaseUrl: env.DATABASE_URL || undefined, settingsFile, settings };
 }

@@ -37,6 +37,19 @@ export class ConflictError extends CareflowError {
     super(409, message);
   }
 }
+/**
+ * A part of the home that is not set up (no language model, say): a 409 whose body adds
+ * `not_set_up` beside `detail`: which part, and what a family reads on its screens, where the
+ * detail (with its settings path) is for integrators.
+ */
+export class NotSetUpError extends ConflictError {
+  constructor(
+    message: string,
+    readonly notSetUp: { part: string; message: string },
+  ) {
+    super(message);
+  }
+}
 export class ValidationError extends CareflowError {
   constructor(message: string) {
     super(422, message);

@@ -4,6 +4,7 @@
  * subscribe. Topics and their payloads are declared here so both sides are typed.
  */
 import { EventEmitter } from "node:events";
+import type { PartKind, PartState } from "../health/parts-board";
 
 export interface BusTopics {
   /**
@@ -19,6 +20,12 @@ export interface BusTopics {
   "person.sighted": PersonSighting;
   "alert.created": { alert_id: number; level: string };
   "alert.acknowledged": { alert_id: number; action: "dismiss" | "assist"; actor: string };
+  /**
+   * A send of an alert finished and its receipts were recorded (care/notify): `escalation` 0 is
+   * the first send, `delivered` whether any channel reached someone. The metrics time the alert
+   * loop from `alert.created` to its first `alert.sent` (docs/metrics.md).
+   */
+  "alert.sent": { alert_id: number; escalation: number; delivered: boolean };
   /** A camera frame was stored (household/media): the retention sweep arms for its expiry. */
   "media.stored": { media_id: number; captured_at: string };
   /** The rules changed (REST, editor deploy, import): triggers re-read them. */
@@ -39,6 +46,11 @@ export interface BusTopics {
    */
   "cts.consuming": Record<string, never>;
   /**
+   * Tracking frames were stored (household/cts), the earliest captured at `earliest_ms`: the
+   * `cts_window` trigger reads again a window that had closed before they were committed.
+   */
+  "cts.frames": { earliest_ms: number };
+  /**
    * A scene keyframe sample arrived from continuous tracking (household/cts): care/perception
    * fetches its keyframe, analyses it and keeps the observation in semantic memory.
    */
@@ -50,10 +62,42 @@ export interface BusTopics {
   "tracking.revised": { revision_id: string; person_ids: string[]; from: string; to: string };
   /** A member was registered (household/persons): the daily reports' midnight job arms for them. */
   "person.added": { person_id: string };
+  /** A member was changed or removed (household/persons): the senior's language is read again (app/webapp). */
+  "person.changed": { person_id: string };
   /** A webhook call reached its rule (its secret matched): the input journal keeps it. */
   "webhook.called": { rule_id: number; payload: unknown };
   /** A configured chat command came from an allowed chat: the input journal keeps it. */
   "chat.command": { command: string; args: string[]; text: string; chat_id: string };
+  /**
+   * One of careflow's own parts changed state (platform/health/parts-watch.ts, on the board's
+   * tick): `system_health` rules fire on it. Each instance watches its own parts.
+   */
+  "part.changed": PartChangeEvent;
+  /** A managed key was revoked or rotated (app/keys): sockets opened with it close, on every instance. */
+  "key.revoked": { key_id: number };
+  /**
+   * A device called this instance (app/ops/health-parts.ts), at most every DEVICE_CONTACT_SHARE_MS
+   * per device: the other instances' parts boards see its sign of life too, so the one firing
+   * system_health rules does not take a device that calls another instance for silent.
+   */
+  "device.contact": { sensor_id: string; device_type: string; name: string };
+  /** The hub's address and token were set on the Household page (household/hub): every instance reads them from the store. */
+  "hub.configured": Record<string, never>;
+}
+
+export interface PartChangeEvent {
+  part_id: string;
+  kind: PartKind;
+  name: string;
+  from: PartState;
+  to: PartState;
+  /** ISO time the part entered `to`, and its last contact (null: never). */
+  since: string;
+  last_seen: string | null;
+  /** The state it left: since when it was in it, and its last contact then. */
+  previous_since: string;
+  previous_last_seen: string | null;
+  detail?: string;
 }
 
 export type Topic = keyof BusTopics;
@@ -70,17 +114,24 @@ export const CROSSES_INSTANCES: Readonly<Record<Topic, boolean>> = {
   "person.sighted": false,
   "alert.created": true,
   "alert.acknowledged": true,
+  "alert.sent": false,
   "media.stored": false,
   "rules.changed": false,
   "prompt.answered": true,
   "quiz.ended": true,
   "cts.signal": false,
   "cts.consuming": false,
+  "cts.frames": false,
   "cts.scene_sample": false,
   "tracking.revised": true,
   "person.added": true,
+  "person.changed": true,
   "webhook.called": false,
   "chat.command": false,
+  "part.changed": false,
+  "key.revoked": true,
+  "device.contact": true,
+  "hub.configured": true,
 };
 
 export interface SceneSampleEvent {

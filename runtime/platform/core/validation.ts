@@ -1,6 +1,7 @@
 /** Turns zod failures into one 422 message that names the field and says what is wrong. */
 import { z } from "zod";
 import { describeIssue } from "../../../nodes/_kit/issues";
+import { storeIdOrNull } from "../../../nodes/_kit/store-id";
 import { ValidationError } from "./errors";
 
 export { describeIssue };
@@ -15,5 +16,5 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown, prefi
   throw new ValidationError(prefix ? `${prefix}: ${detail}` : detail);
 }
 
-/** Path and query ids arrive as strings; this reads a positive integer id or answers 404. */
-export const positiveIntOrNull = (raw: string): number | null => (/^[1-9]\d{0,15}$/.test(raw) ? Number(raw) : null);
+/** Path and query ids arrive as strings; this reads a row id in the store's range, or null (404). */
+export const positiveIntOrNull = storeIdOrNull;

@@ -47,3 +47,15 @@ export async function deleteBefore(db: Knex, table: string, column: string, befo
     await new Promise((resolve) => setTimeout(resolve, pauseMs));
   }
 }
+
+/**
+ * One statement of a prune: deletes at most `limit` rows of `table` for which `where` (SQL with
+ * `?` placeholders) holds; returns how many. The retention job calls it again until a statement
+ * deletes fewer than `limit`, pausing between two, so no prune holds the store for long.
+ */
+export async function deleteSomeWhere(db: Knex, table: string, where: string, bindings: readonly Knex.Value[], limit: number): Promise<number> {
+  const t = quote(table);
+  const some = (address: string) => `select ${address} from ${t} where ${where} limit ?`;
+  const sql = isPostgres(db) ? `delete from ${t} where ctid = any(array(${some("ctid")}))` : `delete from ${t} where rowid in (${some("rowid")})`;
+  return removed(await db.raw(sql, [...bindings, limit]));
+}

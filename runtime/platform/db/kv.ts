@@ -18,3 +18,32 @@ export async function kvSetIfAbsent(db: Knex, key: string, value: string, nowIso
   await db("kv").insert({ key, value, updated_at: nowIso }).onConflict("key").ignore();
   return (await kvGet(db, key)) ?? value;
 }
+
+export async function kvDelete(db: Knex, key: string): Promise<void> {
+  await db("kv").where({ key }).delete();
+}
+
+export interface KvRow {
+  key: string;
+  value: string;
+  updated_at: string;
+}
+
+/** Every row but `except` (a backup leaves the secrets out), by key. */
+export async function kvRowsExcept(db: Knex, except: readonly string[]): Promise<KvRow[]> {
+  return db("kv")
+    .whereNotIn("key", [...except])
+    .select("key", "value", "updated_at")
+    .orderBy("key");
+}
+
+/** Writes a row as it was kept (a restore), its time included. */
+export async function kvPut(db: Knex, row: KvRow): Promise<void> {
+  await db("kv").insert(row).onConflict("key").merge();
+}
+
+/** When the key was last written (undefined: never). */
+export async function kvUpdatedAt(db: Knex, key: string): Promise<string | undefined> {
+  const row: { updated_at: string } | undefined = await db("kv").where({ key }).first("updated_at");
+  return row?.updated_at;
+}

@@ -1,6 +1,7 @@
 /**
- * Rows kept for a while and then deleted (what people said to the voice companion, camera
- * sightings): pruned at start and then hourly, by the age the app's clock gives them (with
+ * Rows kept for a fixed while and then deleted (the input journal, the tracking streams'
+ * bookkeeping, occupancy claims; the `retention.*` tables are the retention job's,
+ * retention-job.ts): pruned at start and then hourly, by the age the app's clock gives them (with
  * several instances, by the one holding the sweep's lease). A prune
  * that fails is logged and tried again at the next hour; it never stops the app, and a stop
  * ends a prune under way between two of its statements (platform/db/delete-before).

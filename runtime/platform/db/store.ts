@@ -6,9 +6,11 @@ import fs from "node:fs";
 import path from "node:path";
 import knexFactory, { type Knex } from "knex";
 import * as sqliteVec from "sqlite-vec";
-import { migrationSource } from "./migrations";
+import { packageInfo } from "../config/app-info";
+import { upgradeStore } from "./schema-upgrade";
 import { idleSqliteConnection, rememberSqliteConnection } from "./idle-sqlite";
 import { SAFETY_NET_PAGES, startWalCheckpointer, type WalCheckpointer } from "./wal-checkpointer";
+import { ensureIncrementalVacuum, type InfoLog } from "./sqlite-space";
 
 export type Dialect = "sqlite" | "postgres";
 
@@ -20,6 +22,9 @@ export interface Store {
   /** Close the connections (and the SQLite checkpointer). */
   close(): Promise<void>;
 }
+
+/** How careflow's connections are named on PostgreSQL (`pg_stat_activity.application_name`). */
+export const STORE_APPLICATION_NAME = "careflow";
 
 /** Distinct SQL texts whose prepared statements are kept (least recently used dropped first). */
 export const STATEMENT_CACHE_SIZE = 500;
@@ -56,7 +61,8 @@ export function storeConfig(databaseUrl: string | undefined, dataDir: string): {
     return {
       dialect: "postgres",
       location: `postgres://${u.host}${u.pathname}`,
-      config: { client: "pg", connection: databaseUrl, pool: { min: 0, max: 10 } },
+      // Named, so a restore can see that a service is connected (platform/backup/store-state.ts).
+      config: { client: "pg", connection: { connectionString: databaseUrl, application_name: STORE_APPLICATION_NAME }, pool: { min: 0, max: 10 } },
     };
   }
   const file = databaseUrl ? databaseUrl.replace(/^sqlite:(\/\/)?/, "") : path.join(dataDir, "careflow.db");
@@ -72,6 +78,8 @@ export function storeConfig(databaseUrl: string | undefined, dataDir: string): {
         max: 1,
         // WAL lets readers run beside the writer; foreign keys are off by default in SQLite.
         afterCreate: (conn: PreparingConnection & { pragma(s: string): unknown }, done: (err: Error | null, conn: unknown) => void) => {
+          // First: a new file takes it only before anything is written (sqlite-space.ts).
+          conn.pragma("auto_vacuum = INCREMENTAL");
           conn.pragma("journal_mode = WAL");
           conn.pragma("synchronous = NORMAL");
           conn.pragma("foreign_keys = ON");
@@ -88,11 +96,36 @@ export function storeConfig(databaseUrl: string | undefined, dataDir: string): {
   };
 }
 
-export async function openStore(databaseUrl: string | undefined, dataDir: string): Promise<Store> {
+export interface OpenStoreOptions {
+  log?: InfoLog;
+  /** The schema's migrations (tests add a failing one). */
+  migrations?: Knex.MigrationSource<string>;
+  /** A backup of the store before an upgrade, given the store as it is (answers the file). */
+  beforeUpgrade?: (db: Knex, dialect: Dialect, from: string, to: string) => Promise<string>;
+  /** false: a store behind this careflow is not upgraded (schema-upgrade.ts). */
+  migrate?: boolean;
+}
+
+export async function openStore(databaseUrl: string | undefined, dataDir: string, opts: OpenStoreOptions = {}): Promise<Store> {
   const { config, dialect, location } = storeConfig(databaseUrl, dataDir);
   if (dialect === "sqlite" && location !== ":memory:") fs.mkdirSync(path.dirname(path.resolve(location)), { recursive: true });
   const db = knexFactory(config);
-  await db.migrate.latest({ migrationSource });
+  try {
+    const before = opts.beforeUpgrade;
+    await upgradeStore(db, {
+      location,
+      version: packageInfo().version,
+      log: opts.log,
+      source: opts.migrations,
+      migrate: opts.migrate,
+      beforeUpgrade: before ? (from, to) => before(db, dialect, from, to) : undefined,
+    });
+  } catch (err) {
+    await db.destroy();
+    throw err;
+  }
+  // A file made before careflow gave space back: rewritten once (docs/retention.md).
+  if (dialect === "sqlite") await ensureIncrementalVacuum(db, opts.log);
   if (dialect === "sqlite") await rememberSqliteConnection(db);
   const checkpointer: WalCheckpointer | null =
     dialect === "sqlite" && location !== ":memory:" ? startWalCheckpointer(location, { idleConnection: () => idleSqliteConnection(db) }) : null;

@@ -1,6 +1,6 @@
 /** Maps every failure to an HTTP status with the body `{"detail": "..."}`, in one place. */
 import type { ErrorRequestHandler, RequestHandler } from "express";
-import { CareflowError, TooManyRequestsError } from "../core/errors";
+import { CareflowError, NotSetUpError, TooManyRequestsError } from "../core/errors";
 import type { Logger } from "../core/logger";
 
 interface BodyParserError {
@@ -13,9 +13,12 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
   return (err: unknown, req, res, _next) => {
     if (res.headersSent) return;
     if (err instanceof CareflowError) {
-      if (err.status >= 500) log.error({ err, path: req.path }, err.message);
+      // 503: a part that is not configured or not running, which a caller (the web app's key
+      // among them) can ask for again and again; one warning line, no stack (issue 51 item 11).
+      if (err.status === 503) log.warn({ status: 503, method: req.method, path: req.path }, err.message);
+      else if (err.status >= 500) log.error({ err, path: req.path }, err.message);
       if (err instanceof TooManyRequestsError) res.set("Retry-After", String(err.retryAfterSeconds));
-      res.status(err.status).json({ detail: err.message });
+      res.status(err.status).json(err instanceof NotSetUpError ? { detail: err.message, not_set_up: err.notSetUp } : { detail: err.message });
       return;
     }
     const parserError = err as BodyParserError;

@@ -13,6 +13,7 @@
  */
 import http from "node:http";
 import type { Express } from "express";
+import { toOriginForm } from "./request-target";
 
 export function createExpressServer(app: Express): http.Server {
   function ExpressRequest(this: http.IncomingMessage, socket: import("node:net").Socket): void {
@@ -23,11 +24,15 @@ export function createExpressServer(app: Express): http.Server {
     (http.ServerResponse as unknown as (this: http.ServerResponse, req: http.IncomingMessage, options: unknown) => void).call(this, req, options);
   }
   ExpressResponse.prototype = app.response;
-  return http.createServer(
+  const server = http.createServer(
     {
       IncomingMessage: ExpressRequest as unknown as typeof http.IncomingMessage,
       ServerResponse: ExpressResponse as unknown as typeof http.ServerResponse,
     },
     app,
   );
+  // Before the app: Express's router keeps a target's scheme and host aside when it starts
+  // and would re-prefix them, so the target is rewritten before it starts (issue 51 item 15).
+  server.prependListener("request", toOriginForm);
+  return server;
 }

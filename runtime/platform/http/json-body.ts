@@ -28,6 +28,12 @@ export function bodyLimitFor(method: string, path: string): string {
   return LARGER_BODIES.find((b) => fnmatch(subject, b.pattern))?.limit ?? DEFAULT_BODY_LIMIT;
 }
 
+/** The same limit in bytes ("25mb" → 26214400), for a body read without body-parser. */
+export function bodyLimitBytes(method: string, path: string): number {
+  const m = /^(\d+)(kb|mb)$/.exec(bodyLimitFor(method, path));
+  return m ? Number(m[1]) * (m[2] === "mb" ? 1 << 20 : 1 << 10) : 1 << 20;
+}
+
 const parsers = new Map<string, RequestHandler>();
 const parserFor = (limit: string): RequestHandler => {
   let p = parsers.get(limit);

@@ -9,7 +9,32 @@
  * percent-encoded `/`, `\`, NUL or other control characters, and malformed
  * percent-encoding. A single trailing slash is allowed (the routers ignore it).
  */
+import type http from "node:http";
 import type { NextFunction, Request, Response } from "express";
+
+/** `http://authority/path?query`: the scheme, the authority, and the rest (possibly empty). */
+const ABSOLUTE_FORM = /^http:\/\/([^/?#]*)(.*)$/is;
+
+/**
+ * A request target in absolute form (`POST http://host/path`, which HTTP/1.1 servers must
+ * accept, RFC 9112 3.2.2) turned into origin form before Express sees it, so every router,
+ * guard and permission check reads one path. Its authority must be the Host header (or
+ * there is none): then the Host rules (`/mcp`'s DNS-rebinding check among them) judge the
+ * same name. Otherwise, and for other schemes or an authority with user info, the target is
+ * left as it came and `requestTargetGuard` refuses it (400).
+ */
+export function toOriginForm(req: http.IncomingMessage): void {
+  const url = req.url ?? "";
+  if (url.startsWith("/")) return;
+  const m = ABSOLUTE_FORM.exec(url);
+  if (!m) return;
+  const [, authority, rest] = m;
+  if (authority === "" || authority.includes("@")) return;
+  const host = req.headers.host;
+  if (host !== undefined && host.toLowerCase() !== authority.toLowerCase()) return;
+  req.headers.host = authority;
+  req.url = rest.startsWith("/") ? rest : `/${rest}`;
+}
 
 const PRINTABLE_ASCII = /^[\x21-\x7e]*$/;
 const ENCODED_FORBIDDEN = /%(2f|5c|[01][0-9a-f]|7f)/i;
@@ -20,6 +45,7 @@ export function targetProblem(target: string): string | null {
   if (!PRINTABLE_ASCII.test(target)) return "characters outside printable ASCII";
   if (target.includes("#")) return "a fragment ('#')";
   if (target.includes("\\")) return "a backslash";
+  if (/^[a-z][a-z0-9+.-]*:/i.test(target)) return "an absolute-form target other than http:// to the Host header's authority";
   if (!target.startsWith("/")) return "not an absolute path";
   const q = target.indexOf("?");
   const path = q === -1 ? target : target.slice(0, q);

@@ -7,10 +7,8 @@
 import fs from "node:fs/promises";
 import { Router, type Response } from "express";
 
-export interface StaticFile {
-  file: string;
-  type: string;
-}
+/** A file on disk, or one made by careflow (a style sheet written from what is installed). */
+export type StaticFile = { file: string; type: string } | { body: () => string; type: string };
 
 export interface StaticPage {
   /** e.g. `/app`; the page itself is served at `${root}/`. */
@@ -28,7 +26,7 @@ export const JS = "text/javascript; charset=utf-8";
 
 async function sendFile(page: StaticPage, res: Response, name: string): Promise<void> {
   const entry = Object.prototype.hasOwnProperty.call(page.files, name) ? page.files[name] : undefined;
-  const body = entry ? await fs.readFile(entry.file).catch(() => null) : null;
+  const body = !entry ? null : "body" in entry ? entry.body() : await fs.readFile(entry.file).catch(() => null);
   if (!entry || !body) {
     res.status(404).json({ detail: `No such file of ${page.what}: ${page.root}/${name}` });
     return;

@@ -66,6 +66,8 @@ class NodeRedHost {
   private target?: HostTarget;
   private starting?: Promise<void>;
   private shutDown = false;
+  /** Numbers each editor notification, so none reuses an earlier one's id. */
+  private notices = 0;
   /** Node-RED listens for WebSocket upgrades here; the app forwards editor upgrades. */
   private readonly upgrades = new EventEmitter();
 
@@ -83,6 +85,11 @@ class NodeRedHost {
     await this.starting;
     this.state = "starting";
     await this.whenFlowsStarted(() => this.red!.runtime.flows.setFlows({ deploymentType: "reload" }));
+  }
+
+  /** Node-RED was started in this process (it runs until `shutdown`, whichever app is attached). */
+  get booted(): boolean {
+    return this.red !== undefined;
   }
 
   detach(target: HostTarget): void {
@@ -117,6 +124,10 @@ class NodeRedHost {
     return {
       httpAdminRoot: EDITOR_ROOT,
       httpNodeRoot: "/",
+      // Node-RED arms this timer on every upgrade to close one nobody answered. Only the editor's
+      // comms upgrades reach it, answered at once, so a second suffices and no timer of a closed
+      // editor connection lingers five.
+      inboundWebSocketTimeout: 1000,
       userDir: t.userDir,
       ...(t.nodesDir && fs.existsSync(t.nodesDir) ? { nodesDir: t.nodesDir } : {}),
       storageModule: createStorageModule(() => {
@@ -215,9 +226,15 @@ class NodeRedHost {
     return true;
   }
 
-  /** A notification in every open editor (Node-RED's `notification/<id>` comms topic; `html` is shown as is). */
+  /**
+   * A notification in every open editor (Node-RED's `notification/<id>` comms topic; `html` is
+   * shown as is). Each gets its own id: the editor keeps the first notification of an id for good
+   * and only updates it afterwards, even once it has closed, so a second deploy's warnings under
+   * the same id were never shown.
+   */
   notifyEditors(id: string, html: string, type: "warning" | "error" | "success", timeoutMs = 20000): void {
-    this.red?.events.emit("comms", { topic: `notification/${id}`, data: { text: i18nProof(html), type, timeout: timeoutMs } });
+    const topic = `notification/${id}-${++this.notices}`;
+    this.red?.events.emit("comms", { topic, data: { text: i18nProof(html), type, timeout: timeoutMs } });
   }
 
   /** Node-RED's message hooks, once it runs. */

@@ -8,7 +8,7 @@ import express, { type NextFunction, type Request, type Response, type RequestHa
 import { clientAddress } from "../auth/authenticate";
 import type { FailureThrottle } from "../auth/failure-throttle";
 
-export type LoginCheck = (username: string, password: string) => boolean;
+export type LoginCheck = (username: string, password: string) => Promise<boolean>;
 
 const form = express.urlencoded({ extended: false, limit: "16kb" });
 const json = express.json({ limit: "16kb" });
@@ -19,7 +19,7 @@ const field = (body: unknown, name: string): string => {
 };
 
 export function loginThrottle(throttle: FailureThrottle, check: LoginCheck): RequestHandler[] {
-  const gate = (req: Request, res: Response, next: NextFunction): void => {
+  const gate = async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     if (field(req.body, "grant_type") !== "password") return next(); // refresh and others: Node-RED's
     const client = clientAddress(req);
     const wait = throttle.retryAfter(client);
@@ -30,13 +30,12 @@ export function loginThrottle(throttle: FailureThrottle, check: LoginCheck): Req
         .json({ detail: `Too many failed logins from this address: try again in ${wait} s` });
       return;
     }
-    if (!check(field(req.body, "username"), field(req.body, "password"))) {
+    if (!(await check(field(req.body, "username"), field(req.body, "password")))) {
       throttle.fail(client);
       res.status(401).json({ detail: "Login failed: user 'admin' with an admin API key, or 'caregiver' with a caregiver API key" });
       return;
     }
-    throttle.succeed(client);
     next();
   };
-  return [form, json, gate];
+  return [form, json, (req, res, next) => void gate(req, res, next).catch(next)];
 }

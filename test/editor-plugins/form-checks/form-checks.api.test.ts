@@ -148,4 +148,22 @@ describe("edit form checks (editor admin API)", function () {
     assert.equal(res.status, 422);
     assert.match(res.body.detail, /^nodes: /);
   });
+  it("says which channels a notification's level uses and who would see it (issue 42)", async () => {
+    const reminder = await editor("POST", "/careflow/notification-audience", { config: { alert_level: "reminder", message_template: "Pills" } });
+    assert.equal(reminder.status, 200, JSON.stringify(reminder.body));
+    assert.equal(reminder.body.level_defaults, "Reminder: tablet popup, speaker, e-ink display");
+    assert.equal(reminder.body.uses_level_defaults, true);
+    assert.match(reminder.body.text, /^Rose Miller's tablet, the hub speaker/, "the senior reads a reminder on her tablet");
+
+    const chat = await editor("POST", "/careflow/notification-audience", { config: { alert_level: "warning", channels: ["chat_app"] } });
+    assert.equal(chat.status, 200);
+    assert.equal(chat.body.uses_level_defaults, false);
+    assert.equal(chat.body.text, "nobody");
+    assert.match(chat.body.channels[0].note, /no family chat is set up for the warning level/);
+
+    const bad = await editor("POST", "/careflow/notification-audience", { config: { alert_level: "panic" } });
+    assert.equal(bad.status, 422);
+    assert.match(bad.body.detail, /^config\.alert_level: /);
+    assert.equal((await fetch(`${t.baseUrl}/editor/careflow/notification-audience`, { method: "POST" })).status, 401);
+  });
 });

@@ -52,12 +52,14 @@ describe("editor: rehearsal routes", function () {
       a.rehearsed.every((r) => r.path),
       "each rehearsed run has a path for the canvas",
     );
-    assert.equal(a.difference.summary, "the same number of alerts (3)");
+    assert.equal(a.difference.summary, "no difference (3 alerts, 3 runs)");
   });
 
   it("drafting from words without an authoring model says what to configure", async () => {
     const res = await post("/careflow/rules/draft-from-words", { sentence: "Tell me if Mum isn't up by nine" });
     assert.equal(res.status, 409);
-    assert.match(((await res.json()) as { detail: string }).detail, /authoring_model/);
+    const body = (await res.json()) as { detail: string; not_set_up: { part: string; message: string } };
+    assert.match(body.detail, /authoring_model/);
+    assert.equal(body.not_set_up.part, "language_model");
   });
 });

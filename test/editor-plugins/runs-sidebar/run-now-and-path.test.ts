@@ -5,6 +5,8 @@
  * node to show).
  */
 import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
 import { stepSpecByType } from "../../../runtime/care/rules/care-types";
 import { KEYS, startTestApp, type TestApp } from "../../support/test-app";
 
@@ -103,6 +105,18 @@ describe("runs view: run now and a run's path", function () {
     );
     assert.equal(path.focus, tell.node_id, "the last step that ran");
     assert.match(path.nodes.find((n: Json) => n.node_id === check.node_id).text, /^ran .* ms → true$/);
+  });
+
+  it("a system_health rule's sample payload is its trigger_input too, as in a live run (the demo's message reads it there)", async () => {
+    const yaml = fs.readFileSync(path.resolve(__dirname, "../../../../flows/examples/part-quiet.yaml"));
+    const imported = await t.request("POST", "/api/v1/rules/import", { rawBody: yaml, headers: { "content-type": "application/yaml" } });
+    assert.equal(imported.status, 201, imported.text);
+    const sentence = "The kitchen camera has sent nothing since 14:02.";
+    const res = await runNow(await tabOf(imported.body.rule_id), { webhook_payload: { part_id: "device:kitchen_cam", change: "went_silent", sentence } });
+    assert.equal(res.status, 201, await res.clone().text());
+    const d = await settled(((await res.json()) as Json).execution_id);
+    assert.equal(d.trigger_type, "system_health");
+    assert.equal((d.timeline as Json[])[0].trace.message, sentence);
   });
 
   it("shows the node a run waits at", async () => {

@@ -42,7 +42,15 @@ describe("runs sidebar admin API", function () {
       for (const m of Array.isArray(parsed) ? parsed : [parsed]) messages.push(m as { topic: string; data: Record<string, unknown> });
     });
     await new Promise((r, j) => comms.once("open", r).once("error", j));
-    comms.send(JSON.stringify({ auth: KEYS.admin }));
+    // The editor authenticates its comms with the session its login gave (an API key is accepted
+    // only in a request the editor's Bearer gate has checked, so it cannot be guessed here).
+    const login = await fetch(`${t.baseUrl}/editor/auth/token`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ client_id: "node-red-editor", grant_type: "password", scope: "", username: "admin", password: KEYS.admin }).toString(),
+    });
+    const session = ((await login.json()) as { access_token: string }).access_token;
+    comms.send(JSON.stringify({ auth: session }));
     for (let i = 0; i < 100 && !messages.some((m) => (m as unknown as { auth?: string }).auth === "ok"); i++) await new Promise((r) => setTimeout(r, 10));
     comms.send(JSON.stringify({ subscribe: "careflow/pipeline" }));
 

@@ -66,6 +66,17 @@ describe("runs sidebar watch", () => {
     watch.stop();
   });
 
+  it("lets go of an engine that stopped, timer and all", () => {
+    const clock = new ManualClock();
+    const live = new LiveEvents();
+    const watch = new RunsWatch({ forward: () => {}, clock });
+    watch.watch(live);
+    live.close();
+    assert.equal(watch.active, false);
+    assert.equal(live.wants("step_started"), false);
+    assert.equal(clock.pendingTimers(), 0);
+  });
+
   it("follows a new engine: leaves the old one's events", () => {
     const clock = new ManualClock();
     const before = new LiveEvents();

@@ -71,6 +71,6 @@ describe("chat_app channel handler", () => {
     assert.equal(reads.length, 0);
     assert.equal(sent[0]!.photo, null);
     const none = await handler(ctx, message({ alert_level: "reminder" }), spec.config.parse({ targets: [TARGETS[0]!] }));
-    assert.deepEqual(none, { channel: "chat_app", delivered: false, detail: "no chat target receives reminder" });
+    assert.deepEqual(none, { channel: "chat_app", delivered: false, detail: "no family chat is set up for the reminder level" });
   });
 });

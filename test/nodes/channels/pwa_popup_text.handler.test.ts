@@ -27,7 +27,13 @@ describe("pwa_popup_text channel handler", () => {
     const r = await handler(ctx, message(), spec.config.parse({}));
     assert.deepEqual(frames, [{ type: "warning", message: "Rose has been in the bathroom for 40 minutes", room: "Bathroom" }]);
     assert.equal(r.delivered, true);
-    assert.match(r.detail ?? "", /2 web app client/);
+    assert.match(r.detail ?? "", /^shown on 2 screens$/);
+  });
+
+  it("names the alert the popup belongs to, so the screen's OK can put it away", async () => {
+    const { frames, ctx } = hubWith(1);
+    await handler(ctx, message({ alert_id: 42 }), spec.config.parse({}));
+    assert.equal(frames[0].alert_id, 42);
   });
 
   it("adds image_url when there is one and include_image is on, leaves it out when off", async () => {
@@ -47,6 +53,6 @@ describe("pwa_popup_text channel handler", () => {
   it("is not delivered when no web app is connected, and says so", async () => {
     const { ctx } = hubWith(0);
     const r = await handler(ctx, message(), spec.config.parse({}));
-    assert.deepEqual(r, { channel: "pwa_popup_text", delivered: false, detail: "no web app client is connected to /ws" });
+    assert.deepEqual(r, { channel: "pwa_popup_text", delivered: false, detail: "no tablet has the care app open" });
   });
 });

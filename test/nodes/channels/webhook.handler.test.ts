@@ -82,7 +82,11 @@ describe("webhook channel handler", function () {
 
   it("no URL is not delivered with the reason; an unreachable one names the failure", async () => {
     const none = await handler(handlerContext(), message(), spec.config.parse({}));
-    assert.deepEqual(none, { channel: "webhook", delivered: false, detail: "no webhook URL: set the step's webhook_url or notifications.webhook.url" });
+    assert.deepEqual(none, {
+      channel: "webhook",
+      delivered: false,
+      detail: "no webhook address is set up, neither on the step nor in the household's notification settings",
+    });
     const closed = await startWebhookReceiver();
     const url = closed.url;
     await closed.close();

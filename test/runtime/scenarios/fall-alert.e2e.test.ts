@@ -11,6 +11,9 @@ import WebSocket from "ws";
 import { ManualClock } from "../../../runtime/platform/core/clock";
 import { startFakeOpenAiChatServer, type ScriptedServer } from "../../fakes/openai-chat-server";
 import { KEYS, startTestApp, type TestApp } from "../../support/test-app";
+import { engineQuiet } from "../../support/engine-quiet";
+import { drained } from "../../support/ws-drained";
+import { startEscalation } from "../../../runtime/care/notify/escalation";
 
 describe("scenario: a fall seen by a camera, an unanswered prompt, an escalating emergency", function () {
   this.timeout(30000);
@@ -126,7 +129,8 @@ describe("scenario: a fall seen by a camera, an unanswered prompt, an escalating
 
   it("escalates to an emergency when nobody answers within 30 s", async () => {
     clock.advance(29_000);
-    await new Promise((r) => setTimeout(r, 50));
+    await engineQuiet(t.app.engine); // a countdown due by now resumed the run inside advance()
+    await drained(ws);
     assert.equal(popups().length, 0, "not before the countdown ends");
     clock.advance(1_000);
     const popup = await waitFor("the emergency popup", () => popups()[0]);
@@ -163,7 +167,8 @@ describe("scenario: a fall seen by a camera, an unanswered prompt, an escalating
     });
     assert.equal(dismissed.status, 200, dismissed.text);
     clock.advance(20 * 60_000);
-    await new Promise((r) => setTimeout(r, 100));
+    await startEscalation(t.app.ctx).settled(); // the app's running escalation: re-sends due by now are done
+    await drained(ws);
     assert.equal(popups().length, 3, "no more re-sends after the dismissal");
   });
 });

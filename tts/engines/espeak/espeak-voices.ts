@@ -3,13 +3,15 @@ import type { ResolvedVoice, Voice } from "../engine";
 import { PCM_SAMPLE_RATE } from "../../audio/pcm";
 
 /**
- * English and the Indian languages eSpeak NG ships. Of the spec's 22 scheduled languages, Bodo,
+ * English, German (careflow's catalogs speak it, issue 49) and the Indian languages eSpeak NG
+ * ships; each is the name of a language file in eSpeak NG's data (`espeak-ng --voices=de`: `de`). Of the spec's 22 scheduled languages, Bodo,
  * Dogri, Kashmiri, Maithili, Manipuri (Meitei), Sanskrit and Santali have no eSpeak voice;
  * Bishnupriya Manipuri is included as the closest.
  */
 export const ESPEAK_LANGUAGES: readonly { code: string; espeak: string; name: string }[] = [
   { code: "en-us", espeak: "en-us", name: "English (US)" },
   { code: "en-gb", espeak: "en", name: "English (UK)" },
+  { code: "de", espeak: "de", name: "German" },
   { code: "as", espeak: "as", name: "Assamese" },
   { code: "bn", espeak: "bn", name: "Bengali" },
   { code: "bpy", espeak: "bpy", name: "Bishnupriya Manipuri" },

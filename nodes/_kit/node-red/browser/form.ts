@@ -3,7 +3,10 @@
  * form from the type's JSON Schema (household pickers for sensor, room, person and tracking
  * camera fields, checkboxes for a list of choices or of household names, a nested object's
  * fields behind a checkbox, a cron field with its plain-words preview and next fire
- * times), reads it back into `node.config`, and checks a config in the editor: its shape here,
+ * times, a notification's channels as "the level's default channels" or a chosen list, with
+ * who would see the message), reads it back into `node.config`, changing only the fields the
+ * caregiver touched (an untouched field keeps its value, or stays left out, so opening a node
+ * and pressing Done changes nothing), and checks a config in the editor: its shape here,
  * and the whole rule through the deploy's own validator on the server
  * (editor-plugins/form-checks) as the caregiver types, with each problem shown under its field.
  * The build embeds the compiled script in the generated `careflow.html`.
@@ -24,6 +27,16 @@ window.careflowForm = (() => {
     time_zone: string;
     next: Array<{ local: string }>;
   }
+
+  /** What a dialog opened with, and the fields (by form path) the caregiver changed since. */
+  interface FormState {
+    original: Record<string, unknown>;
+    touched: Set<string>;
+  }
+  const clone = <T>(v: T): T => (v === undefined ? v : (JSON.parse(JSON.stringify(v)) as T));
+  const rootOf = (type: string): JQuery => $("#careflow-form-" + type.replace(/[^a-z0-9_-]/gi, "_"));
+  // A change jQuery triggered (a picker filled by the code) is not the caregiver's.
+  const byCode = (e: Event): boolean => !!(e as Event & { isTrigger?: unknown }).isTrigger;
 
   // A nullable field comes as anyOf [X, null] or as type [X, "null"]: its variant is X.
   function variant(p: Field): Field {
@@ -137,15 +150,28 @@ window.careflowForm = (() => {
     return box;
   }
   function prepare(node: CareflowFormNode, schema: CareflowSchema, type: string): void {
-    const root = $("#careflow-form-" + type.replace(/[^a-z0-9_-]/gi, "_"));
+    const root = rootOf(type);
     root.empty();
     const household = loadHousehold();
     const config = node.config || {};
+    const state: FormState = { original: clone(config), touched: new Set<string>() };
+    root.data("careflow-form", state);
     const properties = schema.properties || {};
     Object.keys(properties).forEach((key) => {
       renderField(root, type, key, key, properties[key], config[key], household);
     });
     $('<div class="careflow-node-problem form-row" style="color:#c0392b;display:none"></div>').prependTo(root);
+    root.on("input change", "input, select, textarea", function (e) {
+      if (byCode(e)) return;
+      const key = $(this).closest("[data-careflow-key]").attr("data-careflow-key");
+      if (key) state.touched.add(key);
+    });
+    if (Object.keys(properties).some((k) => variant(properties[k]).level_channels))
+      window.careflowChannelsField.watchAudience(root, () => {
+        const draft: { config?: Record<string, unknown> } = {};
+        save(draft, schema, type);
+        return draft.config || {};
+      });
     watch(node, schema, type, root, household);
   }
   /**
@@ -161,7 +187,7 @@ window.careflowForm = (() => {
     const row = $('<div class="form-row"></div>').appendTo(parent);
     $('<label style="width:160px"></label>')
       .attr("for", id(type, path))
-      .text(key.replace(/_/g, " "))
+      .text(p.title || key.replace(/_/g, " "))
       .attr("title", p.description || "")
       .appendTo(row);
     let input: JQuery;
@@ -181,6 +207,8 @@ window.careflowForm = (() => {
     } else if (kind === "knowledge") {
       input = $("<select></select>");
       fillKnowledge(input, v.knowledge || "", value);
+    } else if (kind === "choices" && v.level_channels) {
+      input = window.careflowChannelsField.render(id(type, path) + "-mode", v.items?.enum || [], value, checkbox);
     } else if (kind === "choices") {
       input = $('<div class="careflow-choices" style="display:inline-flex;flex-wrap:wrap;gap:2px 0;vertical-align:top"></div>');
       const chosen: unknown[] = Array.isArray(value) ? value : [];
@@ -213,6 +241,7 @@ window.careflowForm = (() => {
     if (v.expression) input.addClass("careflow-expression");
     input.appendTo(row);
     if (key === "schedule_cron") cronPreview(input).appendTo(row);
+    if (v.level_channels) $('<div class="careflow-audience" style="margin:4px 0 0 165px"></div>').appendTo(row);
     if (path === key)
       $('<div class="careflow-field-problem" style="margin:2px 0 0 165px;color:#c0392b;display:none"></div>').attr("data-careflow-problem", key).appendTo(row);
     if (p.description) $('<div style="margin:2px 0 0 165px;font-size:0.85em;opacity:0.75"></div>').text(p.description).appendTo(row);
@@ -286,60 +315,89 @@ window.careflowForm = (() => {
       else $("<div></div>").text(line).appendTo(general.show());
     });
   }
-  function save(node: { config?: Record<string, unknown> }, schema: CareflowSchema, type: string): void {
-    const config: Record<string, unknown> = {};
-    const properties = schema.properties || {};
-    Object.keys(properties).forEach((key) => readField(config, type, key, key, properties[key]));
+  /**
+   * Reads the form into `node.config`: the config the dialog opened with, with each field the
+   * caregiver touched read from the form (and only those: a field shown with its default, or
+   * an empty list, is not written into a config that left it out). True when it differs.
+   */
+  function save(node: { config?: Record<string, unknown> }, schema: CareflowSchema, type: string): boolean {
+    const state = rootOf(type).data("careflow-form") as FormState | undefined;
+    const original = state ? state.original : {};
+    const config = clone(original);
+    readFields(config, original, type, schema.properties || {}, schema.required || [], "", state ? state.touched : null);
     node.config = config;
+    return JSON.stringify(config) !== JSON.stringify(original);
   }
-  /** Reads one field of the form into `into[key]`; an empty field is left out (or null when that is its default). */
-  function readField(into: Record<string, unknown>, type: string, key: string, path: string, p: Field): void {
+  /** Whether the caregiver changed the field at `path` (or one inside it). */
+  function touchedAt(touched: Set<string> | null, path: string): boolean {
+    if (!touched) return true;
+    let hit = false;
+    touched.forEach((t) => {
+      if (t === path || t.indexOf(path + "__") === 0) hit = true;
+    });
+    return hit;
+  }
+  /** Each touched field (all when `touched` is null) read into `into`, where it keeps its place; left out when empty. */
+  function readFields(
+    into: Record<string, unknown>,
+    given: Record<string, unknown>,
+    type: string,
+    props: Record<string, Field>,
+    required: string[],
+    prefix: string,
+    touched: Set<string> | null,
+  ): void {
+    Object.keys(props).forEach((key) => {
+      const path = prefix ? prefix + "__" + key : key;
+      if (!touchedAt(touched, path)) return;
+      const value = readField(type, path, props[key], given[key], required.indexOf(key) >= 0, touched);
+      if (value === undefined) delete into[key];
+      else into[key] = value;
+    });
+  }
+  /** One field of the form as the config holds it; undefined to leave it out (an empty field, or null when that is its default). */
+  function readField(type: string, path: string, p: Field, given: unknown, required: boolean, touched: Set<string> | null): unknown {
     const v = variant(p);
     const kind = kindOf(p);
     const el = $("#" + id(type, path));
     const raw = el.val();
-    if (kind === "boolean") {
-      into[key] = el.prop("checked");
-      return;
-    }
+    if (kind === "boolean") return el.prop("checked");
     if (kind === "choices" || kind === "refs") {
-      into[key] = el
-        .find("input:checked")
+      const list = el
+        .find('input[type="checkbox"]:checked')
         .map<string, HTMLInputElement>(function () {
           return this.value;
         })
         .get();
-      return;
+      // The notification's channels: the level's own unless the caregiver chose a list, even an empty one (refused, visibly).
+      if (v.level_channels) return el.find('input[value="chosen"]').prop("checked") ? list : undefined;
+      // An empty list stays as it was: left out, or [] when the config had it.
+      return list.length || required || Array.isArray(given) ? list : undefined;
     }
     if (kind === "object") {
-      if (nullable(p) && !el.prop("checked")) {
-        into[key] = null;
-        return;
-      }
-      const inner: Record<string, unknown> = {};
-      const props = v.properties || {};
-      Object.keys(props).forEach((k) => readField(inner, type, k, path + "__" + k, props[k]));
-      into[key] = inner;
-      return;
+      if (nullable(p) && !el.prop("checked")) return null;
+      // A nested object the config had keeps its untouched fields; one just turned on is read whole.
+      const had = given !== null && typeof given === "object" && !Array.isArray(given);
+      const inner: Record<string, unknown> = had ? clone(given as Record<string, unknown>) : {};
+      readFields(inner, had ? (given as Record<string, unknown>) : {}, type, v.properties || {}, v.required || [], path, had ? touched : null);
+      return inner;
     }
-    if (raw === "" || raw === undefined || raw === null) {
-      if (nullable(p) && "default" in p && p.default === null) into[key] = null;
-      return;
-    }
-    if (kind === "number" || kind === "knowledge") into[key] = Number(raw);
-    else if (kind === "list")
-      into[key] = String(raw)
+    if (raw === "" || raw === undefined || raw === null) return nullable(p) && "default" in p && p.default === null ? null : undefined;
+    if (kind === "number" || kind === "knowledge") return Number(raw);
+    if (kind === "list")
+      return String(raw)
         .split(",")
         .map((s) => s.trim())
         .filter(Boolean)
         .map((s) => (v.items?.type === "string" ? s : Number(s)));
-    else if (kind === "json") {
+    if (kind === "json") {
       try {
-        into[key] = JSON.parse(String(raw));
+        return JSON.parse(String(raw));
       } catch {
-        into[key] = raw;
+        return raw;
       }
-    } else into[key] = raw;
+    }
+    return raw;
   }
   function problems(config: unknown, schema: CareflowSchema): string[] {
     const out: string[] = [];
@@ -363,6 +421,8 @@ window.careflowForm = (() => {
       if (v.type === "string" && typeof val !== "string") out.push(k + ": text");
       if (v.type === "boolean" && typeof val !== "boolean") out.push(k + ": true or false");
       if (v.type === "array" && !Array.isArray(val)) out.push(k + ": a list");
+      if (Array.isArray(val) && v.minItems !== undefined && val.length < v.minItems)
+        out.push(k + (v.level_channels ? ": choose at least one, or use the level's default channels" : ": at least " + v.minItems));
     });
     return out;
   }

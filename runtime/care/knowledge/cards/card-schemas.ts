@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { tagsSchema, voiceInstructionSchema } from "../shared/fields";
 import { FOCUS } from "../images/render-variants";
+import { storeId } from "../../../../nodes/_kit/store-id";
 
 export const cardFields = {
   layout_id: z.string().min(1).max(64),
@@ -9,7 +10,7 @@ export const cardFields = {
   body_text: z.string().trim().min(1, "cannot be blank").max(4000),
   voice_instruction: voiceInstructionSchema,
   tags: tagsSchema,
-  document_id: z.number().int().positive().nullable(),
+  document_id: storeId().nullable(),
 };
 
 export const cardCreateSchema = z
@@ -33,4 +34,4 @@ export const slotPatchSchema = z
   .partial()
   .strict();
 
-export const slotFromDocumentSchema = z.object({ document_image_id: z.number().int().positive(), alt_text: z.string().max(500).optional() }).strict();
+export const slotFromDocumentSchema = z.object({ document_image_id: storeId(), alt_text: z.string().max(500).optional() }).strict();

@@ -12,6 +12,7 @@ import { actorOf, STATUSES } from "../shared/fields";
 import { cardMediaKeeper } from "./card-media-keeper";
 import { clearSlot, patchSlot, setSlot } from "./card-slots.service";
 import { cardLifecycle, createCard, deleteCard, getCard, listCards, patchCard, rerenderCard } from "./cards.service";
+import { storeIdQuery } from "../../../../nodes/_kit/store-id";
 
 /** A slot index: 0 or more (a malformed one names no slot, so 404 like an unknown one). */
 export function slotParam(req: Request): number {
@@ -32,7 +33,7 @@ export function cardsRouter(ctx: CareContext): Router {
         parseQuery(req, {
           status: z.enum(STATUSES).optional(),
           tag: z.string().min(1).max(60).optional(),
-          document_id: z.coerce.number().int().positive().optional(),
+          document_id: storeIdQuery().optional(),
           ...pagingQuery(50, 200),
         }),
       ),

@@ -1,5 +1,6 @@
 /** The `info_card_deliveries` table: one row per card put before the senior, with each channel's receipt. */
 import type { Knex } from "knex";
+import { deleteSomeWhere } from "../../../platform/db/delete-before";
 import { fromJsonText, toJsonText } from "../../../platform/db/json-column";
 
 export const CARD_CHANNELS = ["pwa", "eink", "voice"] as const;
@@ -93,4 +94,9 @@ export async function listDeliveries(db: Knex, q: { from?: string; to?: string; 
     .limit(q.limit)
     .offset(q.offset);
   return rows.map(rowOf);
+}
+
+/** Retention (`retention.knowledge_deliveries_days`, docs/retention.md): deletes at most `limit` deliveries made before the cutoff. */
+export function pruneDeliveriesBefore(db: Knex, cutoffIso: string, limit: number): Promise<number> {
+  return deleteSomeWhere(db, TABLE, `delivered_at < ?`, [cutoffIso], limit);
 }

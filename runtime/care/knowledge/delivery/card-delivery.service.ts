@@ -6,12 +6,14 @@
  * (dismissed_at). A tablet that connects later is shown the cards not yet put away.
  */
 import { deliveryInstruction } from "../voice/voice-defaults";
-import { NO_WEB_APP, type CardDelivered, type CardDeliveryRequest } from "../../../../nodes/_kit/care-services";
+import { NO_VOICE_MODEL, NO_WEB_APP, type CardDelivered, type CardDeliveryRequest } from "../../../../nodes/_kit/care-services";
 import type { DeliveryReceipt } from "../../../../nodes/_kit/step-data";
+import { screens } from "../../../../nodes/_kit/words";
 import type { CareContext } from "../../context";
 import { isoAt, isoNow } from "../../../platform/core/clock";
 import { NotFoundError, ValidationError } from "../../../platform/core/errors";
 import { realtimeConfigured } from "../../voice/realtime-client";
+import { seniorWords } from "../../../household/persons/senior-language";
 import { cardForDelivery } from "../cards/card-delivery.read";
 import type { DeliverableCard } from "../deliverable";
 import { showCardOnDisplays } from "./card-eink";
@@ -92,7 +94,7 @@ async function deliverOn(
     case "pwa": {
       const clients = ctx.webapp.broadcast(await cardFrame(ctx, id, card));
       return clients > 0
-        ? { delivered: true, detail: `shown in ${clients} web app client(s)` }
+        ? { delivered: true, detail: `shown on ${screens(clients)}` }
         : { delivered: false, detail: `${NO_WEB_APP}; shown when one connects, until it is put away` };
     }
     case "eink": {
@@ -101,10 +103,10 @@ async function deliverOn(
       return { delivered: true, detail: `shown on ${shown.sensor_ids.join(", ")} until ${shown.expires_at}${shown.with_picture ? " with its picture" : ""}` };
     }
     case "voice": {
-      if (!realtimeConfigured(ctx.settings)) return { delivered: false, detail: "no realtime voice model is configured (llm.realtime)" };
+      if (!realtimeConfigured(ctx.settings)) return { delivered: false, detail: NO_VOICE_MODEL };
       if (!ctx.voice) return { delivered: false, detail: "the voice companion is not started" };
       // Step override, else the card's own, else info_card_default; the companion adds the base.
-      const instruction = deliveryInstruction(ctx.settings, "info_card", req.voice_instruction, card.voice_instruction);
+      const instruction = deliveryInstruction(ctx.settings, "info_card", req.voice_instruction, card.voice_instruction, await seniorWords(ctx));
       const talking = await ctx.voice.start({ reason: "notification", text: `${card.title}. ${card.body_text}`, instruction }, signal);
       return talking.ok
         ? { delivered: true, detail: `spoken by the voice companion (${talking.value.session_id})` }

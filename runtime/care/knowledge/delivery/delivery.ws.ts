@@ -20,12 +20,13 @@ import { cardViewed, dismissCard, openCardFrames } from "./card-delivery.service
 import { openSessions } from "./quiz-sessions.store";
 import { abandon, answer } from "./quiz-sessions.service";
 import { sessionView } from "./quiz-view";
+import { storeId } from "../../../../nodes/_kit/store-id";
 
 export const ANSWER_TWIN = { method: "POST", path: "/api/v1/knowledge-interactions/quiz-sessions/0/answers" } as const;
 export const ABANDON_TWIN = { method: "POST", path: "/api/v1/knowledge-interactions/quiz-sessions/0/abandon" } as const;
 export const DISMISS_TWIN = { method: "POST", path: "/api/v1/knowledge-interactions/info-card-deliveries/0/dismiss" } as const;
 
-const id = z.number().int().positive();
+const id = storeId();
 const answerFrame = z
   .object({ session_id: id, question_ord: z.number().int(), choice_id: z.string().max(64).nullish(), open_ended_text: z.string().max(2000).nullish() })
   .strict();
@@ -54,9 +55,9 @@ export function registerDeliveryFrames(ctx: CareContext): void {
   ctx.webapp.onMessage("info_card_dismiss", DISMISS_TWIN, async (frame, client) => {
     await dismissCard(ctx, parseInput(z.object({ delivery_id: id }).strict(), body(frame)).delivery_id, client.principal.name);
   });
-  ctx.webapp.onConnect((client) => {
-    void replay(ctx, client).catch((err) => ctx.log.warn({ err, caller: client.principal.name }, "web app: open cards and quizzes were not replayed"));
-  });
+  ctx.webapp.onConnect((client) =>
+    replay(ctx, client).catch((err) => ctx.log.warn({ err, caller: client.principal.name }, "web app: open cards and quizzes were not replayed")),
+  );
 }
 
 async function replay(ctx: CareContext, client: WebAppClient): Promise<void> {

@@ -9,7 +9,7 @@
  * the same result back. An answer to another question than the current one, or to an ended
  * session, is a 409 that says which question is current or how the session ended.
  */
-import type { QuizStartRequest, QuizStarted } from "../../../../nodes/_kit/care-services";
+import { NO_WEB_APP, type QuizStartRequest, type QuizStarted } from "../../../../nodes/_kit/care-services";
 import type { CareContext } from "../../context";
 import { isoAt, isoNow } from "../../../platform/core/clock";
 import { ConflictError, NotFoundError, ValidationError } from "../../../platform/core/errors";
@@ -100,7 +100,7 @@ export async function startQuiz(ctx: CareContext, req: QuizStartRequest, signal?
   armTimeout(ctx, session, (id) => timeOut(ctx, id));
   const view = await sessionView(ctx, quiz, session);
   const clients = ctx.webapp.broadcast({ type: "quiz_question", session: view });
-  const voice = clients > 0 ? await startQuizConversation(ctx, quiz, session, req.voice_instruction, signal) : "no web app client is connected to /ws";
+  const voice = clients > 0 ? await startQuizConversation(ctx, quiz, session, req.voice_instruction, signal) : NO_WEB_APP;
   ctx.log.info({ session_id: session.id, quiz_id: quiz.id, clients, voice }, "quiz: session started");
   return {
     started: true,

@@ -188,3 +188,24 @@ export async function completedScores(db: Knex): Promise<Array<{ quiz_id: number
     question_count: Number(r.question_count),
   }));
 }
+
+/**
+ * Retention (`retention.knowledge_deliveries_days`, docs/retention.md): deletes at most `limit`
+ * ended sessions that ended before the cutoff, with their answers; an open session stays.
+ */
+export async function pruneEndedSessionsBefore(db: Knex, cutoffIso: string, limit: number): Promise<number> {
+  return db.transaction(async (trx) => {
+    const ids = (
+      await trx(SESSIONS)
+        .whereIn("status", ENDED_STATUSES as SessionStatus[])
+        .whereNotNull("completed_at")
+        .where("completed_at", "<", cutoffIso)
+        .select("id")
+        .limit(limit)
+    ).map((r: { id: number | string }) => Number(r.id));
+    if (ids.length === 0) return 0;
+    await trx(RESPONSES).whereIn("session_id", ids).delete();
+    const n: number = await trx(SESSIONS).whereIn("id", ids).delete();
+    return n;
+  });
+}

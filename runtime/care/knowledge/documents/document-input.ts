@@ -25,18 +25,23 @@ function text(raw: Raw, field: string, max: number, required: boolean): string |
   return v;
 }
 
-export function parseTags(v: unknown): string[] {
-  let list: unknown = v;
-  if (typeof v === "string") {
-    const s = v.trim();
-    if (s.startsWith("[")) {
-      try {
-        list = JSON.parse(s);
-      } catch {
-        throw new ValidationError("tags: not a JSON list (send a JSON list of words, or words separated by commas)");
-      }
-    } else list = s === "" ? [] : s.split(",");
+/**
+ * A form field that is a JSON list, or plain text read by `plain` (multipart sends text only):
+ * the parsed list, or the value as given when it is not text.
+ */
+function listField(v: unknown, field: string, hint: string, plain: (text: string) => unknown[]): unknown {
+  if (typeof v !== "string") return v;
+  const s = v.trim();
+  if (!s.startsWith("[")) return plain(s);
+  try {
+    return JSON.parse(s) as unknown;
+  } catch {
+    throw new ValidationError(`${field}: not a JSON list (send ${hint})`);
   }
+}
+
+export function parseTags(v: unknown): string[] {
+  const list = listField(v, "tags", "a JSON list of words, or words separated by commas", (s) => (s === "" ? [] : s.split(",")));
   if (!Array.isArray(list)) throw new ValidationError("tags: a JSON list of words, or words separated by commas");
   const tags: string[] = [];
   for (const t of list) {
@@ -86,4 +91,21 @@ export function imageFields(raw: Raw, allowed: readonly string[] = ["alt_text", 
   const unknown = Object.keys(raw).filter((k) => !allowed.includes(k));
   if (unknown.length) throw new ValidationError(`${unknown[0]}: unknown field (an image has alt_text and ord)`);
   return { alt_text: text(raw, "alt_text", MAX_ALT_TEXT, false), ord: ordOf(raw.ord) };
+}
+
+/**
+ * The photos' descriptions at upload, in the photos' order: a JSON list of texts, or one text
+ * when one photo is sent. A description is what the senior's screen and the search read for it.
+ */
+export function imageDescriptions(v: unknown, photos: number): string[] {
+  const field = "image_descriptions";
+  if (v === undefined || v === null || v === "") return [];
+  const list = listField(v, field, "a JSON list of texts, one a photo in order", () => [v]);
+  if (!Array.isArray(list)) throw new ValidationError(`${field}: a JSON list of texts, one a photo in order`);
+  if (list.length > photos) throw new ValidationError(`${field}: ${list.length} descriptions for ${photos} photo${photos === 1 ? "" : "s"}`);
+  return list.map((d, i) => {
+    if (typeof d !== "string") throw new ValidationError(`${field}[${i}]: must be text`);
+    if (d.length > MAX_ALT_TEXT) throw new ValidationError(`${field}[${i}]: at most ${MAX_ALT_TEXT} characters`);
+    return d.trim();
+  });
 }

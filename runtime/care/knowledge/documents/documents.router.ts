@@ -1,5 +1,6 @@
 /**
- * `/knowledge/documents`: create (multipart: title, source_text, tags, images[]), list
+ * `/knowledge/documents`: create (multipart: title, source_text or a text file source_file,
+ * tags, images[] with image_descriptions), list
  * (`status`, `tag`, `q`, paged), detail (images with signed URLs, chunk count), patch, hard
  * delete, approve / archive / restore / reembed, the photos (attach, patch, delete) and the
  * chunks the text was cut into.
@@ -45,7 +46,7 @@ export function documentsRouter(ctx: CareContext): Router {
   r.post(
     base,
     route(async (req, res) => {
-      const form = await readDocumentForm(req, res, ctx.settings);
+      const form = await readDocumentForm(req, res, ctx.settings, { textFile: true });
       return reply(201, await createDocument(ctx, by(req), form.fields, form.uploads));
     }),
   );

@@ -2,7 +2,8 @@
  * Knowledge documents: what the family teaches. Creating or changing the text chunks it at
  * once (retrieval/chunker.ts), so it can be searched by its words the moment it is approved;
  * vectors follow in the background. Photos go through the media store (content-addressed,
- * served by signed URLs) after the checks of image-check.ts. A hard delete is refused while
+ * served by signed URLs) after the checks of image-check.ts; a photo's description is searched
+ * as a passage of its own ("Photo: …") after the text's. A hard delete is refused while
  * a card or quiz made from the document is not archived.
  */
 import type { CareContext } from "../../context";
@@ -16,6 +17,7 @@ import {
   chunksOf,
   chunkText,
   clearEmbeddings,
+  tokensOf,
   embeddingState,
   kickEmbedder,
   replaceChunks,
@@ -23,7 +25,7 @@ import {
   type EmbeddingState,
 } from "../retrieval";
 import { afterChunking, checkTransition } from "./document-status";
-import { documentFields, imageFields } from "./document-input";
+import { documentFields, imageDescriptions, imageFields } from "./document-input";
 import { checkKnowledgeImage, KNOWLEDGE_IMAGE_EXT, type CheckedImage } from "./image-check";
 import {
   deleteDocumentRow,
@@ -98,12 +100,28 @@ export async function listDocuments(ctx: CareContext, f: DocumentFilter): Promis
   return { items: items.map(({ source_text: _text, ...d }) => ({ ...d, chunk_count: counts.get(d.id) ?? 0 })), total, limit: f.limit, offset: f.offset };
 }
 
-/** Chunks the text again; returns the status the document has after it. */
+/** Chunks the text again, and each described photo as a passage after it; returns the status the document has after it. */
 async function rechunk(ctx: CareContext, id: number, text: string, approved: boolean): Promise<DocumentStatus> {
   const chunks = chunkText(text, { size_tokens: ctx.settings.knowledge.chunk_size_tokens, overlap_tokens: ctx.settings.knowledge.chunk_overlap_tokens });
+  // A photo's passage is not part of the text: it marks the text's end as where it stands.
+  for (const img of await imagesOf(ctx.db, id))
+    if (img.alt_text.trim()) {
+      const words = `Photo: ${img.alt_text.trim()}`;
+      chunks.push({ text: words, char_start: text.length, char_end: text.length, token_count: tokensOf(words.length) });
+    }
   await replaceChunks(ctx.db, id, chunks, approved && chunks.length > 0);
   kickEmbedder(ctx);
   return approved && chunks.length > 0 ? "approved" : afterChunking(chunks.length);
+}
+
+/**
+ * A photo's description changed: the passages follow at once. The family approved the document,
+ * not each caption, but a caption is theirs too: an approved document stays approved (and its
+ * photos' passages are searched), an archived one stays archived.
+ */
+async function reindexPhotos(ctx: CareContext, doc: DocumentRow): Promise<void> {
+  const status = await rechunk(ctx, doc.id, doc.source_text, doc.status === "approved");
+  if (doc.status !== "archived" && doc.status !== status) await updateDocument(ctx.db, doc.id, { status });
 }
 
 async function checkUploads(ctx: CareContext, uploads: readonly Upload[]): Promise<CheckedImage[]> {
@@ -135,7 +153,9 @@ async function attach(
 }
 
 export async function createDocument(ctx: CareContext, by: string, raw: Record<string, unknown>, uploads: readonly Upload[]): Promise<DocumentView> {
-  const fields = documentFields(raw, true);
+  const { image_descriptions, ...rest } = raw;
+  const descriptions = imageDescriptions(image_descriptions, uploads.length);
+  const fields = documentFields(rest, true);
   // Every photo is checked before anything is written: a refused upload leaves nothing behind.
   const images = await checkUploads(ctx, uploads);
   const at = now(ctx);
@@ -148,7 +168,7 @@ export async function createDocument(ctx: CareContext, by: string, raw: Record<s
     created_at: at,
     updated_at: at,
   });
-  for (let i = 0; i < uploads.length; i++) await attach(ctx, id, uploads[i], images[i], {});
+  for (let i = 0; i < uploads.length; i++) await attach(ctx, id, uploads[i], images[i], { alt_text: descriptions[i] });
   const status = await rechunk(ctx, id, fields.source_text ?? "", false);
   if (status !== "uploaded") await updateDocument(ctx.db, id, { status });
   return getDocument(ctx, id);
@@ -242,6 +262,7 @@ export async function addImage(ctx: CareContext, id: number, upload: Upload | un
   const [checked] = await checkUploads(ctx, [upload]);
   const row = await attach(ctx, id, upload, checked, fields);
   await updateDocument(ctx.db, id, { updated_at: now(ctx) });
+  if (row.alt_text.trim()) await reindexPhotos(ctx, doc);
   return imageView(ctx, row);
 }
 
@@ -257,12 +278,14 @@ export async function patchImage(ctx: CareContext, id: number, imageId: number, 
   const fields = imageFields(raw);
   const changes = { ...(fields.alt_text !== undefined ? { alt_text: fields.alt_text } : {}), ...(fields.ord !== undefined ? { ord: fields.ord } : {}) };
   if (Object.keys(changes).length) await updateImage(ctx.db, imageId, changes);
+  if (changes.alt_text !== undefined && changes.alt_text !== img.alt_text) await reindexPhotos(ctx, await found(ctx, id));
   return imageView(ctx, { ...img, ...changes });
 }
 
 export async function deleteImage(ctx: CareContext, id: number, imageId: number): Promise<void> {
-  await foundImage(ctx, id, imageId);
+  const img = await foundImage(ctx, id, imageId);
   await deleteImageRow(ctx.db, imageId);
+  if (img.alt_text.trim()) await reindexPhotos(ctx, await found(ctx, id));
 }
 
 export async function documentChunks(ctx: CareContext, id: number): Promise<{ document_id: number; items: unknown[] }> {

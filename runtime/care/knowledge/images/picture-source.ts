@@ -7,6 +7,7 @@ import { documentImage } from "../documents/document-reads";
 import { checkImage, EXT_OF } from "./image-input";
 import { readOriginal } from "./stored-original";
 import type { PictureSource } from "./upload-form";
+import { storeId } from "../../../../nodes/_kit/store-id";
 
 export interface NewPicture {
   bytes: Buffer;
@@ -15,7 +16,7 @@ export interface NewPicture {
   alt_text: string | undefined;
 }
 
-const fromDocument = z.object({ document_image_id: z.number().int().positive(), alt_text: z.string().max(500).optional() }).strict();
+const fromDocument = z.object({ document_image_id: storeId(), alt_text: z.string().max(500).optional() }).strict();
 const altText = z.string().max(500).optional();
 
 export async function newPicture(ctx: MediaContext, src: PictureSource): Promise<NewPicture> {

@@ -1,6 +1,8 @@
 /**
  * A slot's picture rendered into each surface variant of its layout slot: resized with sharp
- * (`cover` crops to fill, `contain` fits inside on white), turned upright by its EXIF
+ * (`cover` crops to fill, toward what draws the eye (sharp's attention strategy: skin tones,
+ * saturation, detail) unless the caregiver set a focus, so a portrait in the one-large-picture
+ * layout keeps the face; `contain` fits inside on white), turned upright by its EXIF
  * orientation (and the EXIF dropped: a phone photo's location must not travel to a display),
  * then `rgb` → WebP or PNG at the layout's quality, `bw_dither` → Floyd–Steinberg to a 1-bit
  * PNG with the e-ink renderer's own dither. Each variant goes into the media store by its
@@ -33,6 +35,9 @@ const POSITION: Readonly<Record<Focus, string>> = {
   right: "east",
   attention: "attention",
 };
+
+/** Where `cover` crops when no focus was set (docs/decisions.md, issue 45: decided by looking at a portrait on the tablet). */
+export const DEFAULT_FOCUS: Focus = "attention";
 
 /** A picture decoded once, upright, no larger than its largest variant needs: what each variant is cut from. */
 export interface Working {
@@ -85,7 +90,7 @@ export async function renderVariant(working: Working, spec: VariantSpec, hints: 
     const resized = sharpLib()(working.data, { raw: working.info })
       .resize(width, height, {
         fit: spec.fit_mode,
-        position: spec.fit_mode === "cover" ? POSITION[hints.focus ?? "center"] : "centre",
+        position: spec.fit_mode === "cover" ? POSITION[hints.focus ?? DEFAULT_FOCUS] : "centre",
         background: { r: 255, g: 255, b: 255, alpha: 1 },
       })
       .flatten({ background: "#ffffff" });

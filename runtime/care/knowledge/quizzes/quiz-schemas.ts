@@ -1,6 +1,7 @@
 /** What creating and changing a quiz and its questions accepts; suggest validates drafts against the same. */
 import { z } from "zod";
 import { tagsSchema, voiceInstructionSchema } from "../shared/fields";
+import { storeId } from "../../../../nodes/_kit/store-id";
 
 export const quizFields = {
   title: z.string().trim().min(1, "cannot be blank").max(200),
@@ -8,7 +9,7 @@ export const quizFields = {
   intro_voice_template: z.string().max(2000),
   voice_instruction: voiceInstructionSchema,
   tags: tagsSchema,
-  document_id: z.number().int().positive().nullable(),
+  document_id: storeId().nullable(),
 };
 
 export const quizCreateSchema = z
@@ -62,9 +63,7 @@ export const questionPatchSchema = z.object(questionFields).partial().strict();
 
 export const reorderSchema = z
   .object({
-    items: z
-      .array(z.object({ id: z.number().int().positive(), ord: z.number().int().min(0).max(10_000) }).strict())
-      .min(1, "list every question with its new ord"),
+    items: z.array(z.object({ id: storeId(), ord: z.number().int().min(0).max(10_000) }).strict()).min(1, "list every question with its new ord"),
   })
   .strict();
 

@@ -229,3 +229,42 @@ export async function lexicalHits(db: Knex, dialect: "sqlite" | "postgres", term
   );
   return rows.map((r) => ({ id: Number(r.id), document_id: Number(r.document_id), score: -Number(r.rank) }));
 }
+
+export interface TermStats {
+  /** Chunks in the index (every chunk: the SQLite index holds drafts' words too, so both sides count them). */
+  total: number;
+  /** Their mean length in characters. */
+  meanChars: number;
+  /** Per question word, in order: how many chunks hold it, and which of `among` do (as the database stems it). */
+  terms: Array<{ df: number; holders: Set<number> }>;
+}
+
+/** What the lexical score needs from the whole index: its size, and each word's spread over it. */
+export async function termStats(db: Knex, dialect: "sqlite" | "postgres", terms: readonly string[], among: readonly number[]): Promise<TermStats> {
+  const size = (await db("knowledge_chunks")
+    .count({ n: "*" })
+    .avg({ chars: db.raw("char_end - char_start") })
+    .first()) as { n: number | string; chars: number | string | null } | undefined;
+  const out: TermStats = { total: Number(size?.n ?? 0), meanChars: Number(size?.chars ?? 0) || 1, terms: [] };
+  const ids = among.slice(0, 500);
+  for (const term of terms) {
+    let df: number;
+    let holders: Array<{ id: number }>;
+    if (dialect === "postgres") {
+      const q = "plainto_tsquery('careflow_english', ?)";
+      df = Number((await db.raw(`select count(*) as n from knowledge_chunks where tsv @@ ${q}`, [term])).rows[0].n);
+      holders = ids.length ? (await db.raw(`select id from knowledge_chunks where id = any(?) and tsv @@ ${q}`, [ids, term])).rows : [];
+    } else {
+      const match = `"${term.replace(/"/g, '""')}"`;
+      df = Number((await db.raw("select count(*) as n from knowledge_chunks_fts where knowledge_chunks_fts match ?", [match]))[0].n);
+      holders = ids.length
+        ? await db.raw(`select rowid as id from knowledge_chunks_fts where knowledge_chunks_fts match ? and rowid in (${ids.map(() => "?").join(",")})`, [
+            match,
+            ...ids,
+          ])
+        : [];
+    }
+    out.terms.push({ df, holders: new Set(holders.map((h) => Number(h.id))) });
+  }
+  return out;
+}

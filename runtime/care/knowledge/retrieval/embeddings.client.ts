@@ -4,6 +4,7 @@
  * spec's `/v1/embeddings`), Ollama at `{base_url}/api/embed`. Plain fetch: both are one JSON
  * POST, and a failure must say which model and why (the embedder logs it and tries later).
  */
+import { reportModelCall } from "../../llm/clients";
 import { deadline } from "../../llm/deadline";
 import { describeModel, excerpt, ModelServerError } from "../../llm/errors";
 import type { ModelEntry } from "../../llm/types";
@@ -34,6 +35,20 @@ function l2normalized(v: number[]): Float32Array {
 /** One vector per text, L2-normalized (so a dot product is the cosine), each of `dim` values. */
 export async function embedTexts(entry: EmbeddingModel, texts: readonly string[], dim: number, signal?: AbortSignal): Promise<Float32Array[]> {
   if (texts.length === 0) return [];
+  // The server's state as this call saw it, for its part on the board (health).
+  return embedOnce(entry, texts, dim, signal).then(
+    (vectors) => {
+      reportModelCall(entry, null);
+      return vectors;
+    },
+    (err: unknown) => {
+      reportModelCall(entry, err);
+      throw err;
+    },
+  );
+}
+
+async function embedOnce(entry: EmbeddingModel, texts: readonly string[], dim: number, signal?: AbortSignal): Promise<Float32Array[]> {
   const who = describeModel(entry);
   const limit = deadline(entry.timeout, signal);
   const url = entry.api_type === "ollama" ? `${entry.base_url}/api/embed` : `${entry.base_url}/embeddings`;

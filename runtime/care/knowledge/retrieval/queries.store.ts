@@ -1,5 +1,6 @@
 /** `knowledge_queries`, owned here: every question asked of the repository and how it was answered. */
 import type { Knex } from "knex";
+import { deleteSomeWhere } from "../../../platform/db/delete-before";
 import { fromJsonText, toJsonText } from "../../../platform/db/json-column";
 
 export type AnsweredVia = "model" | "passage" | "none";
@@ -73,4 +74,9 @@ export async function listQueries(db: Knex, f: QueryFilter): Promise<{ items: Qu
     .offset(f.offset)
     .select("*");
   return { items: rows.map(fromDb), total: Number(totalRow?.n ?? 0) };
+}
+
+/** Retention (docs/retention.md): deletes at most `limit` questions asked before the cutoff. */
+export function pruneQueriesBefore(db: Knex, cutoffIso: string, limit: number): Promise<number> {
+  return deleteSomeWhere(db, "knowledge_queries", `asked_at < ?`, [cutoffIso], limit);
 }

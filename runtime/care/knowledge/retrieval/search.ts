@@ -1,27 +1,32 @@
 /**
- * Finding the passages for a question: the lexical ranking always (FTS5 bm25 / PostgreSQL
- * ts_rank's score over the question's words, from a table of terms), the vector ranking when
- * an embedding model is set (only hits at or above `knowledge.min_similarity`), fused by
- * reciprocal rank fusion (score = Σ 1/(60 + rank)), which needs no common scale between bm25
- * and cosine. Only chunks of approved documents are searched.
+ * Finding the passages for a question. The databases find the candidates: the lexical index
+ * (FTS5 / PostgreSQL's tsvector, both stemming) every chunk holding one of the question's words,
+ * best first by their own rank, and, when an embedding model is set, the nearest vectors (only
+ * those at or above `knowledge.min_similarity`). Each candidate is then scored here from 0 to 1
+ * (lexical-score.ts): by words, or, with vectors, the mean of that and its cosine similarity,
+ * so the score a caregiver reads is what ranked it. Only chunks of approved documents are
+ * searched.
  */
 import type { PlatformContext } from "../../../platform/context";
-import { chunksByIds, type Hit } from "./chunks.store";
-import { lexicalHits } from "./chunks.store";
+import { chunksByIds, lexicalHits, termStats } from "./chunks.store";
 import { embedTexts } from "./embeddings.client";
 import { embeddingModel } from "./embedder";
+import { lexicalScores } from "./lexical-score";
+import { queryTerms } from "./text-terms";
 import { nearestChunks } from "./vector-search";
+
+export { queryTerms } from "./text-terms";
 
 export type SearchContext = Pick<PlatformContext, "db" | "dialect" | "settings" | "log">;
 
-/** The k of reciprocal rank fusion (the value of the paper that introduced it). */
-export const RRF_K = 60;
+/** The share of a passage's score its cosine similarity carries when vectors were searched. */
+export const VECTOR_WEIGHT = 0.5;
 
 export interface Passage {
   chunk_id: number;
   document_id: number;
   text: string;
-  /** The fused score (RRF), or the lexical score when only words were searched. */
+  /** 0 to 1: the lexical score, or with vectors the mean of it and the cosine similarity. */
   score: number;
   /** The cosine similarity to the question, when vectors were searched and this chunk had one. */
   similarity: number | null;
@@ -31,32 +36,6 @@ export interface SearchResult {
   passages: Passage[];
   /** `hybrid` when the vector side took part, else `lexical`. */
   mode: "lexical" | "hybrid";
-}
-
-// Words that say nothing about the subject: left out so "what is the…" does not match every chunk.
-const STOP = new Set(
-  "a an and are as at be but by can did do does for from had has have he her his how i if in into is it its me my no not of on or our she so than that the their them then there these they this to was we were what when where which who whom why will with would you your".split(
-    " ",
-  ),
-);
-
-/** The question's words, lower-case, stop words out, at most 32 of them. */
-export function queryTerms(text: string): string[] {
-  const words = text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-  const kept = words.filter((w) => !STOP.has(w));
-  return [...new Set(kept.length ? kept : words)].slice(0, 32);
-}
-
-export function fuse(rankings: ReadonlyArray<readonly Hit[]>): Array<{ id: number; document_id: number; score: number }> {
-  const fused = new Map<number, { id: number; document_id: number; score: number }>();
-  for (const ranking of rankings) {
-    ranking.forEach((hit, rank) => {
-      const entry = fused.get(hit.id) ?? { id: hit.id, document_id: hit.document_id, score: 0 };
-      entry.score += 1 / (RRF_K + rank + 1);
-      fused.set(hit.id, entry);
-    });
-  }
-  return [...fused.values()].sort((a, b) => b.score - a.score || a.id - b.id);
 }
 
 /** Embeds the question with the embedding model (when one is set) and searches. */
@@ -90,19 +69,22 @@ export async function searchWith(
     query ? nearestChunks(ctx.db, ctx.dialect, query.model, query.vector, topK * 2).then((hits) => hits.filter((h) => h.score >= min)) : null,
   ]);
   const similarity = new Map((vector ?? []).map((h) => [h.id, h.score]));
-  const ranked = vector ? fuse([lexical, vector]) : lexical;
-  const top = ranked.slice(0, topK);
-  const rows = new Map(
-    (
-      await chunksByIds(
-        ctx.db,
-        top.map((h) => h.id),
-      )
-    ).map((c) => [c.id, c]),
-  );
-  const passages = top.flatMap((h) => {
-    const c = rows.get(h.id);
-    return c ? [{ chunk_id: c.id, document_id: c.document_id, text: c.text, score: h.score, similarity: similarity.get(h.id) ?? null }] : [];
+  const ids = [...new Set([...lexical.map((h) => h.id), ...(vector ?? []).map((h) => h.id)])];
+  const terms = queryTerms(question);
+  const [rows, stats] = await Promise.all([chunksByIds(ctx.db, ids), termStats(ctx.db, ctx.dialect, terms, ids)]);
+  // Only still searchable: a vector index a moment old may name a chunk archived since.
+  const live = rows.filter((c) => c.searchable);
+  const words = lexicalScores(question, terms, stats, live);
+  const scored = live.map((c) => {
+    const w = words.get(c.id) ?? { score: 0, bm25: 0 };
+    const sim = similarity.get(c.id) ?? null;
+    const score = vector ? (1 - VECTOR_WEIGHT) * w.score + VECTOR_WEIGHT * (sim ?? 0) : w.score;
+    return { chunk: c, score, bm25: w.bm25, similarity: sim };
   });
+  scored.sort((a, b) => b.score - a.score || b.bm25 - a.bm25 || a.chunk.id - b.chunk.id);
+  const passages = scored
+    .filter((p) => p.score > 0)
+    .slice(0, topK)
+    .map((p) => ({ chunk_id: p.chunk.id, document_id: p.chunk.document_id, text: p.chunk.text, score: p.score, similarity: p.similarity }));
   return { passages, mode: vector ? "hybrid" : "lexical" };
 }

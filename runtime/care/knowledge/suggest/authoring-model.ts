@@ -7,7 +7,7 @@
  */
 import { z } from "zod";
 import type { Settings } from "../../../../settings";
-import { CareflowError, ConflictError, ServiceUnavailableError } from "../../../platform/core/errors";
+import { CareflowError, NotSetUpError, ServiceUnavailableError } from "../../../platform/core/errors";
 import { describeZodError } from "../../../platform/core/validation";
 import { chat, describeModel, ModelServerError, type ChatMessage, type ModelEntry } from "../../llm";
 
@@ -18,13 +18,37 @@ export class BadModelAnswerError extends CareflowError {
   }
 }
 
+/**
+ * What a caregiver reads when drafting cannot work because no model is set up: no settings
+ * path, and who can set it up (there is no settings page; the README section says how).
+ */
+export const NO_AUTHORING_MODEL = {
+  part: "language_model",
+  message:
+    "Drafting needs a language model, and none is set up in this home yet. " +
+    "Whoever installed careflow can set one up (README, \u201cModels, prompts and notifications\u201d); until then, write it yourself.",
+} as const;
+
+/** True when drafting can work here: an authoring model is named, listed and writes text. */
+export function authoringModelReady(settings: Settings): boolean {
+  try {
+    authoringModel(settings);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export function authoringModel(settings: Settings, purpose = "to draft cards and quizzes"): ModelEntry {
   const id = settings.knowledge.authoring_model;
-  if (!id) throw new ConflictError(`No authoring model: set knowledge.authoring_model to an llm.models id (a text model) ${purpose}`);
+  if (!id) throw new NotSetUpError(`No authoring model: set knowledge.authoring_model to an llm.models id (a text model) ${purpose}`, NO_AUTHORING_MODEL);
   const entry = settings.llm.models.find((m) => m.id === id);
-  if (!entry) throw new ConflictError(`knowledge.authoring_model '${id}' is not in llm.models: add the entry or name another model`);
+  if (!entry) throw new NotSetUpError(`knowledge.authoring_model '${id}' is not in llm.models: add the entry or name another model`, NO_AUTHORING_MODEL);
   if (!entry.capabilities.includes("text"))
-    throw new ConflictError(`knowledge.authoring_model '${id}' has no 'text' capability (it has ${entry.capabilities.join(", ")}): name a text model`);
+    throw new NotSetUpError(
+      `knowledge.authoring_model '${id}' has no 'text' capability (it has ${entry.capabilities.join(", ")}): name a text model`,
+      NO_AUTHORING_MODEL,
+    );
   return entry;
 }
 

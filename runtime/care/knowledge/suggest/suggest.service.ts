@@ -13,6 +13,7 @@ import { documentText as readDocument, type DocumentText } from "../documents/do
 import { getQuiz } from "../quizzes/quizzes.service";
 import { authoringModel, draftWithModel } from "./authoring-model";
 import { cardDraftSchema, questionDraftSchema, quizDraftSchema, voiceInstructionDraftSchema } from "./draft-schemas";
+import { storeId } from "../../../../nodes/_kit/store-id";
 
 /** How much of a document goes into a prompt: enough for a card or a quiz, bounded for small models. */
 export const MATERIAL_CHARS = 12_000;
@@ -27,7 +28,7 @@ async function documentText(ctx: CareContext, id: number): Promise<DocumentText>
   return doc;
 }
 
-const cardSuggestInput = z.object({ document_id: z.number().int().positive(), layout_id: z.string().min(1).max(64).optional() }).strict();
+const cardSuggestInput = z.object({ document_id: storeId(), layout_id: z.string().min(1).max(64).optional() }).strict();
 
 export async function suggestCard(ctx: CareContext, input: unknown) {
   const { document_id, layout_id } = parseInput(cardSuggestInput, input);
@@ -48,7 +49,7 @@ export async function suggestCard(ctx: CareContext, input: unknown) {
   };
 }
 
-const quizSuggestInput = z.object({ document_id: z.number().int().positive(), question_count: z.number().int().min(1).max(10).default(5) }).strict();
+const quizSuggestInput = z.object({ document_id: storeId(), question_count: z.number().int().min(1).max(10).default(5) }).strict();
 
 export async function suggestQuiz(ctx: CareContext, input: unknown) {
   const { document_id, question_count } = parseInput(quizSuggestInput, input);
@@ -70,7 +71,7 @@ export async function suggestQuiz(ctx: CareContext, input: unknown) {
 
 const voiceInput = z
   .object({
-    quiz_id: z.number().int().positive().optional(),
+    quiz_id: storeId().optional(),
     title: z.string().trim().min(1).max(200).optional(),
     questions: z
       .array(z.object({ question_text: z.string().trim().min(1).max(1000) }).loose())

@@ -5,24 +5,28 @@
  * the base realtime instruction. The companion's prompts (care/voice) compose through it too.
  */
 import type { Settings } from "../../../../settings";
+import { SOURCE_LANGUAGE, wordsIn, type Words } from "../../../platform/i18n/catalogs";
 
 export type VoiceDefaultKey = "interactive_prompt_default" | "info_card_default" | "quiz_default";
 
-const SHIPPED: Readonly<Record<VoiceDefaultKey, string>> = {
+/**
+ * The shipped defaults are in the message catalogs (`spoken.companion.*`), so the companion is
+ * told in the senior's language; a household's own (settings) are used as written.
+ */
+const SHIPPED: Readonly<Record<VoiceDefaultKey, string | null>> = {
   // A prompt carries its own question; the companion's base instruction is enough.
-  interactive_prompt_default: "",
-  info_card_default:
-    "You are showing the senior an information card. Read its title and text aloud slowly and warmly, in your own simple words, then ask whether they have a question about it.",
-  quiz_default:
-    "You are playing a gentle quiz with the senior. Ask one question at a time, clearly, and wait for the answer. Praise every try; when an answer is wrong, say the right one kindly and move on. Never hurry them.",
+  interactive_prompt_default: null,
+  info_card_default: "spoken.companion.info_card_default",
+  quiz_default: "spoken.companion.quiz_default",
 };
 
-export function voiceDefaults(settings: Settings): Record<VoiceDefaultKey, string> {
+export function voiceDefaults(settings: Settings, words: Words = wordsIn(SOURCE_LANGUAGE)): Record<VoiceDefaultKey, string> {
   const set = settings.knowledge.voice_defaults;
+  const shipped = (key: VoiceDefaultKey): string => (SHIPPED[key] === null ? "" : words(SHIPPED[key]));
   return {
-    interactive_prompt_default: set.interactive_prompt_default ?? SHIPPED.interactive_prompt_default,
-    info_card_default: set.info_card_default ?? SHIPPED.info_card_default,
-    quiz_default: set.quiz_default ?? SHIPPED.quiz_default,
+    interactive_prompt_default: set.interactive_prompt_default ?? shipped("interactive_prompt_default"),
+    info_card_default: set.info_card_default ?? shipped("info_card_default"),
+    quiz_default: set.quiz_default ?? shipped("quiz_default"),
   };
 }
 
@@ -51,8 +55,14 @@ export function composeVoiceInstruction(layers: VoiceLayers): string {
  * The specific part of a delivery's instruction (step override, else the resource's column, else
  * the type's default), for a conversation whose base the companion adds (`composeInstructions`).
  */
-export function deliveryInstruction(settings: Settings, kind: "info_card" | "quiz", step?: string | null, resource?: string | null): string | null {
-  const fallback = voiceDefaults(settings)[kind === "info_card" ? "info_card_default" : "quiz_default"];
+export function deliveryInstruction(
+  settings: Settings,
+  kind: "info_card" | "quiz",
+  step?: string | null,
+  resource?: string | null,
+  words: Words = wordsIn(SOURCE_LANGUAGE),
+): string | null {
+  const fallback = voiceDefaults(settings, words)[kind === "info_card" ? "info_card_default" : "quiz_default"];
   return firstSpecific(step, resource, fallback);
 }
 

@@ -97,7 +97,7 @@ const ONE_BOX = { cluster: { enabled: false } };
 
 async function readImage(env: ImageEnv, mediaPath: string, full: string): Promise<SelectedImage | null> {
   const { log } = env;
-  const data = await readMediaPath({ db: env.db, dataDir: env.dataDir, settings: env.settings ?? ONE_BOX }, mediaPath);
+  const data = await readMediaPath({ db: env.db, dataDir: env.dataDir, settings: env.settings ?? ONE_BOX, log }, mediaPath);
   if (!data) {
     log.warn({ path: full }, "llm_call: image not readable; skipped");
     return null;

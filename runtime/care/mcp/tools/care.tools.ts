@@ -14,9 +14,10 @@ import { exportRule } from "../../rules/bundles/bundle-export";
 import { commitImport, previewImport } from "../../rules/bundles/bundle-import";
 import type { CareContext } from "../../context";
 import { defineTool, ToolError, type ToolDef } from "../tool";
+import { storeId } from "../../../../nodes/_kit/store-id";
 
 const RUN_STATUSES = ["running", "waiting", "completed", "failed", "cancelled"] as const;
-const ruleId = z.number().int().positive().describe("the rule's id (get_rules)");
+const ruleId = storeId().describe("the rule's id (get_rules)");
 const limit = z.number().int().min(1).max(200).default(20);
 
 /** The ids of the rules with this name (any case); none when no rule has it. */
@@ -213,8 +214,8 @@ export const CARE_TOOLS: readonly ToolDef[] = [
     output: z.object({ execution_id: z.number(), status: z.string() }),
     twin: (a) => `POST /api/v1/rules/${a.rule_id}/execute`,
     destructive: true,
-    run: async ({ ctx }, a) => {
-      const { execution_id } = await executeRule(ctx, a.rule_id);
+    run: async ({ ctx, principal }, a) => {
+      const { execution_id } = await executeRule(ctx, a.rule_id, principal.name);
       const run = await getRun(ctx, execution_id).catch(() => null);
       return { execution_id, status: run?.status ?? "running" };
     },
@@ -251,7 +252,7 @@ export const CARE_TOOLS: readonly ToolDef[] = [
     description:
       "Answer an interactive prompt a rule put to the senior (escalate or dismiss), as the voice companion does. The first answer wins; a later one is acknowledged, not applied.",
     input: z.object({
-      execution_id: z.number().int().positive(),
+      execution_id: storeId(),
       step_id: z.number().int().nonnegative(),
       action: z.enum(ACTIONS),
       raw_response: z.record(z.string(), z.unknown()).optional().describe("what the senior said or chose, kept with the answer"),

@@ -7,8 +7,9 @@
 import { z } from "zod";
 import { answer, complete, current } from "../../knowledge/delivery";
 import { defineTool, type ToolDef } from "../tool";
+import { storeId } from "../../../../nodes/_kit/store-id";
 
-const sessionId = z.number().int().positive().describe("the quiz session's id (quiz.session_id of the run, or get_current_quiz_question)");
+const sessionId = storeId().describe("the quiz session's id (quiz.session_id of the run, or get_current_quiz_question)");
 const record = z.record(z.string(), z.unknown());
 const plain = <T>(v: T): Record<string, unknown> => JSON.parse(JSON.stringify(v)) as Record<string, unknown>;
 const SESSIONS = "/api/v1/knowledge-interactions/quiz-sessions";

@@ -160,6 +160,7 @@ export class PipelineEngine implements RunEngine {
     this.heldSeen.clear();
     this.deadlines.stop();
     await this.store.drain();
+    this.live.close();
   }
 
   /** No run is moving and no parked run is being read back or claimed (a rehearsal's replay waits for this). */
@@ -289,6 +290,8 @@ export class PipelineEngine implements RunEngine {
   private async finish(run: RunState, status: "completed" | "failed" | "cancelled"): Promise<void> {
     const previous = run.status;
     run.status = status;
+    // A step still under way when a cancel or the run's timeout ends it keeps no record, as before.
+    run.in_flight = [];
     this.deadlines.clear(run.id);
     this.runs.delete(run.id);
     this.parks.ended(run.id);
@@ -366,21 +369,44 @@ export class PipelineEngine implements RunEngine {
       order: 0,
     };
     // A step that acts on the world (or asks something outside) runs only once the run's row
-    // is durable, so a crash from then on leaves the run visible as interrupted, never gone.
+    // is durable with this step marked under way, so a crash from then on leaves the run
+    // visible as interrupted during this step, never gone (recovery.ts).
     if (spec.category !== "flow") {
+      const marker = stepRecord(step, isoNow(this.ctx.clock), 0, false, [], undefined, "running");
+      run.in_flight.push(marker);
+      this.store.touch(run);
       return this.store
         .whenWritten(run.id)
         .catch(() => undefined)
-        .then(() => (run.cancel_requested || run.status !== "running" ? undefined : this.runHandler(run, node, spec, step, msg, send)));
+        .then(() => {
+          if (!run.cancel_requested && run.status === "running") return this.runHandler(run, node, spec, step, msg, send, marker);
+          this.landed(run, marker);
+        });
     }
     return this.runHandler(run, node, spec, step, msg, send);
   }
 
-  private runHandler(run: RunState, node: RedNodeInstance, spec: StepSpec, step: SnapshotStep, msg: RedMessage, send: Send): Promise<void> | void {
+  /** A step under way has its own record now (or will never have one): its marker goes. */
+  private landed(run: RunState, marker: StepRecord | undefined): void {
+    if (!marker) return;
+    const at = run.in_flight.indexOf(marker);
+    if (at >= 0) run.in_flight.splice(at, 1);
+  }
+
+  private runHandler(
+    run: RunState,
+    node: RedNodeInstance,
+    spec: StepSpec,
+    step: SnapshotStep,
+    msg: RedMessage,
+    send: Send,
+    marker?: StepRecord,
+  ): Promise<void> | void {
     const startedAt = isoNow(this.ctx.clock);
     this.emit(run, "step_started", null, { step_id: step.id, step_label: step.label, step_type: step.step_type });
     const handler = handlerOf(spec);
     if (!handler) {
+      this.landed(run, marker);
       this.record(run, step, startedAt, 0, false, [], `${spec.type} cannot run yet: it needs ${spec.pending ?? "a handler"}`);
       this.fail(run, `step '${step.label}': ${spec.type} cannot run yet: it needs ${spec.pending ?? "a handler"}`);
       return;
@@ -395,7 +421,12 @@ export class PipelineEngine implements RunEngine {
       idempotency_key: `${run.id}:${step.id}:${activation}`,
     };
     const outcome = runStep(this.ctx, this.services, handler, input, step.config, this.ctx.settings.pipeline.step_timeout_seconds * 1000, () => runSignal(run));
-    if (outcome instanceof Promise) return outcome.then((o) => this.afterStep(run, node, spec, step, startedAt, o, msg, send));
+    if (outcome instanceof Promise)
+      return outcome.then((o) => {
+        this.landed(run, marker);
+        return this.afterStep(run, node, spec, step, startedAt, o, msg, send);
+      });
+    this.landed(run, marker);
     return this.afterStep(run, node, spec, step, startedAt, outcome, msg, send);
   }
 
@@ -460,7 +491,12 @@ export class PipelineEngine implements RunEngine {
     const rec = stepRecord(step, startedAt, elapsed, success, ports, error, status);
     if (notice?.warning) rec.warning = notice.warning;
     if (notice?.receipts)
-      rec.receipts = notice.receipts.map((r) => ({ channel: r.channel, delivered: r.delivered, ...(r.detail ? { detail: r.detail } : {}) }));
+      rec.receipts = notice.receipts.map((r) => ({
+        channel: r.channel,
+        delivered: r.delivered,
+        ...(r.detail ? { detail: r.detail } : {}),
+        ...(r.fallback ? { fallback: true } : {}),
+      }));
     if (notice?.trace) rec.trace = readableTrace(notice.trace);
     run.steps.push(rec);
     for (const p of ports) run.activated_ports.push(`${step.id}:${p}`);
@@ -612,7 +648,7 @@ export class PipelineEngine implements RunEngine {
     if (!row) return "not_waiting";
     const parked = row.waiting.find((w) => w.step_id === stepId);
     if (row.status !== "waiting" || !parked) {
-      const answered = row.step_records.some((r) => r.step_id === stepId && r.status !== "waiting");
+      const answered = row.step_records.some((r) => r.step_id === stepId && r.status !== "waiting" && r.status !== "running");
       return answered ? "already_answered" : "not_waiting";
     }
     // Claimed meanwhile (by another answer, or to resume on time): asking again will tell.

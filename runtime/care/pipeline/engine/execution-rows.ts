@@ -98,6 +98,17 @@ export function selectExecutions(db: Knex): Knex.QueryBuilder {
  * index on them is partial (`completed_at is null`): SQLite's planner uses it only when the
  * query names that same term, so it is added whenever only those statuses are asked for.
  */
+/** Runs started with `from <= started_at < to`, counted per status. */
+export async function countStartedBetween(db: Knex, from: string, to: string): Promise<Map<string, number>> {
+  const rows: Array<{ status: string; n: number | string }> = await db("workflow_executions")
+    .where("started_at", ">=", from)
+    .andWhere("started_at", "<", to)
+    .groupBy("status")
+    .select("status")
+    .count({ n: "*" });
+  return new Map(rows.map((r) => [r.status, Number(r.n)]));
+}
+
 export function whereStatus<Q extends Knex.QueryBuilder>(q: Q, statuses: readonly ExecutionStatus[], table = ""): Q {
   const col = (c: string) => (table ? `${table}.${c}` : c);
   q.whereIn(col("status"), [...statuses]);
@@ -201,7 +212,8 @@ export function runWrite(s: RunState, snapshotId: number | null, now: string): R
     s.status,
     eventLogStatus(s),
     dataJson(s.pipeline_data),
-    encodeStepRecords(s.steps, s.graph, s.started_ms),
+    // Steps under way go after the finished ones, as `running`: a kill leaves them there for recovery.
+    encodeStepRecords(s.in_flight.length ? [...s.steps, ...s.in_flight] : s.steps, s.graph, s.started_ms),
     toJsonText(s.activated_ports),
     ended ? skippedSteps(s) : "[]",
     toJsonText(s.errors),

@@ -14,13 +14,14 @@ import type { GraphSnapshot } from "./graph-snapshot";
 import type { RunState, Waiting } from "./run-state";
 import type { ExecutionWriter, WriteResult } from "./writers/execution-writer";
 import { LocalRunIds, SequenceRunIds, type RunIds } from "./run-ids";
+import { systemClock, type Clock } from "../../../platform/core/clock";
 
 export const WRITE_DELAY_MS = 20;
 const MAX_ATTEMPTS = 3;
 
 interface Queued {
   run: RunState;
-  /** When it was first queued since its last write (monotonic ms). */
+  /** When it was first queued since its last write (the batch clock's ms). */
   since: number;
   /** Written on the next tick rather than after the delay. */
   urgent: boolean;
@@ -48,7 +49,7 @@ export class ExecutionStore {
   private readonly failures = new Map<number, number>();
   private flushing: Promise<void> | null = null;
   private tickArmed = false;
-  private timer: NodeJS.Timeout | undefined;
+  private cancelTimer: (() => void) | undefined;
   private timerDue = Infinity;
   private readonly snapshots: SnapshotIds;
   private readonly ids: RunIds;
@@ -63,6 +64,11 @@ export class ExecutionStore {
     private readonly onError: (err: unknown, runs: number[]) => void,
     /** This instance's id when the cluster is on; null for one instance. */
     owner: string | null = null,
+    /**
+     * Times the write delay: the system clock, never the app's (a test app on a manual clock
+     * still writes its runs); a test of the batching itself moves a manual one.
+     */
+    private readonly batchClock: Clock = systemClock,
   ) {
     this.snapshots = new SnapshotIds(now, owner !== null);
     this.ids = owner === null ? new LocalRunIds() : new SequenceRunIds();
@@ -103,6 +109,11 @@ export class ExecutionStore {
   save(s: RunState): Promise<void> {
     this.enqueue(s, true);
     return this.waitFor(s.id);
+  }
+
+  /** Runs whose changes wait to be written (GET /metrics reads it). */
+  get queuedRuns(): number {
+    return this.queue.size;
   }
 
   /** Resolves once the run's queued state is in the store (at once when nothing is queued). */
@@ -254,9 +265,9 @@ export class ExecutionStore {
     if (q) {
       q.run = run;
       q.urgent ||= urgent;
-    } else this.queue.set(run.id, { run, since: performance.now(), urgent });
+    } else this.queue.set(run.id, { run, since: this.batchClock.now(), urgent });
     if (urgent) this.armTick();
-    else this.armTimer((q?.since ?? performance.now()) + WRITE_DELAY_MS);
+    else this.armTimer((q?.since ?? this.batchClock.now()) + WRITE_DELAY_MS);
   }
 
   private waitFor(id: number): Promise<void> {
@@ -277,18 +288,14 @@ export class ExecutionStore {
   }
 
   private armTimer(dueAt: number): void {
-    if (this.timer && this.timerDue <= dueAt) return;
-    if (this.timer) clearTimeout(this.timer);
+    if (this.cancelTimer && this.timerDue <= dueAt) return;
+    this.cancelTimer?.();
     this.timerDue = dueAt;
-    this.timer = setTimeout(
-      () => {
-        this.timer = undefined;
-        this.timerDue = Infinity;
-        this.kick();
-      },
-      Math.max(0, dueAt - performance.now()),
-    );
-    this.timer.unref?.();
+    this.cancelTimer = this.batchClock.at(dueAt, () => {
+      this.cancelTimer = undefined;
+      this.timerDue = Infinity;
+      this.kick();
+    });
   }
 
   /** Start a flush unless one is under way (it looks again when it is done). */
@@ -299,7 +306,7 @@ export class ExecutionStore {
 
   private async flush(): Promise<void> {
     try {
-      const t = performance.now();
+      const t = this.batchClock.now();
       const batch: RunWrite[] = [];
       const snapshots: SqlValue[][] = [];
       const runs: RunState[] = [];

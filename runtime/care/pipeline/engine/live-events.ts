@@ -77,6 +77,19 @@ export class LiveEvents {
   /** Subscribers to the other instances' runs (live feed clients), and who hears when there come to be some or none. */
   private otherListeners = 0;
   private readonly otherWatchers = new Set<(wanted: boolean) => void>();
+  private readonly closeWatchers = new Set<() => void>();
+
+  /** `watcher` hears when the engine stops (`close`): no event comes any more; returns how to stop. */
+  onClose(watcher: () => void): () => void {
+    this.closeWatchers.add(watcher);
+    return () => this.closeWatchers.delete(watcher);
+  }
+
+  /** The engine stopped: whoever holds on for its events (the editor's watch) lets go. */
+  close(): void {
+    for (const watcher of [...this.closeWatchers]) watcher();
+    this.closeWatchers.clear();
+  }
 
   /** Does anyone here listen to the runs of the other instances? They send them only then. */
   get wantsOtherInstances(): boolean {

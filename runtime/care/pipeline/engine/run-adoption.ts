@@ -14,7 +14,7 @@ import { leasesOf } from "../../../platform/cluster/cluster";
 import { whileHolding } from "../../../platform/cluster/leases";
 import { everyPeriod } from "./clock-rounds";
 import { whereStatus } from "./execution-rows";
-import type { ExecutionStatus } from "./run-state";
+import { settleInterrupted } from "./interrupted-runs";
 
 export const RUNS_RECOVERY_LEASE = "runs-recovery";
 
@@ -27,29 +27,21 @@ export interface Parked {
 export async function adoptOrphans(ctx: CareContext, me: string, alive: readonly string[]): Promise<Parked[]> {
   const now = isoNow(ctx.clock);
   const live = [...new Set([me, ...alive])];
-  const orphans = (status: ExecutionStatus): Knex.QueryBuilder =>
-    whereStatus(ctx.db("workflow_executions"), [status]).where((q) => q.whereNull("instance_id").orWhereNotIn("instance_id", live));
-  const reparked: Array<{ id: number; resume_at: string | null }> = await orphans("running")
-    .whereNotNull("waiting")
-    .update({ status: "waiting", instance_id: me, updated_at: now })
-    .returning(["id", "resume_at"]);
+  const orphan = (q: Knex.QueryBuilder, table: string): Knex.QueryBuilder => {
+    const col = table ? `${table}.instance_id` : "instance_id";
+    return q.where((w) => w.whereNull(col).orWhereNotIn(col, live));
+  };
+  // Each run is taken over by one conditional write, with the step the stop cut short and what it had done.
+  const { failed, reparked } = await settleInterrupted(ctx, orphan, "the stop of the instance running it", now, { instance_id: me });
   if (reparked.length)
     ctx.log.warn(
       { runs: reparked.map((r) => r.id) },
       "runs of a stopped instance with a parked branch were parked again here (a branch still running there was interrupted)",
     );
-  const failed: Array<{ id: number }> = await orphans("running")
-    .update({
-      status: "failed",
-      log_status: "failed",
-      error: "interrupted: the instance running it stopped while this run was running",
-      completed_at: now,
-      updated_at: now,
-      instance_id: me,
-    })
-    .returning(["id"]);
-  if (failed.length) ctx.log.warn({ runs: failed.map((r) => r.id) }, "runs interrupted by the stop of their instance were marked failed");
-  const parked: Array<{ id: number; resume_at: string | null }> = await orphans("waiting").update({ instance_id: me }).returning(["id", "resume_at"]);
+  if (failed.length) ctx.log.warn({ runs: failed }, "runs interrupted by the stop of their instance were marked failed");
+  const parked: Array<{ id: number; resume_at: string | null }> = await orphan(whereStatus(ctx.db("workflow_executions"), ["waiting"]), "")
+    .update({ instance_id: me })
+    .returning(["id", "resume_at"]);
   if (parked.length) ctx.log.info({ runs: parked.length }, "parked runs of a stopped instance taken over");
   return [...reparked, ...parked].filter((r): r is Parked => r.resume_at !== null).map((r) => ({ id: Number(r.id), resume_at: r.resume_at }));
 }

@@ -13,13 +13,19 @@ export interface StepRecord {
   started_at: string;
   elapsed_ms: number;
   success: boolean;
-  status: "success" | "failed" | "waiting";
+  /**
+   * `running`: a step that acts on the world, under way (written before it starts, so a kill
+   * leaves it in the row); `interrupted`: such a step a restart found under way (recovery.ts).
+   */
+  status: "success" | "failed" | "waiting" | "running" | "interrupted";
   output_ports: string[];
   error?: string;
   /** The step did its job but a person must look (see StepResult.warning). */
   warning?: string;
   receipts?: StepReceipt[];
   trace?: StepTrace;
+  /** An interrupted step: what it is known to have done before the restart (its alert, its sends). */
+  done?: string[];
 }
 
 /** A channel's delivery receipt as a step record keeps it. */
@@ -27,6 +33,8 @@ export interface StepReceipt {
   channel: string;
   delivered: boolean;
   detail?: string;
+  /** Tried because every channel of the send failed. */
+  fallback?: boolean;
 }
 
 /** Where a parked branch continues: which node sends on which ports when the run resumes. */
@@ -53,6 +61,11 @@ export interface RunState {
   /** A warning of this run has been logged (one line per run, however many steps warn). */
   warning_logged?: boolean;
   waiting: Waiting[];
+  /**
+   * Steps that act on the world, under way: written with the run (as `running` records after
+   * its steps) before each starts, so a restart can say which step a kill cut short.
+   */
+  in_flight: StepRecord[];
   /** Messages of this run travelling between nodes, or being handled by one. */
   pending: number;
   /** Of those, messages a step handler is working on. */
@@ -90,6 +103,7 @@ export function newRunState(
     activated_ports: [],
     errors: [],
     waiting: [],
+    in_flight: [],
     pending: 0,
     in_handler: 0,
     cancel_requested: false,
@@ -112,10 +126,12 @@ export function reviveRun(row: ExecutionRow, nowMs: number): RunState {
     trigger: row.trigger_context,
     graph: row.graph,
     pipeline_data: row.pipeline_data,
-    steps: row.step_records,
+    // A step under way is never read back as such: recovery turns it into an interrupted one first.
+    steps: row.step_records.filter((r) => r.status !== "running"),
     activated_ports: row.activated_ports,
     errors: row.errors,
     waiting: row.waiting,
+    in_flight: [],
     pending: 0,
     in_handler: 0,
     cancel_requested: false,

@@ -5,7 +5,7 @@
  * are written with it at every group commit, so their size is paid on every busy run.
  *
  *   [step_id, start offset ms, elapsed ms, status code, output ports, error | null,
- *    label?, type?, warning?, receipts?, trace?]   (label and type null when the snapshot has them)
+ *    label?, type?, warning?, receipts?, trace?, done?]   (label and type null when the snapshot has them)
  *
  * Rows written before this format hold objects; those are read as they are.
  */
@@ -25,7 +25,8 @@ type Stored = [
   (string | null)?,
   (string | null)?,
   (StepReceipt[] | null)?,
-  StepTrace?,
+  (StepTrace | null)?,
+  (string[] | null)?,
 ];
 
 const CODES: ReadonlyArray<[StepRecord["status"], boolean]> = [
@@ -33,8 +34,23 @@ const CODES: ReadonlyArray<[StepRecord["status"], boolean]> = [
   ["success", true],
   ["waiting", true],
   ["waiting", false],
+  ["running", false],
+  ["interrupted", false],
 ];
-const codeOf = (r: StepRecord): number => (r.status === "success" ? 1 : r.status === "failed" ? 0 : r.success ? 2 : 3);
+const codeOf = (r: StepRecord): number => {
+  switch (r.status) {
+    case "success":
+      return 1;
+    case "failed":
+      return 0;
+    case "waiting":
+      return r.success ? 2 : 3;
+    case "running":
+      return 4;
+    case "interrupted":
+      return 5;
+  }
+};
 
 export function encodeStepRecords(records: readonly StepRecord[], graph: GraphSnapshot, startedMs: number): string {
   const out: Stored[] = records.map((r) => {
@@ -42,7 +58,7 @@ export function encodeStepRecords(records: readonly StepRecord[], graph: GraphSn
     const known = stepById(graph, r.step_id);
     const ownNames = !known || known.label !== r.label || known.step_type !== r.step_type;
     // Trailing slots only as far as they are used: most steps stop at the error.
-    const tail: unknown[] = [ownNames ? r.label : null, ownNames ? r.step_type : null, r.warning ?? null, r.receipts ?? null, r.trace ?? null];
+    const tail: unknown[] = [ownNames ? r.label : null, ownNames ? r.step_type : null, r.warning ?? null, r.receipts ?? null, r.trace ?? null, r.done ?? null];
     while (tail.length > 0 && tail[tail.length - 1] === null) tail.pop();
     (row as unknown[]).push(...tail);
     return row;
@@ -54,7 +70,7 @@ export function decodeStepRecords(stored: readonly unknown[], graph: GraphSnapsh
   const startedMs = Date.parse(startedAt);
   return stored.map((item) => {
     if (!Array.isArray(item)) return item as StepRecord;
-    const [id, offset, elapsed, code, ports, error, label, type, warning, receipts, trace] = item as Stored;
+    const [id, offset, elapsed, code, ports, error, label, type, warning, receipts, trace, done] = item as Stored;
     const known = stepById(graph, id);
     const [status, success] = CODES[code] ?? CODES[0];
     const rec: StepRecord = {
@@ -71,6 +87,7 @@ export function decodeStepRecords(stored: readonly unknown[], graph: GraphSnapsh
     if (warning !== null && warning !== undefined) rec.warning = warning;
     if (receipts) rec.receipts = receipts;
     if (trace) rec.trace = trace;
+    if (done) rec.done = done;
     return rec;
   });
 }

@@ -11,15 +11,31 @@ import type { GraphSnapshot } from "../engine/graph-snapshot";
 import type { StepRecord } from "../engine/run-state";
 import type { RunFrames } from "./run-frames";
 import { runWarnings } from "./runs.service";
+import { stepSentence } from "./step-sentences";
+import { handStartFields, handStartWords } from "./hand-start";
+
+/** What the steps' sentences need beyond the run: the household's zone and the senior's name. */
+export interface RunWords {
+  timezone: string;
+  senior: string;
+}
+
+const NO_WORDS: RunWords = { timezone: "UTC", senior: "the senior" };
 
 const ENDED = new Set(["completed", "failed", "cancelled"]);
+const UNTIMED = new Set<StepRecord["status"]>(["running", "interrupted"]);
 
-export function detailView(r: ExecutionRow, frames: RunFrames) {
+export function detailView(r: ExecutionRow, frames: RunFrames, words: RunWords = NO_WORDS) {
   const recorded = new Map(r.step_records.map((s) => [s.step_id, s]));
   const timeline = r.graph.steps.map((st) => {
     const rec = recorded.get(st.id);
     return {
       step_id: st.id,
+      // The step in a sentence, what a caregiver reads first ("Sent to the family chat at 07:00: …").
+      sentence: stepSentence(
+        { step_type: st.step_type, label: st.label, config: st.config, record: rec },
+        { data: r.pipeline_data, timezone: words.timezone, senior: words.senior, resume_at: r.resume_at, ended: ENDED.has(r.status) },
+      ),
       node_id: st.node_id,
       label: st.label,
       step_type: st.step_type,
@@ -27,7 +43,8 @@ export function detailView(r: ExecutionRow, frames: RunFrames) {
       icon: stepSpecByType(st.step_type)?.palette.icon ?? null,
       status: stepStatus(r, rec),
       started_at: rec?.started_at ?? null,
-      elapsed_seconds: rec ? rec.elapsed_ms / 1000 : null,
+      // A step under way, or cut short by a restart, has no time of its own (yet, or ever).
+      elapsed_seconds: rec && !UNTIMED.has(rec.status) ? rec.elapsed_ms / 1000 : null,
       output_port: rec?.output_ports[0] ?? null,
       inputs: rec ? inputsOf(st.step_type, st.config, r.pipeline_data) : {},
       outputs: rec ? outputsOf(st.step_type, r.pipeline_data) : {},
@@ -35,6 +52,7 @@ export function detailView(r: ExecutionRow, frames: RunFrames) {
       warning: rec?.warning ?? null,
       receipts: rec?.receipts ?? [],
       trace: rec?.trace ?? null,
+      done: rec?.done ?? [],
       images: (rec && frames.images.get(rec)) ?? [],
     };
   });
@@ -45,6 +63,7 @@ export function detailView(r: ExecutionRow, frames: RunFrames) {
     status: r.status,
     trigger_type: r.trigger_type,
     trigger_summary: summary(r),
+    ...handStartFields(r),
     trigger_context: r.trigger_context,
     frames: frames.frames,
     started_at: r.started_at,
@@ -92,7 +111,7 @@ export function runPath(r: ExecutionRow): RunPath {
   const nodes: PathNode[] = [];
   const links: RunPath["links"] = [];
   if (g.trigger_node_id) {
-    nodes.push({ node_id: g.trigger_node_id, state: "fired", text: `fired (${r.trigger_type})` });
+    nodes.push({ node_id: g.trigger_node_id, state: "fired", text: handStartWords(r) ?? `fired (${r.trigger_type})` });
     links.push({ source: g.trigger_node_id, port: 0 });
   }
   // Filters run before a run exists: a run means each of them let it through.
@@ -107,7 +126,7 @@ export function runPath(r: ExecutionRow): RunPath {
     const rec = recorded.get(st.id);
     const state = stepStatus(r, rec);
     nodes.push({ node_id: st.node_id, state, text: stateText(state, rec, r.resume_at) });
-    if (rec && (state === "waiting" || state === "failed")) focus = st.node_id;
+    if (rec && (state === "waiting" || state === "failed" || state === "interrupted")) focus = st.node_id;
   }
   const ports = stepPortIndexes(g);
   for (const a of r.activated_ports) {
@@ -137,6 +156,8 @@ function stateText(state: StepStatus, rec: StepRecord | undefined, resumeAt: str
   const ms = `${rec.elapsed_ms < 10 ? rec.elapsed_ms.toFixed(1) : Math.round(rec.elapsed_ms)} ms`;
   if (state === "waiting") return resumeAt ? `waiting until ${resumeAt.slice(11, 16)} UTC` : "waiting";
   if (state === "failed") return `failed: ${rec.error ?? "error"}`.slice(0, 60);
+  if (state === "interrupted") return "interrupted by a restart";
+  if (state === "running") return "running";
   const port = rec.output_ports[0];
   return `${rec.warning ? "⚠ " : ""}ran ${ms}${port && port !== "main" ? ` → ${port}` : ""}`;
 }
@@ -166,5 +187,7 @@ function outputsOf(stepType: string, data: Record<string, unknown>): Record<stri
 function summary(r: ExecutionRow): string {
   const t = r.trigger_context;
   const where = [t.sensor_id, t.room_name].filter(Boolean).join(" in ");
+  const hand = handStartWords(r);
+  if (hand) return `${hand}${r.trigger_type === "manual" ? "" : ` (as a ${r.trigger_type} trigger${where ? ` from ${where}` : ""})`}`;
   return `${r.trigger_type}${where ? ` from ${where}` : ""}`;
 }

@@ -8,7 +8,9 @@ import { reply, route } from "../../../platform/http/route";
 import { detailView } from "./run-detail";
 import { ingestActivity } from "./ingest-activity";
 import { framedEnvelope, runFrames } from "./run-frames";
+import { runWords } from "./run-words";
 import { cancelRun, envelope, executeRule, getRun, queryRuns, rerunRun, workflowView } from "./runs.service";
+import { storeIdQuery } from "../../../../nodes/_kit/store-id";
 
 const STATUSES = ["running", "waiting", "completed", "failed", "cancelled"] as const;
 
@@ -19,7 +21,7 @@ export function runsRouter(ctx: CareContext): Router {
     "/workflows",
     route(async (req) => {
       const q = parseQuery(req, {
-        rule_id: z.coerce.number().int().positive().optional(),
+        rule_id: storeIdQuery().optional(),
         status: z.enum(STATUSES).optional(),
         limit: z.coerce.number().int().min(1).max(200).default(50),
       });
@@ -34,7 +36,7 @@ export function runsRouter(ctx: CareContext): Router {
     "/workflows/:id/detail",
     route(async (req) => {
       const run = await getRun(ctx, id(req));
-      return detailView(run, await runFrames(ctx, run));
+      return detailView(run, await runFrames(ctx, run), await runWords(ctx));
     }),
   );
   r.post(
@@ -69,7 +71,7 @@ export function runsRouter(ctx: CareContext): Router {
   );
   r.post(
     "/rules/:id/execute",
-    route(async (req) => reply(201, await executeRule(ctx, intParam(req, "id", "Rule")))),
+    route(async (req) => reply(201, await executeRule(ctx, intParam(req, "id", "Rule"), req.principal?.name))),
   );
   return r;
 }

@@ -4,13 +4,14 @@
  */
 import type { CareContext } from "../../context";
 import { ConflictError, NotFoundError, ServiceUnavailableError } from "../../../platform/core/errors";
-import { parseRow, selectExecutions, whereStatus, type ExecutionRow } from "../engine/execution-rows";
+import { countStartedBetween, parseRow, selectExecutions, whereStatus, type ExecutionRow } from "../engine/execution-rows";
 import type { ExecutionStatus } from "../engine/run-state";
 import { z } from "zod";
 import { parseInput } from "../../../platform/core/validation";
 import { ruleView } from "../../rules/rule-model";
 import { findRule } from "../../rules/rule-read";
 import { triggerContext, type RunEngine, type TriggerContext } from "../engine/types";
+import { handStartFields } from "./hand-start";
 
 export interface RunFilters {
   rule_id?: number;
@@ -31,6 +32,13 @@ export async function queryRuns(ctx: CareContext, f: RunFilters): Promise<Execut
   return (await q).map((r: Record<string, unknown>) => parseRow(r));
 }
 
+/** How many runs started with `from <= started_at < to`, and how many of them failed (the family's daily message). */
+export async function countRunsStartedBetween(ctx: CareContext, from: string, to: string): Promise<{ total: number; failed: number }> {
+  await ctx.engine?.store.flushQueued();
+  const counts = await countStartedBetween(ctx.db, from, to);
+  return { total: [...counts.values()].reduce((sum, n) => sum + n, 0), failed: counts.get("failed") ?? 0 };
+}
+
 export async function getRun(ctx: CareContext, id: number): Promise<ExecutionRow> {
   await ctx.engine?.store.whenWritten(id).catch(() => undefined);
   const row = await selectExecutions(ctx.db).where("we.id", id).first();
@@ -45,6 +53,7 @@ export const workflowView = (r: ExecutionRow) => ({
   status: r.status,
   trigger_type: r.trigger_type,
   trigger_context: r.trigger_context,
+  ...handStartFields(r),
   pipeline_data: r.pipeline_data,
   step_timings: r.step_records.map((s) => ({
     step_id: s.step_id,
@@ -52,9 +61,11 @@ export const workflowView = (r: ExecutionRow) => ({
     step_type: s.step_type,
     elapsed: s.elapsed_ms / 1000,
     success: s.success,
+    status: s.status,
     error: s.error ?? null,
     warning: s.warning ?? null,
     ...(s.receipts ? { receipts: s.receipts } : {}),
+    ...(s.done ? { done: s.done } : {}),
   })),
   warnings: runWarnings(r),
   resume_at: r.resume_at,
@@ -73,6 +84,7 @@ export const envelope = (r: ExecutionRow) => ({
   status: r.status,
   triggered_at: r.started_at,
   trigger_type: r.trigger_type,
+  ...handStartFields(r),
   steps: r.step_records.map((s) => ({
     step_id: s.step_id,
     label: s.label,
@@ -114,9 +126,12 @@ export async function rerunRun(ctx: CareContext, id: number): Promise<{ executio
   return { execution_id };
 }
 
-/** A manual run is the caregiver's explicit choice: filters, cool-off and limits do not hold it. */
-export const executeRule = (ctx: CareContext, ruleId: number): Promise<{ execution_id: number }> =>
-  startRun(ctx, ruleId, triggerContext({ trigger_type: "manual" }));
+/**
+ * A manual run is the caregiver's explicit choice: filters, cool-off and limits do not hold it.
+ * `startedBy` (the key's name) is kept with the run, so its lists say who started it.
+ */
+export const executeRule = (ctx: CareContext, ruleId: number, startedBy?: string): Promise<{ execution_id: number }> =>
+  startRun(ctx, ruleId, triggerContext({ trigger_type: "manual", by_hand: true, ...(startedBy ? { started_by: startedBy } : {}) }));
 
 /**
  * A sample trigger to try a rule with ("Run now" in the editor): what the rule's own kind of
@@ -136,18 +151,32 @@ export const sampleTriggerSchema = z
  * Runs the rule of an editor tab now with a sample trigger of the rule's own trigger type,
  * past its gates, as a manual execute does.
  */
-export async function tryRuleOfTab(ctx: CareContext, tabId: string, sample: unknown): Promise<{ execution_id: number; rule_id: number }> {
+export async function tryRuleOfTab(ctx: CareContext, tabId: string, sample: unknown, startedBy?: string): Promise<{ execution_id: number; rule_id: number }> {
   const parsed = parseInput(sampleTriggerSchema, sample ?? {});
   const { flows, index } = await ctx.flows.snapshot();
   const row = index.rules.find((r) => r.tab_id === tabId);
   if (!row) throw new NotFoundError("This tab has no deployed rule: deploy it first, then run it");
   const rule = ruleView(findRule(flows, index, row.id), false);
-  const started = await startRun(ctx, row.id, triggerContext({ ...parsed, trigger_type: rule.trigger_type }));
+  // Where a live run has its payload as trigger_input too, the sample's does (a template reads it there).
+  const input = PAYLOAD_IS_INPUT.has(rule.trigger_type) && parsed.webhook_payload ? structuredClone(parsed.webhook_payload) : null;
+  const started = await startRun(
+    ctx,
+    row.id,
+    triggerContext({ ...parsed, trigger_type: rule.trigger_type, by_hand: true, ...(startedBy ? { started_by: startedBy } : {}) }),
+    input,
+  );
   return { ...started, rule_id: row.id };
 }
 
-async function startRun(ctx: CareContext, ruleId: number, trigger: TriggerContext): Promise<{ execution_id: number }> {
-  const result = await engineOf(ctx).fire({ rule_id: ruleId, trigger, skip_gates: true });
+const PAYLOAD_IS_INPUT = new Set(["webhook", "chat_app", "system_health"]);
+
+async function startRun(
+  ctx: CareContext,
+  ruleId: number,
+  trigger: TriggerContext,
+  input: Record<string, unknown> | null = null,
+): Promise<{ execution_id: number }> {
+  const result = await engineOf(ctx).fire({ rule_id: ruleId, trigger, trigger_input: input, skip_gates: true });
   if (result.execution_id === null) throw new ConflictError(`Rule ${ruleId} did not run: ${result.reason}`);
   // The caller will look the run up: answer once its row exists.
   await engineOf(ctx)

@@ -7,7 +7,10 @@
  * top of the run's pipeline_data. Only while continuous tracking is on (`cts.enabled`).
  *
  * A window is read `SETTLE_MS` after it closed: a frame is stored after its message was
- * committed, a moment after it was captured. Windows missed while stopped are not caught up.
+ * committed, a moment after it was captured. A frame committed later still (a slow camera, a
+ * backlog after a broker hiccup) within `LATE_MS` of the close has the window read again, and a
+ * window that now meets the thresholds fires then; a window fires at most once. Windows missed
+ * while stopped are not caught up.
  */
 import type { CareContext } from "../../context";
 import { trackingWindow } from "../../../household/cts/tracking-window";
@@ -18,6 +21,8 @@ import { triggerContext, type RuleFirer } from "../engine/types";
 import { fireLogged, Inflight, rulesWithTrigger, type Trigger } from "./trigger-kit";
 
 export const SETTLE_MS = 1000;
+/** How long after its close a window still takes late frames. */
+export const LATE_MS = 60_000;
 
 const DEFAULTS: CtsWindowConfig = ctsWindowConfigSchema.parse({});
 
@@ -29,6 +34,15 @@ export const nextWindowEnd = (now: number, durationS: number): number => {
   return (Math.floor(now / ms) + 1) * ms;
 };
 
+/** A rule's last closed window: read again when late frames land in it, until it fired. */
+interface Closed {
+  end: number;
+  config: CtsWindowConfig;
+  fired: boolean;
+  /** Reads of one window run one after another, so two cannot both fire it. */
+  chain: Promise<void>;
+}
+
 interface Armed {
   /** The window end this timer reads. */
   end: number;
@@ -39,6 +53,7 @@ interface Armed {
 
 export class CtsWindowTrigger implements Trigger {
   private readonly timers = new Map<number, Armed>();
+  private readonly closed = new Map<number, Closed>();
   private readonly inflight: Inflight;
   private unsubscribe: (() => void) | null = null;
 
@@ -51,7 +66,12 @@ export class CtsWindowTrigger implements Trigger {
 
   start(): void {
     if (this.unsubscribe || !this.ctx.settings.cts.enabled) return;
-    this.unsubscribe = this.ctx.bus.subscribe("rules.changed", () => this.inflight.track(this.rearm()));
+    const offRules = this.ctx.bus.subscribe("rules.changed", () => this.inflight.track(this.rearm()));
+    const offFrames = this.ctx.bus.subscribe("cts.frames", (e) => this.lateFrames(e.earliest_ms));
+    this.unsubscribe = () => {
+      offRules();
+      offFrames();
+    };
     this.inflight.track(this.rearm());
   }
 
@@ -60,6 +80,7 @@ export class CtsWindowTrigger implements Trigger {
     this.unsubscribe = null;
     for (const t of this.timers.values()) t.cancel();
     this.timers.clear();
+    this.closed.clear();
   }
 
   idle(): Promise<void> {
@@ -103,12 +124,39 @@ export class CtsWindowTrigger implements Trigger {
     // Armed again first: a slow read or run must not cost the next window.
     if (!this.timers.has(ruleId)) this.arm(ruleId, config);
     if (!this.ctx.settings.cts.enabled) return;
-    const window = await this.read(ruleId, end, config);
-    if (window.summary.detection_count < config.min_detections || window.summary.distinct_identities < config.min_identities) return;
-    await fireLogged(this.ctx, this.firer, {
-      rule_id: ruleId,
-      trigger: triggerContext({ trigger_type: "cts_window", room_name: window.rooms.length === 1 ? window.rooms[0] : null, webhook_payload: window }),
-    });
+    const closed: Closed = { end, config, fired: false, chain: Promise.resolve() };
+    this.closed.set(ruleId, closed);
+    await this.evaluate(ruleId, closed);
+  }
+
+  /** Frames captured from `earliestMs` on were just stored: closed windows they fall in are read again. */
+  private lateFrames(earliestMs: number): void {
+    const now = this.ctx.clock.now();
+    for (const [ruleId, closed] of this.closed) {
+      if (now - closed.end > LATE_MS) {
+        this.closed.delete(ruleId);
+        continue;
+      }
+      if (closed.fired || earliestMs >= closed.end) continue; // frames of a later window wait for its close
+      this.inflight.track(this.evaluate(ruleId, closed));
+    }
+  }
+
+  private evaluate(ruleId: number, closed: Closed): Promise<void> {
+    // A read that failed was logged (inflight); the next frames get a fresh try.
+    closed.chain = closed.chain
+      .catch(() => undefined)
+      .then(async () => {
+        if (closed.fired) return;
+        const window = await this.read(ruleId, closed.end, closed.config);
+        if (window.summary.detection_count < closed.config.min_detections || window.summary.distinct_identities < closed.config.min_identities) return;
+        closed.fired = true;
+        await fireLogged(this.ctx, this.firer, {
+          rule_id: ruleId,
+          trigger: triggerContext({ trigger_type: "cts_window", room_name: window.rooms.length === 1 ? window.rooms[0] : null, webhook_payload: window }),
+        });
+      });
+    return closed.chain;
   }
 
   private async read(ruleId: number, end: number, config: CtsWindowConfig): Promise<WindowPayload> {

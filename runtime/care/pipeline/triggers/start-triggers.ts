@@ -1,6 +1,6 @@
 /**
  * Starts the triggers that fire rules on their own: cron, sensor events, occupancy, dementia
- * signals and the windows of continuous tracking (cts_window).
+ * signals, the windows of continuous tracking (cts_window) and careflow's own parts (system_health).
  * Webhooks arrive over HTTP (`webhooks.router.ts`) and reach the engine through
  * `ctx.firer`; manual runs and chat commands call the firer directly.
  */
@@ -17,6 +17,7 @@ import { PresenceRecorder } from "./occupancy-presence";
 import { OccupancyTrigger } from "./occupancy.trigger";
 import { deleteFiresBefore } from "./occupancy.store";
 import { SensorEventTrigger } from "./sensor-event.trigger";
+import { SystemHealthTrigger } from "./system-health.trigger";
 import type { Trigger } from "./trigger-kit";
 
 export interface RunningTriggers {
@@ -37,6 +38,8 @@ export function startTriggers(ctx: CareContext, firer: RuleFirer, opts: StartTri
   const timed: Array<[string, Trigger]> = [
     ["cron", new CronScheduler(ctx, firer, opts.cron)],
     ["cts-window", new CtsWindowTrigger(ctx, firer)],
+    // A part's change is told once however many instances run (each watches its own parts).
+    ["system-health", new SystemHealthTrigger(ctx, firer)],
   ];
   const occupancy = new OccupancyTrigger(ctx, firer);
   const several = clustered(ctx);

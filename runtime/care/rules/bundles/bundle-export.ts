@@ -37,6 +37,7 @@ export async function exportRule(ctx: CareContext, id: number, exportedBy: strin
       execution_timeout_minutes: rule.execution_timeout_minutes,
       ...(rule.chat_command ? { chat_command: rule.chat_command } : {}),
       ...(rule.cts_window_config ? { cts_window_config: rule.cts_window_config } : {}),
+      ...(rule.system_health_config ? { system_health_config: rule.system_health_config } : {}),
     },
     references: collectReferences(rule.primary_sensor_id, steps, contexts, ctx.settings),
     contexts: contexts.map((c) => ({ context_type: c.context_type, schema_version: versionOfContext(r, c.id), config: c.config, negate: c.negate })),

@@ -34,10 +34,16 @@ interface Plan {
   nameTaken: boolean;
 }
 
+export interface BundleDraftOptions {
+  sameRule?: number | null;
+  field?: string;
+}
+
 const suggestion = (name: string, candidates: Iterable<string>) => didYouMean(suggest(name, candidates));
 
-async function plan(ctx: CareContext, input: unknown): Promise<Plan> {
-  const bundle = parseInput(bundleSchema, input, "bundle");
+/** `sameRule`: the rule the bundle is a draft of (a rehearsal's), whose own name it may keep; `field`: what errors name it. */
+async function plan(ctx: CareContext, input: unknown, opts: BundleDraftOptions = {}): Promise<Plan> {
+  const bundle = parseInput(bundleSchema, input, opts.field ?? "bundle");
   const report: ImportReport = {
     status: "ok",
     rule_name: bundle.rule.name,
@@ -52,7 +58,7 @@ async function plan(ctx: CareContext, input: unknown): Promise<Plan> {
 
   const { flows, index } = await ctx.flows.snapshot();
   const rules = allRules(flows, index).map((r) => ({ id: r.row.id, name: String(r.tab.label ?? "") }));
-  const nameTaken = rules.some((r) => sameName(r.name, bundle.rule.name));
+  const nameTaken = rules.some((r) => r.id !== opts.sameRule && sameName(r.name, bundle.rule.name));
   if (nameTaken) report.errors.push(`a rule named '${bundle.rule.name}' already exists`);
 
   const sensorIds = await allSensorIds(ctx);
@@ -100,7 +106,10 @@ async function plan(ctx: CareContext, input: unknown): Promise<Plan> {
     const step = report.steps.find((s) => s.label === p.step_label);
     if (step && step.status !== "error") Object.assign(step, { status: "error", description: p.message });
     if (!step || !p.field.startsWith("config_json") || step.description === p.message) {
-      report.errors.push(`${p.step_label ? `step '${p.step_label}': ` : ""}${p.field}: ${p.message}${didYouMean(p.suggestion)}`);
+      // A config problem's message already starts with its field ("channels: ..."): named once.
+      const short = p.field.replace(/^config_json\./, "");
+      const said = p.message.startsWith(`${short}:`) ? `config_json.${p.message}` : `${p.field}: ${p.message}`;
+      report.errors.push(`${p.step_label ? `step '${p.step_label}': ` : ""}${said}${didYouMean(p.suggestion)}`);
     }
   }
   for (const w of check.warnings) report.warnings.push(`step '${w.step_label}': ${w.message}${didYouMean(w.suggestion)}`);
@@ -119,7 +128,9 @@ async function plan(ctx: CareContext, input: unknown): Promise<Plan> {
     return [{ depends_on_rule_id: parent.id, lookback_minutes: d.lookback_minutes, require_success: d.require_success }];
   });
 
-  if (report.steps.some((s) => s.status === "error") && report.errors.length === 0) report.errors.push("some steps cannot be imported");
+  // Each step that cannot be imported is named, with why, unless a line above already names it.
+  for (const s of report.steps)
+    if (s.status === "error" && !report.errors.some((e) => e.startsWith(`step '${s.label}':`))) report.errors.push(`step '${s.label}': ${s.description}`);
   report.status = report.errors.length ? "error" : report.warnings.length || report.steps.some((s) => s.status === "warning") ? "warning" : "ok";
   return { bundle, report, configs, contextConfigs, trigger: triggerParsed.success ? triggerParsed.data : {}, edges, dependencies, nameTaken };
 }
@@ -150,7 +161,7 @@ export async function previewImport(ctx: CareContext, input: unknown): Promise<I
 
 export class ImportRefused extends ValidationError {
   constructor(readonly report: ImportReport) {
-    super(`Import refused: ${report.errors.join("; ")}`);
+    super(`Import of rule '${report.rule_name}' refused: ${report.errors.join("; ")}`);
   }
 }
 
@@ -207,8 +218,12 @@ function addRuleTab(draft: FlowDraft, p: Plan, tabId: string): void {
  * A bundle as the nodes of a new, undeployed tab (the editor's "Draft from words"), checked
  * by the same plan as an import: the report, and the nodes when it holds no error.
  */
-export async function bundleTabNodes(ctx: CareContext, input: unknown): Promise<{ report: ImportReport; nodes: FlowNode[] | null }> {
-  const p = await plan(ctx, input);
+export async function bundleTabNodes(
+  ctx: CareContext,
+  input: unknown,
+  opts: BundleDraftOptions = {},
+): Promise<{ report: ImportReport; nodes: FlowNode[] | null }> {
+  const p = await plan(ctx, input, opts);
   if (p.report.status === "error") return { report: p.report, nodes: null };
   const draft = new FlowDraft([]);
   addRuleTab(draft, p, newNodeId());

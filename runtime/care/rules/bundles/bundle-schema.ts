@@ -3,7 +3,7 @@
  * external things it needs listed by name, so it can move between households.
  */
 import { z } from "zod";
-import { ctsWindowConfigSchema, maxDailyTriggers, TRIGGER_TYPES } from "../../../../nodes/trigger/trigger.node";
+import { ctsWindowConfigSchema, maxDailyTriggers, systemHealthConfigSchema, TRIGGER_TYPES } from "../../../../nodes/trigger/trigger.node";
 
 export const BUNDLE_SCHEMA_VERSION = 1;
 
@@ -30,6 +30,7 @@ export const bundleSchema = z
         schedule_timezone: z.string().nullable().optional(),
         chat_command: z.string().nullable().optional(),
         cts_window_config: ctsWindowConfigSchema.nullable().optional(),
+        system_health_config: systemHealthConfigSchema.nullable().optional(),
         max_concurrent_executions: z.number().int().min(1).max(20).default(1),
         execution_timeout_minutes: z.number().positive().max(1440).default(5),
       })

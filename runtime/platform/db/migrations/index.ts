@@ -36,6 +36,13 @@ import * as m032 from "./032_run_cancel_requests";
 import * as m033 from "./033_occupancy_shared";
 import * as m037 from "./037_media_objects";
 import * as m038 from "./038_cts_revised_tracks";
+import * as m039 from "./039_popup_dismissals";
+import * as m040 from "./040_managed_keys";
+import * as m041 from "./041_chat_relatives";
+import * as m042 from "./042_escalation_sent";
+import * as m043 from "./043_careflow_versions";
+import * as m044 from "./044_person_language";
+import * as m045 from "./045_relative_language";
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -76,6 +83,13 @@ const migrations: Record<string, Migration> = {
   "033_occupancy_shared": m033,
   "037_media_objects": m037,
   "038_cts_revised_tracks": m038,
+  "039_popup_dismissals": m039,
+  "040_managed_keys": m040,
+  "041_chat_relatives": m041,
+  "042_escalation_sent": m042,
+  "043_careflow_versions": m043,
+  "044_person_language": m044,
+  "045_relative_language": m045,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -23,7 +23,7 @@ describe("info_card handler", () => {
   };
 
   it("asks for the card on the web app by default, with the run's ids", async () => {
-    const { asked, result } = await run({ card_id: 3 }, [["pwa", true, "shown in 1 web app client(s)"]]);
+    const { asked, result } = await run({ card_id: 3 }, [["pwa", true, "shown on 1 screen"]]);
     assert.deepEqual(asked, {
       card_id: 3,
       channels: ["pwa"],
@@ -38,7 +38,7 @@ describe("info_card handler", () => {
       delivery_id: 7,
       card_id: 3,
       title: "Anna visits",
-      receipts: [{ channel: "pwa", delivered: true, detail: "shown in 1 web app client(s)" }],
+      receipts: [{ channel: "pwa", delivered: true, detail: "shown on 1 screen" }],
     });
     assert.equal(result.warning, undefined);
   });
@@ -60,10 +60,10 @@ describe("info_card handler", () => {
 
   it("warns when the card reached no channel, saying why for each", async () => {
     const { result } = await run({ card_id: 3, channels: ["pwa", "voice"] }, [
-      ["pwa", false, "no web app client is connected to /ws"],
-      ["voice", false, "no realtime voice model is configured"],
+      ["pwa", false, "no tablet has the care app open"],
+      ["voice", false, "no voice model is set up for the voice companion"],
     ]);
-    assert.match(result.warning ?? "", /reached no channel: pwa: no web app client .*; voice: no realtime voice model/);
+    assert.match(result.warning ?? "", /reached no channel: pwa: no tablet has the care app open; voice: no voice model is set up/);
     assert.equal(result.receipts?.length, 2);
   });
 

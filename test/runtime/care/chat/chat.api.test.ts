@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { ManualClock } from "../../../../runtime/platform/core/clock";
 import { startTestApp, type TestApp } from "../../../support/test-app";
+import { engineQuiet } from "../../../support/engine-quiet";
 import { eventually, importRule as importRuleInto, runsOf as runsOfRule } from "../../../support/eventually";
 import { startFakeChat, type ChatUser, type FakeChat } from "../../../fakes/chat-server";
 
@@ -90,9 +91,32 @@ describe("chat app through the app (fake Bot API)", function () {
       chat.calls.some((c) => c.method === "deleteWebhook"),
       "polling removes a webhook first",
     );
-    await new Promise((r) => setTimeout(r, 200));
+    // Updates are handled one after another in the order sent: Mallory's and the unknown command
+    // were done with before Anna's fired its run; any run they started is written once the engine is quiet.
+    await engineQuiet(t.app.engine);
     assert.equal((await runsOf(status)).length, 1, "Mallory's /status was ignored");
     assert.equal((await runsOf(where)).length, 0);
+  });
+
+  it("a command's answer goes to the chat that asked, not to every chat of its level", async () => {
+    await start("polling");
+    await importRule({
+      rule: { name: "Status", trigger_type: "chat_app", chat_command: "status" },
+      steps: [
+        { label: "Answer", step_type: "notification", config: { alert_level: "info", channels: ["chat_app"], chat_app_template: "Rose is in the kitchen" } },
+      ],
+    });
+    const answers = () => chat.messages.filter((m) => m.text === "Rose is in the kitchen");
+    // Anna's chat takes only emergencies, Ben's every level: Anna asked, so Anna gets the answer.
+    chat.sendText(1001, "/status", ANNA);
+    await eventually("the answer to Anna", () => answers().length === 1);
+    chat.sendText(1002, "/status", { id: 502, is_bot: false, first_name: "Ben" });
+    await eventually("the answer to Ben", () => answers().length === 2);
+    assert.deepEqual(
+      answers().map((m) => m.chat_id),
+      [1001, 1002],
+      "each answer in the chat that asked, none in the other",
+    );
   });
 
   it("an emergency rule reaches the chats; a button press acknowledges it, edits both chats and the alert's history says who and when", async () => {
@@ -112,11 +136,10 @@ describe("chat app through the app (fake Bot API)", function () {
     await eventually("both edited", () => chat.messages.every((m) => /Anna is on it, 08:14/.test(m.text ?? "")) || undefined);
     // The history line of an edit is written after the chat service answered it: wait for both.
     const edited = (v: { history: Array<{ event: string }> }) => v.history.filter((h) => h.event === "edited").length === 2;
-    let view = (await t.get(`/api/v1/alerts/${alert.id}`)).body;
-    for (let i = 0; i < 200 && !edited(view); i++) {
-      await new Promise((r) => setTimeout(r, 10));
-      view = (await t.get(`/api/v1/alerts/${alert.id}`)).body;
-    }
+    const view = await eventually("both edits in the history", async () => {
+      const v = (await t.get(`/api/v1/alerts/${alert.id}`)).body;
+      return edited(v) ? v : undefined;
+    });
     assert.equal(view.assistance_needed, true);
     assert.equal(view.next_escalation_at, null);
     const events = view.history.map((h: { event: string; target: string | null; at: string }) => `${h.event}:${h.target ?? "-"}@${h.at}`);

@@ -16,6 +16,7 @@ import { startChat, type ChatLink } from "../../../../runtime/care/chat/chat.ser
 import type { SettingsInput } from "../../../../settings";
 import { startFakeChat, type ChatUser, type FakeChat } from "../../../fakes/chat-server";
 import { MIN, notificationInput, notifyEnv, type NotifyEnv } from "../notify/notify-support";
+import { eventually } from "../../../support/eventually";
 import { trigger } from "../../../nodes/handler-context";
 
 const TOKEN = "42:test-token";
@@ -86,12 +87,8 @@ describe("chat app channel (fake Bot API)", function () {
 
   const textMessages = (chatId?: number) => chat.messages.filter((m) => m.text !== null && m.photo === null && (chatId === undefined || m.chat_id === chatId));
 
-  const until = async (what: string, pred: () => boolean | Promise<boolean>, ms = 5000) => {
-    const end = Date.now() + ms;
-    while (!(await pred())) {
-      if (Date.now() > end) assert.fail(`timed out waiting for ${what}`);
-      await new Promise((r) => setTimeout(r, 20));
-    }
+  const until = async (what: string, pred: () => boolean | Promise<boolean>, ms = 5000): Promise<void> => {
+    await eventually(what, pred, ms);
   };
 
   it("sends an emergency only to the targets whose levels include it, with the frame scaled to max_image_side and the buttons", async () => {
@@ -154,6 +151,39 @@ describe("chat app channel (fake Bot API)", function () {
     assert.equal(done.resolved_by, "Ben");
     const events = done.history!.map((h) => h.event);
     for (const e of ["delivered", "acknowledged", "resolved", "edited"]) assert.ok(events.includes(e), `history has ${e}: ${events.join(",")}`);
+  });
+
+  it("in each chat's language (issue 49): German buttons to a German-speaking relative; her press notes it in German in her chat and in English in the others", async () => {
+    await start({
+      targets: [
+        { name: "Anna", chat_id: CHATS.anna, alert_levels: ["emergency", "warning"], language: "de" },
+        { name: "Ben", chat_id: String(CHATS.ben), alert_levels: [] },
+        { name: "Night nurse", chat_id: CHATS.night, alert_levels: [], language: "hi" },
+      ],
+    });
+    const { alertId } = await notify("emergency", "Rose ist im Flur gestürzt");
+    assert.deepEqual(labels(textMessages(CHATS.anna)[0]!.reply_markup), ["Ich kümmere mich", "Erledigt"]);
+    assert.deepEqual(labels(textMessages(CHATS.ben)[0]!.reply_markup), ["I'm on it", "Resolved"]);
+    assert.deepEqual(labels(textMessages(CHATS.night)[0]!.reply_markup), ["ज़िम्मेदारी मेरी", "हल हो गया"]);
+    chat.pressButton(CHATS.anna, textMessages(CHATS.anna)[0]!.message_id, `ack:${alertId}`, ANNA);
+    await until("the edits", () => textMessages().every((m) => m.edited_at !== null));
+    assert.match(textMessages(CHATS.anna)[0]!.text!, /^Rose ist im Flur gestürzt\n\n🏃 Anna kümmert sich, \d\d:\d\d$/);
+    assert.deepEqual(labels(textMessages(CHATS.anna)[0]!.reply_markup), ["Erledigt"]);
+    assert.match(textMessages(CHATS.ben)[0]!.text!, /^Rose ist im Flur gestürzt\n\n🏃 Anna is on it, \d\d:\d\d$/, "the family's words stay as written");
+    assert.deepEqual(labels(textMessages(CHATS.ben)[0]!.reply_markup), ["Resolved"]);
+    assert.match(textMessages(CHATS.night)[0]!.text!, /\n\n🏃 Anna ने ज़िम्मेदारी ली, \d\d:\d\d$/);
+    await until("her toast", () => chat.callbackAnswers.length === 1);
+    assert.equal(chat.callbackAnswers[0]!.text, "Danke: Die anderen sehen, dass Sie sich kümmern");
+    // Ben resolves it: each chat reads who did, in its own words.
+    chat.pressButton(CHATS.ben, textMessages(CHATS.ben)[0]!.message_id, `res:${alertId}`, BEN);
+    await until(
+      "resolved edits",
+      () => /Resolved by Ben/.test(textMessages(CHATS.ben)[0]!.text ?? "") && /Erledigt von Ben/.test(textMessages(CHATS.anna)[0]!.text ?? ""),
+    );
+    assert.match(textMessages(CHATS.anna)[0]!.text!, /✅ Erledigt von Ben, \d\d:\d\d \(Anna hat sich gekümmert, \d\d:\d\d\)$/);
+    // His toast answers his press; the chats' edits may come first.
+    await until("his toast", () => chat.callbackAnswers.length === 2);
+    assert.equal(chat.callbackAnswers[1]!.text, "Marked resolved");
   });
 
   it("a reply to the alert's message acknowledges it; 'resolved' resolves it", async () => {

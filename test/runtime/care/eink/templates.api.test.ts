@@ -118,6 +118,22 @@ describe("e-ink templates API", () => {
     assert.match(json.body.detail, /multipart/);
   });
 
+  it("refuses an SVG declared as image/png as a background (the bytes decide, not the declared type), and keeps no template", async () => {
+    const svg = Buffer.from(
+      '<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg" width="800" height="480"><rect width="800" height="480" fill="red"/></svg>',
+    );
+    const created = await postForm(t, "POST", "/api/v1/image/templates", { name: "Svg background" }, svg);
+    assert.equal(created.status, 422, created.text);
+    assert.match(created.body.detail, /^image: not a readable image .*judged by its content/);
+    const names = (await t.get("/api/v1/image/templates")).body.map((x: { name: string }) => x.name);
+    assert.ok(!names.includes("Svg background"));
+    const plain = await postForm(t, "POST", "/api/v1/image/templates", { name: "Svg later" });
+    const replaced = await postForm(t, "PUT", `/api/v1/image/templates/${plain.body.id}/image`, {}, Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'));
+    assert.equal(replaced.status, 422, replaced.text);
+    const preview = await postForm(t, "POST", "/api/v1/image/preview-form", { text: "Hello" }, svg);
+    assert.equal(preview.status, 422, preview.text);
+  });
+
   it("answers 409 for a duplicate name", async () => {
     const res = await postForm(t, "POST", "/api/v1/image/templates", { name: "plain" });
     assert.equal(res.status, 409);

@@ -7,6 +7,8 @@ import WebSocket from "ws";
 import { createAlert } from "../../../../runtime/household/alerts/alerts.service";
 import { ManualClock } from "../../../../runtime/platform/core/clock";
 import { KEYS, startTestApp, type TestApp } from "../../../support/test-app";
+import { engineQuiet } from "../../../support/engine-quiet";
+import { eventually } from "../../../support/eventually";
 
 type Frame = Record<string, any>;
 
@@ -28,12 +30,7 @@ class Client {
   }
 
   async next(match: (f: Frame) => boolean, what: string): Promise<Frame> {
-    for (let i = 0; i < 300; i++) {
-      const f = this.frames.find(match);
-      if (f) return f;
-      await new Promise((r) => setTimeout(r, 10));
-    }
-    throw new Error(`no ${what} frame; got ${JSON.stringify(this.frames)}`);
+    return eventually(`a ${what} frame`, () => this.frames.find(match));
   }
 
   send(frame: Frame): void {
@@ -91,12 +88,10 @@ describe("interactive prompts and responses", function () {
   }
 
   async function until(id: number, statuses: string[]): Promise<Frame> {
-    for (let i = 0; i < 300; i++) {
-      const res = await t.get(`/api/v1/workflows/${id}`);
-      if (statuses.includes(res.body.status)) return res.body;
-      await new Promise((r) => setTimeout(r, 10));
-    }
-    throw new Error(`execution ${id} never reached ${statuses.join("/")}`);
+    return eventually(`execution ${id} ${statuses.join("/")}`, async () => {
+      const run = (await t.get(`/api/v1/workflows/${id}`)).body as Frame;
+      return statuses.includes(run.status as string) ? run : undefined;
+    });
   }
 
   const answer = (body: Record<string, unknown>, key: string = KEYS.admin) => t.request("POST", "/api/v1/interactive-responses", { body, key });
@@ -218,7 +213,7 @@ describe("interactive prompts and responses", function () {
     const { exec, prompt } = await askRun({ countdown_seconds: 20, timeout_action: "escalate", auto_escalate: true });
     await until(exec, ["waiting"]);
     clock.advance(19_000);
-    await new Promise((r) => setTimeout(r, 50));
+    await engineQuiet(t.app.engine);
     assert.equal((await t.get(`/api/v1/workflows/${exec}`)).body.status, "waiting", "not before the countdown");
     clock.advance(1_000);
     const done = await until(exec, ["completed", "failed"]);

@@ -8,6 +8,8 @@ import WebSocket from "ws";
 import { openPrompts } from "../../../../runtime/care/interactive/prompts.store";
 import { ManualClock } from "../../../../runtime/platform/core/clock";
 import { KEYS, startTestApp, type TestApp } from "../../../support/test-app";
+import { eventually } from "../../../support/eventually";
+import { drained } from "../../../support/ws-drained";
 
 type Frame = Record<string, any>;
 
@@ -34,10 +36,15 @@ describe("interactive prompts: the open ones are sent to a client that connects"
     sockets.push(ws);
     ws.on("message", (data) => frames.push(JSON.parse(String(data))));
     await new Promise((resolve, reject) => (ws.once("open", resolve), ws.once("error", reject)));
-    for (let i = 0; i < 200 && frames.length < count; i++) await new Promise((r) => setTimeout(r, 10));
-    // Anything more would come in this time too.
-    await new Promise((r) => setTimeout(r, 100));
-    ws.close();
+    await eventually(`${count} frame(s)`, () => frames.length >= count);
+    // Anything more would have been sent by the time the greetings are done, and received before the pong.
+    await t.app.ctx.webapp.greeted();
+    await drained(ws);
+    // Closed to the end of its handshake: ws keeps a timer until the server's close frame comes.
+    await new Promise((resolve) => {
+      ws.once("close", resolve);
+      ws.close();
+    });
     return frames;
   }
 
@@ -52,15 +59,9 @@ describe("interactive prompts: the open ones are sent to a client that connects"
     const res = await t.post(`/api/v1/rules/${imported.body.rule_id}/execute`);
     assert.equal(res.status, 201, res.text);
     const exec = res.body.execution_id as number;
-    for (let i = 0; i < 300; i++) {
-      const run = (await t.get(`/api/v1/workflows/${exec}`)).body;
-      if (run.status === "waiting") {
-        const prompt = await t.app.ctx.db("interactive_prompts").where({ execution_id: exec }).first();
-        return { exec, step_id: prompt.step_id as number };
-      }
-      await new Promise((r) => setTimeout(r, 10));
-    }
-    throw new Error(`run ${exec} never waited`);
+    await eventually(`run ${exec} waiting`, async () => (await t.get(`/api/v1/workflows/${exec}`)).body.status === "waiting");
+    const prompt = await t.app.ctx.db("interactive_prompts").where({ execution_id: exec }).first();
+    return { exec, step_id: prompt.step_id as number };
   }
 
   const prompts = (frames: Frame[]) => frames.filter((f) => f.type === "interactive_prompt");

@@ -132,7 +132,7 @@ describe("input journal under a stream of inputs", () => {
     // 300 presence changes in 30 bursts 10 ms apart: a write per burst would be 30 transactions.
     for (let i = 0; i < 300; i++) {
       bus.publish("sensor.event", { kind: "presence", sensor_id: `stream_${i}`, room_name: "Hallway", occupied: i % 2 === 0, at: clock.now() });
-      if (i % 10 === 9) await new Promise((r) => setTimeout(r, 10));
+      if (i % 10 === 9) await new Promise((r) => setTimeout(r, 10)); // sleep-ok: the bursts' spacing is the load under test
     }
     const elapsed = performance.now() - started;
     const streamed = await eventually("300 streamed entries", async () => {

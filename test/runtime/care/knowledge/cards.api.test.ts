@@ -155,13 +155,14 @@ describe("info cards API", () => {
     assert.equal(empty.status, 200);
     await putPicture(t, `/api/v1/info-cards/${card.id}/slots/0`, photo);
     const before = (await t.get(`/api/v1/info-cards/${card.id}`)).body.slots[0].variants[0].object_name;
+    // The default crop follows the eye (attention, which picks this gradient's top): the bottom differs.
     const patched = await t.request("PATCH", `/api/v1/info-cards/${card.id}/slots/0`, {
-      body: { alt_text: "Hall", crop_hints: { focus: "top" } },
+      body: { alt_text: "Hall", crop_hints: { focus: "bottom" } },
       key: KEYS.caregiver,
     });
     assert.equal(patched.status, 200, patched.text);
     assert.equal(patched.body.slots[0].alt_text, "Hall");
-    assert.deepEqual(patched.body.slots[0].crop_hints, { focus: "top" });
+    assert.deepEqual(patched.body.slots[0].crop_hints, { focus: "bottom" });
     assert.notEqual(patched.body.slots[0].variants[0].object_name, before, "a new focus crops differently");
     const bad = await t.request("PATCH", `/api/v1/info-cards/${card.id}/slots/0`, { body: { crop_hints: { focus: "sideways" } } });
     assert.equal(bad.status, 422);

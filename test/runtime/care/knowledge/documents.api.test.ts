@@ -2,7 +2,8 @@
  * `/api/v1/knowledge/documents` over HTTP: create with photos (multipart), list and its
  * filters, detail, patch (a text change re-chunks), the status machine and its 409s, the hard
  * delete refused while a card or quiz uses the document, the photos' endpoints, the upload
- * checks (type from the bytes, size, pixels from the header: a decompression bomb is a 413).
+ * checks (type from the bytes, size, pixels from the header: a decompression bomb is a 413),
+ * photos' descriptions at upload (searched as passages) and the text sent as a .txt or .md file.
  */
 import assert from "node:assert/strict";
 import { KEYS, startTestApp, type TestApp } from "../../../support/test-app";
@@ -245,6 +246,89 @@ describe("knowledge documents API", function () {
     assert.equal(del.status, 204);
     assert.equal((await t.request("DELETE", `${DOCS}/${doc.id}/images/${second.body.id}`)).status, 404);
     assert.equal((await t.get(`${DOCS}/${doc.id}`)).body.images.length, 1);
+  });
+
+  it("takes each photo's description at upload, shows it with the photo, and searches it as a passage of its own", async () => {
+    const res = await sendForm(
+      t,
+      "POST",
+      DOCS,
+      { title: "Garden photos", source_text: "Photos from the summer.", image_descriptions: '["Leo on his red bicycle", ""]' },
+      [
+        { field: "images", bytes: await png(20, 20, 30) },
+        { field: "images", bytes: await png(20, 20, 31) },
+      ],
+    );
+    assert.equal(res.status, 201, res.text);
+    assert.deepEqual(
+      res.body.images.map((i: any) => i.alt_text),
+      ["Leo on his red bicycle", ""],
+    );
+    const chunks = (await t.get(`${DOCS}/${res.body.id}/chunks`)).body.items.map((c: any) => c.text);
+    assert.deepEqual(chunks, ["Photos from the summer.", "Photo: Leo on his red bicycle"], "one passage a described photo, after the text");
+    await t.post(`${DOCS}/${res.body.id}/approve`);
+    const asked = await t.post("/api/v1/knowledge/query", { query: "Who has a red bicycle?" });
+    assert.equal(asked.body.passages[0].text, "Photo: Leo on his red bicycle");
+
+    // One photo: a plain text is its description. A changed description is searched at once.
+    const one = await sendForm(t, "POST", DOCS, { title: "Rose", image_descriptions: "Rose at her 80th birthday" }, [
+      { field: "image", bytes: await png(20, 20, 32) },
+    ]);
+    assert.equal(one.status, 201, one.text);
+    assert.equal(one.body.images[0].alt_text, "Rose at her 80th birthday");
+    assert.equal(one.body.status, "chunked", "a photo's description alone is something to search");
+    await t.request("PATCH", `${DOCS}/${one.body.id}/images/${one.body.images[0].id}`, { body: { alt_text: "Rose with the cake" } });
+    assert.deepEqual(
+      (await t.get(`${DOCS}/${one.body.id}/chunks`)).body.items.map((c: any) => c.text),
+      ["Photo: Rose with the cake"],
+    );
+
+    for (const [value, detail] of [
+      ['["a", "b"]', /^image_descriptions: 2 descriptions for 1 photo/],
+      ["[1]", /^image_descriptions\[0\]: must be text/],
+      ["[oops", /^image_descriptions: not a JSON list/],
+      [JSON.stringify(["x".repeat(1001)]), /^image_descriptions\[0\]: at most 1000 characters/],
+    ] as const) {
+      const bad = await sendForm(t, "POST", DOCS, { title: "Bad", image_descriptions: value }, [{ field: "images", bytes: await png(20, 20, 33) }]);
+      assert.equal(bad.status, 422, `${value}: ${bad.text}`);
+      assert.match(bad.body.detail, detail);
+    }
+  });
+
+  it("takes the text as a .txt or .md file, named after the file when no title is given; a file that is not text is a 422 naming source_file", async () => {
+    const md = await sendForm(t, "POST", DOCS, { tags: "home" }, [
+      { field: "source_file", bytes: Buffer.from("\ufeff# Heater\r\n\r\nTurn the knob right for warmer.\r\n"), type: "text/markdown", name: "The heater.md" },
+    ]);
+    assert.equal(md.status, 201, md.text);
+    assert.equal(md.body.title, "The heater");
+    assert.equal(md.body.source_text, "# Heater\n\nTurn the knob right for warmer.\n");
+    assert.deepEqual(md.body.tags, ["home"]);
+    const txt = await sendForm(t, "POST", DOCS, { title: "Pharmacy" }, [
+      { field: "source_file", bytes: Buffer.from("The pharmacy delivers on Mondays."), type: "application/octet-stream", name: "notes.txt" },
+    ]);
+    assert.equal(txt.status, 201, txt.text);
+    assert.deepEqual([txt.body.title, txt.body.source_text, txt.body.status], ["Pharmacy", "The pharmacy delivers on Mondays.", "chunked"]);
+
+    const file = (bytes: Buffer, name: string, type = "text/plain") => ({ field: "source_file", bytes, name, type });
+    for (const [fields, files, detail] of [
+      [{}, [file(await png(), "photo.png", "image/png")], /^source_file: 'photo\.png' is not a text file/],
+      [{}, [file(Buffer.from([0xff, 0xfe, 0x41, 0x00]), "utf16.txt")], /^source_file: not UTF-8 text/],
+      [{}, [file(Buffer.from("a\u0000b"), "nul.txt")], /^source_file: not a text file/],
+      [{}, [file(Buffer.from("  \n"), "empty.txt")], /^source_file: the file is empty/],
+      [{ source_text: "typed" }, [file(Buffer.from("filed"), "a.txt")], /^source_file: send the text or a text file, not both/],
+      [{}, [file(Buffer.from("a"), "a.txt"), file(Buffer.from("b"), "b.txt")], /^source_file: one text file at a time/],
+    ] as const) {
+      const bad = await sendForm(t, "POST", DOCS, { ...fields }, [...files]);
+      assert.equal(bad.status, 422, bad.text);
+      assert.match(bad.body.detail, detail);
+    }
+    const big = await sendForm(t, "POST", DOCS, {}, [file(Buffer.alloc(200_001, 0x61), "big.txt")]);
+    assert.equal(big.status, 413, "knowledge.max_upload_bytes holds for a text file too");
+    assert.match(big.body.detail, /^source_file: larger than knowledge\.max_upload_bytes/);
+    const doc = await makeDocument(t, "Photo only", "Text.");
+    const stray = await sendForm(t, "POST", `${DOCS}/${doc.id}/images`, {}, [file(Buffer.from("a"), "a.txt")]);
+    assert.equal(stray.status, 422);
+    assert.match(stray.body.detail, /^source_file: unexpected file/);
   });
 
   it("hard-deletes a document nothing uses, and refuses (409 naming them) while a card or quiz uses it", async () => {

@@ -79,3 +79,26 @@ export async function onlyBlackAndWhite(png: Buffer): Promise<boolean> {
   for (const v of data) if (v !== 0 && v !== 255) return false;
   return true;
 }
+
+/** A portrait photo (600x900): a smiling face with dark eyes in the upper third, a garden below. */
+export async function portraitJpeg(): Promise<Buffer> {
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="600" height="900">
+  <rect width="600" height="900" fill="#b9d3e6"/>
+  <rect y="520" width="600" height="380" fill="#5d8a3c"/>
+  <ellipse cx="300" cy="470" rx="170" ry="120" fill="#3b5b8c"/>
+  <ellipse cx="300" cy="230" rx="95" ry="120" fill="#e8b896"/>
+  <ellipse cx="300" cy="135" rx="100" ry="50" fill="#6b4a2b"/>
+  <circle cx="265" cy="220" r="11" fill="#2b2b2b"/><circle cx="335" cy="220" r="11" fill="#2b2b2b"/>
+  <path d="M260 290 Q300 320 340 290" stroke="#a0483c" stroke-width="8" fill="none"/>
+  <rect x="60" y="700" width="120" height="120" fill="#d94f4f"/><rect x="420" y="650" width="90" height="170" fill="#8a5a2b"/>
+</svg>`;
+  return sharp(Buffer.from(svg)).jpeg({ quality: 88 }).toBuffer();
+}
+
+/** How many pixels of an RGB(A) picture are near the portrait's eye colour (#2b2b2b). */
+export async function eyePixels(picture: Buffer): Promise<number> {
+  const { data, info } = await sharp(picture).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  let n = 0;
+  for (let i = 0; i < data.length; i += info.channels) if (data[i] < 70 && data[i + 1] < 70 && data[i + 2] < 70) n++;
+  return n;
+}

@@ -100,3 +100,60 @@ describe("knowledge lexical ranking", function () {
     assert.equal(await lexemes(doc.id), 0, "archived: gone");
   });
 });
+
+// One passage a paragraph (chunks of 30 tokens): several name Leo, one says how old he is.
+const FAMILY_NOTES = [
+  "Anna is your daughter. She visits every Sunday afternoon with the children.",
+  "Leo is five. He is Anna's younger son and goes to kindergarten.",
+  "Leo loves the garden. Leo and Mia water the roses with Leo's little green can.",
+  "Mia is eight and plays the piano. Her school is next to the church.",
+  "Tom is your son. He lives in Hamburg and calls on Friday evenings.",
+  "Leo's teacher is Mrs. Berger; Leo draws pictures of the cat for you.",
+  "Your neighbour is called Mrs. Huber. She brings the newspaper every morning.",
+  "The cat is called Minka. She sleeps on the sofa.",
+  "Dr. Weber is your doctor. His practice is on Bahnhofstrasse.",
+].join("\n\n");
+
+describe("knowledge ranking: everyday family questions, by words alone", function () {
+  this.timeout(30_000);
+  let t: TestApp;
+
+  before(async () => {
+    t = await startTestApp({ settings: { knowledge: { chunk_size_tokens: 30, chunk_overlap_tokens: 0 } } });
+    await makeDocument(t, "The family", FAMILY_NOTES, "family", true);
+    await makeDocument(t, "The heater", "The heater's red button switches it on. Leo must not touch it.", "home", true);
+  });
+  after(() => t?.close());
+
+  const cases: Array<[string, RegExp]> = [
+    ["How old is Leo?", /^Leo is five\./],
+    ["how old's Leo", /^Leo is five\./],
+    ["How old is Mia?", /^Mia is eight/],
+    ["When does Anna visit?", /^Anna is your daughter/],
+    ["When does Tom call?", /^Tom is your son/],
+    ["What is the cat's name?", /^The cat is called Minka/],
+    ["Who is my neighbour?", /^Your neighbour is called Mrs\. Huber/],
+    ["Who brings the newspaper?", /^Your neighbour is called Mrs\. Huber/],
+    ["What is the name of my doctor?", /Dr\. Weber is your doctor/],
+    ["Where does Tom live?", /^Tom is your son/],
+  ];
+  for (const [question, first] of cases)
+    it(`ranks the passage that answers "${question}" first`, async () => {
+      const res = await t.post("/api/v1/knowledge/query", { query: question });
+      assert.equal(res.status, 200, res.text);
+      const passages = res.body.passages as Array<{ text: string; score: number }>;
+      assert.match(passages[0]?.text ?? "", first, JSON.stringify(passages.map((p) => [p.score.toFixed(3), p.text])));
+      assert.equal(res.body.answer, passages[0].text, "without an answer model the best passage is the answer");
+    });
+
+  it("gives every passage a real score from 0 to 1, best first, the first well above zero", async () => {
+    const res = await t.post("/api/v1/knowledge/query", { query: "How old is Leo?" });
+    const scores = (res.body.passages as Array<{ score: number }>).map((p) => p.score);
+    assert.ok(scores.length >= 3, "every passage naming Leo is found");
+    assert.ok(scores[0] >= 0.3 && scores[0] <= 1, `first ${scores[0]}`);
+    for (const s of scores) assert.ok(s > 0.001 && s <= 1, `each reads more than 0.000: ${scores.join(", ")}`);
+    for (let i = 1; i < scores.length; i++) assert.ok(scores[i - 1] >= scores[i], "best first");
+    const all = await t.post("/api/v1/knowledge/query", { query: "Leo Mia cat" });
+    assert.ok(all.body.passages[0].score > res.body.passages[1].score, "a passage holding more of the question's words scores higher");
+  });
+});

@@ -4,7 +4,7 @@ import sharp from "sharp";
 import { buildSettings } from "../../../../runtime/platform/config/load-settings";
 import { decodeWorking, renderVariant } from "../../../../runtime/care/knowledge/images/render-variants";
 import type { VariantSpec } from "../../../../runtime/care/knowledge/layouts/layout-schema";
-import { gradientJpeg, onlyBlackAndWhite } from "./knowledge-test-support";
+import { eyePixels, gradientJpeg, onlyBlackAndWhite, portraitJpeg } from "./knowledge-test-support";
 
 const settings = buildSettings({});
 const spec = (over: Partial<VariantSpec>): VariantSpec => ({
@@ -41,6 +41,14 @@ describe("knowledge variant rendering", () => {
     const right = await sharp(await render(spec({ format: "png", target_width: 300, target_height: 300 }), "right")).stats();
     // The gradient's red grows to the right: the right crop is redder.
     assert.ok(right.channels[0].mean > left.channels[0].mean + 100, `${right.channels[0].mean} vs ${left.channels[0].mean}`);
+  });
+
+  it("crops a portrait for the one-large-picture layout toward the face, unless a focus is set", async () => {
+    const portrait = await portraitJpeg();
+    const hero = spec({ format: "png", target_width: 1280, target_height: 720 });
+    const working = await decodeWorking(settings, portrait, [hero]);
+    assert.ok((await eyePixels(await renderVariant(working, hero))) > 500, "the eyes are in the picture");
+    assert.equal(await eyePixels(await renderVariant(working, hero, { focus: "center" })), 0, "the middle of a portrait is the chest");
   });
 
   it("dithers bw_dither to a 1-bit PNG of only black and white pixels, with both present", async () => {

@@ -148,6 +148,7 @@ describe("knowledge suggestions (authoring model)", () => {
       const res = await bare.post(path, body);
       assert.equal(res.status, 409, path);
       assert.match(res.body.detail, /set knowledge.authoring_model to an llm.models id/);
+      assert.equal(res.body.not_set_up.part, "language_model", path);
     }
   });
 

@@ -10,6 +10,7 @@ import http from "node:http";
 import { createApp } from "../../../../runtime/app/app";
 import { buildSettings } from "../../../../runtime/platform/config/load-settings";
 import { KEYS, startTestApp, testAuthSettings, type TestApp } from "../../../support/test-app";
+import { eventually } from "../../../support/eventually";
 import { connectMcp, type Client } from "./mcp-client";
 
 const ALL_TOOLS = [
@@ -45,8 +46,8 @@ const ALL_TOOLS = [
 ];
 /** Capabilities this test household does not have: a tool error that says so. */
 const NOT_CONFIGURED: Record<string, RegExp> = {
-  get_weather: /hub is not configured/,
-  get_light_level: /hub is not configured/,
+  get_weather: /hub is not set up/,
+  get_light_level: /hub is not set up/,
   // No quiz is going on in these households (quiz.tools.test.ts runs whole quizzes).
   get_current_quiz_question: /No quiz session is open/,
   submit_quiz_answer: /session_id/,
@@ -64,15 +65,6 @@ const MCP_ACCEPT = { accept: "application/json, text/event-stream", "content-typ
 type Result = { content: Array<{ type: string; text: string }>; structuredContent?: Record<string, unknown>; isError?: boolean };
 const call = async (c: Client, name: string, args: Record<string, unknown> = {}) => (await c.callTool({ name, arguments: args })) as Result;
 const valueOf = (r: Result) => JSON.parse(r.content[0].text) as any;
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>): Promise<T> {
-  for (let i = 0; i < 500; i++) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 /** Raw HTTP, to send a Host header of our choosing. */
 function rawPost(port: number, headers: Record<string, string>, body: unknown): Promise<{ status: number; body: any }> {
@@ -351,7 +343,7 @@ describe("MCP server (official SDK client over streamable HTTP)", function () {
       });
       assert.equal(imported.status, 201, imported.text);
       const exec = (await t.post(`/api/v1/rules/${imported.body.rule_id}/execute`)).body.execution_id as number;
-      await until("the run to wait", async () => ((await t.get(`/api/v1/workflows/${exec}`)).body.status === "waiting" ? true : undefined));
+      await eventually("the run to wait", async () => ((await t.get(`/api/v1/workflows/${exec}`)).body.status === "waiting" ? true : undefined));
       const admin = await connectMcp(t.baseUrl, KEYS.admin);
       const steps = valueOf(await call(admin, "get_rule_pipeline", { rule_id: imported.body.rule_id }));
       const stepId = steps[0].id as number;

@@ -10,18 +10,9 @@ import { ManualClock } from "../../../../runtime/platform/core/clock";
 import { startEscalation, type EscalationHandle } from "../../../../runtime/care/notify/escalation";
 import { captureLog, type CapturedLog } from "../../../support/capture-log";
 import { KEYS, startTestApp, type TestApp } from "../../../support/test-app";
+import { eventually } from "../../../support/eventually";
 
 const MIN = 60_000;
-
-async function eventually<T>(what: string, probe: () => Promise<T | undefined | false> | T | undefined | false, ms = 5000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > until) throw new Error(`never happened: ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 describe("notifications that reach nobody", function () {
   this.timeout(60_000);
@@ -33,7 +24,8 @@ describe("notifications that reach nobody", function () {
   before(async () => {
     captured = captureLog("info");
     clock = new ManualClock(Date.parse("2026-11-24T09:00:00Z"));
-    t = await startTestApp({ nodeRed: true, clock, log: captured.log });
+    // Nothing to fall back on: the household's e-ink display would otherwise carry these (fallback.api.test.ts).
+    t = await startTestApp({ nodeRed: true, clock, log: captured.log, settings: { notifications: { fallback: { order: [] } } } });
     esc = startEscalation(t.app.ctx);
   });
   after(async () => {
@@ -72,8 +64,8 @@ describe("notifications that reach nobody", function () {
       assert.equal(run.status, "completed", "the run itself did its job");
       assert.equal(run.pipeline_data.notification_dispatched, false);
       const timing = run.step_timings[0];
-      assert.match(timing.warning, /reached nobody \(pwa_popup_text: no web app client is connected/);
-      assert.deepEqual(timing.receipts, [{ channel: "pwa_popup_text", delivered: false, detail: "no web app client is connected to /ws" }]);
+      assert.match(timing.warning, /reached nobody \(Tablet popup: no tablet has the care app open\)/);
+      assert.deepEqual(timing.receipts, [{ channel: "pwa_popup_text", delivered: false, detail: "no tablet has the care app open" }]);
       assert.equal(run.warnings.length, 1);
       assert.match(run.warnings[0], /^step 'Nobody home 1': reached nobody/);
 

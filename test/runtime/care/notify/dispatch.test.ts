@@ -44,8 +44,8 @@ describe("notification channel layer", () => {
     const receipts = await dispatch(ctx(), plan(["pwa_popup_text", "pwa_realtime_ai", "webhook", "pager"]), {}, lookup);
     assert.deepEqual(receipts, [
       { channel: "pwa_popup_text", delivered: true, detail: "for pwa_popup_text" },
-      { channel: "pwa_realtime_ai", delivered: false, detail: "channel pwa_realtime_ai cannot deliver yet: it needs the realtime voice companion" },
-      { channel: "webhook", delivered: false, detail: "channel webhook failed: socket closed" },
+      { channel: "pwa_realtime_ai", delivered: false, detail: "cannot deliver yet: it needs the realtime voice companion" },
+      { channel: "webhook", delivered: false, detail: "failed: socket closed" },
       { channel: "pager", delivered: false, detail: "unknown channel 'pager'" },
     ]);
     assert.deepEqual(deliveredByChannel(receipts), { pwa_popup_text: true, pwa_realtime_ai: false, webhook: false, pager: false });

@@ -3,7 +3,11 @@ import { checkConfig } from "../../../../nodes/_kit/config";
 import { handler } from "../../../../nodes/steps/notification/notification.handler";
 import { spec } from "../../../../nodes/steps/notification/notification.node";
 import { actOnAlert, createAlert, getAlert, listAlerts } from "../../../../runtime/household/alerts/alerts.service";
+import { registeredChannel } from "../../../../runtime/care/notify/channels";
+import type { ChannelLookup } from "../../../../runtime/care/notify/dispatch";
 import { startEscalation, type EscalationHandle } from "../../../../runtime/care/notify/escalation";
+import { buildSettings } from "../../../../runtime/platform/config/load-settings";
+import { captureLog } from "../../../support/capture-log";
 import { MIN, notificationInput, notifyEnv, T0, type NotifyEnv } from "./notify-support";
 
 describe("escalation", function () {
@@ -101,6 +105,65 @@ describe("escalation", function () {
     assert.equal(alert.next_escalation_at, new Date(T0 + 17 * MIN).toISOString());
   });
 
+  it("an old escalator stopped again after a restart leaves the new one the app's only escalator", async () => {
+    const old = esc;
+    await old.stop();
+    esc = startEscalation(env.ctx);
+    await old.stop();
+    assert.equal(startEscalation(env.ctx), esc, "still one escalator per app");
+    await notify("emergency", "Rose fell");
+    await advance(5);
+    assert.equal(env.hub.frames.length, 2, "repetition 1 sent once");
+  });
+
+  it("sends on the next start a repetition that was claimed and never sent (a kill between the two), once", async () => {
+    const id = (await notify("emergency", "Rose fell")) as number;
+    await esc.stop();
+    // What a kill -9 right after the claim leaves: repetition 1 counted, its next time stored, nothing sent.
+    await env.ctx
+      .db("alerts")
+      .where({ id })
+      .update({ escalation_count: 1, next_escalation_at: new Date(T0 + 10 * MIN).toISOString() });
+    env.clock.advance(5 * MIN);
+    esc = startEscalation(env.ctx);
+    await esc.settled();
+    await advance(0);
+    assert.deepEqual(messages(), ["emergency:Rose fell", "emergency:Rose fell"], "repetition 1 sent after the restart");
+    const alert = await getAlert(env.ctx, id);
+    assert.deepEqual(
+      [...new Set(alert.history!.filter((e) => e.channel === "pwa_popup_text" && e.event !== "sent").map((e) => e.escalation))],
+      [0, 1],
+      "its receipts are those of repetition 1",
+    );
+    assert.equal(alert.escalation_count, 1, "not counted twice");
+    // A second restart finds it sent; repetition 2 comes on its schedule.
+    await esc.stop();
+    esc = startEscalation(env.ctx);
+    await esc.settled();
+    await advance(0);
+    assert.equal(env.hub.frames.length, 2, "sent once");
+    await advance(5);
+    assert.equal(env.hub.frames.length, 3, "repetition 2 at 10 minutes");
+    assert.equal((await getAlert(env.ctx, id)).escalation_count, 2);
+  });
+
+  it("sends again after a restart the last repetition too, and nothing for an alert acknowledged meanwhile", async () => {
+    const last = (await notify("emergency", "Smoke")) as number;
+    const known = (
+      await createAlert(env.ctx, { alert_type: "door", level: "emergency", description: "Door open", room_name: "Hall", next_escalation_at: null })
+    ).id;
+    assert.notEqual(known, last);
+    await esc.stop();
+    await env.ctx.db("alerts").where({ id: last }).update({ escalation_count: 3, next_escalation_at: null, escalation_sent: 2 });
+    await env.ctx.db("alerts").where({ id: known }).update({ escalation_count: 1, escalation_sent: 0 });
+    await actOnAlert(env.ctx, known, { action: "dismiss" }, "daughter");
+    const before = env.hub.frames.length;
+    esc = startEscalation(env.ctx);
+    await esc.settled();
+    await advance(0);
+    assert.deepEqual(messages().slice(before), ["emergency:Smoke"]);
+  });
+
   it("an alert raised without a stored notification re-sends its description through its level's channels", async () => {
     const alert = await createAlert(env.ctx, {
       alert_type: "fall",
@@ -111,8 +174,103 @@ describe("escalation", function () {
     });
     await esc.settled();
     await advance(5);
-    assert.deepEqual(env.hub.frames, [{ type: "emergency", message: "Fall detected", room: "Hall" }]);
+    assert.deepEqual(env.hub.frames, [{ type: "emergency", message: "Fall detected", room: "Hall", alert_id: alert.id }]);
     assert.equal((await getAlert(env.ctx, alert.id)).escalation_count, 1);
+  });
+
+  it("sends again at the next start a re-send cut short by a stop, once", async () => {
+    const id = (await notify("emergency", "Rose fell")) as number;
+    const broadcast = env.ctx.webapp.broadcast.bind(env.ctx.webapp);
+    let stopping: Promise<void> | undefined;
+    env.ctx.webapp.broadcast = (frame) => {
+      stopping ??= esc.stop(); // careflow stops while repetition 1 is going out
+      return broadcast(frame);
+    };
+    await advance(5);
+    await stopping;
+    env.ctx.webapp.broadcast = broadcast;
+    assert.equal(env.hub.frames.length, 2);
+    esc = startEscalation(env.ctx);
+    await esc.settled();
+    await advance(0);
+    assert.deepEqual(messages(), ["emergency:Rose fell", "emergency:Rose fell", "emergency:Rose fell"], "repetition 1 went out again");
+    assert.equal((await getAlert(env.ctx, id)).escalation_count, 1, "still repetition 1");
+    await esc.stop();
+    esc = startEscalation(env.ctx);
+    await esc.settled();
+    assert.equal(env.hub.frames.length, 3, "not a third time");
+  });
+
+  it("gives each repetition its own idempotency key, the same when a repetition is sent again", async () => {
+    const keys: Array<string | null> = [];
+    const recording: ChannelLookup = (type) => {
+      const entry = registeredChannel(type);
+      const handler = entry?.handler;
+      if (!entry || !handler) return entry;
+      return { ...entry, handler: (hctx, message, config) => (keys.push(message.idempotency_key), handler(hctx, message, config)) };
+    };
+    await esc.stop();
+    esc = startEscalation(env.ctx, { lookup: recording });
+    const id = (await notify("emergency", "Rose fell")) as number;
+    await advance(5);
+    await advance(5);
+    // A kill after repetition 2 went out and before it was recorded sent: it goes out again at the next start.
+    await env.ctx.db("alerts").where({ id }).update({ escalation_sent: 1 });
+    await esc.stop();
+    esc = startEscalation(env.ctx, { lookup: recording });
+    await esc.settled();
+    assert.deepEqual(keys, [`alert:${id}:escalation:1`, `alert:${id}:escalation:2`, `alert:${id}:escalation:2`]);
+  });
+
+  it("ends the schedule of an alert whose level now repeats fewer times than it has been sent (settings changed since)", async () => {
+    const alert = await createAlert(env.ctx, {
+      alert_type: "fall",
+      level: "emergency",
+      description: "Fall detected",
+      room_name: "Hall",
+      next_escalation_at: new Date(T0 + 5 * MIN).toISOString(),
+    });
+    await esc.settled();
+    await advance(5);
+    assert.equal(env.hub.frames.length, 1, "repetition 1 of the spec's 3");
+    await esc.stop();
+    // Restarted with the family's new settings: emergencies are sent again once only.
+    const settings = buildSettings({ notifications: { levels: { emergency: { channels: ["pwa_popup_text"], escalation_minutes: 5, repeat_count: 1 } } } });
+    (env.ctx as { settings: unknown }).settings = settings;
+    esc = startEscalation(env.ctx);
+    await esc.settled();
+    await advance(30);
+    assert.equal(env.hub.frames.length, 1, "no repetition 2");
+    const after = await getAlert(env.ctx, alert.id);
+    assert.equal(after.next_escalation_at, null, "nothing scheduled");
+    assert.equal(after.escalation_count, 1);
+  });
+
+  it("warns once per alert when its re-sends reach nobody, and logs what each re-send reached", async () => {
+    const captured = captureLog();
+    (env.ctx as { log: unknown }).log = captured.log;
+    env.hub.clients = 0; // the tablet is off, and no other channel is set up
+    const id = (await notify("emergency", "Rose fell")) as number;
+    await advance(5);
+    await advance(5);
+    env.hub.clients = 1;
+    await advance(5);
+    const mine = captured.lines.filter((l) => l.alert_id === id);
+    const warnings = mine.filter((l) => l.level === 40);
+    assert.deepEqual(
+      warnings.map((l) => [l.msg, l.escalation, typeof l.warning]),
+      [["escalation of an open alert reached nobody", 1, "string"]],
+      "one warning for the alert, not one per repetition",
+    );
+    const sent = mine.filter((l) => l.msg === "alert escalated: notification sent again");
+    assert.deepEqual(
+      sent.map((l) => [l.escalation, l.of, l.delivered, l.next_escalation_at]),
+      [
+        [1, 3, [], new Date(T0 + 10 * MIN).toISOString()],
+        [2, 3, [], new Date(T0 + 15 * MIN).toISOString()],
+        [3, 3, ["pwa_popup_text"], null],
+      ],
+    );
   });
 
   describe("when the store fails", () => {

@@ -14,6 +14,8 @@ import { startEscalation, type EscalationHandle } from "../../../../runtime/care
 import { startWebhookReceiver, type WebhookReceiver } from "../../../fakes/webhook-receiver";
 import { migratedDatabase } from "../../../support/test-db";
 import { KEYS, startTestApp, testAuthSettings, type TestApp } from "../../../support/test-app";
+import { eventually } from "../../../support/eventually";
+import { drained } from "../../../support/ws-drained";
 
 const MIN = 60_000;
 const T0 = Date.parse("2026-11-22T09:00:00Z");
@@ -35,16 +37,6 @@ async function connect(baseUrl: string, key: string): Promise<{ ws: WebSocket; f
     ws.once("error", reject);
   });
   return { ws, frames };
-}
-
-async function eventually<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, ms = 5000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > until) throw new Error(`never happened: ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
 }
 
 const popups = (frames: Frame[], level: string) => frames.filter((f) => f.type === level);
@@ -111,7 +103,9 @@ describe("notifications end to end", function () {
     assert.equal((await t.get("/api/v1/events?rule_name=Fall%20in%20hall")).body[0].status, "completed", "notification marks cool-off");
 
     await eventually("popup on /ws", () => popups(client.frames, "emergency").length === 1);
-    assert.deepEqual(popups(client.frames, "emergency")[0], { type: "emergency", message: "Rose may have fallen", room: null });
+    const { alert_id, ...popup } = popups(client.frames, "emergency")[0];
+    assert.deepEqual(popup, { type: "emergency", message: "Rose may have fallen", room: null });
+    assert.equal(typeof alert_id, "number", "the popup names its alert (its OK puts it away)");
     assert.equal(rx.received.length, 1);
     assert.deepEqual(rx.received[0].body, { message: "Rose may have fallen", alert_level: "emergency", room: null, image_url: null });
     assert.equal(rx.received[0].headers.authorization, "Bearer hook-token");
@@ -135,7 +129,7 @@ describe("notifications end to end", function () {
     assert.equal(dismissed.status, 200, dismissed.text);
     await esc.settled();
     await advance(30);
-    await new Promise((r) => setTimeout(r, 50));
+    await drained(client.ws);
     assert.equal(popups(client.frames, "emergency").length, 2, "nothing after the dismiss");
     const after = await alertOf("Fall in hall");
     assert.equal(after.resolved, true);
@@ -152,7 +146,7 @@ describe("notifications end to end", function () {
       await eventually(`re-send ${i - 1}`, () => popups(client.frames, "warning").length === i);
     }
     await advance(60);
-    await new Promise((r) => setTimeout(r, 50));
+    await drained(client.ws);
     assert.equal(popups(client.frames, "warning").length, 4, "first send + 3 repeats");
     const alert = await alertOf("Bathroom long");
     assert.equal(alert.escalation_count, 3);
@@ -221,7 +215,7 @@ describe("escalation across an app restart", function () {
     const esc = startEscalation(second.ctx);
     try {
       // The screen that connects is shown the open emergency at once, then gets the re-send.
-      const shown = { type: "emergency", message: "Smoke in the kitchen", room: null };
+      const shown = { type: "emergency", message: "Smoke in the kitchen", room: null, alert_id: alertId! };
       await eventually("open emergency shown on connect", () => client.frames.some((f) => f.type === "emergency"));
       assert.deepEqual(popups(client.frames, "emergency"), [shown]);
       await esc.settled();

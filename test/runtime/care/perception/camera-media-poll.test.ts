@@ -8,6 +8,7 @@ import sharp from "sharp";
 import { ManualClock } from "../../../../runtime/platform/core/clock";
 import { listFrames, storeFrame } from "../../../../runtime/household/media/media.service";
 import { startTestApp, type TestApp } from "../../../support/test-app";
+import { eventually } from "../../../support/eventually";
 
 const T0 = Date.parse("2026-03-02T08:00:00Z");
 const MIN = 60_000;
@@ -54,15 +55,12 @@ async function rule(t: TestApp, name: string, steps: Array<{ step_type: string; 
 async function run(t: TestApp, ruleId: number): Promise<{ run: any; steps: Record<string, any> }> {
   const res = await t.post(`/api/v1/rules/${ruleId}/execute`);
   assert.equal(res.status, 201, res.text);
-  for (let i = 0; i < 500; i++) {
-    const got = (await t.get(`/api/v1/workflows/${res.body.execution_id}`)).body;
-    if (!["running", "pending", "queued"].includes(got.status)) {
-      const detail = (await t.get(`/api/v1/workflows/${got.id}/detail`)).body;
-      return { run: got, steps: Object.fromEntries(detail.timeline.filter((s: any) => s.label).map((s: any) => [s.label, s])) };
-    }
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error("the run did not end");
+  const got = await eventually("the run to end", async () => {
+    const r = (await t.get(`/api/v1/workflows/${res.body.execution_id}`)).body;
+    return ["running", "pending", "queued"].includes(r.status) ? undefined : r;
+  });
+  const detail = (await t.get(`/api/v1/workflows/${got.id}/detail`)).body;
+  return { run: got, steps: Object.fromEntries(detail.timeline.filter((s: any) => s.label).map((s: any) => [s.label, s])) };
 }
 
 describe("camera_media_poll over the media store", function () {

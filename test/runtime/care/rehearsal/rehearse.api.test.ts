@@ -46,7 +46,7 @@ describe("rehearsing a rule on the recorded inputs", function () {
       texts.filter((x: string) => x.startsWith("chat_app")),
       ["chat_app: Someone at the door: postman", "chat_app: Someone at the door: neighbour", "chat_app: Someone at the door: nurse"],
     );
-    assert.equal(a.difference.summary, "the same number of alerts (3)");
+    assert.equal(a.difference.summary, "no difference (3 alerts, 3 runs)");
     assert.deepEqual(a.not_rehearsed, []);
     // Nothing reached the live household.
     assert.equal((await t.get("/api/v1/alerts")).body.length, alertsBefore);

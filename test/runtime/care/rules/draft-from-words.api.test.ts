@@ -77,6 +77,10 @@ describe("drafting a rule from words (authoring model)", () => {
     const none = await bare.post("/api/v1/rules/draft-from-words", { sentence: SENTENCE });
     assert.equal(none.status, 409);
     assert.match(none.body.detail, /set knowledge\.authoring_model to an llm\.models id .* to draft rules from words/);
+    // Beside the integrator's detail, what a family reads: no settings path in it.
+    assert.equal(none.body.not_set_up.part, "language_model");
+    assert.match(none.body.not_set_up.message, /^Drafting needs a language model, and none is set up in this home yet\. Whoever installed careflow/);
+    assert.doesNotMatch(none.body.not_set_up.message, /authoring_model|llm\./);
     const empty = await t.post("/api/v1/rules/draft-from-words", { sentence: "" });
     assert.equal(empty.status, 422);
     assert.match(empty.body.detail, /sentence/);

@@ -27,6 +27,16 @@ describe("rules: the rule resource", () => {
     );
   });
 
+  it("takes the spec's spellings of a dementia_signal context over REST (kind, min_severity) and stores the own ones", async () => {
+    const { body: rule } = await t.post("/api/v1/rules", { name: "Pacing", trigger_type: "dementia_signal" });
+    const res = await t.post(`/api/v1/rules/${rule.id}/contexts`, { context_type: "dementia_signal", config: { kind: "pacing", min_severity: "info" } });
+    assert.equal(res.status, 201, res.text);
+    assert.deepEqual([res.body.config.kinds, res.body.config.severity_min, res.body.config.kind], [["pacing"], "info", undefined]);
+    const bad = await t.post(`/api/v1/rules/${rule.id}/contexts`, { context_type: "dementia_signal", config: { kind: "dancing" } });
+    assert.equal(bad.status, 422);
+    assert.match(bad.body.detail, /kinds/);
+  });
+
   it("updates name, description, enabled and trigger settings; a disabled rule is a disabled tab", async () => {
     const { body: rule } = await t.post("/api/v1/rules", { name: "Night", trigger_type: "manual" });
     const res = await t.request("PUT", `/api/v1/rules/${rule.id}`, {

@@ -14,6 +14,7 @@ import { eventually } from "../../../support/eventually";
 import { startService, type ServiceProcess } from "../../../support/service-process";
 import { deleteStreams, NATS_SERVER_BIN, NATS_URL, ownBroker, requireNats, uniquePrefix, type OwnBroker } from "../../../support/nats";
 import { CtsPublisher } from "../../../fakes/cts-publisher";
+import { skipForMissingService } from "../../../support/missing-service";
 
 const appliedEvents = async (db: { db: import("knex").Knex }, prefix: string) => {
   const stream = streamNames(prefix, "tracking.events").stream;
@@ -31,8 +32,7 @@ describe("continuous tracking: the broker restarts", function () {
 
   before(async function () {
     if (!fs.existsSync(NATS_SERVER_BIN)) {
-      process.stdout.write(`\n    SKIPPED: ${NATS_SERVER_BIN} is absent, so the test cannot run a broker of its own\n`);
-      this.skip();
+      skipForMissingService(this, `${NATS_SERVER_BIN} is absent, so the test cannot run a broker of its own`);
     }
     broker = await ownBroker(14_000 + (process.pid % 1000));
     t = await startTestApp({ settings: { cts: { enabled: true, nats_url: broker.url, stream_prefix: prefix, stale_seconds: 600, ack_wait_seconds: 2 } } });

@@ -126,6 +126,53 @@ describe("continuous tracking: the streams on a real NATS broker", function () {
     assert.equal((await location("tom")).room_name, "Hallway");
   });
 
+  // Issue 51, item 10: an event in flight at a kill is redelivered behind newer ones.
+  it("places an event redelivered behind a newer one in the history at its capture time; the location stays the newest", async () => {
+    for (const p of [
+      { person_id: "may", display_name: "May" },
+      { person_id: "ned", display_name: "Ned" },
+    ]) {
+      const res = await t.post("/api/v1/persons", p);
+      assert.equal(res.status, 201, res.text);
+    }
+    const c0 = counters("tracking.events");
+    const seen = c0.applied + c0.duplicates + c0.dropped + c0.dead_letters;
+    const t0 = clock.now();
+    const at = (ms: number) => new Date(t0 + ms).toISOString();
+    const seenBy = (camera: string, who: string, id: string, ms: number) =>
+      pub.event({ camera_id: camera, people: [{ ph_id: `ph-${who}`, identity_id: who }], event_id: id, at: t0 + ms });
+    // May: kitchen, then the living room; the hallway between them arrives last.
+    await seenBy("kitchen-cam", "may", "late-may-1", 0);
+    await settled("tracking.events", seen + 1);
+    clock.advance(10_000);
+    await seenBy("living-cam", "may", "late-may-3", 10_000);
+    await settled("tracking.events", seen + 2);
+    // Ned: kitchen, still the kitchen (no new row), and the hallway between them arrives last.
+    await seenBy("kitchen-cam", "ned", "late-ned-1", 0);
+    await seenBy("kitchen-cam", "ned", "late-ned-3", 10_000);
+    await settled("tracking.events", seen + 4);
+    await seenBy("hall-cam", "may", "late-may-2", 5_000);
+    await seenBy("hall-cam", "ned", "late-ned-2", 5_000);
+    const c = await settled("tracking.events", seen + 6);
+    assert.equal(c.applied, c0.applied + 6, "the late events are applied, not dropped");
+
+    const rows = async (id: string) =>
+      ((await t.get(`/api/v1/persons/${id}/history?hours=24`)).body as Array<{ room_name: string; timestamp: string }>).map((h) => [h.room_name, h.timestamp]);
+    assert.deepEqual(await rows("may"), [
+      ["Living Room", at(10_000)],
+      ["Hallway", at(5_000)],
+      ["Kitchen", at(0)],
+    ]);
+    assert.equal((await location("may")).room_name, "Living Room", "the current location is the newest event's");
+    assert.deepEqual(await rows("ned"), [
+      ["Kitchen", at(10_000)],
+      ["Hallway", at(5_000)],
+      ["Kitchen", at(0)],
+    ]);
+    const ned = await location("ned");
+    assert.deepEqual([ned.room_name, ned.updated_at], ["Kitchen", at(10_000)], "the current location is the newest event's");
+  });
+
   it("keeps a message it cannot decode as a dead letter, and runs on", async () => {
     await pub.raw("tracking.events", Buffer.from([0xff, 0xff, 0xff, 0x01]));
     await eventually("a dead letter", async () =>
@@ -234,7 +281,7 @@ describe("continuous tracking: the streams on a real NATS broker", function () {
 });
 
 describe("continuous tracking: disabled (the default)", () => {
-  it("answers every /cts route 404 with code cts.disabled, connects to nothing, and /health says disabled", async () => {
+  it("answers every /cts route but the presence reload 404 with code cts.disabled, connects to nothing, and /health says disabled", async () => {
     const t = await startTestApp();
     try {
       for (const [method, path] of [
@@ -242,13 +289,16 @@ describe("continuous tracking: disabled (the default)", () => {
         ["GET", "/api/v1/cts/signals"],
         ["GET", "/api/v1/cts/signals/unacknowledged"],
         ["POST", "/api/v1/cts/signals/1/acknowledge"],
-        ["POST", "/api/v1/cts/presence-config/reload"],
       ]) {
         const res = await t.request(method, path, { body: method === "POST" ? {} : undefined });
         assert.equal(res.status, 404, `${method} ${path}`);
         assert.equal(res.body.code, "cts.disabled");
         assert.equal(typeof res.body.detail, "string");
       }
+      // The presence chain works without tracking: its reload answers (here that there is no file to reload from).
+      const reload = await t.post("/api/v1/cts/presence-config/reload", {});
+      assert.equal(reload.status, 409, reload.text);
+      assert.match(reload.body.detail, /presence chain/);
       const health = await t.get("/health", null);
       assert.equal(health.status, 200);
       assert.deepEqual([health.body.cts.enabled, health.body.cts.state], [false, "disabled"]);

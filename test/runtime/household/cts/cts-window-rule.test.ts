@@ -76,4 +76,16 @@ describe("continuous tracking: a cts_window rule fires from the events stream", 
     assert.equal(data.partial, false);
     assert.equal(data.webhook_payload.trigger_id, data.trigger_id);
   });
+
+  it("starts the rule for a window that had closed empty when a frame captured in it arrives late", async () => {
+    const next = windowStart + 10_000;
+    clock.set(next + 10_000 + SETTLE_MS); // the next window closes with nothing in it
+    const captured = next + 5_000;
+    await pub.event({ event_id: "late-1", camera_id: "hall-cam", people: [{ ph_id: "ph-1", identity_id: "rose" }], at: captured });
+    const run = await eventually("a run for the late frame's window", async () =>
+      (await runsOf(t, ruleId)).find((r) => r.pipeline_data.window_start === new Date(next).toISOString()),
+    );
+    assert.equal(run.pipeline_data.summary.detection_count, 1);
+    assert.equal((await runsOf(t, ruleId)).length, 2, "one run per window");
+  });
 });

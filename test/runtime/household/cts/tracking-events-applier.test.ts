@@ -32,8 +32,10 @@ describe("tracking events: what a batch reads before it is planned", function ()
     }
     const ctx = t.app.ctx;
     applier = new TrackingEventsApplier(ctx, new LocationFusion(ctx), new LiveFrames(ctx), new RecentRevisions());
+    // Reads of names only: the app's own jobs count the members after each is added (the
+    // midnight report job), and on a loaded PostgreSQL those counts can land in a batch's window.
     ctx.db.on("query", (q: { sql: string }) => {
-      if (/from [`"]persons[`"]/.test(q.sql)) personReads++;
+      if (/^select .*[`"]display_name[`"].* from [`"]persons[`"]/.test(q.sql)) personReads++;
     });
   });
   after(async () => t?.close());

@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { DEVICES_TAB_ID } from "../../../../runtime/household/devices/devices-tab";
 import { cameraPayload, testJpeg } from "../../../support/jpeg";
 import { KEYS, startTestApp, type TestApp } from "../../../support/test-app";
+import { eventually } from "../../../support/eventually";
 
 interface Node {
   id: string;
@@ -36,13 +37,6 @@ describe("the Devices tab", function () {
   const flows = async (): Promise<{ flows: Node[]; rev: string }> => (await editor("/flows")).body;
   const deploy = async (next: Node[]) => editor("/flows", { flows: next, rev: (await flows()).rev });
   const upload = async (seed: number) => t.request("POST", "/api/v1/device/camera", { key: KEYS.camera, body: cameraPayload(await testJpeg(32, 24, seed)) });
-  const eventually = async (what: string, probe: () => Promise<boolean>) => {
-    for (let i = 0; i < 300; i++) {
-      if (await probe()) return;
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    throw new Error(`timed out waiting for ${what}`);
-  };
 
   it("ships locked, with a device-in node per device wired into the ingest stages", async () => {
     const { flows: all } = await flows();

@@ -11,6 +11,7 @@ import { careServices } from "../../../../runtime/care/care-services";
 import { startFakeHub, type FakeHub } from "../../../fakes/hub-server";
 import { startTts, type RunningTts } from "../../../tts/helpers";
 import { startTestApp, type TestApp } from "../../../support/test-app";
+import { engineQuiet } from "../../../support/engine-quiet";
 import { eventually, importRule as importRuleInto, runsOf as runsOfRule } from "../../../support/eventually";
 
 const PUBLIC = "http://careflow.test";
@@ -139,7 +140,8 @@ describe("the home hub", function () {
     assert.equal(occ.room, "Bathroom");
     assert.equal(occ.sensors[0].sensor_id, "binary_sensor.bathroom_presence");
     clock.advance(19 * 60_000);
-    await new Promise((r) => setTimeout(r, 100));
+    await t.app.triggers!.idle(); // an occupancy firing due by now started inside advance()
+    await engineQuiet(t.app.engine);
     assert.equal((await runsOf(ruleId)).length, 0, "not before min_minutes");
     assert.equal((await t.get("/api/v1/occupancy?room_name=bathroom")).body.occupancy.Bathroom.over_time_limit, false);
     clock.advance(60_000);
@@ -201,6 +203,32 @@ describe("the home hub", function () {
     assert.equal(audio.headers.get("content-type"), "audio/mpeg");
     assert.ok((await audio.arrayBuffer()).byteLength > 1000, "an MP3 of the sentence");
     assert.equal((await fetch(t.baseUrl + url.slice(PUBLIC.length).replace(/sig=[^&]+/, "sig=x"))).status, 403);
+  });
+
+  it("without app.public_url, the speaker fetches the audio at this host's network address and the port", async () => {
+    const nic = { address: "192.168.1.20", family: "IPv4", internal: false, netmask: "", mac: "", cidr: null } as never;
+    const own = await startTestApp({
+      networkInterfaces: () => ({ eth0: [nic] }),
+      settings: { tts: { url: tts.url }, hub: { url: hub.url, token: hub.token, media_player: "media_player.kitchen_speaker" } },
+    });
+    try {
+      assert.ok(await own.app.ctx.hub!.client!.whenConnected(5000), "connected to the fake hub");
+      hub.clearCalls();
+      const said = await careServices(own.app.ctx).hub.speak(
+        { text: "Rose, it is time for your evening medicine.", media_player: null, room_name: null },
+        new AbortController().signal,
+      );
+      assert.ok(said.ok, JSON.stringify(said));
+      const household = `http://192.168.1.20:${new URL(own.baseUrl).port}`;
+      const play = await eventually("play_media", () => hub.calls.find((c) => c.service === "play_media"));
+      const url = String(play.service_data.media_content_id);
+      assert.ok(url.startsWith(`${household}/api/v1/media/speech/`), url);
+      const audio = await fetch(own.baseUrl + url.slice(household.length));
+      assert.equal(audio.status, 200, "the same clip, served to whoever has the URL");
+      assert.equal(audio.headers.get("content-type"), "audio/mpeg");
+    } finally {
+      await own.close();
+    }
   });
 
   it("sets the person's location helper on the hub, creating it when missing", async () => {
@@ -276,13 +304,13 @@ describe("the home hub", function () {
     it("answers hub steps success=false saying why, and syncs with 503", async () => {
       const res = await bare.post("/api/v1/ha/sync/rooms");
       assert.equal(res.status, 503);
-      assert.match(res.body.detail, /hub is not configured/);
+      assert.match(res.body.detail, /hub is not set up/);
       const answer = await careServices(bare.app.ctx).hub.call(
         { domain: "light", service: "turn_on", entity_id: "light.x", data: {} },
         new AbortController().signal,
       );
       assert.equal(answer.ok, false);
-      assert.match((answer as { reason: string }).reason, /hub is not configured/);
+      assert.match((answer as { reason: string }).reason, /hub is not set up/);
     });
   });
 });

@@ -57,6 +57,13 @@ describe("identity: enrollment API and identification (built-in engine)", functi
     const noFace = await upload(t, "rose", [...photos(crops.slice(0, 4)), { name: "wall.jpg", bytes: blank }]);
     assert.equal(noFace.status, 422);
     assert.match(noFace.body.detail, /no face found in 'wall\.jpg'/);
+    // Every refused photo is named at once, each with its reason.
+    const both = await upload(t, "rose", [...photos(crops.slice(0, 3)), { name: "wall.jpg", bytes: blank }, { name: "party.jpg", bytes: frame1 }]);
+    assert.equal(both.status, 422);
+    assert.deepEqual(both.body.detail.split("; "), [
+      "photos: no face found in 'wall.jpg'",
+      "photos: 'party.jpg' shows 3 faces (each photo must show exactly one)",
+    ]);
     const tooMany = await upload(t, "rose", photos([...crops, ...crops, crops[0]]));
     assert.equal(tooMany.status, 422);
     assert.match(tooMany.body.detail, /at most 10 photos/);

@@ -9,7 +9,7 @@ import sharp from "sharp";
 import { startTestApp, type TestApp } from "../../../support/test-app";
 import { ManualClock } from "../../../../runtime/platform/core/clock";
 import { createLogger } from "../../../../runtime/platform/core/logger";
-import { buildSettings } from "../../../../runtime/platform/config/load-settings";
+import { buildSettings, loadRunConfig } from "../../../../runtime/platform/config/load-settings";
 import { kvGet } from "../../../../runtime/platform/db/kv";
 import {
   listFrames,
@@ -22,6 +22,7 @@ import {
   type MediaContext,
 } from "../../../../runtime/household/media/media.service";
 import { collectImages } from "../../../../runtime/care/llm/step/images";
+import { eventually } from "../../../support/eventually";
 
 const HOUR = 3_600_000;
 
@@ -30,11 +31,11 @@ const jpeg = (r: number, g: number, b: number): Promise<Buffer> =>
     .jpeg()
     .toBuffer();
 
-/** Every file under the data dir's media/ folder, relative to it. */
+/** Every file under the data dir's media/ folder, relative to it, but the marker naming its store. */
 function mediaFiles(dataDir: string): string[] {
   const root = path.join(dataDir, "media");
   if (!fs.existsSync(root)) return [];
-  return (fs.readdirSync(root, { recursive: true }) as string[]).filter((f) => fs.statSync(path.join(root, f)).isFile()).sort();
+  return (fs.readdirSync(root, { recursive: true }) as string[]).filter((f) => f !== ".store-id" && fs.statSync(path.join(root, f)).isFile()).sort();
 }
 
 async function fetchBytes(t: TestApp, url: string): Promise<{ status: number; headers: Headers; bytes: Buffer; json: any }> {
@@ -42,15 +43,6 @@ async function fetchBytes(t: TestApp, url: string): Promise<{ status: number; he
   const bytes = Buffer.from(await res.arrayBuffer());
   const json = (res.headers.get("content-type") ?? "").includes("json") ? JSON.parse(bytes.toString()) : null;
   return { status: res.status, headers: res.headers, bytes, json };
-}
-
-/** Up to 20 s of wall clock (not a count of tries): the app's own sweep, run on its timer, is slower on a busy machine. */
-async function waitFor(check: () => Promise<boolean>, what: string): Promise<void> {
-  for (const until = Date.now() + 20_000; Date.now() < until;) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  assert.fail(`timed out waiting for ${what}`);
 }
 
 describe("media store: content-addressed frames, signed URLs, retention", function () {
@@ -195,7 +187,9 @@ describe("media store: content-addressed frames, signed URLs, retention", functi
     }
   });
 
-  it("sweeps rows older than media_retention_hours and the files no row names any more", async () => {
+  // The rule for files no row names (issue 42 item 4): in this store's own folder only; another
+  // store's files on the same data dir are never swept (media-two-stores.test.ts).
+  it("sweeps rows older than media_retention_hours, then the files of its own folder no row names any more", async () => {
     const old = await storeFrame(ctx, { sensor_id: "kitchen_cam", bytes: red });
     const shared = await storeFrame(ctx, { sensor_id: "kitchen_cam", bytes: blue });
     clock.advance(20 * HOUR);
@@ -221,7 +215,7 @@ describe("media store: content-addressed frames, signed URLs, retention", functi
 
     // The app's own periodic sweep takes the rest once it is due.
     clock.advance(24 * HOUR + SWEEP_EVERY_MS);
-    await waitFor(async () => (await listFrames(ctx)).length === 0 && mediaFiles(ctx.dataDir).length === 0, "the periodic sweep");
+    await eventually("the periodic sweep", async () => (await listFrames(ctx)).length === 0 && mediaFiles(ctx.dataDir).length === 0, 20_000);
   });
 
   it("lets a frame be stored while a long sweep runs: the sweep deletes in chunks, not holding the store for all of it", async () => {
@@ -250,14 +244,14 @@ describe("media store: content-addressed frames, signed URLs, retention", functi
   });
 
   it("keeps no sweep timer while there are no frames; a stored frame arms one for its expiry", async () => {
-    await waitFor(async () => clock.pendingTimers() === 0, "the start's sweep");
+    await eventually("the start's sweep", async () => clock.pendingTimers() === 0, 20_000);
     await storeFrame(ctx, { sensor_id: "kitchen_cam", bytes: red });
     assert.equal(clock.pendingTimers(), 1);
     clock.advance(24 * HOUR);
     assert.equal((await listFrames(ctx)).length, 1, "not older than the retention yet");
     clock.advance(1_000);
-    await waitFor(async () => (await listFrames(ctx)).length === 0 && mediaFiles(ctx.dataDir).length === 0, "the sweep at the frame's expiry");
-    await waitFor(async () => clock.pendingTimers() === 0, "the timer to go with the last frame");
+    await eventually("the sweep at the frame's expiry", async () => (await listFrames(ctx)).length === 0 && mediaFiles(ctx.dataDir).length === 0, 20_000);
+    await eventually("the timer to go with the last frame", async () => clock.pendingTimers() === 0, 20_000);
   });
 
   it("hands frames stored here to the llm step's images, read through the media service", async () => {
@@ -285,7 +279,32 @@ describe("media settings", () => {
     assert.equal(s.aggregator.media_retention_hours, 24);
   });
 
-  it("refuses an S3-compatible store URL at startup, saying why", () => {
-    assert.throws(() => buildSettings({ media: { store_url: "s3://bucket" } }), /media\.store_url.*not supported yet/);
+  it("takes an S3-compatible store as http(s)://KEY:SECRET@host/bucket, and refuses any other form saying which part is wrong", () => {
+    const s = buildSettings({ media: { store_url: "http://careflow:s%2Fcret@127.0.0.1:9000/careflow-media/household" } });
+    assert.equal(s.media.store_region, "us-east-1");
+    assert.equal(s.media.store_timeout_seconds, 10);
+    assert.throws(() => buildSettings({ media: { store_url: "s3://bucket" } }), /media\.store_url.*s3:\/\/ is not spoken/);
+    assert.throws(
+      () => buildSettings({ media: { store_url: "http://127.0.0.1:9000/careflow-media" } }),
+      /media\.store_url.*access key and secret key are missing/,
+    );
+    assert.throws(() => buildSettings({ media: { store_url: "http://k:s@127.0.0.1:9000/" } }), /media\.store_url.*no bucket name/);
+    assert.throws(() => buildSettings({ media: { store_url: "http://k:s@127.0.0.1:9000/Bucket_1" } }), /no bucket name/);
+    assert.throws(() => buildSettings({ media: { store_url: "http://k:s@127.0.0.1:9000/b1c?region=x" } }), /no query/);
+    const error = (() => {
+      try {
+        buildSettings({ media: { store_url: "ftp://k:very-secret@h/b1c" } });
+      } catch (err) {
+        return String(err);
+      }
+      return "";
+    })();
+    assert.ok(error && !error.includes("very-secret"), error);
+  });
+
+  it("takes the store's URL from CAREFLOW_MEDIA_STORE_URL, keeping the secret out of the settings file", () => {
+    const url = "http://careflow:secret@127.0.0.1:9000/careflow-media";
+    assert.equal(loadRunConfig({ CAREFLOW_MEDIA_STORE_URL: url }).settings.media.store_url, url);
+    assert.throws(() => loadRunConfig({ CAREFLOW_MEDIA_STORE_URL: "http://127.0.0.1:9000/careflow-media" }), /CAREFLOW_MEDIA_STORE_URL: the access key/);
   });
 });

@@ -123,6 +123,21 @@ describe("announcements in the web app (/ws)", function () {
     assert.equal(tts.requests.at(-1)!.response_format, "mp3");
   });
 
+  it("is read in the senior's language: hers when she has one, the step's when it names one", async () => {
+    assert.equal(tts.requests.at(-1)!.language, "en", "no Senior member with a language: the household's");
+    const rosa = await t.post("/api/v1/persons", { display_name: "Rosa", language: "de" });
+    assert.equal(rosa.status, 201, rosa.text);
+    try {
+      got.length = 0;
+      assert.ok((await announce(t.app.ctx, { text: "Die Tür ist offen.", mode: "file" }, signal())).ok);
+      assert.deepEqual([tts.requests.at(-1)!.input, tts.requests.at(-1)!.language], ["Die Tür ist offen.", "de"]);
+      assert.ok((await announce(t.app.ctx, { text: "दरवाज़ा खुला है।", mode: "file", language: "hi" }, signal())).ok);
+      assert.equal(tts.requests.at(-1)!.language, "hi", "a channel's own language wins");
+    } finally {
+      await t.request("DELETE", `/api/v1/persons/${rosa.body.person_id}`);
+    }
+  });
+
   it("a rule's notification step with announcement_mode: file sends the web app an audio_url", async () => {
     const imported = await t.post("/api/v1/rules/import", {
       schema_version: 1,
@@ -160,7 +175,7 @@ describe("announcements in the web app (/ws)", function () {
     assert.equal(frames[0].text, "The back door is open.");
     assert.match(frames[0].url, /^\/api\/v1\/media\/speech\/[0-9a-f]{64}\.mp3\?expires=\d+&sig=/);
     assert.equal(tts.requests.at(-1)!.response_format, "mp3");
-    assert.match(JSON.stringify(done.step_timings[0].receipts), /spoken in 1 web app client\(s\) \(file, \d+ bytes of audio\)/);
+    assert.match(JSON.stringify(done.step_timings[0].receipts), /spoken aloud on 1 screen \(file, \d+ bytes of audio\)/);
   });
 
   it("says why when nobody listens (and asks the TTS service nothing) or the TTS service is away", async () => {
@@ -168,7 +183,7 @@ describe("announcements in the web app (/ws)", function () {
     for (let i = 0; i < 100 && t.app.ctx.webapp.size > 0; i++) await new Promise((r) => setTimeout(r, 10));
     const asked = tts.requests.length;
     const nobody = await announce(t.app.ctx, { text: "hello", mode: "stream" }, signal());
-    assert.deepEqual(nobody, { ok: false, reason: "no web app client is connected to /ws" });
+    assert.deepEqual(nobody, { ok: false, reason: "no tablet has the care app open" });
     assert.equal(tts.requests.length, asked);
     ws = new WebSocket(`${t.baseUrl.replace("http", "ws")}/ws`, [KEYS.webapp]);
     await new Promise((r) => ws.once("open", r));

@@ -2,7 +2,8 @@
  * Tracking fixes applied many in one transaction (the tracking stream's batches) leave the
  * same location state and history as the same fixes applied one at a time: the last fix of a
  * person is where they are, every move is in history in order, refreshed stays keep their
- * quality, and a fix older than where the person is changes nothing.
+ * quality, and a fix older than where the person is does not move them but goes into history
+ * at its own time (issue 51, item 10).
  */
 import assert from "node:assert/strict";
 import type { Store } from "../../../../runtime/platform/db/store";
@@ -34,7 +35,7 @@ const fix = (person: string, room: string, second: number, confidence: number): 
   room: { id: null, name: room },
 });
 
-/** Kitchen at 0 s; then a batch: Kitchen again, Hallway, Hallway again, an old Bedroom fix (ignored), Kitchen. */
+/** Kitchen at 0 s; then a batch: Kitchen again, Hallway, Hallway again, an old Bedroom fix (history only), Kitchen. */
 const script = (person: string) => [
   [fix(person, "Kitchen", 0, 0.8)],
   [
@@ -91,6 +92,8 @@ describe("tracking fixes applied in one transaction", () => {
     assert.deepEqual(await history("batched"), [
       { room: "Kitchen", at: new Date(T0 + 4000).toISOString(), quality: 0.5, samples: 1, ph_id: "ph-batched" },
       { room: "Hallway", at: new Date(T0 + 2000).toISOString(), quality: 0.8, samples: 2, ph_id: "ph-batched" },
+      // The Bedroom fix came after the Hallway ones: where she is stays theirs, the history has it at its time.
+      { room: "Bedroom", at: new Date(T0 + 1000).toISOString(), quality: 0.9, samples: 1, ph_id: "ph-batched" },
       { room: "Kitchen", at: new Date(T0).toISOString(), quality: 0.7, samples: 2, ph_id: "ph-batched" },
     ]);
     assert.deepEqual(events.batched, ["Kitchen", "Hallway", "Kitchen"], "one location event per move, in order");

@@ -59,18 +59,18 @@ describe("key resolution order and device keys", () => {
     assert.equal(res.status, 401);
   });
 
-  it("derives the device's sensor_id from its key", () => {
+  it("derives the device's sensor_id from its key", async () => {
     const store = new KeyStore([], [{ key: "ABCD1234", sensor_id: "porch_cam", device_type: "camera_device", permissions: ["device:camera"] }]);
-    const p = store.resolve("ABCD1234");
+    const p = await store.resolve("ABCD1234");
     assert.ok(p && p.kind === "device");
     assert.equal(p.sensor_id, "porch_cam");
     assert.equal(p.device_type, "camera_device");
-    assert.equal(store.resolve("ABCD1235"), null);
+    assert.equal(await store.resolve("ABCD1235"), null);
   });
 
-  it("gives a device key with no permissions its device type's defaults", () => {
+  it("gives a device key with no permissions its device type's defaults", async () => {
     const store = new KeyStore([], [{ key: "DISP9999", sensor_id: "d1", device_type: "display", permissions: [] }]);
-    const p = store.resolve("DISP9999");
+    const p = await store.resolve("DISP9999");
     assert.ok(p);
     assert.deepEqual(p.patterns, ["GET /api/v1/image/active"]);
   });

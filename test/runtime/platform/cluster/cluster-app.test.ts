@@ -72,6 +72,8 @@ describe("cluster: settings, the SQLite refusal, /admin/cluster and /health", fu
     const chats: Record<string, FakeChat> = {};
     // One hub for both: it sees one connection, from the holder of the `hub` lease.
     let hub: FakeHub;
+    // The hub the family sets on the Household page while both run.
+    let hub2: FakeHub;
     const start = async (id: string): Promise<{ app: CareflowApp; base: string }> => {
       chats[id] = await startFakeChat({ token: "77:cluster-token", chats: [{ id: 1001, type: "private" }] });
       const settings = buildSettings({
@@ -98,11 +100,13 @@ describe("cluster: settings, the SQLite refusal, /admin/cluster and /health", fu
     before(async function () {
       pg = await sharedPg(this);
       hub = await startFakeHub();
+      hub2 = await startFakeHub({ token: "second-hub-token" });
     });
     after(async () => {
       for (const a of apps) await a.close().catch(() => undefined);
       for (const c of Object.values(chats)) await c.close();
       await hub?.stop();
+      await hub2?.stop();
       await pg?.drop();
     });
 
@@ -110,7 +114,27 @@ describe("cluster: settings, the SQLite refusal, /admin/cluster and /health", fu
       const a = await start("alpha");
       // Its leases are taken by rounds that run just after the start: all of them before the second instance comes.
       await eventually("alpha to hold every lease it wants", () => a.app.ctx.cluster!.leases.local().every((l) => l.token !== null), 5000);
-      await start("beta");
+      const b = await start("beta");
+      // Each instance is a part on the others' boards (issue 44 §1): beta read alpha at its start.
+      const alphaPart = await eventually(
+        "alpha on beta's board",
+        async () => (await get(`${b.base}/api/v1/admin/health/parts`)).body.parts.find((p: { id: string }) => p.id === "instance:alpha"),
+        5000,
+      );
+      assert.equal(alphaPart.state, "ok");
+      assert.equal(alphaPart.kind, "instance");
+      // A device calling one instance is a sign of life on the other's board too (the one firing
+      // system_health rules may not be the one the device calls).
+      const polled = await fetch(`${a.base}/api/v1/image/active`, { headers: { authorization: KEYS.display } });
+      assert.ok(polled.status < 500, `the display's poll: ${polled.status}`);
+      await eventually(
+        "the display's call seen on beta's board",
+        async () =>
+          (await get(`${b.base}/api/v1/admin/health/parts`)).body.parts.find(
+            (p: { id: string; last_seen: string | null }) => p.id === "device:hall_display" && p.last_seen,
+          ),
+        5000,
+      );
       const res = await get(`${a.base}/api/v1/admin/cluster`);
       assert.equal(res.status, 200);
       assert.equal(res.body.enabled, true);
@@ -123,19 +147,7 @@ describe("cluster: settings, the SQLite refusal, /admin/cluster and /health", fu
       );
       const names = res.body.leases.map((l: { name: string }) => l.name);
       // Without Node-RED (one per process) there is no engine, so no cron here: pg-leases.test.ts covers it.
-      for (const name of [
-        "daily-reports",
-        "retention:sightings",
-        "retention:voice turns",
-        "chat-poller",
-        "hub",
-        "escalation",
-        "aggregator",
-        "media-sweep",
-        "quiz-timeouts",
-        "knowledge-embedder",
-        "retention:MCP tool calls",
-      ])
+      for (const name of ["daily-reports", "retention", "chat-poller", "hub", "escalation", "aggregator", "media-sweep", "quiz-timeouts", "knowledge-embedder"])
         assert.ok(names.includes(name), `${name} not listed: ${names.join(", ")}`);
       for (const l of res.body.leases) assert.equal(l.holder, "alpha", `${l.name} held by ${l.holder}`);
       await chats.alpha.waitFor((c) => c.method === "getUpdates");
@@ -147,6 +159,22 @@ describe("cluster: settings, the SQLite refusal, /admin/cluster and /health", fu
       assert.equal(health.status, 200);
       assert.deepEqual(health.body.cluster.instances_alive, ["alpha", "beta"]);
       assert.ok(health.body.cluster.leases_held.includes("daily-reports"));
+    });
+
+    it("a hub set on the Household page through one instance is used by the holder of the connection", async () => {
+      const [a, b] = apps;
+      const bBase = `http://127.0.0.1:${(b.server.address() as { port: number }).port}`;
+      // Set through beta, which does not hold the `hub` lease: alpha, which does, reads it from the store.
+      const res = await fetch(`${bBase}/api/v1/admin/connections/hub`, {
+        method: "PUT",
+        headers: { "x-api-key": KEYS.admin, "content-type": "application/json" },
+        body: JSON.stringify({ url: hub2.url, token: hub2.token }),
+      });
+      assert.equal(res.status, 200, await res.text());
+      await eventually("alpha connected to the second hub", () => hub2.connections() === 1 && hub.connections() === 0, 5000);
+      assert.equal(a.ctx.hub?.client?.url, hub2.url);
+      assert.equal(b.ctx.hub?.client?.url, hub2.url, "beta takes it too, for when it holds the lease");
+      assert.equal(b.ctx.hub?.client?.connected, false);
     });
 
     it("moves every lease to the other instance when the first stops", async () => {
@@ -168,7 +196,7 @@ describe("cluster: settings, the SQLite refusal, /admin/cluster and /health", fu
       assert.ok(held.includes("chat-poller"), `beta holds ${held.join(", ")}`);
       await chats.beta.waitFor((c) => c.method === "getUpdates", 5000);
       await eventually("beta's hub connection", () => b.ctx.hub?.client?.connected === true, 5000);
-      assert.equal(hub.connections(), 1);
+      assert.equal(hub2.connections(), 1);
       const res = await get(`${base}/api/v1/admin/cluster`);
       assert.deepEqual(
         res.body.instances.map((i: { instance_id: string }) => i.instance_id),

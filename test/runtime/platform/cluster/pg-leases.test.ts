@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { ManualClock, systemClock, type Clock } from "../../../../runtime/platform/core/clock";
 import { createLogger } from "../../../../runtime/platform/core/logger";
 import { PgLeases } from "../../../../runtime/platform/cluster/pg-leases";
-import type { LeaseGrant } from "../../../../runtime/platform/cluster/leases";
+import { whileHolding, type LeaseGrant } from "../../../../runtime/platform/cluster/leases";
 import type { Store } from "../../../../runtime/platform/db/store";
 import { sharedPg, type SharedPg } from "../../../support/pg-cluster";
 
@@ -124,6 +124,26 @@ describe("cluster: PostgreSQL leases between two instances", function () {
     await advance(clock, PERIOD, a, b);
     assert.equal(jb.running, true);
     assert.equal(jb.grants[0].token, 2);
+  });
+
+  it("runs a job started with whileHolding on the holder only, stops it when given up, and starts it on the other with its grant", async () => {
+    const clock = new ManualClock();
+    const a = await instance(storeA, "a", clock);
+    const b = await instance(storeB, "b", clock);
+    const seen: string[] = [];
+    const job = (id: string) => (grant: LeaseGrant) => {
+      seen.push(`${id} started with token ${grant.token}`);
+      return () => void seen.push(`${id} stopped`);
+    };
+    const stopA = whileHolding(a, "reports", job("a"));
+    await a.settled();
+    whileHolding(b, "reports", job("b"));
+    await advance(clock, PERIOD, a, b);
+    assert.deepEqual(seen, ["a started with token 1"]);
+    await stopA();
+    await stopA();
+    await advance(clock, PERIOD, a, b);
+    assert.deepEqual(seen, ["a started with token 1", "a stopped", "b started with token 2"], "stopped once, then taken over");
   });
 
   it("stops the work of a holder whose lease another instance took", async () => {

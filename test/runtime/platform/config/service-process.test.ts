@@ -31,6 +31,10 @@ describe("the service process", function () {
     try {
       assert.match(first.stdout(), /demo household/);
       assert.match(first.stdout(), /\/editor/);
+      // The tablet's link points where the household's devices reach careflow, the same as the start says it does.
+      const pointsAt = /set-up link points at (http:\/\/\S+);/.exec(first.stdout())?.[1];
+      assert.ok(pointsAt, first.stdout());
+      assert.match(first.stdout(), new RegExp(`Web app: +${pointsAt.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}/app/#key=`));
       const keys = JSON.parse(fs.readFileSync(path.join(dataDir, "demo-keys.json"), "utf8"));
       const demoAdmin = keys.api_keys.find((k: { permissions: string[] }) => k.permissions.includes("admin")).key;
       assert.ok(first.stdout().includes(demoAdmin), "the demo admin key is printed");
@@ -72,6 +76,14 @@ describe("the service process", function () {
     try {
       assert.doesNotMatch(second.stdout(), /serving a demo household/, "no second seeding");
       const keys = JSON.parse(fs.readFileSync(path.join(dataDir, "demo-keys.json"), "utf8"));
+      // Every start says where the tablet's set-up link is, without printing the key it holds.
+      assert.match(second.stdout(), /set-up link points at http:\/\/\S+; .*\n.*\/api\/v1\/admin\/webapp-link\/qr\.svg\?api_key=<admin key>/);
+      // ... and where the pages are, as on the first start.
+      assert.match(second.stdout(), /Editor: +http:\/\/localhost:\d+\/editor/);
+      assert.match(second.stdout(), /Knowledge page: +http:\/\/localhost:\d+\/knowledge\//);
+      assert.match(second.stdout(), /Senior's tablet: +http:\/\/\S+\/app\//);
+      const webappKey = keys.api_keys.find((k: { permissions: string[] }) => k.permissions.includes("webapp")).key;
+      assert.ok(!second.stdout().includes(webappKey), "the web app key is not printed again");
       const cam = keys.device_keys.find((d: { device_type: string }) => d.device_type === "camera_device").key;
       const rooms = await fetch(`${second.baseUrl}/api/v1/rooms`, { headers: { "x-api-key": keys.api_keys[0].key } });
       assert.equal(rooms.status, 200, "demo keys still work after a restart");

@@ -62,7 +62,7 @@ describe("settings", () => {
         recognition: { threshold: 0.5 },
         scene_analysis: { enabled: true, url: "http://scene.local:8100" },
         semantic_memory: { enabled: true, url: "http://memory.local:8300", timeout_seconds: 5 },
-        llm: { vision: { provider: "openai", model: "llava" }, realtime: { provider: "gemini_live" } },
+        llm: { vision: null, realtime: { provider: "gemini_live" } },
         knowledge: { retrieval_top_k: 4 },
         embedding: { dim: 1024 },
         hub: { bathroom_time_limit: 25 },
@@ -73,7 +73,7 @@ describe("settings", () => {
     assert.equal(s.aggregator.window_seconds, 10);
     assert.equal(s.scene_analysis.url, "http://scene.local:8100");
     assert.equal(s.semantic_memory.timeout_seconds, 5);
-    assert.deepEqual(s.llm.vision, { provider: "openai", model: "llava" });
+    assert.equal(s.llm.vision, null, "null, as old files carry it, is not set");
     assert.equal(s.hub.bathroom_time_limit, 25);
   });
 
@@ -101,6 +101,30 @@ describe("settings", () => {
     ["a bad rotation", { cameras: { c1: { rotate: 45 } } }, /cameras\.c1\.rotate/],
     ["a model without api_type", { llm: { models: [{ id: "m", base_url: "http://h:1/v1", model: "x", capabilities: ["text"] }] } }, /llm\.models\.0\.api_type/],
     ["a negative refresh window", { image: { refresh_window_minutes: -1 } }, /image\.refresh_window_minutes/],
+    ["an unknown fallback route", { notifications: { fallback: { order: ["chat_app", "sms"] } } }, /notifications\.fallback\.order\.1/],
+    [
+      "a hub notify that is no notify service",
+      { notifications: { fallback: { hub_notify_service: "light.on" } } },
+      /notifications\.fallback\.hub_notify_service/,
+    ],
+    // The legacy settings nothing reads are refused, naming what replaced them (docs/decisions.md).
+    [
+      "llm.vision",
+      { llm: { vision: { provider: "openai", model: "llava" } } },
+      /llm\.vision: careflow does not read llm\.vision: add the model to llm\.models .*vision_analysis/,
+    ],
+    ["llm.logic", { llm: { logic: { model: "llama3" } } }, /llm\.logic: .*llm\.models.*logic_reasoning/],
+    ["llm.translation", { llm: { translation: { model: "nllb" } } }, /llm\.translation: .*llm\.models.*translation/],
+    ["tts.default_style", { tts: { default_style: "calm" } }, /tts\.default_style: .*tts\.default_voice/],
+    [
+      "a chunk longer than the embedding model reads",
+      {
+        llm: { models: [{ id: "emb", api_type: "ollama", base_url: "http://h:1", model: "nomic", capabilities: ["embedding"] }] },
+        knowledge: { embedding_model: "emb", chunk_size_tokens: 600 },
+        embedding: { max_seq_len: 512 },
+      },
+      /knowledge\.chunk_size_tokens: 600 is more than embedding\.max_seq_len \(512\)/,
+    ],
   ];
   for (const [what, raw, message] of bad) {
     it(`refuses ${what}, naming the key`, () => {

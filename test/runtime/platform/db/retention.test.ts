@@ -1,7 +1,8 @@
 /**
- * Retention of what people said to the voice companion (30 days) and of camera sightings
- * (90 days), on a manual clock against a fresh database: older rows go, newer stay, a prune
- * that fails is logged, not thrown, and stopping ends a prune under way.
+ * Retention of what people said to the voice companion and of camera sightings (their owners'
+ * prune functions, at their default days), on a manual clock against a fresh database: older
+ * rows go, newer stay; and the helper the tracking tables still use: a prune that fails is
+ * logged, not thrown, and stopping ends a prune under way. The retention job: retention-job.test.ts.
  */
 import assert from "node:assert/strict";
 import type { Knex } from "knex";
@@ -9,8 +10,8 @@ import { ManualClock } from "../../../../runtime/platform/core/clock";
 import { createLogger } from "../../../../runtime/platform/core/logger";
 import { openStore } from "../../../../runtime/platform/db/store";
 import { pruneOnce, startRetention, type Retention } from "../../../../runtime/platform/db/retention";
-import { recentTurns, saveTurn, turnsRetention } from "../../../../runtime/care/voice/voice-turns.store";
-import { listSightings, recordSighting, sightingsRetention } from "../../../../runtime/household/tracking/sightings.store";
+import { pruneTurnsBefore, recentTurns, saveTurn } from "../../../../runtime/care/voice/voice-turns.store";
+import { listSightings, pruneSightingsBefore, recordSighting } from "../../../../runtime/household/tracking/sightings.store";
 import { migratedDatabase } from "../../../support/test-db";
 
 const NOW = Date.parse("2026-11-25T12:00:00Z");
@@ -40,7 +41,7 @@ describe("retention: voice turns and sightings", function () {
       ["today", daysAgo(0)],
     ] as const)
       await saveTurn(db, { session_id: "voice-1", role: "user", text, at, reason: "senior", execution_id: null, step_id: null });
-    assert.equal(await pruneOnce(ctx, turnsRetention(db)), 1);
+    assert.equal(await pruneTurnsBefore(db, daysAgo(30), 100), 1);
     assert.deepEqual(
       (await recentTurns(db, { limit: 10 })).map((t) => t.text),
       ["recent", "today"],
@@ -66,7 +67,7 @@ describe("retention: voice turns and sightings", function () {
         direction_semantic: null,
         timestamp,
       });
-    assert.equal(await pruneOnce(ctx, sightingsRetention(db)), 2);
+    assert.equal(await pruneSightingsBefore(db, daysAgo(90), 100), 2);
     assert.deepEqual(
       (await listSightings(db, "rose", 10)).map((s) => s.timestamp),
       [daysAgo(89)],

@@ -84,6 +84,7 @@ describe("WAL checkpointer (SQLite)", () => {
     db.pragma("journal_mode = WAL");
     db.exec("create table t (v text); insert into t values ('one row')");
     const checkpointer = startWalCheckpointer(file, { intervalMs: 20, startAtBytes: 1_000_000 });
+    // sleep-ok: the watch is a real-time interval (a thread's timing, no app clock); five of its looks pass.
     await new Promise((r) => setTimeout(r, 100));
     assert.equal(checkpointer.started, false);
     await checkpointer.stop();

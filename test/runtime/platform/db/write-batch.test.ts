@@ -16,7 +16,8 @@ describe("write batches", () => {
   const onQuery = (q: { sql: string }) => statements.push(q.sql);
 
   before(async () => {
-    ({ store, close } = await openFreshStore());
+    // The server's own commit setting, so a batch's asynchronous commit shows against it.
+    ({ store, close } = await openFreshStore("empty", { waitForDisk: true }));
     store.db.on("query", onQuery);
   });
   after(async () => {

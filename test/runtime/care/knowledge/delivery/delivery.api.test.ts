@@ -13,6 +13,7 @@ import { ManualClock } from "../../../../../runtime/platform/core/clock";
 import { sharpLib } from "../../../../../runtime/care/eink/native-libs";
 import { KEYS, startTestApp, type TestApp } from "../../../../support/test-app";
 import { eventually, importRule } from "../../../../support/eventually";
+import { drained } from "../../../../support/ws-drained";
 import { insertCard, insertDocument, insertQuiz } from "../../../../support/knowledge-fixture";
 
 type Frame = Record<string, any>;
@@ -229,7 +230,7 @@ describe("knowledge delivery through rules", function () {
       ],
     );
     assert.match(receipts[1].detail, /shown on hall_display until .* with its picture/);
-    assert.match(receipts[2].detail, /no realtime voice model/);
+    assert.match(receipts[2].detail, /no voice model is set up/);
     assert.equal(done.pipeline_data.info_card.delivery_id, frame.delivery_id);
 
     const png = await fetch(`${t.baseUrl}/api/v1/image/active/hall_display`, { headers: { "x-api-key": KEYS.admin } });
@@ -261,7 +262,8 @@ describe("knowledge delivery through rules", function () {
     assert.deepEqual(d.channels, ["pwa", "eink", "voice"]);
     assert.equal(d.receipt.pwa.delivered, true);
     const again = await Tablet.connect(wsUrl, KEYS.webapp);
-    await new Promise((r) => setTimeout(r, 150));
+    await t.app.ctx.webapp.greeted(); // the replay to a new tablet has sent all it sends,
+    await drained(again.ws); // and this tablet has received it
     assert.ok(!again.frames.some((f) => f.type === "info_card" && f.delivery_id === frame.delivery_id), "a card put away is not shown again");
     again.ws.close();
   });

@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { openStore } from "../../../../../runtime/platform/db/store";
 import { startService, type ServiceProcess } from "../../../../support/service-process";
+import { eventually } from "../../../../support/eventually";
 import { migratedDatabase, type TestDatabase } from "../../../../support/test-db";
 import { FAMILY_QUESTIONS, insertQuiz } from "../../../../support/knowledge-fixture";
 
@@ -37,12 +38,14 @@ describe("quiz sessions across a restart", function () {
   };
   const runOf = (exec: number) => api("GET", `/api/v1/workflows/${exec}`).then((r) => r.body);
   async function until(exec: number, status: string): Promise<Record<string, any>> {
-    for (let i = 0; i < 300; i++) {
-      const run = await runOf(exec);
-      if (run.status === status) return run;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    throw new Error(`run ${exec} never became ${status}: ${JSON.stringify(await runOf(exec))}`);
+    return eventually(
+      `run ${exec} ${status}`,
+      async () => {
+        const run = await runOf(exec);
+        return run.status === status ? run : undefined;
+      },
+      15_000,
+    );
   }
   async function startQuizRun(name: string, quizId: number, timeoutMinutes: number): Promise<number> {
     const imported = await api("POST", "/api/v1/rules/import", {
@@ -104,6 +107,8 @@ describe("quiz sessions across a restart", function () {
     const exec = await startQuizRun("Quiz runs out", quizId, 0.05); // 3 s
     const sessionId = (await until(exec, "waiting")).pipeline_data.quiz.session_id as number;
     await svc!.stop("SIGKILL");
+    // sleep-ok: the quiz's 3 s run out while the service is down, on the real clock of a process of
+    // its own; the time passing is what is tested, and the check after it is positive.
     await new Promise((r) => setTimeout(r, 3500));
     svc = await startService(env);
     const run = await until(exec, "completed");

@@ -58,11 +58,16 @@ describe("a rule fired in the middle of a deploy", function () {
    */
   const completesAfterFlowsAway = async (exec: number, happen: () => void) => {
     const host = nodeRedHost as unknown as { getNode?: () => undefined; deployStarts(): void; deployEnds(): void };
-    host.getNode = () => undefined;
+    let looked = 0;
+    host.getNode = () => {
+      looked++;
+      return undefined;
+    };
     host.deployStarts();
     try {
       happen();
-      await new Promise((r) => setTimeout(r, 300));
+      // The engine looked for the step's node and found it away: the old code failed the run right there.
+      await eventually("the engine to look for the step's node", () => looked > 0);
       assert.notEqual((await t.get(`/api/v1/workflows/${exec}`)).body.status, "failed", "not failed while the flows are away");
     } finally {
       delete host.getNode;

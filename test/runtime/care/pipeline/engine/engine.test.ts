@@ -7,6 +7,8 @@ import { ManualClock } from "../../../../../runtime/platform/core/clock";
 import type { PipelineExecutionEvent } from "../../../../../runtime/care/pipeline/engine/live-events";
 import { allowPendingDeploy, unbuiltStep } from "../../../../support/stand-in-handler";
 import { startTestApp, type TestApp } from "../../../../support/test-app";
+import { engineQuiet } from "../../../../support/engine-quiet";
+import { eventually } from "../../../../support/eventually";
 
 describe("pipeline engine", function () {
   this.timeout(30000);
@@ -39,12 +41,10 @@ describe("pipeline engine", function () {
 
   /** Wait (real time; the steps here are instant) until the run reaches one of the statuses. */
   async function until(id: number, statuses: string[]): Promise<Record<string, any>> {
-    for (let i = 0; i < 200; i++) {
-      const res = await t.get(`/api/v1/workflows/${id}`);
-      if (statuses.includes(res.body.status)) return res.body;
-      await new Promise((r) => setTimeout(r, 10));
-    }
-    throw new Error(`execution ${id} never reached ${statuses.join("/")}: ${JSON.stringify((await t.get(`/api/v1/workflows/${id}`)).body)}`);
+    return eventually(`execution ${id} ${statuses.join("/")}`, async () => {
+      const run = (await t.get(`/api/v1/workflows/${id}`)).body as Record<string, any>;
+      return statuses.includes(run.status) ? run : undefined;
+    });
   }
 
   it("runs a rule to completed, with timings, ports, skipped steps and an ignored event log", async () => {
@@ -74,7 +74,14 @@ describe("pipeline engine", function () {
     assert.equal(run.pipeline_data.system.timezone, "Europe/Berlin");
     assert.equal(run.pipeline_data.system.local_time_24h, "10:00", "the system object is localized");
     assert.equal(run.trigger_context.trigger_type, "manual");
+    // Started by hand, by the key that asked: the spec's fields as they are, two optional ones beside them.
+    assert.equal(run.started_by_hand, true);
+    assert.equal(run.started_by, "test admin");
+    const envelope = (await t.get(`/api/v1/pipeline/runs/${exec}`)).body;
+    assert.deepEqual([envelope.trigger_type, envelope.started_by_hand, envelope.started_by], ["manual", true, "test admin"]);
     const detail = (await t.get(`/api/v1/workflows/${exec}/detail`)).body;
+    assert.equal(detail.trigger_summary, "started by hand by test admin");
+    assert.equal(detail.path.nodes[0].text, "started by hand by test admin", "the trigger node on the canvas");
     const steps = detail.graph.steps.map((s: { id: number; label: string }) => s);
     const no = steps.find((s: { label: string }) => s.label === "no");
     assert.deepEqual(detail.skipped_nodes, [no.id]);
@@ -144,7 +151,7 @@ describe("pipeline engine", function () {
       [exec],
     );
     clock.advance(9 * 60_000);
-    await new Promise((r) => setTimeout(r, 50));
+    await engineQuiet(t.app.engine);
     assert.equal((await t.get(`/api/v1/workflows/${exec}`)).body.status, "waiting", "not before its time");
     clock.advance(60_000);
     const done = await until(exec, ["completed", "failed"]);
@@ -187,7 +194,7 @@ describe("pipeline engine", function () {
     await until(kept, ["waiting"]);
     await until(dropped, ["waiting"]);
     clock.advance(10 * 60_000 - 200);
-    await new Promise((r) => setTimeout(r, 50));
+    await engineQuiet(t.app.engine);
     for (const exec of [kept, dropped]) {
       const run = (await t.get(`/api/v1/workflows/${exec}`)).body;
       assert.equal(run.status, "waiting", "read back, not resumed");
@@ -196,7 +203,7 @@ describe("pipeline engine", function () {
     assert.equal((await t.post(`/api/v1/workflows/${dropped}/cancel`)).body.status, "cancelled");
     clock.advance(200);
     assert.equal((await until(kept, ["completed", "failed"])).status, "completed");
-    await new Promise((r) => setTimeout(r, 50));
+    await engineQuiet(t.app.engine);
     const cancelled = (await t.get(`/api/v1/workflows/${dropped}`)).body;
     assert.equal(cancelled.status, "cancelled");
     assert.deepEqual(
@@ -214,7 +221,7 @@ describe("pipeline engine", function () {
     assert.equal(res.status, 200, res.text);
     assert.equal(res.body.status, "cancelled");
     clock.advance(6 * 60_000);
-    await new Promise((r) => setTimeout(r, 50));
+    await engineQuiet(t.app.engine);
     assert.equal((await t.get(`/api/v1/workflows/${exec}`)).body.status, "cancelled", "the resume was cancelled too");
     const again = await t.post(`/api/v1/workflows/${exec}/cancel`);
     assert.equal(again.status, 409);
@@ -231,6 +238,9 @@ describe("pipeline engine", function () {
     assert.notEqual(res.body.execution_id, first);
     const second = await until(res.body.execution_id, ["completed"]);
     assert.deepEqual(second.trigger_context, (await t.get(`/api/v1/workflows/${first}`)).body.trigger_context);
+    const detail = (await t.get(`/api/v1/workflows/${res.body.execution_id}/detail`)).body;
+    assert.equal(detail.trigger_summary, `started again by hand (a copy of run #${first})`, "not the first run's starter");
+    assert.equal(second.started_by, undefined);
   });
 
   it("keeps a waiting run across a REST redeploy of its rule and resumes it on the new flow", async () => {

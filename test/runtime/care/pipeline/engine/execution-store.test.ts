@@ -10,6 +10,7 @@ import { ExecutionStore, WRITE_DELAY_MS } from "../../../../../runtime/care/pipe
 import { newRunState, type RunState } from "../../../../../runtime/care/pipeline/engine/run-state";
 import type { GraphSnapshot } from "../../../../../runtime/care/pipeline/engine/graph-snapshot";
 import { triggerContext } from "../../../../../runtime/care/pipeline/engine/types";
+import { ManualClock } from "../../../../../runtime/platform/core/clock";
 
 const graph: GraphSnapshot = {
   rule_id: 1,
@@ -27,7 +28,8 @@ const newRun = (ruleId = 1): Omit<RunState, "id"> => ({
   rule_id: ruleId,
 });
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Lets a flush the batch clock started finish: the recording writer only awaits microtasks. */
+const settled = () => new Promise((r) => setImmediate(r));
 
 describe("execution store (group commit)", () => {
   let batches: RunWrite[][];
@@ -35,8 +37,11 @@ describe("execution store (group commit)", () => {
   let failNext: number;
   let errors: number[][];
   let store: ExecutionStore;
+  /** The write delay's clock: nothing is written for the delay until the test moves it. */
+  let batch: ManualClock;
 
   beforeEach(() => {
+    batch = new ManualClock(0);
     // This test's own arrays: a store of an earlier test whose timer fires late (a loaded
     // machine) writes into the arrays it was made with, never into this test's.
     const mine = { batches: [] as RunWrite[][], snapshotRows: [] as unknown[][], errors: [] as number[][] };
@@ -55,8 +60,15 @@ describe("execution store (group commit)", () => {
       writer,
       () => "2026-06-01T08:00:01.000Z",
       (_err, runs) => mine.errors.push(runs),
+      null,
+      batch,
     );
   });
+  /** Moves the batch clock and lets what fell due be written. */
+  const elapse = async (ms: number) => {
+    batch.advance(ms);
+    await settled();
+  };
 
   const written = () => batches.flat();
   const statusOf = (w: RunWrite) => w.mutable[0];
@@ -74,7 +86,9 @@ describe("execution store (group commit)", () => {
 
   it("writes a run still running after the delay, then its end as an update", async () => {
     const run = store.create(newRun());
-    await sleep(WRITE_DELAY_MS * 3);
+    await elapse(WRITE_DELAY_MS - 1);
+    assert.equal(written().length, 0, "not before the delay");
+    await elapse(1);
     assert.equal(written().length, 1);
     assert.equal(statusOf(written()[0]), "running");
     assert.equal(logStatusOf(written()[0]), "processing");
@@ -89,9 +103,7 @@ describe("execution store (group commit)", () => {
 
   it("writes a run someone waits for at once, without the delay", async () => {
     const run = store.create(newRun());
-    const t0 = performance.now();
-    await store.whenWritten(run.id);
-    assert.ok(performance.now() - t0 < WRITE_DELAY_MS, "written on the next tick");
+    await store.whenWritten(run.id); // the batch clock never moves: no delay was waited
     assert.equal(written().length, 1);
     await store.whenWritten(run.id);
     assert.equal(written().length, 1, "nothing queued: nothing written again");
@@ -131,7 +143,9 @@ describe("execution store (group commit)", () => {
     run.status = "completed";
     await assert.rejects(store.save(run), /disk full/);
     assert.deepEqual(errors, [[run.id]]);
-    await sleep(WRITE_DELAY_MS * 3);
+    await settled();
+    assert.equal(written().length, 0, "the retry waits for the delay");
+    await elapse(WRITE_DELAY_MS);
     assert.equal(written().length, 1);
     assert.ok(written()[0].fixed, "still an insert: the first one never happened");
     assert.equal(statusOf(written()[0]), "completed");
@@ -142,7 +156,7 @@ describe("execution store (group commit)", () => {
     const run = store.create(newRun());
     run.status = "completed";
     await assert.rejects(store.save(run));
-    await sleep(WRITE_DELAY_MS * 8);
+    for (let i = 0; i < 8; i++) await elapse(WRITE_DELAY_MS);
     assert.equal(errors.length, 3);
     failNext = 0;
     await store.flushQueued();

@@ -10,6 +10,7 @@ import { openStore } from "../../../../../runtime/platform/db/store";
 import { startFakeOpenAiChatServer, type ScriptedServer } from "../../../../fakes/openai-chat-server";
 import { migratedDatabase, type TestDatabase } from "../../../../support/test-db";
 import { KEYS, testAuthSettings } from "../../../../support/test-app";
+import { eventually } from "../../../../support/eventually";
 
 describe("engine: a graceful stop", function () {
   this.timeout(30_000);
@@ -59,8 +60,7 @@ describe("engine: a graceful stop", function () {
     });
     assert.ok(imported.rule_id, JSON.stringify(imported));
     const { execution_id } = await post(`/api/v1/rules/${imported.rule_id}/execute`, {});
-    const until = Date.now() + 10_000;
-    while (model.requests.length === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
+    await eventually("the model asked", () => model.requests.length > 0);
     assert.equal(model.requests.length, 1, "the step is waiting for the model");
 
     await app.close();

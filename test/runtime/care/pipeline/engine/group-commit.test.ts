@@ -10,6 +10,7 @@ import { triggerContext } from "../../../../../runtime/care/pipeline/engine/type
 import { findRule } from "../../../../../runtime/care/rules/rule-read";
 import { standInHandler } from "../../../../support/stand-in-handler";
 import { startTestApp, type TestApp } from "../../../../support/test-app";
+import { eventually } from "../../../../support/eventually";
 
 describe("runs written by group commit", function () {
   this.timeout(30000);
@@ -72,7 +73,7 @@ describe("runs written by group commit", function () {
     try {
       const id = await importRule("Act", {}, [{ label: "hub", step_type: "hub_action", schema_version: 1, config: { domain: "light", service: "turn_on" } }]);
       const started = await t.app.ctx.engine!.fire({ rule_id: id, trigger: triggerContext({ trigger_type: "manual" }), skip_gates: true });
-      for (let i = 0; i < 200 && rowAtStep === "not run"; i++) await new Promise((r) => setTimeout(r, 5));
+      await eventually("the step to run", () => rowAtStep !== "not run");
       assert.deepEqual(rowAtStep, { id: started.execution_id, status: "running" });
     } finally {
       restore();

@@ -7,6 +7,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { startService } from "../../../../support/service-process";
+import { eventually } from "../../../../support/eventually";
 
 describe("waits across a restart", function () {
   this.timeout(60000);
@@ -38,22 +39,20 @@ describe("waits across a restart", function () {
       });
       assert.equal(imported.status, 201, JSON.stringify(imported.body));
       exec = (await api(first.baseUrl, "POST", `/api/v1/rules/${imported.body.rule_id}/execute`)).body.execution_id;
-      for (let i = 0; i < 100; i++) {
-        if ((await api(first.baseUrl, "GET", `/api/v1/workflows/${exec}`)).body.status === "waiting") break;
-        await new Promise((r) => setTimeout(r, 20));
-      }
-      assert.equal((await api(first.baseUrl, "GET", `/api/v1/workflows/${exec}`)).body.status, "waiting");
+      await eventually("the run to park", async () => (await api(first.baseUrl, "GET", `/api/v1/workflows/${exec}`)).body.status === "waiting");
     } finally {
       await first.stop("SIGKILL");
     }
     const second = await startService(env);
     try {
-      let run: Record<string, any> = {};
-      for (let i = 0; i < 300; i++) {
-        run = (await api(second.baseUrl, "GET", `/api/v1/workflows/${exec!}`)).body;
-        if (["completed", "failed", "cancelled"].includes(run.status)) break;
-        await new Promise((r) => setTimeout(r, 50));
-      }
+      const run = await eventually(
+        "the run to end after the restart",
+        async () => {
+          const r = (await api(second.baseUrl, "GET", `/api/v1/workflows/${exec!}`)).body as Record<string, any>;
+          return ["completed", "failed", "cancelled"].includes(r.status) ? r : undefined;
+        },
+        15_000,
+      );
       assert.equal(run.status, "completed", JSON.stringify(run));
       assert.deepEqual(
         run.step_timings.map((s: { label: string }) => s.label),

@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { ManualClock } from "../../../../../runtime/platform/core/clock";
 import { standInHandler } from "../../../../support/stand-in-handler";
 import { startTestApp, type TestApp } from "../../../../support/test-app";
+import { eventually } from "../../../../support/eventually";
 
 describe("step and run timeouts", function () {
   this.timeout(30000);
@@ -14,18 +15,20 @@ describe("step and run timeouts", function () {
   let clock: ManualClock;
   let restore: () => void = () => undefined;
   let aborted = 0;
+  let started = 0;
 
   before(async () => {
     // The hub client has no handler yet; here it hangs until aborted, like a hub that never answers.
     restore = standInHandler(
       "hub_action",
       (hctx) =>
-        new Promise((_resolve, reject) =>
+        new Promise((_resolve, reject) => {
+          started++;
           hctx.signal.addEventListener("abort", () => {
             aborted++;
             reject(new Error("aborted"));
-          }),
-        ),
+          });
+        }),
     );
     clock = new ManualClock(Date.parse("2026-06-01T08:00:00Z"));
     t = await startTestApp({ nodeRed: true, clock, settings: { pipeline: { step_timeout_seconds: 60 } } });
@@ -49,21 +52,24 @@ describe("step and run timeouts", function () {
     return res.body.rule_id as number;
   };
   const status = async (id: number) => (await t.get(`/api/v1/workflows/${id}`)).body;
-  const tick = () => new Promise((r) => setTimeout(r, 30));
+  /** The hub step is under way: its step timeout is armed on the clock. */
+  const underWay = (n: number) => eventually(`hub step ${n} under way`, () => started >= n);
+  const ended = (id: number) =>
+    eventually(`run ${id} ended`, async () => {
+      const run = await status(id);
+      return run.status === "running" ? undefined : run;
+    });
 
   it("fails a hanging step at 60 s and continues the run", async () => {
     const rule = await importRule("Slow hub", 5);
     const { body } = await t.post(`/api/v1/rules/${rule}/execute`);
-    await tick();
+    await underWay(1);
     clock.advance(59_000);
-    await tick();
+    // A timeout due by now fired inside advance() and aborts the handler a few microtasks later: long before this answers.
     assert.equal((await status(body.execution_id)).status, "running");
+    assert.equal(aborted, 0, "not timed out at 59 s");
     clock.advance(1_000);
-    let run = await status(body.execution_id);
-    for (let i = 0; i < 50 && run.status === "running"; i++) {
-      await tick();
-      run = await status(body.execution_id);
-    }
+    const run = await ended(body.execution_id);
     assert.equal(run.status, "completed", JSON.stringify(run));
     assert.deepEqual(
       run.step_timings.map((s: { label: string; success: boolean; error: string | null }) => [s.label, s.success, s.error]),
@@ -79,15 +85,12 @@ describe("step and run timeouts", function () {
     clock = new ManualClock(Date.parse("2026-06-01T08:00:00Z"));
     t = await startTestApp({ nodeRed: true, clock, settings: { pipeline: { step_timeout_seconds: 600 } } });
     aborted = 0;
+    started = 0;
     const rule = await importRule("Too slow", 1);
     const { body } = await t.post(`/api/v1/rules/${rule}/execute`);
-    await tick();
+    await underWay(1);
     clock.advance(61_000);
-    let run = await status(body.execution_id);
-    for (let i = 0; i < 50 && run.status === "running"; i++) {
-      await tick();
-      run = await status(body.execution_id);
-    }
+    const run = await ended(body.execution_id);
     assert.equal(run.status, "failed");
     assert.match(run.error, /exceeded its 1-minute timeout/);
     assert.equal((await t.get("/api/v1/events?rule_name=Too%20slow")).body[0].status, "failed");

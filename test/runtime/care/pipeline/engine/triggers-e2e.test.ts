@@ -6,6 +6,8 @@
 import assert from "node:assert/strict";
 import { ManualClock } from "../../../../../runtime/platform/core/clock";
 import { startTestApp, type TestApp } from "../../../../support/test-app";
+import { engineQuiet } from "../../../../support/engine-quiet";
+import { eventually } from "../../../../support/eventually";
 
 describe("triggers through the engine", function () {
   this.timeout(30000);
@@ -27,14 +29,24 @@ describe("triggers through the engine", function () {
     return res.body.rule_id as number;
   };
   const runsOf = async (ruleId: number) => (await t.get(`/api/v1/workflows?rule_id=${ruleId}`)).body as Array<Record<string, any>>;
-  const settle = async (ruleId: number, n: number) => {
-    for (let i = 0; i < 200; i++) {
+  const settle = async (ruleId: number, n: number) =>
+    eventually(`${n} finished run(s) of rule ${ruleId}`, async () => {
       const runs = await runsOf(ruleId);
-      if (runs.length >= n && runs.every((r) => r.status !== "running")) return runs;
-      await new Promise((r) => setTimeout(r, 10));
-    }
-    return runsOf(ruleId);
+      return runs.length >= n && runs.every((r) => r.status !== "running") ? runs : undefined;
+    });
+  /** Whatever the triggers were handed so far decided, and any run it started finished. */
+  const triggersDone = async () => {
+    await t.app.triggers!.idle();
+    await engineQuiet(t.app.engine);
   };
+  /** Resolves at the next `rules.changed` (the runtime runs the deployed flows; triggers re-read them). */
+  const nextRulesChange = () =>
+    new Promise<void>((resolve) => {
+      const off = t.app.ctx.bus.subscribe("rules.changed", () => {
+        off();
+        resolve();
+      });
+    });
 
   it("fires a webhook rule with the right secret only, with the body as trigger_input", async () => {
     const id = await importRule({
@@ -67,7 +79,7 @@ describe("triggers through the engine", function () {
       steps: [{ label: "c", step_type: "condition", config: { expression: "room_name == 'hallway'" } }],
     });
     t.app.ctx.bus.publish("sensor.event", { kind: "button", input: {}, sensor_id: "hall_pir", room_name: "hallway" });
-    await new Promise((r) => setTimeout(r, 100));
+    await triggersDone();
     assert.equal((await runsOf(id)).length, 0, "10:00 is outside 22:00-06:00: no execution");
     clock.set(Date.parse("2026-06-01T21:30:00Z")); // 23:30 in Berlin
     t.app.ctx.bus.publish("sensor.event", { kind: "button", input: {}, sensor_id: "hall_pir", room_name: "hallway" });
@@ -102,13 +114,15 @@ describe("triggers through the engine", function () {
 
   it("fires a cron rule at its local time", async () => {
     clock.set(Date.parse("2026-06-02T05:58:00Z")); // 07:58 in Berlin
+    const deployed = nextRulesChange();
     const id = await importRule({
       rule: { name: "Eight o'clock", trigger_type: "cron", schedule_cron: "0 8 * * *", primary_sensor_ref: { kind: "sensor", label: "hall_pir" } },
       steps: [{ label: "c", step_type: "condition", config: { expression: "system.local_time_24h == '08:00'" } }],
     });
-    await new Promise((r) => setTimeout(r, 100));
+    await deployed;
+    await t.app.triggers!.idle(); // the cron scheduler re-read the rules: this one is armed
     clock.advance(60_000);
-    await new Promise((r) => setTimeout(r, 50));
+    await triggersDone();
     assert.equal((await runsOf(id)).length, 0, "not at 07:59");
     clock.advance(60_000);
     const runs = await settle(id, 1);

@@ -16,6 +16,7 @@ import { ManualClock } from "../../../../../runtime/platform/core/clock";
 import { startFakeOpenAiChatServer, type ScriptedServer } from "../../../../fakes/openai-chat-server";
 import { startFakeSceneAnalysisServer, type FakeSceneServer } from "../../../../fakes/scene-analysis-server";
 import { startTestApp, type TestApp } from "../../../../support/test-app";
+import { eventually } from "../../../../support/eventually";
 
 const jpeg = (width: number, background: string): Promise<Buffer> =>
   sharp({ create: { width, height: 48, channels: 3, background } })
@@ -106,16 +107,12 @@ describe("run frames: the frames that started a run and the images its model ste
       media_paths: [first.path, second.path, "media/front_cam/by-hand.jpg"],
       media_type: "image/jpeg",
     });
-    for (let i = 0; i < 500; i++) {
-      const run = (await t.get("/api/v1/workflows")).body[0];
-      if (run && !["running", "waiting"].includes(run.status)) {
-        assert.equal(run.status, "completed", JSON.stringify(run));
-        runId = run.id;
-        break;
-      }
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    assert.ok(runId, "the run ended");
+    const run = await eventually("the run ended", async () => {
+      const r = (await t.get("/api/v1/workflows")).body[0];
+      return r && !["running", "waiting"].includes(r.status) ? r : undefined;
+    });
+    assert.equal(run.status, "completed", JSON.stringify(run));
+    runId = run.id;
   });
   after(async () => {
     await t?.close();

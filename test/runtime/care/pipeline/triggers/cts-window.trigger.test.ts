@@ -1,7 +1,7 @@
 /** cts_window rules fire per window of the app clock when the stored tracking frames meet their thresholds. */
 import assert from "node:assert/strict";
 import { ManualClock } from "../../../../../runtime/platform/core/clock";
-import { CtsWindowTrigger, SETTLE_MS } from "../../../../../runtime/care/pipeline/triggers/cts-window.trigger";
+import { CtsWindowTrigger, LATE_MS, SETTLE_MS } from "../../../../../runtime/care/pipeline/triggers/cts-window.trigger";
 import { storeFrame } from "../../../../../runtime/household/cts/cts-frames.store";
 import { startTestApp, type TestApp } from "../../../../support/test-app";
 import { FakeFirer } from "./trigger-fixture";
@@ -129,6 +129,56 @@ describe("triggers: cts_window", () => {
     assert.equal((await t.request("DELETE", `/api/v1/rules/${id}`)).status, 204);
     await rulesChanged();
     assert.equal(trigger.armed().size, 0);
+  });
+
+  it("reads a closed window again when frames captured in it are committed late, and fires it once", async () => {
+    await start();
+    const hall = await rule({ name: "Someone in the hallway", cts_window_config: { duration_s: 10, rooms: ["Hallway"] } });
+    trigger.start();
+    await trigger.idle();
+    await advance(8_000 + SETTLE_MS);
+    assert.equal(firer.calls.length, 0, "the window closed with no frame in it");
+
+    // A frame captured at 03:00:05 reaches the store 4 s after the window closed.
+    await advance(3_000);
+    await frame("hall-cam", "Hallway", 3_000, [person("rose")]);
+    t.app.ctx.bus.publish("cts.frames", { earliest_ms: T0 + 3_000 });
+    await trigger.idle();
+    assert.deepEqual(firer.ruleIds(), [hall], "the late frame fired the window it belongs to");
+    const w = firer.calls[0].trigger.webhook_payload as Record<string, any>;
+    assert.equal(w.window_end, "2026-11-22T03:00:10.000Z");
+    assert.deepEqual(w.summary, { distinct_identities: 1, detection_count: 1, rooms: ["Hallway"] });
+
+    await frame("hall-cam", "Hallway", 4_000, [person("rose")]);
+    t.app.ctx.bus.publish("cts.frames", { earliest_ms: T0 + 4_000 });
+    t.app.ctx.bus.publish("cts.frames", { earliest_ms: T0 + 4_000 });
+    await trigger.idle();
+    assert.equal(firer.calls.length, 1, "a window fires once, however many late frames follow");
+  });
+
+  it("lets a frame go that arrives after the late limit, or belongs to the next window", async () => {
+    await start();
+    await rule({ name: "Someone in the hallway", cts_window_config: { duration_s: 10, rooms: ["Hallway"] } });
+    trigger.start();
+    await trigger.idle();
+    await advance(8_000 + SETTLE_MS);
+    await frame("hall-cam", "Hallway", 9_000, [person("rose")]); // 03:00:11, the open window
+    t.app.ctx.bus.publish("cts.frames", { earliest_ms: T0 + 9_000 });
+    await trigger.idle();
+    assert.equal(firer.calls.length, 0, "a frame of the open window waits for its own close");
+
+    trigger.stop();
+    await t.close();
+    await start();
+    await rule({ name: "Someone in the hallway", cts_window_config: { duration_s: 600, rooms: ["Hallway"] } });
+    trigger.start();
+    await trigger.idle();
+    await advance(598_000 + SETTLE_MS); // the window to 03:10:00 closed, empty
+    await advance(LATE_MS);
+    await frame("hall-cam", "Hallway", 1_000, [person("rose")]);
+    t.app.ctx.bus.publish("cts.frames", { earliest_ms: T0 + 1_000 });
+    await trigger.idle();
+    assert.equal(firer.calls.length, 0, "past the late limit the window is history");
   });
 
   it("refuses a window config that does not fit, naming the field", async () => {

@@ -1,0 +1,16 @@
+// The care-safety modules `npm run mutation -- <name>` mutates (issue 50), one group per run: the
+// sources Stryker mutates and the compiled test files that are meant to kill those mutants.
+// A group's tests are its own module's, not the whole suite: a mutant only the suite at large
+// notices is one the module's tests do not pin down, which is what the score is meant to show.
+// Tests of two instances need PostgreSQL (CAREFLOW_TEST_DATABASE_URL, else the local server).
+// `typeCheck: true` adds Stryker's TypeScript checker to a group (a type check per mutant: slow).
+module.exports = {
+  escalation: {
+    mutate: ["runtime/care/notify/escalation.ts"],
+    tests: ["dist/test/runtime/care/notify/escalation.test.js", "dist/test/runtime/care/notify/escalation-leases.test.js"],
+  },
+  "lease-fencing": {
+    mutate: ["runtime/platform/cluster/cluster.store.ts", "runtime/platform/cluster/leases.ts"],
+    tests: ["dist/test/runtime/platform/cluster/lease-fencing.test.js", "dist/test/runtime/platform/cluster/pg-leases.test.js"],
+  },
+};
