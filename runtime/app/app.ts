@@ -37,9 +37,10 @@ import { refuseBlockedAddress, refusedUpgrade } from "../platform/auth/blocked-a
 import { editorLogin } from "../platform/nodered/admin-auth";
 import { loginThrottle } from "../platform/nodered/login-throttle";
 import { editorBearerGate } from "../platform/nodered/editor-bearer";
+import { endSessionsOfGoneKeys } from "../platform/nodered/editor-sessions";
 import { errorHandler, notFoundHandler } from "../platform/http/error-handler";
 import { EDITOR_ROOT, nodeRedHost, type HostTarget } from "../platform/nodered/host";
-import { readFlows } from "../platform/nodered/flow-store";
+import { readFlows, storedSessions } from "../platform/nodered/flow-store";
 import { APP_INFO_AT_ROOT, appInfoAtRoot, healthRouter } from "./ops/ops.router";
 import { FlowWriter, directFlowSource, saveFlowsWithIndex, type DeployChecker, type FlowSource } from "../care/rules/flow-writer";
 import { checkDeploy } from "../care/rules/flow-validation";
@@ -475,6 +476,12 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
   if (useNodeRed) {
     app.post(`${EDITOR_ROOT}/auth/token`, ...loginThrottle(throttle, async (user, password) => (await editorLogin(keys, user, password)) !== null));
     app.use(EDITOR_ROOT, editorBearerGate(keys, throttle));
+    // A revoked or rotated key's editor sessions end too, wherever it was revoked (their comms sockets told and closed).
+    const endGoneSessions = () =>
+      void endSessionsOfGoneKeys(keys, () => storedSessions(ctx.db)).catch((err: unknown) =>
+        log.warn({ err }, "the editor sessions of a revoked key could not be ended"),
+      );
+    lifecycle.add("revoked keys' editor sessions", ctx.bus.subscribe("key.revoked", endGoneSessions, { otherInstances: true }));
     app.post(`${EDITOR_ROOT}/flows`, readableDeployErrors);
     app.use(EDITOR_ROOT, nodeRedHost.admin);
     app.use(nodeRedHost.httpNode);

@@ -39,7 +39,7 @@ export function runToExit(env: NodeJS.ProcessEnv, timeoutMs = 15000): Promise<Ex
 }
 
 /** Start main.js on port 0 and resolve once it logs the port it listens on. */
-export function startService(env: NodeJS.ProcessEnv, timeoutMs = 15000): Promise<ServiceProcess> {
+export function startService(env: NodeJS.ProcessEnv, timeoutMs = 30_000): Promise<ServiceProcess> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [MAIN], { env: { ...process.env, PORT: "0", ...env }, stdio: ["ignore", "pipe", "pipe"] });
     let out = "";

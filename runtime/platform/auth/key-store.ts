@@ -52,7 +52,12 @@ export class KeyStore {
 
   /** Who the presented key belongs to: a settings key, else a managed one; null for no key. */
   async resolve(presented: string): Promise<Principal | null> {
-    const digest = digestOf(presented);
+    return this.resolveDigest(digestOf(presented));
+  }
+
+  /** Who the key with this digest belongs to (a key kept only as its digest, e.g. an editor session's). */
+  async resolveDigest(digest: Buffer): Promise<Principal | null> {
+    if (digest.length !== 32) return null;
     return this.settingsKey(digest) ?? (this.managed ? this.managed.byDigest(digest) : null);
   }
 

@@ -9,6 +9,7 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { KeyStore } from "../auth/key-store";
+import type { Principal } from "../auth/principal";
 
 export interface RedUser {
   username: string;
@@ -25,8 +26,11 @@ export const LOGIN_MESSAGE = "Log in as admin with an admin API key, or as careg
 
 /** The editor user a key is, as Bearer token or password: admin before caregiver. */
 export async function userOfKey(keys: KeyStore, key: unknown): Promise<RedUser | null> {
-  if (typeof key !== "string") return null;
-  const p = await keys.resolve(key);
+  return typeof key === "string" ? userOfPrincipal(await keys.resolve(key)) : null;
+}
+
+/** The editor user a key's holder is, if any. */
+export function userOfPrincipal(p: Principal | null): RedUser | null {
   if (p?.kind !== "api") return null;
   if (p.isAdmin) return USERS.admin;
   return p.roles.includes("caregiver") ? USERS.caregiver : null;

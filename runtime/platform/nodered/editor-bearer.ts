@@ -11,17 +11,7 @@ import { clientAddress } from "../auth/authenticate";
 import type { FailureThrottle } from "../auth/failure-throttle";
 import type { KeyStore } from "../auth/key-store";
 import { userOfKey, withCheckedBearer } from "./admin-auth";
-
-interface RedSession {
-  user: string;
-}
-
-/** Node-RED's own session store (the one its Bearer strategy reads), loaded with Node-RED. */
-interface RedTokens {
-  get(token: string): Promise<RedSession | null | undefined>;
-}
-let tokens: RedTokens | undefined;
-const redTokens = (): RedTokens => (tokens ??= require("@node-red/editor-api/lib/auth/tokens") as RedTokens);
+import { liveSession } from "./editor-sessions";
 
 /** As Node-RED reads it: the second word of an `Authorization: Bearer …` header. */
 function bearerOf(req: Request): string | null {
@@ -32,14 +22,12 @@ function bearerOf(req: Request): string | null {
 /** `GET /editor/diagnostics` in any case, with or without a trailing slash (Express routes so). */
 const isDiagnostics = (req: Request): boolean => (req.method === "GET" || req.method === "HEAD") && /^\/diagnostics\/?$/i.test(req.path);
 
-/** Who a token is in the editor: a key's user, a session's user, or nobody. */
-async function editorUser(keys: KeyStore, token: string): Promise<{ name: string; byKey: boolean } | null> {
+/** Who a token is in the editor: a key's user, a session's user, a session just ended (its key gone), or nobody. */
+async function editorUser(keys: KeyStore, token: string): Promise<{ name: string; byKey: boolean } | "ended" | null> {
   const user = await userOfKey(keys, token);
   if (user) return { name: user.username, byKey: true };
-  const session = await redTokens()
-    .get(token)
-    .catch(() => null);
-  return session ? { name: session.user, byKey: false } : null;
+  const session = await liveSession(keys, token);
+  return session && session !== "ended" ? { name: session.user, byKey: false } : session;
 }
 
 /** Mounted at the editor's root, before Node-RED's admin API. */
@@ -51,6 +39,8 @@ export function editorBearerGate(keys: KeyStore, throttle: FailureThrottle): Req
     if (!header && !(diagnostics && query)) return next();
     const token = (header ?? query)!;
     const user = await editorUser(keys, token);
+    // No guess either: a real session whose key was revoked or changed since it logged in.
+    if (user === "ended") return next(new UnauthorizedError("This editor session has ended: the key it was opened with was revoked or changed. Log in again."));
     if (!user) {
       // A key of a caller that is no editor user (a display's) is no guess: Node-RED answers it 401.
       if (await keys.resolve(token)) return next();

@@ -5,6 +5,7 @@
  */
 import type { Knex } from "knex";
 import { kvGet, kvSet } from "../db/kv";
+import { labelNewSession } from "./editor-sessions";
 
 export type FlowNode = Record<string, unknown> & { id: string; type: string; z?: string };
 
@@ -67,6 +68,9 @@ async function kvJson<T>(db: Knex, key: string, fallback: T): Promise<T> {
   return text === undefined ? fallback : (JSON.parse(text) as T);
 }
 
+/** The editor sessions as last saved (by any instance). */
+export const storedSessions = (db: Knex): Promise<Record<string, unknown>> => kvJson(db, "node-red:sessions", {});
+
 /** A storage module that reads its target at each call, so the store can be swapped. */
 export function createStorageModule(target: () => FlowStoreTarget): StorageModule {
   const put = (key: string, value: unknown) => kvSet(target().db, key, JSON.stringify(value), target().now());
@@ -78,8 +82,11 @@ export function createStorageModule(target: () => FlowStoreTarget): StorageModul
     saveCredentials: (c) => put("node-red:credentials", c),
     getSettings: () => kvJson(target().db, "node-red:settings", {}),
     saveSettings: (s) => put("node-red:settings", s),
-    getSessions: () => kvJson(target().db, "node-red:sessions", {}),
-    saveSessions: (s) => put("node-red:sessions", s),
+    getSessions: () => storedSessions(target().db),
+    saveSessions: (s) => {
+      labelNewSession(s);
+      return put("node-red:sessions", s);
+    },
     getLibraryEntry: async (type, path) => {
       const entries = await kvJson<Record<string, { meta: Record<string, unknown>; body: string }>>(target().db, `node-red:library:${type}`, {});
       if (entries[path]) return entries[path].body;

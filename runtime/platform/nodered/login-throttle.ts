@@ -7,6 +7,7 @@
 import express, { type NextFunction, type Request, type Response, type RequestHandler } from "express";
 import { clientAddress } from "../auth/authenticate";
 import type { FailureThrottle } from "../auth/failure-throttle";
+import { duringLogin } from "./editor-sessions";
 
 export type LoginCheck = (username: string, password: string) => Promise<boolean>;
 
@@ -30,12 +31,15 @@ export function loginThrottle(throttle: FailureThrottle, check: LoginCheck): Req
         .json({ detail: `Too many failed logins from this address: try again in ${wait} s` });
       return;
     }
-    if (!(await check(field(req.body, "username"), field(req.body, "password")))) {
+    const username = field(req.body, "username");
+    const password = field(req.body, "password");
+    if (!(await check(username, password))) {
       throttle.fail(client);
       res.status(401).json({ detail: "Login failed: user 'admin' with an admin API key, or 'caregiver' with a caregiver API key" });
       return;
     }
-    next();
+    // The session Node-RED creates for this login remembers which key opened it.
+    duringLogin(username, password, next);
   };
   return [form, json, (req, res, next) => void gate(req, res, next).catch(next)];
 }

@@ -8,7 +8,8 @@ import assert from "node:assert/strict";
 import WebSocket from "ws";
 import { ManualClock } from "../../../../runtime/platform/core/clock";
 import { KEY_REVOKED_CLOSE } from "../../../../runtime/platform/ws/webapp-hub";
-import { startTestApp, testAuthSettings, type TestApp } from "../../../support/test-app";
+import { KEYS, startTestApp, testAuthSettings, type TestApp } from "../../../support/test-app";
+import { eventually } from "../../../support/eventually";
 
 const INIT = {
   jsonrpc: "2.0",
@@ -44,11 +45,11 @@ describe("admin keys: a managed key on every way in", function () {
     assert.equal(res.status, 201, res.text);
     return res.body;
   };
-  const login = (username: string, password: string) =>
+  const login = (username: string, password: string, scope = "*") =>
     fetch(`${t.baseUrl}/editor/auth/token`, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ client_id: "node-red-editor", grant_type: "password", scope: "*", username, password }).toString(),
+      body: new URLSearchParams({ client_id: "node-red-editor", grant_type: "password", scope, username, password }).toString(),
     });
   const mcp = (key: string) => fetch(`${t.baseUrl}/mcp`, { method: "POST", headers: { ...MCP_ACCEPT, "x-api-key": key }, body: JSON.stringify(INIT) });
 
@@ -101,6 +102,65 @@ describe("admin keys: a managed key on every way in", function () {
     assert.equal((await t.request("DELETE", `/api/v1/admin/keys/${admin.id}`)).status, 204);
     assert.equal((await login("admin", admin.key)).status, 401);
     assert.equal((await fetch(`${t.baseUrl}/editor/flows`, { headers: { authorization: `Bearer ${admin.key}` } })).status, 401);
+  });
+
+  it("ends the editor sessions a key opened when it is revoked or rotated, their comms sockets too; other keys' sessions stay", async () => {
+    const session = async (user: string, key: string): Promise<string> => {
+      const res = await login(user, key, user === "admin" ? "*" : "read");
+      const text = await res.text();
+      assert.equal(res.status, 200, text);
+      return (JSON.parse(text) as { access_token: string }).access_token;
+    };
+    const flows = (token: string) => fetch(`${t.baseUrl}/editor/flows`, { headers: { authorization: `Bearer ${token}` } });
+    /** The editor's comms socket, authenticated with the session: the frames it gets and when it closes. */
+    const comms = async (token: string) => {
+      const ws = new WebSocket(wsUrl("/editor/comms"));
+      const frames: string[] = [];
+      ws.on("message", (d) => frames.push(String(d)));
+      const closed = new Promise<void>((r) => ws.once("close", () => r()));
+      await new Promise((r, j) => (ws.once("open", r), ws.once("error", j)));
+      ws.send(JSON.stringify({ auth: token }));
+      await eventually("auth answered", () => frames.some((f) => f.includes('"auth"')));
+      return { frames, closed };
+    };
+    const nurse = await make("night nurse", "caregiver");
+    const second = await make("son's laptop", "admin");
+    const nurseSession = await session("caregiver", nurse.key);
+    const secondSession = await session("admin", second.key);
+    const ownerSession = await session("admin", KEYS.admin);
+    for (const token of [nurseSession, secondSession, ownerSession]) assert.equal((await flows(token)).status, 200);
+    const socket = await comms(secondSession);
+    assert.ok(socket.frames[0]?.includes('"ok"'), socket.frames.join());
+
+    assert.equal((await t.request("DELETE", `/api/v1/admin/keys/${second.id}`)).status, 204);
+    await socket.closed; // told, then closed, without any request of its own
+    assert.ok(
+      socket.frames.some((f) => f.includes('"fail"')),
+      socket.frames.join(),
+    );
+    const refused = await flows(secondSession);
+    assert.equal(refused.status, 401);
+    assert.match(((await refused.json()) as { detail: string }).detail, /session has ended.*revoked or changed/);
+    assert.equal((await flows(ownerSession)).status, 200, "the owner's own session stays");
+    assert.equal((await flows(nurseSession)).status, 200, "another key's session of another user stays");
+
+    // The editor left open keeps asking with its ended session: told so each time, never taken for guessing keys.
+    for (let i = 0; i < 4; i++) assert.equal((await flows(secondSession)).status, 401);
+    assert.equal((await flows(ownerSession)).status, 200, "the address is not blocked");
+
+    assert.equal((await t.post(`/api/v1/admin/keys/${nurse.id}/rotate`, {})).status, 200);
+    assert.equal((await flows(nurseSession)).status, 401, "rotated: the old key's session ends");
+    assert.equal((await flows(ownerSession)).status, 200);
+  });
+
+  it("ends a session no key can be checked for (one opened before sessions remembered their key)", async () => {
+    const redTokens = require("@node-red/editor-api/lib/auth/tokens") as {
+      create(user: string, client: string, scope: string): Promise<{ accessToken: string }>;
+    };
+    const { accessToken } = await redTokens.create("admin", "node-red-editor", "*");
+    const res = await fetch(`${t.baseUrl}/editor/flows`, { headers: { authorization: `Bearer ${accessToken}` } });
+    assert.equal(res.status, 401);
+    assert.match(((await res.json()) as { detail: string }).detail, /Log in again/);
   });
 
   it("counts a revoked key as a wrong one: the address is blocked after max_failures", async () => {

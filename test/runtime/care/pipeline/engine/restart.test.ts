@@ -10,7 +10,7 @@ import { startService } from "../../../../support/service-process";
 import { eventually } from "../../../../support/eventually";
 
 describe("waits across a restart", function () {
-  this.timeout(60000);
+  this.timeout(90_000);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "careflow-restart-"));
   const env = { CAREFLOW_DATA_DIR: dataDir, CAREFLOW_ADMIN_KEY: "restart-admin-key", CAREFLOW_DEMO: "0" };
   after(() => fs.rmSync(dataDir, { recursive: true, force: true }));
