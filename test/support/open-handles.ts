@@ -51,16 +51,43 @@ const pending = (t: NodeJS.Timeout | undefined): boolean => {
 // timer for the process's life, not a leftover of the file that happened to log in first. Long
 // timers are noted with whether Node-RED started them.
 const longTimers: Array<{ timer: WeakRef<NodeJS.Timeout>; nodeRed: boolean }> = [];
+/**
+ * Every timer with its callback (weakly, no stack: cheap enough to keep on in CI), so a leftover
+ * one is named by the code it would run even when the run was not traced.
+ */
+const recentTimers: Array<{ timer: WeakRef<NodeJS.Timeout>; fn: WeakRef<object> | null; ms: number; kind: string }> = [];
 {
-  const original = timers.setTimeout as (...args: unknown[]) => NodeJS.Timeout;
-  const noting = (...args: unknown[]): NodeJS.Timeout => {
-    const timer = original(...args);
-    if (Number(args[1]) >= 3_600_000) longTimers.push({ timer: new WeakRef(timer), nodeRed: /[\\/]@node-red[\\/]/.test(new Error().stack ?? "") });
-    return timer;
-  };
-  (globalThis as Record<string, unknown>).setTimeout = noting;
-  (timers as Record<string, unknown>).setTimeout = noting;
+  for (const name of ["setTimeout", "setInterval"] as const) {
+    const original = timers[name] as (...args: unknown[]) => NodeJS.Timeout;
+    const noting = (...args: unknown[]): NodeJS.Timeout => {
+      const timer = original(...args);
+      const ms = Number(args[1]) || 0;
+      recentTimers.push({ timer: new WeakRef(timer), fn: typeof args[0] === "function" ? new WeakRef(args[0]) : null, ms, kind: name });
+      if (recentTimers.length > 50_000) dropEnded();
+      if (name === "setTimeout" && ms >= 3_600_000)
+        longTimers.push({ timer: new WeakRef(timer), nodeRed: /[\\/]@node-red[\\/]/.test(new Error().stack ?? "") });
+      return timer;
+    };
+    (globalThis as Record<string, unknown>)[name] = noting;
+    (timers as Record<string, unknown>)[name] = noting;
+  }
 }
+
+function dropEnded(): void {
+  let kept = 0;
+  for (const r of recentTimers) if (pending(r.timer.deref())) recentTimers[kept++] = r;
+  recentTimers.length = kept;
+}
+
+/** The timers started since the last baseline and still pending, by the code they would run. */
+const pendingCallbacks = (): string[] =>
+  recentTimers
+    .filter((r) => pending(r.timer.deref()))
+    .map((r) => {
+      const fn = r.fn?.deref();
+      const code = typeof fn === "function" ? `${fn.name || "anonymous"}: ${fn.toString().replace(/\s+/g, " ").slice(0, 240)}` : "(callback gone)";
+      return `${r.kind}(${r.ms} ms) ${code}`;
+    });
 const nodeRedLongTimers = (): number => longTimers.filter((l) => l.nodeRed && pending(l.timer.deref())).length;
 
 if (process.env.CAREFLOW_OPEN_HANDLES === "trace") {
@@ -93,6 +120,7 @@ let timersBefore = 0;
 let pendingBefore = new Set<number>();
 let redBefore = false;
 let nodeRedTimersBefore = 0;
+let callbacksBefore = new Set<string>();
 
 const leftovers = (): { handles: Handle[]; timers: number } => ({
   handles: activeHandles().filter((h) => !before.has(h) && !isStdio(h)),
@@ -119,6 +147,9 @@ export function openHandlesBefore(): void {
   before = new Set(activeHandles());
   timersBefore = timerCount();
   for (const [id, s] of started) if (!pending(s.timer.deref())) started.delete(id);
+  // Pending ones stay (they are counted in the baseline too, and named only if still left).
+  dropEnded();
+  callbacksBefore = new Set(pendingCallbacks());
   pendingBefore = new Set(stillPending());
   redBefore = nodeRedHost.booted;
   nodeRedTimersBefore = nodeRedLongTimers();
@@ -138,9 +169,13 @@ export async function openHandlesAfter(file: string | undefined): Promise<void> 
   const traced = stillPending()
     .filter((id) => !pendingBefore.has(id))
     .map((id) => `timer started\n${started.get(id)?.stack ?? sleeping.get(id)}`);
+  const named = left.timers > 0 ? pendingCallbacks().filter((c) => !callbacksBefore.has(c)) : [];
   openHandlesBefore();
   if (lines.length === 0) return;
-  const where = traced.length > 0 ? `\n${traced.join("\n")}` : "\n(CAREFLOW_OPEN_HANDLES=trace shows where timers were started)";
+  const where =
+    traced.length > 0
+      ? `\n${traced.join("\n")}`
+      : `${named.length > 0 ? `\npending: ${named.join("\npending: ")}` : ""}\n(CAREFLOW_OPEN_HANDLES=trace shows where timers were started)`;
   throw new Error(`${file ?? "this file"} left running: ${lines.join("; ")}${where}`);
 }
 
