@@ -32,8 +32,8 @@ export interface DeviceIdentity {
   room_name: string | null;
 }
 
-/** A camera frame on its way through the Devices tab. */
-export interface CameraFrame {
+/** A camera frame as the camera posted it, on its way through the Devices tab (stored, it is a `CameraFrame` of care-services). */
+export interface PostedFrame {
   bytes: Buffer;
   labels: string[];
   boxes: number[][];
@@ -58,7 +58,7 @@ export interface TerminalInput {
 }
 
 /** The payload a device message carries between stages. */
-export type DevicePayload = { kind: "camera"; frame: CameraFrame } | { kind: "terminal"; input: TerminalInput };
+export type DevicePayload = { kind: "camera"; frame: PostedFrame } | { kind: "terminal"; input: TerminalInput };
 
 export interface DeviceMessage {
   device: DeviceIdentity;
@@ -99,9 +99,9 @@ export interface DeviceServices {
   /** Turns a JPEG clockwise and re-encodes it; refuses (throws) one larger than `MAX_FRAME_PIXELS`. */
   rotateJpeg(bytes: Buffer, degrees: 90 | 180 | 270): Promise<Buffer>;
   /** Stores a frame in the media store (content-addressed, a media row per frame). */
-  storeFrame(device: DeviceIdentity, frame: CameraFrame): Promise<{ media_id: number; object_name: string; path: string }>;
+  storeFrame(device: DeviceIdentity, frame: PostedFrame): Promise<{ media_id: number; object_name: string; path: string }>;
   /** Hands a stored frame to the sensor's aggregator (window, batch size, cooldown). */
-  aggregate(device: DeviceIdentity, frame: CameraFrame): Promise<{ batch: "opened" | "added" | "flushed" | "cooldown" | "off" }>;
+  aggregate(device: DeviceIdentity, frame: PostedFrame): Promise<{ batch: "opened" | "added" | "flushed" | "cooldown" | "off" }>;
   /** Acts on an alert (the newest open one when `alertId` is null); null when there is none open. */
   actOnNewestAlert(action: "dismiss" | "assist", actor: string, alertId: number | null): Promise<AlertActionResult | null>;
   /** A press or command from a device: `sensor_event` rules of its sensor fire. */

@@ -7,7 +7,7 @@
 import {
   MAX_FRAME_PIXELS,
   type AlertActionResult,
-  type CameraFrame,
+  type PostedFrame,
   type DeviceIdentity,
   type DeviceServices,
   type TerminalInput,
@@ -43,7 +43,7 @@ export function deviceServices(ctx: PlatformContext, aggregator: FrameAggregator
     // The rotate stage checked the header's size; the limit here refuses a frame whose header lied.
     rotateJpeg: (bytes, degrees) =>
       sharpLib()(bytes, { failOn: "error", limitInputPixels: MAX_FRAME_PIXELS }).rotate(degrees).jpeg({ quality: ROTATED_JPEG_QUALITY }).toBuffer(),
-    storeFrame: (device: DeviceIdentity, frame: CameraFrame) =>
+    storeFrame: (device: DeviceIdentity, frame: PostedFrame) =>
       storeFrame(ctx, {
         sensor_id: device.sensor_id,
         room_name: device.room_name,
