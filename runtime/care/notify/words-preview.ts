@@ -10,9 +10,9 @@
  */
 import type { CareContext } from "../context";
 import { seniorLanguage } from "../../household/persons/senior-language";
-import { localParts } from "../../platform/core/zoned-time";
 import { wordsIn, type Words } from "../../platform/i18n/catalogs";
 import { cardTime } from "../eink/card-chrome";
+import { chatTime } from "../chat/alert-notes";
 import { RAISES_ALERT } from "./levels";
 
 export interface ReceiverPreview {
@@ -52,11 +52,6 @@ function written(templates: PreviewInput["templates"], channel: string): string 
   return null;
 }
 
-const hhmm = (ms: number, timeZone: string): string => {
-  const p = localParts(ms, timeZone);
-  return `${String(p.hour).padStart(2, "0")}:${String(p.minute).padStart(2, "0")}`;
-};
-
 /** The fixed words of one receiver, in its language's words `t`. */
 type Chrome = (t: Words) => Pick<ReceiverPreview, "heading" | "buttons" | "note" | "note_when">;
 
@@ -84,7 +79,7 @@ export async function wordsPreview(ctx: CareContext, input: PreviewInput): Promi
         preview(channel, `${chat.name} (family chat)`, chat.language, (t) => ({
           heading: null,
           buttons: alert ? [t("chat.button.on_it"), t("chat.button.resolved")] : [],
-          note: alert ? t("chat.note.on_it", { name: chat.name, time: hhmm(now, zone) }) : null,
+          note: alert ? t("chat.note.on_it", { name: chat.name, time: chatTime(ctx, null) }) : null,
           // The editor's own words (it is in English); the note itself is in the chat's language.
           note_when: alert ? `added to every chat's message once someone presses "${t("chat.button.on_it")}"` : null,
         })),
