@@ -23,6 +23,7 @@ import { chatTargets, redeemCode, targetOfChat } from "./relatives.service";
 import { chatWords, noCodeText, welcomeText, wrongCodeText } from "./relative-words";
 import { statusLine } from "./alert-notes";
 import { actFromChat } from "./chat-act";
+import { replyResolves } from "./resolve-words";
 import type { Words } from "../../platform/i18n/catalogs";
 import { sharpLib } from "../../platform/core/sharp-lib";
 import { leasesOf } from "../../platform/cluster/cluster";
@@ -349,7 +350,7 @@ class ChatService implements ChatLink {
         const target = await this.allowed(msg.chat.id, "reply");
         if (!target) return;
         const actor = msg.from?.first_name || msg.from?.username || target.name;
-        const resolves = /^\s*(resolved|done|ok|erledigt)\b/i.test(text);
+        const resolves = replyResolves(text);
         const answer = await actFromChat(
           this.ctx,
           chatWords(this.ctx, target.language),
