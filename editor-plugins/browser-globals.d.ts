@@ -211,6 +211,8 @@ interface CareflowSchemaField {
   multiline?: boolean;
   /** The notification's `channels`: left out means the alert level's default channels. */
   level_channels?: boolean;
+  /** A notification's message: the form previews it for each receiver, in their language (issue 49). */
+  words_preview?: boolean;
   template?: boolean;
   expression?: boolean;
   minimum?: number;

@@ -13,9 +13,18 @@ import { z } from "zod";
  */
 export type HouseholdRef = "sensor" | "room" | "person" | "cts_camera";
 
-/** A string that may contain `{{path}}` placeholders. */
-export const template = (description: string, opts: { multiline?: boolean; title?: string } = {}) =>
-  z.string().meta({ description, template: true, ...(opts.multiline ? { multiline: true } : {}), ...(opts.title ? { title: opts.title } : {}) });
+/**
+ * A string that may contain `{{path}}` placeholders. `words_preview`: the form shows under it how
+ * the message reads for each receiver, with careflow's fixed words in the receiver's language.
+ */
+export const template = (description: string, opts: { multiline?: boolean; title?: string; words_preview?: boolean } = {}) =>
+  z.string().meta({
+    description,
+    template: true,
+    ...(opts.multiline ? { multiline: true } : {}),
+    ...(opts.title ? { title: opts.title } : {}),
+    ...(opts.words_preview ? { words_preview: true } : {}),
+  });
 
 /** The id (sensors, persons, tracking cameras) or name (rooms) of something in the household. */
 export const householdRef = (ref: HouseholdRef, description: string) => z.string().meta({ description, ref });
@@ -40,6 +49,8 @@ export interface JsonSchemaNode {
   multiline?: boolean;
   /** The notification's `channels`: left out means the alert level's default channels. */
   level_channels?: boolean;
+  /** A notification's message: the form previews it for each receiver, in their language. */
+  words_preview?: boolean;
   ref?: HouseholdRef;
   knowledge?: KnowledgeRef;
   [k: string]: unknown;

@@ -23,7 +23,7 @@ export const spec = defineStep({
         // `level_channels`: the form offers "the level's default channels" (the field left out) beside a chosen list.
         .meta({ description: "Replaces the level's default channels; leave it out to use them", level_channels: true })
         .optional(),
-      message_template: template("Message; when empty the base message is used", { multiline: true }).optional(),
+      message_template: template("Message; when empty the base message is used", { multiline: true, words_preview: true }).optional(),
       pwa_popup_text_template: template("Popup text override", { title: "Popup text" }).optional(),
       chat_app_template: template("Chat message override", { title: "Chat message" }).optional(),
       pwa_realtime_ai_template: template("What the voice companion says", { title: "Voice companion's words" }).optional(),

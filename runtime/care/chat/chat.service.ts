@@ -14,16 +14,16 @@ import type { InlineKeyboard } from "grammy";
 import type { Update, Message, CallbackQuery } from "grammy/types";
 import type { ChatSendRequest, ChatSendResult, ChatTarget, ServiceAnswer } from "../../../nodes/_kit/care-services";
 import type { CareContext } from "../context";
-import { localParts } from "../../platform/core/zoned-time";
 import { fromJsonText } from "../../platform/db/json-column";
-import { actOnAlert, alertHistoryRefs, alertIdByRef, escalationRow, getAlert, recordAlertHistory, type Alert } from "../../household/alerts/alerts.service";
-import { ConflictError, NotFoundError } from "../../platform/core/errors";
+import { alertHistoryRefs, alertIdByRef, escalationRow, getAlert, recordAlertHistory, type Alert } from "../../household/alerts/alerts.service";
 import { fireLogged, rulesWithTrigger } from "../pipeline/triggers/trigger-kit";
 import { triggerContext } from "../pipeline/engine/types";
 import { BotClient, grammy, isTooLong } from "./bot-client";
-import { acknowledgeAlertSignal } from "./alert-signal-ack";
 import { chatTargets, redeemCode, targetOfChat } from "./relatives.service";
 import { chatWords, noCodeText, welcomeText, wrongCodeText } from "./relative-words";
+import { statusLine } from "./alert-notes";
+import { actFromChat } from "./chat-act";
+import { replyResolves } from "./resolve-words";
 import type { Words } from "../../platform/i18n/catalogs";
 import { sharpLib } from "../../platform/core/sharp-lib";
 import { leasesOf } from "../../platform/cluster/cluster";
@@ -100,6 +100,8 @@ class ChatService implements ChatLink {
   private readonly unsubscribe: () => void;
   private stopped = false;
   private stopPolling: (() => Promise<void>) | null = null;
+  /** The bot's own username (getMe), asked once when a command names a bot. */
+  private username: Promise<string | null> | undefined;
 
   constructor(
     private readonly ctx: CareContext,
@@ -329,13 +331,14 @@ class ChatService implements ChatLink {
     const m = /^(ack|res):(\d+)$/.exec(q.data ?? "");
     const t = chatWords(this.ctx, target?.language);
     if (!target || !m) {
-      await client.call((api) => api.answerCallbackQuery(q.id, { text: t("chat.toast.not_for_chat") }));
+      // A target's chat pressing a button careflow does not know (an older careflow's): it no longer works.
+      await client.call((api) => api.answerCallbackQuery(q.id, { text: t(target ? "chat.toast.expired" : "chat.toast.not_for_chat") }));
       return;
     }
     const action = m[1] === "ack" ? "assist" : "dismiss";
     const actor = q.from.first_name || q.from.username || target.name;
-    const answer = await this.act(t, Number(m[2]), action, actor, `chat ${target.name}: button`, null);
-    await client.call((api) => api.answerCallbackQuery(q.id, { text: answer }));
+    const answer = await actFromChat(this.ctx, t, Number(m[2]), action, actor, `chat ${target.name}: button`, null);
+    await client.call((api) => api.answerCallbackQuery(q.id, { text: answer.text }));
   }
 
   private async onMessage(msg: Message): Promise<void> {
@@ -347,8 +350,9 @@ class ChatService implements ChatLink {
         const target = await this.allowed(msg.chat.id, "reply");
         if (!target) return;
         const actor = msg.from?.first_name || msg.from?.username || target.name;
-        const resolves = /^\s*(resolved|done|ok|erledigt)\b/i.test(text);
-        await this.act(
+        const resolves = replyResolves(text);
+        const answer = await actFromChat(
+          this.ctx,
           chatWords(this.ctx, target.language),
           alertId,
           resolves ? "dismiss" : "assist",
@@ -356,33 +360,12 @@ class ChatService implements ChatLink {
           text.slice(0, 500) || `chat ${target.name}: reply`,
           text,
         );
+        // A reply has no toast: what went wrong is said in the chat (what went right, every message's note says).
+        if (!answer.ok) await this.reply(msg, answer.text, "reply");
         return;
       }
     }
     if (text.startsWith("/")) await this.onCommand(msg, text);
-  }
-
-  /**
-   * Acts on the alert and acknowledges the dementia signal it came from, if any (`feedback`: what
-   * the person wrote, null for a button); the answer a person sees (a button's toast), in `t`'s language.
-   */
-  private async act(t: Words, alertId: number, action: "assist" | "dismiss", actor: string, note: string, feedback: string | null): Promise<string> {
-    try {
-      const alert = await getAlert(this.ctx, alertId);
-      if (action === "assist" && alert.assistance_needed) {
-        const by = [...alert.actions].reverse().find((a) => a.action === "assist")?.actor ?? t("chat.note.someone");
-        return t("chat.toast.already_on_it", { name: by });
-      }
-      await actOnAlert(this.ctx, alertId, { action, note }, actor);
-      await acknowledgeAlertSignal(this.ctx, alert.execution_id, actor, feedback).catch((err: unknown) =>
-        this.ctx.log.error({ err, alert_id: alertId }, "acknowledging the alert's dementia signal failed"),
-      );
-      return action === "assist" ? t("chat.toast.thanks_on_it") : t("chat.toast.marked_resolved");
-    } catch (err) {
-      if (err instanceof ConflictError) return err.message;
-      if (err instanceof NotFoundError) return t("chat.toast.gone");
-      throw err;
-    }
   }
 
   private async onCommand(msg: Message, text: string): Promise<void> {
@@ -395,15 +378,21 @@ class ChatService implements ChatLink {
       if (command === "start") await this.reply(msg, noCodeText(chatWords(this.ctx)), "start");
       return;
     }
+    const t = chatWords(this.ctx, target.language);
     const answer = this.answers.get(command);
     if (answer) {
-      const text = await answer({ target, args });
+      const text = await answer({ target, args }).catch((err: unknown) => {
+        this.ctx.log.error({ err, chat: target.name, command }, "chat command: answering failed");
+        return t("chat.toast.failed");
+      });
       const sent = text === null ? null : await this.sendText(msg.chat.id, text);
       if (sent && !sent.ok) this.ctx.log.warn({ chat: target.name, command, reason: sent.reason }, "chat command: the answer was not sent");
       return;
     }
     if (!chatSettings(this.ctx).commands.includes(command)) {
-      this.ctx.log.info({ chat_id: msg.chat.id, command }, "chat command not configured; ignored");
+      this.ctx.log.info({ chat_id: msg.chat.id, command }, "chat command not configured");
+      // `/start` in a linked chat needs nothing; a command meant for another bot in a group is not ours to answer.
+      if (command !== "start" && (await this.addressedToUs(head))) await this.reply(msg, this.unknownCommandText(t, command), "unknown command");
       return;
     }
     this.ctx.bus.publish("chat.command", { command, args, text, chat_id: String(msg.chat.id) });
@@ -437,27 +426,25 @@ class ChatService implements ChatLink {
     await this.reply(msg, used ? welcomeText(chatWords(this.ctx, used.language), used.name, used.alert_levels) : wrongCodeText(chatWords(this.ctx)), "start");
   }
 
+  /** The commands a target's chat can send, for the answer to one it cannot: careflow's own and the rules'. */
+  private unknownCommandText(t: Words, command: string): string {
+    const known = [...new Set([...this.answers.keys(), ...chatSettings(this.ctx).commands])].sort();
+    return t("chat.unknown_command", { command, commands: known.map((c) => `/${c}`).join(", ") });
+  }
+
+  /** `/cmd` or `/cmd@<this bot>`: in a group with several bots, `/cmd@other_bot` is the other's. */
+  private async addressedToUs(head: string): Promise<boolean> {
+    const to = head.split("@")[1];
+    if (!to) return true;
+    this.username ??= this.client!.call((api) => api.getMe()).then((me) => (me.ok ? (me.value.username ?? null) : null));
+    const mine = await this.username;
+    return mine !== null && mine.toLowerCase() === to.toLowerCase();
+  }
+
   private async reply(msg: Message, text: string, what: string): Promise<void> {
     const sent = await this.sendText(msg.chat.id, text);
     if (!sent.ok) this.ctx.log.warn({ chat_id: msg.chat.id, what, reason: sent.reason }, "chat: the answer was not sent");
   }
-}
-
-/**
- * "Anna is on it, 08:14" / "Resolved by Anna, 08:20", in the household's time and `t`'s language
- * (the household's when not given: the alert's history).
- */
-export function statusLine(ctx: CareContext, alert: Alert, t: Words = chatWords(ctx)): string {
-  const hhmm = (iso: string | null) => {
-    const p = localParts(iso ? Date.parse(iso) : ctx.clock.now(), ctx.settings.app.timezone);
-    return `${String(p.hour).padStart(2, "0")}:${String(p.minute).padStart(2, "0")}`;
-  };
-  const assist = [...alert.actions].reverse().find((a) => a.action === "assist");
-  if (alert.resolved) {
-    const onIt = assist && assist.actor !== alert.resolved_by ? ` ${t("chat.note.was_on_it", { name: assist.actor, time: hhmm(assist.created_at) })}` : "";
-    return `${t("chat.note.resolved", { name: alert.resolved_by ?? t("chat.note.someone"), time: hhmm(alert.resolved_at) })}${onIt}`;
-  }
-  return t("chat.note.on_it", { name: assist?.actor ?? t("chat.note.someone_start"), time: hhmm(assist?.created_at ?? null) });
 }
 
 /** The frame scaled so its longest side is at most `maxSide`, as JPEG. */

@@ -14,6 +14,7 @@ import { listSensors } from "../../household/sensors/sensors.service";
 import { levelPlan } from "./levels";
 import { channelWords } from "./channel-names";
 import { chatTargets } from "../chat/relatives.service";
+import { wordsPreview, type ReceiverPreview } from "./words-preview";
 
 export interface ChannelAudience {
   channel: string;
@@ -36,7 +37,12 @@ export interface NotificationAudience {
   channels: ChannelAudience[];
   /** "Grandma Rose's tablet, the family chat (Anna), Hallway e-ink display", or "nobody". */
   text: string;
+  /** The message with careflow's fixed words around it, for each receiver, in its language (issue 49). */
+  previews: ReceiverPreview[];
 }
+
+/** The templates the preview shows (the form sends all it has; these must be text). */
+const TEMPLATE_KEYS = ["message_template", "pwa_popup_text_template", "chat_app_template", "eink_template"] as const;
 
 const audienceBody = z.object({
   config: z
@@ -47,6 +53,7 @@ const audienceBody = z.object({
       eink_targets: z.array(z.string()).optional(),
       hub_media_player: z.string().optional(),
       webhook_url: z.string().optional(),
+      ...Object.fromEntries(TEMPLATE_KEYS.map((k) => [k, z.string().optional()])),
     })
     .prefault({}),
 });
@@ -72,6 +79,7 @@ export async function notificationAudience(ctx: CareContext, body: unknown): Pro
   const tablet = `${senior}'s tablet`;
   const notes = ctx.settings.notifications;
   const familyChats = await chatTargets(ctx);
+  const chats = familyChats.filter((t) => !t.alert_levels.length || t.alert_levels.includes(config.alert_level));
 
   const reach = (channel: string): Omit<ChannelAudience, "channel" | "label"> => {
     switch (channel) {
@@ -85,7 +93,6 @@ export async function notificationAudience(ctx: CareContext, body: unknown): Pro
       case "tts":
         return { reaches: [config.hub_media_player ? `the speaker ${config.hub_media_player}` : "the hub speaker"] };
       case "chat_app": {
-        const chats = familyChats.filter((t) => !t.alert_levels.length || t.alert_levels.includes(config.alert_level));
         if (!chats.length) return { reaches: [], note: `no family chat is set up for the ${config.alert_level} level` };
         return { reaches: [`the family chat (${chats.map((t) => t.name).join(", ")})`] };
       }
@@ -104,6 +111,8 @@ export async function notificationAudience(ctx: CareContext, body: unknown): Pro
     }
   };
 
+  const templates = Object.fromEntries(TEMPLATE_KEYS.map((k) => [k, typeof config[k] === "string" ? config[k] : undefined]));
+  const previews = await wordsPreview(ctx, { alert_level: config.alert_level, channels, templates, tablet, chats });
   const audience = channels.map((channel) => ({ channel, label: channelWords(channel), ...reach(channel) }));
   const who = [...new Set(audience.flatMap((a) => a.reaches))];
   return {
@@ -114,5 +123,6 @@ export async function notificationAudience(ctx: CareContext, body: unknown): Pro
     uses_level_defaults: usesDefaults,
     channels: audience,
     text: who.length ? who.join(", ") : "nobody",
+    previews,
   };
 }

@@ -245,6 +245,8 @@ window.careflowForm = (() => {
     if (path === key)
       $('<div class="careflow-field-problem" style="margin:2px 0 0 165px;color:#c0392b;display:none"></div>').attr("data-careflow-problem", key).appendTo(row);
     if (p.description) $('<div style="margin:2px 0 0 165px;font-size:0.85em;opacity:0.75"></div>').text(p.description).appendTo(row);
+    // Filled by the notification's audience answer (channels-field.ts) as the form changes.
+    if (v.words_preview) $('<div class="careflow-words-preview" style="margin:4px 0 0 165px"></div>').appendTo(row);
     if (kind === "object") {
       const sub = $('<div class="careflow-object" style="margin-left:24px;padding-left:8px;border-left:2px solid #ddd"></div>')
         .attr("data-careflow-object", path)

@@ -199,6 +199,22 @@ describe("chat app channel (fake Bot API)", function () {
     await until("resolved", async () => (await getAlert(env.ctx, alertId!)).resolved);
   });
 
+  it("a reply in Hindi resolves it (issue 49): 'हो गया' in a Hindi chat, and the notes say so in each chat's language", async () => {
+    await start({
+      targets: [
+        { name: "Anna", chat_id: CHATS.anna, alert_levels: [], language: "hi" },
+        { name: "Ben", chat_id: String(CHATS.ben), alert_levels: [] },
+      ],
+    });
+    const { alertId } = await notify("warning", "बाथरूम में 40 मिनट");
+    chat.sendText(CHATS.anna, "हो गया, माँ ठीक हैं", ANNA, textMessages(CHATS.anna)[0]!.message_id);
+    await until("resolved", async () => (await getAlert(env.ctx, alertId!)).resolved);
+    assert.equal((await getAlert(env.ctx, alertId!)).resolved_by, "Anna");
+    await until("edits", () => textMessages().every((m) => m.edited_at !== null));
+    assert.match(textMessages(CHATS.anna)[0]!.text!, /\n\n✅ Anna ने हल किया, \d\d:\d\d$/);
+    assert.match(textMessages(CHATS.ben)[0]!.text!, /\n\n✅ Resolved by Anna, \d\d:\d\d$/);
+  });
+
   it("a reply to the alert's photo acknowledges it too", async () => {
     await start();
     const rel = await frame(320, 240);

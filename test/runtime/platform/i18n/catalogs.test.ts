@@ -37,8 +37,43 @@ function shape(m: Messages): Map<string, string> {
   return out;
 }
 
+/** What a catalog lacks or adds against English, and the keys whose placeholders differ. */
+function keyProblems(en: Messages, other: Messages): { missing: string[]; extra: string[]; placeholders: string[] } {
+  const want = shape(en);
+  const got = shape(other);
+  return {
+    missing: [...want.keys()].filter((k) => !got.has(k)),
+    extra: [...got.keys()].filter((k) => !want.has(k)),
+    placeholders: [...want].filter(([k, ph]) => got.has(k) && got.get(k) !== ph).map(([k]) => k),
+  };
+}
+
+/** `m` without the key at `a.b.c`. */
+function without(m: Messages, dotted: string): Messages {
+  const [head, ...rest] = dotted.split(".");
+  const out = { ...m };
+  if (rest.length === 0) delete out[head!];
+  else out[head!] = without(m[head!] as Messages, rest.join("."));
+  return out;
+}
+
 describe("i18n: message catalogs", () => {
   const en = catalog(SOURCE_LANGUAGE)!;
+
+  it("the check itself: a catalog missing a key English has, having one it lacks, or dropping a placeholder is caught", () => {
+    const de = catalog("de")!;
+    assert.deepEqual(keyProblems(en, de), { missing: [], extra: [], placeholders: [] });
+    assert.deepEqual(keyProblems(en, without(de, "chat.reply_resolves")).missing, ["chat.reply_resolves"]);
+    assert.deepEqual(
+      keyProblems(en, without(de, "chat.toast")).missing.sort(),
+      Object.keys((en.chat as Messages).toast as Messages)
+        .map((k) => `chat.toast.${k}`)
+        .sort(),
+    );
+    assert.deepEqual(keyProblems(without(en, "card.put_away"), de).extra, ["card.put_away"]);
+    const dropped = { ...de, prompt: { ...(de.prompt as Messages), you_answered: "Ihre Antwort" } };
+    assert.deepEqual(keyProblems(en, dropped).placeholders, ["prompt.you_answered"]);
+  });
 
   it("ship English, German and Hindi, each file named by its canonical BCP 47 tag", () => {
     for (const lng of ["en", "de", "hi"]) assert.ok(catalogLanguages().includes(lng), `${lng}.json is shipped`);
@@ -54,13 +89,10 @@ describe("i18n: message catalogs", () => {
 
   for (const lng of catalogLanguages().filter((l) => l !== SOURCE_LANGUAGE)) {
     it(`${lng}: has every key English has, no other, with the same placeholders`, () => {
-      const want = shape(en);
-      const got = shape(catalog(lng)!);
-      const missing = [...want.keys()].filter((k) => !got.has(k));
-      const extra = [...got.keys()].filter((k) => !want.has(k));
+      const { missing, extra, placeholders } = keyProblems(en, catalog(lng)!);
       assert.deepEqual(missing, [], `${lng}.json misses keys English has`);
       assert.deepEqual(extra, [], `${lng}.json has keys English lacks`);
-      for (const [k, ph] of want) assert.equal(got.get(k), ph, `${lng}.json ${k}: placeholders`);
+      assert.deepEqual(placeholders, [], `${lng}.json: these keys' placeholders differ from English`);
     });
 
     it(`${lng}: every plural has each form its language's plural rules use, and no untranslated copy of an English sentence`, () => {
