@@ -9,26 +9,14 @@
 import { validate as cronValid } from "node-cron";
 import { z } from "zod";
 import { canonicalTag, LANGUAGE_TAG_HINT } from "./runtime/platform/i18n/language-tag";
+import { appSettings } from "./runtime/platform/config/app.settings";
+import { authSettings, DEVICE_TYPES, ROLE_NAMES, type RoleName } from "./runtime/platform/auth/auth.settings";
+import { websocketSettings } from "./runtime/platform/ws/websocket.settings";
+import { nodeRedSettings } from "./runtime/platform/nodered/node-red.settings";
+import { clusterSettings } from "./runtime/platform/cluster/cluster.settings";
 
-export const ROLE_NAMES = ["admin", "caregiver", "mcp_readonly", "webapp", "metrics"] as const;
-export type RoleName = (typeof ROLE_NAMES)[number];
-
-const isTimezone = (tz: string): boolean => {
-  try {
-    new Intl.DateTimeFormat("en-US", { timeZone: tz });
-    return true;
-  } catch {
-    return false;
-  }
-};
-
-const apiKey = z
-  .object({
-    key: z.string().min(8, "an API key needs at least 8 characters"),
-    name: z.string().min(1),
-    permissions: z.array(z.string().min(1)).min(1),
-  })
-  .strict();
+// Each section lives beside the code that reads it; what they exported here before is re-exported.
+export { DEVICE_TYPES, ROLE_NAMES, type RoleName };
 
 // {person_id} in an entity id is replaced by the person's id.
 const entityId = z.string().regex(/^[a-z_]+\.[a-z0-9_{}]+$/, "an entity id like binary_sensor.{person_id}_bed");
@@ -104,20 +92,6 @@ const DEFAULT_PRESENCE_PROVIDERS = [
   { name: "hub_device_tracker", priority: 30 },
   { name: "stale_fallback", priority: 10, ttl_seconds: 3600 },
 ].map((p) => presenceProvider.parse(p));
-
-export const DEVICE_TYPES = ["camera_device", "terminal", "display"] as const;
-
-const deviceKey = z
-  .object({
-    key: z.string().regex(/^[A-Z0-9]{8}$/, "a device key is 8 uppercase letters or digits"),
-    sensor_id: z.string().min(1),
-    device_type: z.enum(DEVICE_TYPES),
-    permissions: z.array(z.string().min(1)).default([]),
-    name: z.string().optional(),
-    /** Minutes between the device's calls: late after one, silent after three; null: none (docs/health.md). */
-    expect_every_minutes: z.number().positive().nullable().optional(),
-  })
-  .strict();
 
 /** A continuous-tracking camera (`GET /cts/cameras`): its id is the CTS camera id, not a sensor id. */
 const ctsCamera = z
@@ -240,58 +214,10 @@ const retentionDays = (days: number) => z.number().int("a whole number of days")
 
 export const settingsSchema = z
   .object({
-    app: z
-      .object({
-        name: z.string().default("careflow"),
-        timezone: z.string().refine(isTimezone, "not an IANA time zone name").default("UTC"),
-        // The household's language (BCP 47): the senior's screens follow it unless her own person sets another.
-        language: z
-          .string()
-          .refine((t) => canonicalTag(t) !== null, LANGUAGE_TAG_HINT)
-          .transform((t) => canonicalTag(t) ?? t)
-          .default("en"),
-        log_level: z.enum(["fatal", "error", "warn", "info", "debug", "trace"]).default("info"),
-        public_url: z.string().url().optional(),
-      })
-      .strict()
-      .prefault({}),
-    auth: z
-      .object({
-        api_keys: z.array(apiKey).default([]),
-        device_keys: z.array(deviceKey).default([]),
-        // Wrong keys and editor passwords per client address before it must wait (429).
-        throttle: z
-          .object({
-            max_failures: z.number().int().positive().default(10),
-            window_seconds: z.number().positive().default(60),
-            block_seconds: z.number().positive().default(30),
-            max_block_seconds: z.number().positive().default(900),
-          })
-          .strict()
-          .prefault({}),
-      })
-      .strict()
-      .prefault({}),
-    // WebSocket connections (`/ws` and `/ws/pipeline`): a newcomer over a limit is refused,
-    // nobody already connected is closed.
-    websocket: z
-      .object({
-        max_connections: z.number().int().positive().default(200),
-        max_connections_per_key: z.number().int().positive().default(10),
-        max_pipeline_connections: z.number().int().positive().default(50),
-        // `/ws` clients are pinged this often (real seconds); one that answered nothing since the
-        // last ping is cut off, so a tablet gone from the Wi-Fi stops counting as a screen.
-        ping_seconds: z.number().positive().max(3600).default(30),
-      })
-      .strict()
-      .prefault({}),
-    node_red: z
-      .object({
-        credential_secret: z.string().min(16).optional(),
-        editor_enabled: z.boolean().default(true),
-      })
-      .strict()
-      .prefault({}),
+    app: appSettings,
+    auth: authSettings,
+    websocket: websocketSettings,
+    node_red: nodeRedSettings,
     cameras: z.record(z.string(), camera).prefault({}),
     // Camera frames (household/media, docs/media.md): content-addressed under the data dir,
     // served by signed URLs that expire. 900 s: long enough for a speaker or a chat server to
@@ -701,25 +627,7 @@ export const settingsSchema = z
       })
       .strict()
       .prefault({}),
-    // Several instances on one PostgreSQL (docs/cluster.md): the singular timed work (cron,
-    // midnight reports, retention, the chat poller, the hub connection) runs where its lease
-    // is held. Off: one instance holds every lease, with no database traffic for them.
-    cluster: z
-      .object({
-        enabled: z.boolean().default(false),
-        // The broker the instances share events and deploy notices through (docs/cluster.md); the leases live in PostgreSQL.
-        nats_url: z.string().default("nats://127.0.0.1:4222"),
-        // Unique per running instance; null: the host name and the process id.
-        instance_id: z
-          .string()
-          .regex(/^[A-Za-z0-9_.:-]{1,100}$/, "letters, digits, '_', '.', ':' or '-' (at most 100)")
-          .nullable()
-          .default(null),
-        // A lease not renewed for this long passes to another instance; renewed every third of it.
-        lease_seconds: z.number().min(1).max(300).default(3),
-      })
-      .strict()
-      .prefault({}),
+    cluster: clusterSettings,
   })
   .strict()
   .superRefine((s, ctx) => {
