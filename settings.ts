@@ -14,108 +14,16 @@ import { authSettings, DEVICE_TYPES, ROLE_NAMES, type RoleName } from "./runtime
 import { websocketSettings } from "./runtime/platform/ws/websocket.settings";
 import { nodeRedSettings } from "./runtime/platform/nodered/node-red.settings";
 import { clusterSettings } from "./runtime/platform/cluster/cluster.settings";
+import { camerasSettings } from "./runtime/household/devices/cameras.settings";
+import { mediaSettings, aggregatorSettings, storeUrlProblem } from "./runtime/household/media/media.settings";
+import { ttsSettings } from "./runtime/household/speech/tts.settings";
+import { personTrackingSettings, presenceSettings } from "./runtime/household/tracking/presence.settings";
+import { recognitionSettings } from "./runtime/household/identity/recognition.settings";
+import { hubSettings } from "./runtime/household/hub/hub.settings";
+import { ctsSettings } from "./runtime/household/cts/cts.settings";
 
 // Each section lives beside the code that reads it; what they exported here before is re-exported.
-export { DEVICE_TYPES, ROLE_NAMES, type RoleName };
-
-// {person_id} in an entity id is replaced by the person's id.
-const entityId = z.string().regex(/^[a-z_]+\.[a-z0-9_{}]+$/, "an entity id like binary_sensor.{person_id}_bed");
-const providerCommon = {
-  priority: z.number().int().min(0).max(1000),
-  /** Evidence older than this is no candidate; null: no limit (cts_location: person_tracking.stale_timeout_minutes). */
-  ttl_seconds: z.number().positive().nullable().default(null),
-  enabled: z.boolean().default(true),
-};
-const confidence = (d: number) => z.number().min(0).max(1).default(d);
-const presenceProvider = z.discriminatedUnion("name", [
-  z
-    .object({
-      name: z.literal("night_anchor"),
-      ...providerCommon,
-      options: z
-        .object({
-          bed_entity: entityId.default("binary_sensor.{person_id}_bed_occupancy"),
-          light_entities: z.array(entityId).default(["light.bedroom"]),
-          anchor_rooms: z.array(z.string().min(1)).min(1).default(["bedroom"]),
-          room_name: z.string().min(1).default("bedroom"),
-          release_minutes: z.number().min(0).default(5),
-          confidence: confidence(0.95),
-        })
-        .strict()
-        .prefault({}),
-    })
-    .strict(),
-  z
-    .object({
-      name: z.literal("hub_bed_sensor"),
-      ...providerCommon,
-      options: z
-        .object({
-          bed_entity: entityId.default("binary_sensor.{person_id}_bed_occupancy"),
-          room_name: z.string().min(1).default("bedroom"),
-          confidence: confidence(0.8),
-        })
-        .strict()
-        .prefault({}),
-    })
-    .strict(),
-  z.object({ name: z.literal("cts_location"), ...providerCommon, options: z.object({}).strict().prefault({}) }).strict(),
-  z
-    .object({
-      name: z.literal("hub_device_tracker"),
-      ...providerCommon,
-      options: z
-        .object({
-          entity: entityId.default("device_tracker.{person_id}_phone"),
-          home_states: z.array(z.string().min(1)).min(1).default(["home"]),
-          confidence: confidence(0.6),
-        })
-        .strict()
-        .prefault({}),
-    })
-    .strict(),
-  z
-    .object({
-      name: z.literal("stale_fallback"),
-      ...providerCommon,
-      options: z
-        .object({ confidence: confidence(0.5) })
-        .strict()
-        .prefault({}),
-    })
-    .strict(),
-]);
-const DEFAULT_PRESENCE_PROVIDERS = [
-  { name: "night_anchor", priority: 90 },
-  { name: "hub_bed_sensor", priority: 70 },
-  { name: "cts_location", priority: 50 },
-  { name: "hub_device_tracker", priority: 30 },
-  { name: "stale_fallback", priority: 10, ttl_seconds: 3600 },
-].map((p) => presenceProvider.parse(p));
-
-/** A continuous-tracking camera (`GET /cts/cameras`): its id is the CTS camera id, not a sensor id. */
-const ctsCamera = z
-  .object({
-    id: z.string().regex(/^[a-z0-9][a-z0-9_-]*$/, "an id slug: lowercase letters, digits, '_' or '-'"),
-    name: z.string().min(1),
-    rtsp_url: z.string().nullable().default(null),
-    // The room name its frames are placed in when a tracking event names none.
-    location: z.string().min(1).nullable().default(null),
-  })
-  .strict();
-
-const camera = z
-  .object({
-    rotate: z.union([z.literal(90), z.literal(180), z.literal(270)]).optional(),
-    label_filter: z
-      .object({
-        labels: z.array(z.string()).default([]),
-        mode: z.enum(["any", "all"]).default("any"),
-      })
-      .strict()
-      .optional(),
-  })
-  .strict();
+export { DEVICE_TYPES, ROLE_NAMES, type RoleName, storeUrlProblem };
 
 const llmModel = z
   .object({
@@ -218,45 +126,9 @@ export const settingsSchema = z
     auth: authSettings,
     websocket: websocketSettings,
     node_red: nodeRedSettings,
-    cameras: z.record(z.string(), camera).prefault({}),
-    // Camera frames (household/media, docs/media.md): content-addressed under the data dir,
-    // served by signed URLs that expire. 900 s: long enough for a speaker or a chat server to
-    // fetch a frame it was handed in an alert, short enough that a leaked URL soon stops working.
-    media: z
-      .object({
-        signed_url_ttl_seconds: z.number().int().positive().max(604_800).default(900),
-        // An S3-compatible store (design decision 7, MinIO): `http(s)://KEY:SECRET@host:port/bucket[/prefix]`,
-        // path-style like the tracking keyframes; media then lives there and links are presigned
-        // S3 URLs. The credentials ride in the URL like DATABASE_URL's (docs/decisions.md);
-        // CAREFLOW_MEDIA_STORE_URL keeps them out of the settings file.
-        store_url: z
-          .string()
-          .nullable()
-          .default(null)
-          .superRefine((v, c) => {
-            const problem = v === null ? null : storeUrlProblem(v);
-            if (problem) c.addIssue({ code: "custom", message: problem });
-          }),
-        store_region: z.string().min(1).default("us-east-1"),
-        // One request to the store (a frame's put, a get); a camera's upload waits at most this.
-        store_timeout_seconds: z.number().positive().max(120).default(10),
-      })
-      .strict()
-      .prefault({}),
-    // The camera event aggregator (spec "Limits": the ingest's batching per sensor); frames are
-    // deleted from the media store after the retention.
-    aggregator: z
-      .object({
-        // Off: camera frames are still stored but start no batch, and camera_media_poll answers
-        // success=false with an empty payload (spec, camera_media_poll).
-        enabled: z.boolean().default(true),
-        batch_size: z.number().int().positive().default(5),
-        window_seconds: z.number().positive().default(10),
-        cooldown_seconds: z.number().min(0).default(30),
-        media_retention_hours: z.number().positive().default(24),
-      })
-      .strict()
-      .prefault({}),
+    cameras: camerasSettings,
+    media: mediaSettings,
+    aggregator: aggregatorSettings,
     image: z
       .object({ refresh_window_minutes: z.number().min(0).default(60) })
       .strict()
@@ -366,42 +238,9 @@ export const settingsSchema = z
       })
       .strict()
       .prefault({}),
-    tts: z
-      .object({
-        url: z.string().url().default("http://127.0.0.1:8090"),
-        default_model: z.string().default("svara"),
-        default_voice: z.string().default("default"),
-        default_speed: z.number().min(0.25).max(4).default(1),
-        // Not set: careflow speaks in the senior's language (docs/language.md); set, every speech without its own language uses it.
-        default_language: z.string().min(1).optional(),
-        // The spec names it; the speech service has no styles to choose from, so a value is
-        // refused rather than ignored (a voice is chosen with default_voice).
-        default_style: z
-          .null({ error: "careflow's speech service has no speaking styles: leave tts.default_style out and choose a voice with tts.default_voice" })
-          .default(null),
-      })
-      .strict()
-      .prefault({}),
-    person_tracking: z
-      .object({
-        enabled: z.boolean().default(true),
-        stale_timeout_minutes: z.number().positive().default(30),
-      })
-      .strict()
-      .prefault({}),
-    // The presence provider chain (presence_query, home_state): reloadable without a restart
-    // (POST /api/v1/cts/presence-config/reload). docs/presence.md describes each provider.
-    presence: z
-      .object({
-        /** Candidates under this confidence are dropped before the chain picks one. */
-        min_confidence: z.number().min(0).max(1).default(0.4),
-        providers: z
-          .array(presenceProvider)
-          .default(DEFAULT_PRESENCE_PROVIDERS)
-          .refine((list) => new Set(list.map((p) => p.name)).size === list.length, { message: "a provider is listed twice" }),
-      })
-      .strict()
-      .prefault({}),
+    tts: ttsSettings,
+    person_tracking: personTrackingSettings,
+    presence: presenceSettings,
     mcp: z
       .object({
         tools: z.array(z.string()).nullable().default(null),
@@ -428,58 +267,8 @@ export const settingsSchema = z
       })
       .strict()
       .prefault({}),
-    // Person identification: `backend` builtin (in-process face engine, the default) or remote
-    // (the household's identification service at `url`); below `threshold` a face is `unknown`.
-    recognition: z
-      .object({
-        backend: z.enum(["builtin", "remote"]).default("builtin"),
-        url: z.string().default("http://127.0.0.1:8200"),
-        threshold: z.number().min(0).max(1).default(0.4),
-        timeout_seconds: z.number().positive().default(30),
-        save_guest_images: z.boolean().default(false),
-      })
-      .strict()
-      .prefault({}),
-    // The hub's presence polling and the bathroom limit of the spec's Limits.
-    // The home hub (Home Assistant): without `url` and a token nothing talks to it and hub
-    // steps answer success=false saying so. The token may come from CAREFLOW_HUB_TOKEN instead.
-    hub: z
-      .object({
-        url: z.string().url().nullable().default(null),
-        token: z.string().min(1).nullable().default(null),
-        poll_seconds: z.number().positive().default(30),
-        bathroom_time_limit_minutes: z.number().positive().default(20),
-        // The spec's name for the same limit; when given, it wins.
-        bathroom_time_limit: z.number().positive().optional(),
-        // `domain.service` patterns hub_action may call; locks and alarm panels only when listed.
-        allowed_services: z
-          .array(z.string().regex(/^[a-z0-9_]+\.([a-z0-9_]+|\*)$/, "a 'domain.service' or 'domain.*'"))
-          .default([
-            "light.*",
-            "switch.*",
-            "media_player.*",
-            "input_text.*",
-            "input_boolean.*",
-            "input_number.*",
-            "input_select.*",
-            "input_button.*",
-            "notify.*",
-          ]),
-        // The speaker used when no room's speaker is known, and each room's speaker.
-        media_player: z
-          .string()
-          .regex(/^media_player\.[a-z0-9_]+$/, "a media_player entity")
-          .nullable()
-          .default(null),
-        speakers: z.record(z.string(), z.string().regex(/^media_player\.[a-z0-9_]+$/, "a media_player entity")).default({}),
-        weather_entity: z
-          .string()
-          .regex(/^weather\.[a-z0-9_]+$/, "a weather entity")
-          .nullable()
-          .default(null),
-      })
-      .strict()
-      .prefault({}),
+    recognition: recognitionSettings,
+    hub: hubSettings,
     // The knowledge repository's limits and the embedding model it must match.
     knowledge: z
       .object({
@@ -578,55 +367,7 @@ export const settingsSchema = z
         message: "keep_daily and keep_weekly are both 0: every backup would be deleted as soon as it is made",
         path: ["keep_daily"],
       }),
-    cts: z
-      .object({
-        enabled: z.boolean().default(false),
-        nats_url: z.string().default("nats://127.0.0.1:4222"),
-        lock_seconds: z.number().min(0).default(60),
-        // Prepended to every subject (`{prefix}.tracking.events`) and stream name; empty on a
-        // household, a unique one per test run so runs never share streams or consumers.
-        stream_prefix: z
-          .string()
-          .regex(/^[A-Za-z0-9_-]*$/, "letters, digits, '_' or '-'")
-          .default(""),
-        // Live frames to /ws at most this often per camera.
-        live_publish_max_hz: z.number().positive().default(2),
-        // Tracking events captured longer ago than this are dropped (the original's 30 s).
-        stale_seconds: z.number().positive().default(30),
-        // Deliveries of one message before it is given up and kept as a dead letter.
-        max_deliver: z.number().int().min(1).max(100).default(5),
-        // A message delivered and not acknowledged within this is delivered again (after a crash).
-        ack_wait_seconds: z.number().int().min(1).max(3600).default(30),
-        cameras: z.array(ctsCamera).default([]),
-        // The tracking service's object store (S3-compatible, MinIO) holding scene samples'
-        // keyframes; null endpoint: samples are not fetched (docs/tracking.md, "Scene samples").
-        keyframes: z
-          .object({
-            endpoint: z
-              .string()
-              .url()
-              .refine((u) => /^https?:\/\//.test(u) && !u.endsWith("/"), "an http(s) URL without a trailing slash")
-              .nullable()
-              .default(null),
-            bucket: z.string().min(3).max(63).default("keyframes"),
-            access_key: z.string().default(""),
-            secret_key: z.string().default(""),
-            region: z.string().min(1).default("us-east-1"),
-            timeout_seconds: z.number().positive().default(10),
-          })
-          .strict()
-          .prefault({}),
-        // Scene samples fetched and analysed at once, and how many may wait; beyond that dropped.
-        scene_samples: z
-          .object({
-            max_in_flight: z.number().int().min(1).max(32).default(2),
-            max_queued: z.number().int().min(0).max(1000).default(20),
-          })
-          .strict()
-          .prefault({}),
-      })
-      .strict()
-      .prefault({}),
+    cts: ctsSettings,
     cluster: clusterSettings,
   })
   .strict()
@@ -662,26 +403,6 @@ export const DEFAULT_LEVELS = {
 export type CtsSettings = Settings["cts"];
 export type MediaSettings = Settings["media"];
 
-/**
- * Why `url` is no S3 store URL (`http(s)://KEY:SECRET@host[:port]/bucket[/prefix]`), or null.
- * Shared by the schema and CAREFLOW_MEDIA_STORE_URL, which bypasses it.
- */
-export function storeUrlProblem(url: string): string | null {
-  const shape = "an S3-compatible store as http(s)://ACCESS_KEY:SECRET_KEY@host:port/bucket, e.g. http://careflow:secret@127.0.0.1:9000/careflow-media";
-  let u: URL;
-  try {
-    u = new URL(url);
-  } catch {
-    return `not a URL; ${shape}`;
-  }
-  if (u.protocol !== "http:" && u.protocol !== "https:") return `${u.protocol}// is not spoken; ${shape}`;
-  if (!u.username || !u.password) return `the access key and secret key are missing; ${shape}`;
-  if (u.search || u.hash) return `takes no query or fragment; ${shape}`;
-  const bucket = u.pathname.split("/")[1] ?? "";
-  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket))
-    return `'${bucket}' is no bucket name (3 to 63 lower-case letters, digits, dots and hyphens); ${shape}`;
-  return null;
-}
 export type ClusterSettings = Settings["cluster"];
 export type RetentionSettings = Settings["retention"];
 export type BackupSettings = Settings["backup"];
