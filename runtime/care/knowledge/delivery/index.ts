@@ -41,7 +41,8 @@ export function startKnowledgeDelivery(ctx: CareContext): () => void {
   );
   return () => {
     unsubscribe?.();
-    void stopAdopting?.();
     disarmAll(ctx);
+    // A watch round under way may still arm a session it read: disarmed again once that round has ended.
+    if (stopAdopting) void stopAdopting().then(() => disarmAll(ctx));
   };
 }
