@@ -26,7 +26,7 @@ import { findRule } from "../../rules/rule-read";
 import type { RuleNodes } from "../../rules/rule-model";
 import { ExecutionStore } from "./execution-store";
 import { RunDeadlines } from "./run-deadlines";
-import { BatchQueue } from "./batch-queue";
+import { HeldRuns } from "./held-runs";
 import { executionWriter } from "./writers/execution-writer";
 import { graphSummary, snapshotRule, stepOfNode, type SnapshotStep } from "./graph-snapshot";
 import { LiveEvents, runEvent, type PipelineEventType } from "./live-events";
@@ -63,9 +63,6 @@ const HOOK = "careflow-engine";
 /** How long a graceful stop waits for steps under way (a model call may take longer: it resumes after the restart). */
 const STOP_GRACE_MS = 5000;
 type Send = (m: RedMessage | Array<RedMessage | null>) => void;
-const RESUME_CHUNK = 200;
-/** How long before its due time a parked run is read back (see armResume). */
-const PREFETCH_MS = 500;
 
 type StepEntry = { spec: StepSpec; handler?: unknown };
 const entries = new Map<StepSpec, StepEntry>((registry.steps as readonly StepEntry[]).map((e) => [e.spec, e]));
@@ -96,7 +93,7 @@ export class PipelineEngine implements RunEngine {
   readonly store: ExecutionStore;
   private readonly runs = new Map<number, RunState>();
   private readonly parks = new ParkSignals();
-  private readonly resumeTimers = new Map<number, () => void>();
+  private readonly held: HeldRuns;
   private gates: GateCheck | null = null;
   private readonly deadlines: RunDeadlines;
   /** What step handlers are given: the app's care services, built once. */
@@ -123,6 +120,7 @@ export class PipelineEngine implements RunEngine {
       (err, runs) => ctx.log.error({ err, runs }, "writing runs to the store failed"),
       this.owner,
     );
+    this.held = new HeldRuns(ctx, this.store, (run, due) => this.continueFrom(run, due));
   }
 
   setGates(gates: GateCheck): void {
@@ -138,11 +136,11 @@ export class PipelineEngine implements RunEngine {
     hooks.add(`preDeliver.${HOOK}`, (e) => this.onDeliver(e));
     hooks.add(`onComplete.${HOOK}`, (e) => this.onComplete(e));
     await this.store.init();
-    for (const p of await recoverRuns(this.ctx, this.owner)) this.armResume(p.id, p.resume_at);
+    for (const p of await recoverRuns(this.ctx, this.owner)) this.held.arm(p.id, p.resume_at);
     const owner = this.owner;
     if (owner !== null) {
       const period = Math.max(1, Math.floor((this.ctx.settings.cluster.lease_seconds * 1000) / 3));
-      this.stopRounds.push(startRunAdoption(this.ctx, owner, period, (runs) => runs.forEach((p) => this.armResume(p.id, p.resume_at))));
+      this.stopRounds.push(startRunAdoption(this.ctx, owner, period, (runs) => runs.forEach((p) => this.held.arm(p.id, p.resume_at))));
       this.stopRounds.push(everyPeriod(this.ctx.clock, period, () => this.cancelAskedElsewhere()));
     }
   }
@@ -154,10 +152,7 @@ export class PipelineEngine implements RunEngine {
     await this.waitForRuns((r) => r.pending > 0, STOP_GRACE_MS, "stopping while runs still had steps under way; they resume at the next start");
     this.red.hooks()?.remove(`*.${HOOK}`);
     for (const stop of this.stopRounds.splice(0)) await stop();
-    for (const cancel of this.resumeTimers.values()) cancel();
-    this.resumeTimers.clear();
-    this.held.clear();
-    this.heldSeen.clear();
+    this.held.stop();
     this.deadlines.stop();
     await this.store.drain();
     this.live.close();
@@ -165,7 +160,7 @@ export class PipelineEngine implements RunEngine {
 
   /** No run is moving and no parked run is being read back or claimed (a rehearsal's replay waits for this). */
   quiet(): boolean {
-    return this.runs.size === 0 && this.prefetchQueue.idle && this.claimQueue.idle;
+    return this.runs.size === 0 && this.held.idle;
   }
 
   // ---- firing -------------------------------------------------------------------------
@@ -280,7 +275,7 @@ export class PipelineEngine implements RunEngine {
         .map((w) => w.resume_at)
         .filter((t): t is string => t !== null)
         .sort()[0];
-      if (earliest) this.armResume(run.id, earliest);
+      if (earliest) this.held.arm(run.id, earliest);
       this.runs.delete(run.id);
       return;
     }
@@ -549,86 +544,6 @@ export class PipelineEngine implements RunEngine {
   // ---- waits -------------------------------------------------------------------------------
 
   /**
-   * A parked run is read back PREFETCH_MS before it is due and held in memory until then, so
-   * that reading it is done by the time it resumes (after a restart, thousands can fall due
-   * within a second). At its time it is claimed (still `waiting` → `running`, exactly one
-   * claimer wins) and continues. Answers and cancels drop a held copy (see dropHeld).
-   */
-  private armResume(id: number, resumeAt: string): void {
-    this.dropHeld(id);
-    this.whenClockReaches(id, Date.parse(resumeAt) - PREFETCH_MS, () => this.prefetchQueue.add(id));
-  }
-
-  /** `fn` at `atMs`, or at once when that has passed (a clock only fires what is ahead). */
-  private whenClockReaches(id: number, atMs: number, fn: () => void): void {
-    if (atMs <= this.ctx.clock.now()) return fn();
-    this.resumeTimers.set(
-      id,
-      this.ctx.clock.at(atMs, () => {
-        this.resumeTimers.delete(id);
-        fn();
-      }),
-    );
-  }
-
-  private readonly held = new Map<number, RunState>();
-  /** Each held run's `updated_at` as read: a cluster instance claims only that parking. */
-  private readonly heldSeen = new Map<number, string>();
-  /** Runs to read back, and held runs now due; each drained in batches on the next tick. */
-  private readonly prefetchQueue = new BatchQueue<number>(
-    (ids) => this.prefetch(ids),
-    (err, ids) => this.ctx.log.error({ err, runs: ids }, "reading parked runs back failed"),
-  );
-  private readonly claimQueue = new BatchQueue<number>(
-    (ids) => this.claimHeld(ids),
-    (err, ids) => this.ctx.log.error({ err, runs: ids }, "resuming parked runs failed"),
-  );
-
-  private async prefetch(ids: number[]): Promise<void> {
-    for (let i = 0; i < ids.length; i += RESUME_CHUNK) {
-      for (const row of await this.store.readParked(ids.slice(i, i + RESUME_CHUNK))) {
-        const run = reviveRun(row, this.ctx.clock.now());
-        const due = row.resume_at === null ? NaN : Date.parse(row.resume_at);
-        if (Number.isNaN(due)) continue;
-        this.held.set(run.id, run);
-        this.heldSeen.set(run.id, row.updated_at);
-        this.whenClockReaches(run.id, due, () => this.claimQueue.add(run.id));
-      }
-    }
-  }
-
-  /** Claim due held runs in chunks, letting each chunk's runs move on before the next. */
-  private async claimHeld(ids: number[]): Promise<void> {
-    for (let i = 0; i < ids.length; i += RESUME_CHUNK) {
-      if (i > 0) await new Promise((r) => setImmediate(r));
-      const now = this.ctx.clock.now();
-      const isDue = (w: Waiting) => w.resume_at !== null && Date.parse(w.resume_at) <= now;
-      const claims = ids.slice(i, i + RESUME_CHUNK).flatMap((id) => {
-        const run = this.held.get(id);
-        return run ? [{ id, remaining: run.waiting.filter((w) => !isDue(w)), seen: this.heldSeen.get(id) }] : [];
-      });
-      const claimed = await this.store.claimDue(claims, new Date(now).toISOString());
-      for (const id of claimed) {
-        const run = this.held.get(id);
-        if (!run) continue;
-        this.held.delete(id);
-        this.heldSeen.delete(id);
-        const due = run.waiting.filter(isDue);
-        for (const w of due) if (w.on_timeout_data) Object.assign(run.pipeline_data, w.on_timeout_data);
-        await this.continueFrom(run, due);
-      }
-    }
-  }
-
-  /** An answer or a cancel takes a parked run over: its timers and any held copy go. */
-  private dropHeld(id: number): void {
-    this.resumeTimers.get(id)?.();
-    this.resumeTimers.delete(id);
-    this.held.delete(id);
-    this.heldSeen.delete(id);
-  }
-
-  /**
    * An answer to a parked step (an interactive prompt, say): the first answer per run and
    * step wins; it is merged into pipeline_data, the step's timeout is cancelled and the run
    * continues at once. Later answers get `already_answered` and change nothing.
@@ -660,7 +575,7 @@ export class PipelineEngine implements RunEngine {
       ))
     )
       return "not_waiting";
-    this.dropHeld(id);
+    this.held.drop(id);
     const run = reviveRun(row, this.ctx.clock.now());
     Object.assign(run.pipeline_data, data);
     return (await this.continueFrom(run, [parked])) ? "resumed" : "not_waiting";
@@ -744,7 +659,7 @@ export class PipelineEngine implements RunEngine {
         continue;
       }
       if (row.status !== "waiting") return false;
-      this.dropHeld(id);
+      this.held.drop(id);
       if (!(await this.store.claimResume(id, [], row.updated_at))) {
         if (this.owner !== null) continue;
         return false;
