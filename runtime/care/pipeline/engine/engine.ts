@@ -19,7 +19,6 @@ import { registry } from "../../../../nodes/registry.generated";
 import type { CareContext } from "../../context";
 import { isoNow } from "../../../platform/core/clock";
 import { NotFoundError } from "../../../platform/core/errors";
-import type { RedHookEvent, RedHooks } from "../../../platform/nodered/red";
 import type { RedNodeInstance, RedMessage, RedNodeConfig } from "../../../../nodes/_kit/node-red/red-api";
 import { stepSpecOfNode } from "../../rules/care-types";
 import { findRule } from "../../rules/rule-read";
@@ -29,7 +28,7 @@ import { RunDeadlines } from "./run-deadlines";
 import { HeldRuns } from "./held-runs";
 import { executionWriter } from "./writers/execution-writer";
 import { graphSummary, snapshotRule, stepOfNode, type SnapshotStep } from "./graph-snapshot";
-import { LiveEvents, runEvent, type PipelineEventType } from "./live-events";
+import { LiveEvents } from "./live-events";
 import type { RunState, StepRecord, Waiting } from "./run-state";
 import { runStep, type StepOutcome } from "./step-runner";
 import type { CareServices } from "../../../../nodes/_kit/care-services";
@@ -42,19 +41,11 @@ import { startRunAdoption } from "./run-adoption";
 import { everyPeriod } from "./clock-rounds";
 import { newRunState, readableTrace, reviveRun, stepRecord } from "./run-state";
 import { ParkSignals } from "./park-signals";
+import { emit, runOf, type EngineCore, type EngineRed, type LiveNode, type Send } from "./engine-core";
+import { checkSettled, fail, finish, onComplete, onDeliver, settle, waitForRuns } from "./run-settling";
+import { armRunTimeout, runTimedOut } from "./run-timeout";
 
-/** What the engine needs of the embedded Node-RED. */
-export interface EngineRed {
-  hooks(): RedHooks | undefined;
-  getNode<T>(id: string): T | undefined;
-  /** Resolves once a deploy under way runs its flows (at once when none is), or after the bound on a start. */
-  flowsRunning(): Promise<void>;
-}
-
-interface LiveNode extends RedNodeInstance {
-  receive(msg: RedMessage): void;
-  send(msg: RedMessage | Array<RedMessage | null>): void;
-}
+export type { EngineRed };
 
 /** Gates a firing must pass; supplied by the gate layer. */
 export type GateCheck = (req: FireRequest, rule: RuleNodes) => Promise<{ pass: true } | { pass: false; reason: string }>;
@@ -62,14 +53,10 @@ export type GateCheck = (req: FireRequest, rule: RuleNodes) => Promise<{ pass: t
 const HOOK = "careflow-engine";
 /** How long a graceful stop waits for steps under way (a model call may take longer: it resumes after the restart). */
 const STOP_GRACE_MS = 5000;
-type Send = (m: RedMessage | Array<RedMessage | null>) => void;
 
 type StepEntry = { spec: StepSpec; handler?: unknown };
 const entries = new Map<StepSpec, StepEntry>((registry.steps as readonly StepEntry[]).map((e) => [e.spec, e]));
 const handlerOf = (spec: StepSpec) => entries.get(spec)?.handler as StepHandler<Record<string, unknown>> | undefined;
-type Careflow = { execution_id: number };
-const runOf = (msg: Record<string, unknown> | undefined): number | undefined => (msg?._careflow as Careflow | undefined)?.execution_id;
-
 /**
  * The ports a step chose that it has. Usually all are, and the handler's own (fresh) list is
  * kept as the step's record rather than copied.
@@ -102,6 +89,7 @@ export class PipelineEngine implements RunEngine {
   private readonly owner: string | null;
   /** The cluster's rounds: taking over dead instances' runs, acting on cancels asked elsewhere. */
   private readonly stopRounds: Array<() => Promise<void>> = [];
+  private readonly core: EngineCore;
 
   constructor(
     private readonly ctx: CareContext,
@@ -110,7 +98,7 @@ export class PipelineEngine implements RunEngine {
     services?: CareServices,
   ) {
     this.services = services ?? careServices(ctx);
-    this.deadlines = new RunDeadlines(ctx.clock, (id) => this.runTimedOut(id));
+    this.deadlines = new RunDeadlines(ctx.clock, (id) => runTimedOut(this.core, id));
     // A cluster is PostgreSQL only (refused on SQLite at start); a rehearsal's scratch store is never shared.
     this.owner = ctx.cluster?.enabled && ctx.dialect === "postgres" ? ctx.cluster.instanceId : null;
     this.store = new ExecutionStore(
@@ -121,6 +109,18 @@ export class PipelineEngine implements RunEngine {
       this.owner,
     );
     this.held = new HeldRuns(ctx, this.store, (run, due) => this.continueFrom(run, due));
+    this.core = {
+      ctx,
+      red,
+      store: this.store,
+      live: this.live,
+      runs: this.runs,
+      parks: this.parks,
+      deadlines: this.deadlines,
+      held: this.held,
+      services: this.services,
+      owner: this.owner,
+    };
   }
 
   setGates(gates: GateCheck): void {
@@ -133,8 +133,8 @@ export class PipelineEngine implements RunEngine {
     if (!hooks) throw new Error("the pipeline engine needs Node-RED running");
     // One runtime per process: an engine attaching (a re-attached app in tests) takes the hooks over.
     hooks.remove(`*.${HOOK}`);
-    hooks.add(`preDeliver.${HOOK}`, (e) => this.onDeliver(e));
-    hooks.add(`onComplete.${HOOK}`, (e) => this.onComplete(e));
+    hooks.add(`preDeliver.${HOOK}`, (e) => onDeliver(this.core, e));
+    hooks.add(`onComplete.${HOOK}`, (e) => onComplete(this.core, e));
     await this.store.init();
     for (const p of await recoverRuns(this.ctx, this.owner)) this.held.arm(p.id, p.resume_at);
     const owner = this.owner;
@@ -149,7 +149,7 @@ export class PipelineEngine implements RunEngine {
   async stop(): Promise<void> {
     // A graceful stop lets the steps under way finish (briefly), so their runs are stored as
     // they ended; what is still running after that is recovered at the next start, as after a crash.
-    await this.waitForRuns((r) => r.pending > 0, STOP_GRACE_MS, "stopping while runs still had steps under way; they resume at the next start");
+    await waitForRuns(this.core, (r) => r.pending > 0, STOP_GRACE_MS, "stopping while runs still had steps under way; they resume at the next start");
     this.red.hooks()?.remove(`*.${HOOK}`);
     for (const stop of this.stopRounds.splice(0)) await stop();
     this.held.stop();
@@ -217,88 +217,17 @@ export class PipelineEngine implements RunEngine {
     const run: RunState = this.store.create(state);
     const id = run.id;
     this.runs.set(id, run);
-    this.emit(run, "pipeline_started", null, graphSummary(graph));
-    this.armRunTimeout(run);
+    emit(this.core, run, "pipeline_started", null, graphSummary(graph));
+    armRunTimeout(this.core, run);
     const trig = graph.trigger_node_id ? this.red.getNode<LiveNode>(graph.trigger_node_id) : undefined;
     if (!trig) {
-      this.fail(run, "the rule's flow is not running (is the rule disabled?)");
-      await this.settle(run);
+      fail(run, "the rule's flow is not running (is the rule disabled?)");
+      await settle(this.core, run);
       return id;
     }
     run.pending++;
     trig.receive({ _careflow: { execution_id: id } });
     return id;
-  }
-
-  // ---- message accounting ---------------------------------------------------------------
-
-  private onDeliver(e: RedHookEvent): boolean | void {
-    const id = runOf(e.msg);
-    if (id === undefined) return;
-    const run = this.runs.get(id);
-    if (!run) return;
-    // A message of a run being cancelled, or already ended, goes no further.
-    if (run.cancel_requested || run.status !== "running") return false;
-    run.pending++;
-  }
-
-  private onComplete(e: RedHookEvent): void {
-    const id = runOf(e.msg);
-    if (id === undefined) return;
-    const run = this.runs.get(id);
-    if (!run) return;
-    run.pending--;
-    this.checkSettled(run);
-  }
-
-  private checkSettled(run: RunState): void {
-    if (run.pending > 0) return;
-    // Deliveries are scheduled on the next tick; look again once they have been counted.
-    setImmediate(() => {
-      if (run.pending === 0) void this.settle(run);
-    });
-  }
-
-  /** Nothing of the run is moving: it parks (waiting) or ends. */
-  private async settle(run: RunState): Promise<void> {
-    if (run.status !== "running" || run.pending > 0) return;
-    if (run.cancel_requested) return this.finish(run, "cancelled");
-    if (run.failed_error) return this.finish(run, "failed");
-    if (run.waiting.length) {
-      run.status = "waiting";
-      run.active_ms += this.ctx.clock.now() - run.running_since;
-      this.deadlines.clear(run.id);
-      await this.store.save(run).catch(() => undefined);
-      this.emit(run, "pipeline_waiting", "running");
-      // One timer per run, at the earliest parked branch (the row's resume_at, which the claim checks).
-      const earliest = run.waiting
-        .map((w) => w.resume_at)
-        .filter((t): t is string => t !== null)
-        .sort()[0];
-      if (earliest) this.held.arm(run.id, earliest);
-      this.runs.delete(run.id);
-      return;
-    }
-    return this.finish(run, "completed");
-  }
-
-  private async finish(run: RunState, status: "completed" | "failed" | "cancelled"): Promise<void> {
-    const previous = run.status;
-    run.status = status;
-    // A step still under way when a cancel or the run's timeout ends it keeps no record, as before.
-    run.in_flight = [];
-    this.deadlines.clear(run.id);
-    this.runs.delete(run.id);
-    this.parks.ended(run.id);
-    // A failed write is logged by the store and retried; the run's end is announced either way.
-    await this.store.save(run).catch(() => undefined);
-    const type: PipelineEventType = status === "completed" ? "pipeline_completed" : status === "failed" ? "pipeline_failed" : "pipeline_cancelled";
-    this.emit(run, type, previous, run.failed_error ? { error: run.failed_error } : {});
-  }
-
-  private fail(run: RunState, error: string): void {
-    if (!run.failed_error) run.failed_error = error;
-    run.errors.push(error);
   }
 
   // ---- steps ---------------------------------------------------------------------------
@@ -339,16 +268,7 @@ export class PipelineEngine implements RunEngine {
    * inside a handler are fine: their result is sent from the live node of the same id.
    */
   async drainInFlight(maxMs = 3000): Promise<void> {
-    await this.waitForRuns((r) => r.pending > r.in_handler, maxMs, "deploying while runs still had messages in flight");
-  }
-
-  /** Waits (at most `maxMs`) until no running run is `busy`; says in the log which still were. */
-  private async waitForRuns(busy: (run: RunState) => boolean, maxMs: number, warning: string): Promise<void> {
-    const until = Date.now() + maxMs;
-    const left = () => [...this.runs.values()].filter((r) => r.status === "running" && busy(r));
-    while (left().length && Date.now() < until) await new Promise((r) => setTimeout(r, 2));
-    const still = left();
-    if (still.length) this.ctx.log.warn({ runs: still.map((r) => r.id) }, warning);
+    await waitForRuns(this.core, (r) => r.pending > r.in_handler, maxMs, "deploying while runs still had messages in flight");
   }
 
   /** Runs one step; returns a promise only when it did not finish at once. */
@@ -398,12 +318,12 @@ export class PipelineEngine implements RunEngine {
     marker?: StepRecord,
   ): Promise<void> | void {
     const startedAt = isoNow(this.ctx.clock);
-    this.emit(run, "step_started", null, { step_id: step.id, step_label: step.label, step_type: step.step_type });
+    emit(this.core, run, "step_started", null, { step_id: step.id, step_label: step.label, step_type: step.step_type });
     const handler = handlerOf(spec);
     if (!handler) {
       this.landed(run, marker);
       this.record(run, step, startedAt, 0, false, [], `${spec.type} cannot run yet: it needs ${spec.pending ?? "a handler"}`);
-      this.fail(run, `step '${step.label}': ${spec.type} cannot run yet: it needs ${spec.pending ?? "a handler"}`);
+      fail(run, `step '${step.label}': ${spec.type} cannot run yet: it needs ${spec.pending ?? "a handler"}`);
       return;
     }
     const activation = run.steps.reduce((n, r) => (r.step_id === step.id ? n + 1 : n), 0);
@@ -439,7 +359,7 @@ export class PipelineEngine implements RunEngine {
     const defaultPort = spec.outputPorts.includes("main") ? "main" : spec.outputPorts[0];
     if (outcome.kind === "threw") {
       this.record(run, step, startedAt, outcome.elapsed_ms, false, [], outcome.error);
-      this.fail(run, `step '${step.label}' failed: ${outcome.error}`);
+      fail(run, `step '${step.label}' failed: ${outcome.error}`);
       return;
     }
     if (outcome.kind === "timeout") {
@@ -500,7 +420,7 @@ export class PipelineEngine implements RunEngine {
       run.warning_logged = true;
       this.ctx.log.warn({ execution_id: run.id, rule: run.rule_name, step: step.label, warning: rec.warning }, "run needs a look");
     }
-    this.emit(run, "step_completed", null, {
+    emit(this.core, run, "step_completed", null, {
       step_id: step.id,
       step_label: step.label,
       step_type: step.step_type,
@@ -536,7 +456,7 @@ export class PipelineEngine implements RunEngine {
     return this.red.flowsRunning().then(() => {
       if (run.status !== "running" || run.cancel_requested) return;
       const again = this.red.getNode<LiveNode>(node.id);
-      if (!again) return this.fail(run, `step node ${node.id} was removed by a deploy while the run was at it`);
+      if (!again) return fail(run, `step node ${node.id} was removed by a deploy while the run was at it`);
       again.send(out);
     });
   }
@@ -599,9 +519,9 @@ export class PipelineEngine implements RunEngine {
     const id = run.id;
     run.waiting = run.waiting.filter((w) => !due.some((d) => d.step_id === w.step_id && d.node_id === w.node_id));
     this.runs.set(id, run);
-    this.armRunTimeout(run);
+    armRunTimeout(this.core, run);
     // Which steps' waits ended, so a listener can tell whether a resume concerns it.
-    this.emit(run, "pipeline_resumed", "waiting", {
+    emit(this.core, run, "pipeline_resumed", "waiting", {
       resumed_steps: due.map((w) => ({ step_id: w.step_id, step_type: stepOfNode(run.graph, w.node_id)?.step_type ?? null })),
     });
     run.pending++;
@@ -609,7 +529,7 @@ export class PipelineEngine implements RunEngine {
       const node = this.red.getNode<LiveNode>(w.node_id);
       const spec = node ? stepSpecOfNode((node as unknown as { type: string }).type) : undefined;
       if (!node || !spec) {
-        this.fail(run, `the step a wait was parked at (node ${w.node_id}) is no longer in the rule`);
+        fail(run, `the step a wait was parked at (node ${w.node_id}) is no longer in the rule`);
         continue;
       }
       run.activated_ports.push(...w.ports.map((p) => `${w.step_id}:${p}`));
@@ -620,23 +540,8 @@ export class PipelineEngine implements RunEngine {
     }
     run.pending--;
     // The claim already wrote it as running; the next step's record or its end writes the rest.
-    this.checkSettled(run);
+    checkSettled(this.core, run);
     return true;
-  }
-
-  private armRunTimeout(run: RunState): void {
-    const budget = run.graph.trigger.execution_timeout_minutes * 60_000 - run.active_ms;
-    run.running_since = this.ctx.clock.now();
-    this.deadlines.set(run.id, run.running_since + Math.max(0, budget));
-  }
-
-  private runTimedOut(id: number): void {
-    const run = this.runs.get(id);
-    if (!run || run.status !== "running") return;
-    this.fail(run, `the run exceeded its ${run.graph.trigger.execution_timeout_minutes}-minute timeout`);
-    run.abort?.abort(new Error("run timed out"));
-    run.pending = 0;
-    void this.settle(run);
   }
 
   // ---- cancel and rerun --------------------------------------------------------------------
@@ -647,7 +552,7 @@ export class PipelineEngine implements RunEngine {
     if (run) {
       run.cancel_requested = true;
       run.abort?.abort(new Error("run cancelled"));
-      this.checkSettled(run);
+      checkSettled(this.core, run);
       return true;
     }
     // In a cluster the run may be running on, or just parking at, another instance: a few tries.
@@ -667,7 +572,7 @@ export class PipelineEngine implements RunEngine {
       const revived = reviveRun(row, this.ctx.clock.now());
       revived.waiting = [];
       revived.status = "running";
-      await this.finish(revived, "cancelled");
+      await finish(this.core, revived, "cancelled");
       return true;
     }
     return false;
@@ -689,11 +594,5 @@ export class PipelineEngine implements RunEngine {
     const rule = findRule(flows, index, row.rule_id);
     const input = (row.pipeline_data.trigger_input as Record<string, unknown> | null | undefined) ?? null;
     return this.startRun(rule, row.trigger_context, input, id);
-  }
-
-  // ---- live events -----------------------------------------------------------------------
-
-  private emit(run: RunState, event_type: PipelineEventType, previous: string | null, extra: Record<string, unknown> = {}): void {
-    if (this.live.wants(event_type)) this.live.emit(runEvent(run, event_type, previous, extra, this.ctx.clock.now(), run.started_ms));
   }
 }
