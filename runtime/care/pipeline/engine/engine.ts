@@ -13,9 +13,6 @@
  * parked it; whoever claims a parked run (its timeout, an answer, a cancel) takes it over, and
  * the runs of a dead instance are taken over by a survivor (run-adoption.ts).
  */
-import type { StepHandler, StepResult } from "../../../../nodes/_kit/handler-types";
-import type { StepSpec } from "../../../../nodes/_kit/types";
-import { registry } from "../../../../nodes/registry.generated";
 import type { CareContext } from "../../context";
 import { isoNow } from "../../../platform/core/clock";
 import { NotFoundError } from "../../../platform/core/errors";
@@ -27,10 +24,9 @@ import { ExecutionStore } from "./execution-store";
 import { RunDeadlines } from "./run-deadlines";
 import { HeldRuns } from "./held-runs";
 import { executionWriter } from "./writers/execution-writer";
-import { graphSummary, snapshotRule, stepOfNode, type SnapshotStep } from "./graph-snapshot";
+import { graphSummary, snapshotRule, stepOfNode } from "./graph-snapshot";
 import { LiveEvents } from "./live-events";
-import type { RunState, StepRecord, Waiting } from "./run-state";
-import { runStep, type StepOutcome } from "./step-runner";
+import type { RunState, Waiting } from "./run-state";
 import type { CareServices } from "../../../../nodes/_kit/care-services";
 import { careServices } from "../../care-services";
 import type { FireRequest, FireResult, RunEngine, TriggerContext } from "./types";
@@ -39,9 +35,10 @@ import { currentWeather } from "../../../household/hub/hub-services";
 import { recoverRuns } from "./recovery";
 import { startRunAdoption } from "./run-adoption";
 import { everyPeriod } from "./clock-rounds";
-import { newRunState, readableTrace, reviveRun, stepRecord } from "./run-state";
+import { newRunState, reviveRun } from "./run-state";
 import { ParkSignals } from "./park-signals";
-import { emit, runOf, type EngineCore, type EngineRed, type LiveNode, type Send } from "./engine-core";
+import { emit, type EngineCore, type EngineRed, type LiveNode, type Send } from "./engine-core";
+import { onInput } from "./step-execution";
 import { checkSettled, fail, finish, onComplete, onDeliver, settle, waitForRuns } from "./run-settling";
 import { armRunTimeout, runTimedOut } from "./run-timeout";
 
@@ -53,27 +50,6 @@ export type GateCheck = (req: FireRequest, rule: RuleNodes) => Promise<{ pass: t
 const HOOK = "careflow-engine";
 /** How long a graceful stop waits for steps under way (a model call may take longer: it resumes after the restart). */
 const STOP_GRACE_MS = 5000;
-
-type StepEntry = { spec: StepSpec; handler?: unknown };
-const entries = new Map<StepSpec, StepEntry>((registry.steps as readonly StepEntry[]).map((e) => [e.spec, e]));
-const handlerOf = (spec: StepSpec) => entries.get(spec)?.handler as StepHandler<Record<string, unknown>> | undefined;
-/**
- * The ports a step chose that it has. Usually all are, and the handler's own (fresh) list is
- * kept as the step's record rather than copied.
- */
-function knownPorts(chosen: readonly string[], has: readonly string[]): string[] {
-  for (const p of chosen) if (!has.includes(p)) return chosen.filter((c) => has.includes(c));
-  return chosen as string[];
-}
-
-/** Aborted when the run is cancelled or times out; made when a handler first asks for it. */
-function runSignal(run: RunState): AbortSignal {
-  if (!run.abort) {
-    run.abort = new AbortController();
-    if (run.cancel_requested || run.failed_error) run.abort.abort(new Error("the run is ending"));
-  }
-  return run.abort.signal;
-}
 
 export class PipelineEngine implements RunEngine {
   readonly live = new LiveEvents();
@@ -232,34 +208,9 @@ export class PipelineEngine implements RunEngine {
 
   // ---- steps ---------------------------------------------------------------------------
 
-  /**
-   * Called by every care node on input (see nodes/_kit/node-red/module.ts). A step whose
-   * handler settles at once (flow steps: conditions, waits) is handled within this call;
-   * anything else continues asynchronously and tells Node-RED it is done when it is.
-   */
-  onInput(
-    node: RedNodeInstance,
-    config: RedNodeConfig,
-    msg: RedMessage,
-    send: (m: RedMessage | Array<RedMessage | null>) => void,
-    done: (err?: Error) => void,
-  ): void {
-    const id = runOf(msg);
-    const run = id === undefined ? undefined : this.runs.get(id);
-    if (!run) return done();
-    const spec = stepSpecOfNode(config.type);
-    if (!spec) {
-      // Filters were evaluated before the run began; in the flow they only pass the message on.
-      send(msg);
-      return done();
-    }
-    const pending = this.execute(run, node, config, spec, msg, send);
-    if (!pending) return done();
-    run.in_handler++;
-    void pending.finally(() => {
-      run.in_handler--;
-      done();
-    });
+  /** Called by every care node on input (see nodes/_kit/node-red/module.ts); see step-execution.ts. */
+  onInput(node: RedNodeInstance, config: RedNodeConfig, msg: RedMessage, send: Send, done: (err?: Error) => void): void {
+    onInput(this.core, node, config, msg, send, done);
   }
 
   /**
@@ -269,196 +220,6 @@ export class PipelineEngine implements RunEngine {
    */
   async drainInFlight(maxMs = 3000): Promise<void> {
     await waitForRuns(this.core, (r) => r.pending > r.in_handler, maxMs, "deploying while runs still had messages in flight");
-  }
-
-  /** Runs one step; returns a promise only when it did not finish at once. */
-  private execute(run: RunState, node: RedNodeInstance, config: RedNodeConfig, spec: StepSpec, msg: RedMessage, send: Send): Promise<void> | void {
-    if (run.cancel_requested || run.failed_error) return;
-    const step = stepOfNode(run.graph, node.id) ?? {
-      id: 0,
-      node_id: node.id,
-      label: String(config.name ?? spec.type),
-      step_type: spec.type,
-      config: config.config ?? {},
-      enabled: true,
-      order: 0,
-    };
-    // A step that acts on the world (or asks something outside) runs only once the run's row
-    // is durable with this step marked under way, so a crash from then on leaves the run
-    // visible as interrupted during this step, never gone (recovery.ts).
-    if (spec.category !== "flow") {
-      const marker = stepRecord(step, isoNow(this.ctx.clock), 0, false, [], undefined, "running");
-      run.in_flight.push(marker);
-      this.store.touch(run);
-      return this.store
-        .whenWritten(run.id)
-        .catch(() => undefined)
-        .then(() => {
-          if (!run.cancel_requested && run.status === "running") return this.runHandler(run, node, spec, step, msg, send, marker);
-          this.landed(run, marker);
-        });
-    }
-    return this.runHandler(run, node, spec, step, msg, send);
-  }
-
-  /** A step under way has its own record now (or will never have one): its marker goes. */
-  private landed(run: RunState, marker: StepRecord | undefined): void {
-    if (!marker) return;
-    const at = run.in_flight.indexOf(marker);
-    if (at >= 0) run.in_flight.splice(at, 1);
-  }
-
-  private runHandler(
-    run: RunState,
-    node: RedNodeInstance,
-    spec: StepSpec,
-    step: SnapshotStep,
-    msg: RedMessage,
-    send: Send,
-    marker?: StepRecord,
-  ): Promise<void> | void {
-    const startedAt = isoNow(this.ctx.clock);
-    emit(this.core, run, "step_started", null, { step_id: step.id, step_label: step.label, step_type: step.step_type });
-    const handler = handlerOf(spec);
-    if (!handler) {
-      this.landed(run, marker);
-      this.record(run, step, startedAt, 0, false, [], `${spec.type} cannot run yet: it needs ${spec.pending ?? "a handler"}`);
-      fail(run, `step '${step.label}': ${spec.type} cannot run yet: it needs ${spec.pending ?? "a handler"}`);
-      return;
-    }
-    const activation = run.steps.reduce((n, r) => (r.step_id === step.id ? n + 1 : n), 0);
-    const input = {
-      pipeline_data: run.pipeline_data,
-      trigger: run.trigger,
-      step: { id: step.id, label: step.label, step_type: step.step_type },
-      execution_id: run.id,
-      rule_id: run.rule_id,
-      idempotency_key: `${run.id}:${step.id}:${activation}`,
-    };
-    const outcome = runStep(this.ctx, this.services, handler, input, step.config, this.ctx.settings.pipeline.step_timeout_seconds * 1000, () => runSignal(run));
-    if (outcome instanceof Promise)
-      return outcome.then((o) => {
-        this.landed(run, marker);
-        return this.afterStep(run, node, spec, step, startedAt, o, msg, send);
-      });
-    this.landed(run, marker);
-    return this.afterStep(run, node, spec, step, startedAt, outcome, msg, send);
-  }
-
-  private afterStep(
-    run: RunState,
-    node: RedNodeInstance,
-    spec: StepSpec,
-    step: SnapshotStep,
-    startedAt: string,
-    outcome: StepOutcome,
-    msg: RedMessage,
-    send: Send,
-  ): Promise<void> | void {
-    if (run.cancel_requested || run.status !== "running") return;
-    const defaultPort = spec.outputPorts.includes("main") ? "main" : spec.outputPorts[0];
-    if (outcome.kind === "threw") {
-      this.record(run, step, startedAt, outcome.elapsed_ms, false, [], outcome.error);
-      fail(run, `step '${step.label}' failed: ${outcome.error}`);
-      return;
-    }
-    if (outcome.kind === "timeout") {
-      // A timed-out step is failed, and the run goes on.
-      this.record(run, step, startedAt, outcome.elapsed_ms, false, [defaultPort], outcome.error);
-      run.errors.push(`step '${step.label}' ${outcome.error}`);
-      return this.sendOn(run, node, spec.outputPorts, [defaultPort], msg, send);
-    }
-    const r = outcome.result;
-    if (r.data) Object.assign(run.pipeline_data, r.data);
-    const ports = r.output_ports ? knownPorts(r.output_ports, spec.outputPorts) : [defaultPort];
-    const ok = r.success !== false;
-    if (!ok) run.errors.push(`step '${step.label}': ${r.error ?? "reported failure"}`);
-    if (r.wait_until !== undefined) {
-      const waiting: Waiting = {
-        node_id: node.id,
-        step_id: step.id,
-        ports,
-        resume_at: new Date(r.wait_until).toISOString(),
-        ...(r.on_timeout_data ? { on_timeout_data: r.on_timeout_data } : {}),
-      };
-      run.waiting.push(waiting);
-      this.record(run, step, startedAt, outcome.elapsed_ms, ok, [], r.error, "waiting");
-      this.parks.parked(run.id, step.id);
-      // The branch counts as in flight until its parking is durable.
-      return this.store.save(run).catch(() => undefined);
-    }
-    this.record(run, step, startedAt, outcome.elapsed_ms, ok, r.should_continue === false ? [] : ports, r.error, undefined, r);
-    if (r.should_continue === false) return;
-    return this.sendOn(run, node, spec.outputPorts, ports, msg, send);
-  }
-
-  private record(
-    run: RunState,
-    step: { id: number; label: string; step_type: string },
-    startedAt: string,
-    elapsed: number,
-    success: boolean,
-    ports: string[],
-    error?: string,
-    status?: StepRecord["status"],
-    notice?: Pick<StepResult, "warning" | "receipts" | "trace">,
-  ): void {
-    const rec = stepRecord(step, startedAt, elapsed, success, ports, error, status);
-    if (notice?.warning) rec.warning = notice.warning;
-    if (notice?.receipts)
-      rec.receipts = notice.receipts.map((r) => ({
-        channel: r.channel,
-        delivered: r.delivered,
-        ...(r.detail ? { detail: r.detail } : {}),
-        ...(r.fallback ? { fallback: true } : {}),
-      }));
-    if (notice?.trace) rec.trace = readableTrace(notice.trace);
-    run.steps.push(rec);
-    for (const p of ports) run.activated_ports.push(`${step.id}:${p}`);
-    this.store.touch(run);
-    if (rec.warning && !run.warning_logged) {
-      run.warning_logged = true;
-      this.ctx.log.warn({ execution_id: run.id, rule: run.rule_name, step: step.label, warning: rec.warning }, "run needs a look");
-    }
-    emit(this.core, run, "step_completed", null, {
-      step_id: step.id,
-      step_label: step.label,
-      step_type: step.step_type,
-      elapsed_ms: rec.elapsed_ms,
-      output_port: ports[0] ?? null,
-      ...(error ? { error } : {}),
-      ...(rec.warning ? { warning: rec.warning } : {}),
-      ...(rec.receipts ? { receipts: rec.receipts } : {}),
-    });
-  }
-
-  /** Send on the given ports from the live instance of the node (a deploy may have replaced it). */
-  private sendOn(
-    run: RunState,
-    node: RedNodeInstance,
-    allPorts: readonly string[],
-    ports: readonly string[],
-    msg: RedMessage,
-    send: (m: Array<RedMessage | null>) => void,
-  ): Promise<void> | void {
-    // The message goes on as it came (its id too); a second port gets a message of its own.
-    const out: Array<RedMessage | null> = new Array(allPorts.length).fill(null);
-    let sent = 0;
-    for (let i = 0; i < allPorts.length; i++) {
-      if (!ports.includes(allPorts[i])) continue;
-      out[i] = sent++ === 0 ? msg : { _msgid: msg._msgid, _careflow: msg._careflow };
-    }
-    if (!sent) return;
-    const live = this.red.getNode<LiveNode>(node.id);
-    if (live === node) return send(out);
-    if (live) return live.send(out);
-    // A step that ends in the middle of a deploy finds its node away: it sends from the new one once the flows run.
-    return this.red.flowsRunning().then(() => {
-      if (run.status !== "running" || run.cancel_requested) return;
-      const again = this.red.getNode<LiveNode>(node.id);
-      if (!again) return fail(run, `step node ${node.id} was removed by a deploy while the run was at it`);
-      again.send(out);
-    });
   }
 
   // ---- waits -------------------------------------------------------------------------------
