@@ -12,97 +12,47 @@
  * With several instances (`cluster.enabled`) each run belongs to the instance that runs or
  * parked it; whoever claims a parked run (its timeout, an answer, a cancel) takes it over, and
  * the runs of a dead instance are taken over by a survivor (run-adoption.ts).
+ *
+ * This class only composes the parts, each a handler of the shared EngineCore
+ * (engine-core.ts): starting runs (run-start.ts), running steps (step-execution.ts,
+ * step-outcome.ts), settling and ending (run-settling.ts), parked runs coming back
+ * (held-runs.ts, run-resume.ts), cancels and timeouts (run-cancel.ts, run-timeout.ts).
  */
-import type { StepHandler, StepResult } from "../../../../nodes/_kit/handler-types";
-import type { StepSpec } from "../../../../nodes/_kit/types";
-import { registry } from "../../../../nodes/registry.generated";
-import type { CareContext } from "../../context";
-import { isoNow } from "../../../platform/core/clock";
-import { NotFoundError } from "../../../platform/core/errors";
-import type { RedHookEvent, RedHooks } from "../../../platform/nodered/red";
-import type { RedNodeInstance, RedMessage, RedNodeConfig } from "../../../../nodes/_kit/node-red/red-api";
-import { stepSpecOfNode } from "../../rules/care-types";
-import { findRule } from "../../rules/rule-read";
-import type { RuleNodes } from "../../rules/rule-model";
-import { ExecutionStore } from "./execution-store";
-import { RunDeadlines } from "./run-deadlines";
-import { BatchQueue } from "./batch-queue";
-import { executionWriter } from "./writers/execution-writer";
-import { graphSummary, snapshotRule, stepOfNode, type SnapshotStep } from "./graph-snapshot";
-import { LiveEvents, runEvent, type PipelineEventType } from "./live-events";
-import type { RunState, StepRecord, Waiting } from "./run-state";
-import { runStep, type StepOutcome } from "./step-runner";
 import type { CareServices } from "../../../../nodes/_kit/care-services";
+import type { RedMessage, RedNodeConfig, RedNodeInstance } from "../../../../nodes/_kit/node-red/red-api";
+import { isoNow } from "../../../platform/core/clock";
+import type { CareContext } from "../../context";
 import { careServices } from "../../care-services";
-import type { FireRequest, FireResult, RunEngine, TriggerContext } from "./types";
-import { initialPipelineData } from "./pipeline-data";
-import { currentWeather } from "../../../household/hub/hub-services";
+import type { RuleNodes } from "../../rules/rule-model";
+import { everyPeriod } from "./clock-rounds";
+import type { EngineCore, EngineRed, Send } from "./engine-core";
+import { ExecutionStore } from "./execution-store";
+import { HeldRuns } from "./held-runs";
+import { LiveEvents } from "./live-events";
+import { ParkSignals } from "./park-signals";
 import { recoverRuns } from "./recovery";
 import { startRunAdoption } from "./run-adoption";
-import { everyPeriod } from "./clock-rounds";
-import { newRunState, readableTrace, reviveRun, stepRecord } from "./run-state";
-import { ParkSignals } from "./park-signals";
+import { cancel, cancelAskedElsewhere } from "./run-cancel";
+import { RunDeadlines } from "./run-deadlines";
+import { answer, continueFrom, whenParked } from "./run-resume";
+import { onComplete, onDeliver, waitForRuns } from "./run-settling";
+import { fire, rerun, startRun, type GateCheck } from "./run-start";
+import { runTimedOut } from "./run-timeout";
+import { onInput } from "./step-execution";
+import type { FireRequest, FireResult, RunEngine, TriggerContext } from "./types";
+import { executionWriter } from "./writers/execution-writer";
 
-/** What the engine needs of the embedded Node-RED. */
-export interface EngineRed {
-  hooks(): RedHooks | undefined;
-  getNode<T>(id: string): T | undefined;
-  /** Resolves once a deploy under way runs its flows (at once when none is), or after the bound on a start. */
-  flowsRunning(): Promise<void>;
-}
-
-interface LiveNode extends RedNodeInstance {
-  receive(msg: RedMessage): void;
-  send(msg: RedMessage | Array<RedMessage | null>): void;
-}
-
-/** Gates a firing must pass; supplied by the gate layer. */
-export type GateCheck = (req: FireRequest, rule: RuleNodes) => Promise<{ pass: true } | { pass: false; reason: string }>;
+export type { EngineRed, GateCheck };
 
 const HOOK = "careflow-engine";
 /** How long a graceful stop waits for steps under way (a model call may take longer: it resumes after the restart). */
 const STOP_GRACE_MS = 5000;
-type Send = (m: RedMessage | Array<RedMessage | null>) => void;
-const RESUME_CHUNK = 200;
-/** How long before its due time a parked run is read back (see armResume). */
-const PREFETCH_MS = 500;
-
-type StepEntry = { spec: StepSpec; handler?: unknown };
-const entries = new Map<StepSpec, StepEntry>((registry.steps as readonly StepEntry[]).map((e) => [e.spec, e]));
-const handlerOf = (spec: StepSpec) => entries.get(spec)?.handler as StepHandler<Record<string, unknown>> | undefined;
-type Careflow = { execution_id: number };
-const runOf = (msg: Record<string, unknown> | undefined): number | undefined => (msg?._careflow as Careflow | undefined)?.execution_id;
-
-/**
- * The ports a step chose that it has. Usually all are, and the handler's own (fresh) list is
- * kept as the step's record rather than copied.
- */
-function knownPorts(chosen: readonly string[], has: readonly string[]): string[] {
-  for (const p of chosen) if (!has.includes(p)) return chosen.filter((c) => has.includes(c));
-  return chosen as string[];
-}
-
-/** Aborted when the run is cancelled or times out; made when a handler first asks for it. */
-function runSignal(run: RunState): AbortSignal {
-  if (!run.abort) {
-    run.abort = new AbortController();
-    if (run.cancel_requested || run.failed_error) run.abort.abort(new Error("the run is ending"));
-  }
-  return run.abort.signal;
-}
 
 export class PipelineEngine implements RunEngine {
   readonly live = new LiveEvents();
   readonly store: ExecutionStore;
-  private readonly runs = new Map<number, RunState>();
-  private readonly parks = new ParkSignals();
-  private readonly resumeTimers = new Map<number, () => void>();
+  private readonly core: EngineCore;
   private gates: GateCheck | null = null;
-  private readonly deadlines: RunDeadlines;
-  /** What step handlers are given: the app's care services, built once. */
-  private readonly services: CareServices;
-  /** This instance's id when the cluster is on: the owner of the runs it starts and claims. */
-  private readonly owner: string | null;
   /** The cluster's rounds: taking over dead instances' runs, acting on cancels asked elsewhere. */
   private readonly stopRounds: Array<() => Promise<void>> = [];
 
@@ -112,17 +62,21 @@ export class PipelineEngine implements RunEngine {
     /** What handlers are given; a rehearsal passes services that record instead of acting. */
     services?: CareServices,
   ) {
-    this.services = services ?? careServices(ctx);
-    this.deadlines = new RunDeadlines(ctx.clock, (id) => this.runTimedOut(id));
+    const handlerServices = services ?? careServices(ctx);
+    const deadlines = new RunDeadlines(ctx.clock, (id) => runTimedOut(core, id));
     // A cluster is PostgreSQL only (refused on SQLite at start); a rehearsal's scratch store is never shared.
-    this.owner = ctx.cluster?.enabled && ctx.dialect === "postgres" ? ctx.cluster.instanceId : null;
-    this.store = new ExecutionStore(
+    const owner = ctx.cluster?.enabled && ctx.dialect === "postgres" ? ctx.cluster.instanceId : null;
+    const store = new ExecutionStore(
       ctx.db,
-      executionWriter(ctx.db, ctx.dialect, this.owner),
+      executionWriter(ctx.db, ctx.dialect, owner),
       () => isoNow(ctx.clock),
       (err, runs) => ctx.log.error({ err, runs }, "writing runs to the store failed"),
-      this.owner,
+      owner,
     );
+    const held = new HeldRuns(ctx, store, (run, due) => continueFrom(core, run, due));
+    const core: EngineCore = { ctx, red, store, live: this.live, runs: new Map(), parks: new ParkSignals(), deadlines, held, services: handlerServices, owner };
+    this.store = store;
+    this.core = core;
   }
 
   setGates(gates: GateCheck): void {
@@ -133,17 +87,18 @@ export class PipelineEngine implements RunEngine {
   async start(): Promise<void> {
     const hooks = this.red.hooks();
     if (!hooks) throw new Error("the pipeline engine needs Node-RED running");
+    const core = this.core;
     // One runtime per process: an engine attaching (a re-attached app in tests) takes the hooks over.
     hooks.remove(`*.${HOOK}`);
-    hooks.add(`preDeliver.${HOOK}`, (e) => this.onDeliver(e));
-    hooks.add(`onComplete.${HOOK}`, (e) => this.onComplete(e));
+    hooks.add(`preDeliver.${HOOK}`, (e) => onDeliver(core, e));
+    hooks.add(`onComplete.${HOOK}`, (e) => onComplete(core, e));
     await this.store.init();
-    for (const p of await recoverRuns(this.ctx, this.owner)) this.armResume(p.id, p.resume_at);
-    const owner = this.owner;
+    for (const p of await recoverRuns(this.ctx, core.owner)) core.held.arm(p.id, p.resume_at);
+    const owner = core.owner;
     if (owner !== null) {
       const period = Math.max(1, Math.floor((this.ctx.settings.cluster.lease_seconds * 1000) / 3));
-      this.stopRounds.push(startRunAdoption(this.ctx, owner, period, (runs) => runs.forEach((p) => this.armResume(p.id, p.resume_at))));
-      this.stopRounds.push(everyPeriod(this.ctx.clock, period, () => this.cancelAskedElsewhere()));
+      this.stopRounds.push(startRunAdoption(this.ctx, owner, period, (runs) => runs.forEach((p) => core.held.arm(p.id, p.resume_at))));
+      this.stopRounds.push(everyPeriod(this.ctx.clock, period, () => cancelAskedElsewhere(core)));
     }
   }
 
@@ -151,191 +106,31 @@ export class PipelineEngine implements RunEngine {
   async stop(): Promise<void> {
     // A graceful stop lets the steps under way finish (briefly), so their runs are stored as
     // they ended; what is still running after that is recovered at the next start, as after a crash.
-    await this.waitForRuns((r) => r.pending > 0, STOP_GRACE_MS, "stopping while runs still had steps under way; they resume at the next start");
+    await waitForRuns(this.core, (r) => r.pending > 0, STOP_GRACE_MS, "stopping while runs still had steps under way; they resume at the next start");
     this.red.hooks()?.remove(`*.${HOOK}`);
     for (const stop of this.stopRounds.splice(0)) await stop();
-    for (const cancel of this.resumeTimers.values()) cancel();
-    this.resumeTimers.clear();
-    this.held.clear();
-    this.heldSeen.clear();
-    this.deadlines.stop();
+    this.core.held.stop();
+    this.core.deadlines.stop();
     await this.store.drain();
     this.live.close();
   }
 
   /** No run is moving and no parked run is being read back or claimed (a rehearsal's replay waits for this). */
   quiet(): boolean {
-    return this.runs.size === 0 && this.prefetchQueue.idle && this.claimQueue.idle;
+    return this.core.runs.size === 0 && this.core.held.idle;
   }
 
-  // ---- firing -------------------------------------------------------------------------
-
-  async fire(req: FireRequest): Promise<FireResult> {
-    const rule = await this.ruleToFire(req.rule_id);
-    if (rule.tab.disabled === true) return { execution_id: null, reason: "the rule is disabled" };
-    if (!req.skip_gates && this.gates) {
-      const gate = await this.gates(req, rule);
-      if (!gate.pass) {
-        this.ctx.log.debug({ rule_id: req.rule_id, reason: gate.reason }, "rule held");
-        return { execution_id: null, reason: gate.reason };
-      }
-    }
-    return { execution_id: await this.startRun(rule, req.trigger, req.trigger_input ?? null, null) };
+  fire(req: FireRequest): Promise<FireResult> {
+    return fire(this.core, this.gates, req);
   }
 
-  /**
-   * The rule as this instance runs it: a deploy made through another instance reaches it by its
-   * notice, so a firing does not first look for one (with several instances that was a read of
-   * the store per run). A rule not known here yet, made elsewhere a moment ago, is looked up
-   * again after looking.
-   */
-  private async ruleToFire(id: number): Promise<RuleNodes> {
-    const running = await this.ctx.flows.snapshot({ catchUp: false });
-    try {
-      return findRule(running.flows, running.index, id);
-    } catch (err) {
-      if (!(err instanceof NotFoundError)) throw err;
-      const stored = await this.ctx.flows.snapshot();
-      return findRule(stored.flows, stored.index, id);
-    }
+  startRun(rule: RuleNodes, trigger: TriggerContext, triggerInput: Record<string, unknown> | null, rerunOf: number | null): Promise<number> {
+    return startRun(this.core, rule, trigger, triggerInput, rerunOf);
   }
 
-  async startRun(rule: RuleNodes, trigger: TriggerContext, triggerInput: Record<string, unknown> | null, rerunOf: number | null): Promise<number> {
-    const graph = snapshotRule(rule);
-    // A firing in the middle of a deploy (the editor's, a rule saved over REST, another
-    // instance's) finds the rule's flow stopped: it waits for the new flows rather than fail.
-    if (graph.trigger_node_id && !this.red.getNode(graph.trigger_node_id)) await this.red.flowsRunning();
-    // One instance has an id at hand; a cluster instance fetches it from the shared sequence (one statement per turn).
-    while (!this.store.hasId()) await this.store.reserveIds();
-    const startedAt = isoNow(this.ctx.clock);
-    const now = this.ctx.clock.now();
-    const state = newRunState(
-      graph,
-      trigger,
-      initialPipelineData(trigger, triggerInput, now, this.ctx.settings.app.timezone, currentWeather(this.ctx)),
-      startedAt,
-      now,
-      rerunOf,
-    );
-    // Its rows are written by group commit: a run of flow steps that ends quickly is written
-    // once, ended; a step that acts on the world waits for the row first (see execute).
-    const run: RunState = this.store.create(state);
-    const id = run.id;
-    this.runs.set(id, run);
-    this.emit(run, "pipeline_started", null, graphSummary(graph));
-    this.armRunTimeout(run);
-    const trig = graph.trigger_node_id ? this.red.getNode<LiveNode>(graph.trigger_node_id) : undefined;
-    if (!trig) {
-      this.fail(run, "the rule's flow is not running (is the rule disabled?)");
-      await this.settle(run);
-      return id;
-    }
-    run.pending++;
-    trig.receive({ _careflow: { execution_id: id } });
-    return id;
-  }
-
-  // ---- message accounting ---------------------------------------------------------------
-
-  private onDeliver(e: RedHookEvent): boolean | void {
-    const id = runOf(e.msg);
-    if (id === undefined) return;
-    const run = this.runs.get(id);
-    if (!run) return;
-    // A message of a run being cancelled, or already ended, goes no further.
-    if (run.cancel_requested || run.status !== "running") return false;
-    run.pending++;
-  }
-
-  private onComplete(e: RedHookEvent): void {
-    const id = runOf(e.msg);
-    if (id === undefined) return;
-    const run = this.runs.get(id);
-    if (!run) return;
-    run.pending--;
-    this.checkSettled(run);
-  }
-
-  private checkSettled(run: RunState): void {
-    if (run.pending > 0) return;
-    // Deliveries are scheduled on the next tick; look again once they have been counted.
-    setImmediate(() => {
-      if (run.pending === 0) void this.settle(run);
-    });
-  }
-
-  /** Nothing of the run is moving: it parks (waiting) or ends. */
-  private async settle(run: RunState): Promise<void> {
-    if (run.status !== "running" || run.pending > 0) return;
-    if (run.cancel_requested) return this.finish(run, "cancelled");
-    if (run.failed_error) return this.finish(run, "failed");
-    if (run.waiting.length) {
-      run.status = "waiting";
-      run.active_ms += this.ctx.clock.now() - run.running_since;
-      this.deadlines.clear(run.id);
-      await this.store.save(run).catch(() => undefined);
-      this.emit(run, "pipeline_waiting", "running");
-      // One timer per run, at the earliest parked branch (the row's resume_at, which the claim checks).
-      const earliest = run.waiting
-        .map((w) => w.resume_at)
-        .filter((t): t is string => t !== null)
-        .sort()[0];
-      if (earliest) this.armResume(run.id, earliest);
-      this.runs.delete(run.id);
-      return;
-    }
-    return this.finish(run, "completed");
-  }
-
-  private async finish(run: RunState, status: "completed" | "failed" | "cancelled"): Promise<void> {
-    const previous = run.status;
-    run.status = status;
-    // A step still under way when a cancel or the run's timeout ends it keeps no record, as before.
-    run.in_flight = [];
-    this.deadlines.clear(run.id);
-    this.runs.delete(run.id);
-    this.parks.ended(run.id);
-    // A failed write is logged by the store and retried; the run's end is announced either way.
-    await this.store.save(run).catch(() => undefined);
-    const type: PipelineEventType = status === "completed" ? "pipeline_completed" : status === "failed" ? "pipeline_failed" : "pipeline_cancelled";
-    this.emit(run, type, previous, run.failed_error ? { error: run.failed_error } : {});
-  }
-
-  private fail(run: RunState, error: string): void {
-    if (!run.failed_error) run.failed_error = error;
-    run.errors.push(error);
-  }
-
-  // ---- steps ---------------------------------------------------------------------------
-
-  /**
-   * Called by every care node on input (see nodes/_kit/node-red/module.ts). A step whose
-   * handler settles at once (flow steps: conditions, waits) is handled within this call;
-   * anything else continues asynchronously and tells Node-RED it is done when it is.
-   */
-  onInput(
-    node: RedNodeInstance,
-    config: RedNodeConfig,
-    msg: RedMessage,
-    send: (m: RedMessage | Array<RedMessage | null>) => void,
-    done: (err?: Error) => void,
-  ): void {
-    const id = runOf(msg);
-    const run = id === undefined ? undefined : this.runs.get(id);
-    if (!run) return done();
-    const spec = stepSpecOfNode(config.type);
-    if (!spec) {
-      // Filters were evaluated before the run began; in the flow they only pass the message on.
-      send(msg);
-      return done();
-    }
-    const pending = this.execute(run, node, config, spec, msg, send);
-    if (!pending) return done();
-    run.in_handler++;
-    void pending.finally(() => {
-      run.in_handler--;
-      done();
-    });
+  /** Called by every care node on input (see nodes/_kit/node-red/module.ts and step-execution.ts). */
+  onInput(node: RedNodeInstance, config: RedNodeConfig, msg: RedMessage, send: Send, done: (err?: Error) => void): void {
+    onInput(this.core, node, config, msg, send, done);
   }
 
   /**
@@ -344,441 +139,25 @@ export class PipelineEngine implements RunEngine {
    * inside a handler are fine: their result is sent from the live node of the same id.
    */
   async drainInFlight(maxMs = 3000): Promise<void> {
-    await this.waitForRuns((r) => r.pending > r.in_handler, maxMs, "deploying while runs still had messages in flight");
+    await waitForRuns(this.core, (r) => r.pending > r.in_handler, maxMs, "deploying while runs still had messages in flight");
   }
 
-  /** Waits (at most `maxMs`) until no running run is `busy`; says in the log which still were. */
-  private async waitForRuns(busy: (run: RunState) => boolean, maxMs: number, warning: string): Promise<void> {
-    const until = Date.now() + maxMs;
-    const left = () => [...this.runs.values()].filter((r) => r.status === "running" && busy(r));
-    while (left().length && Date.now() < until) await new Promise((r) => setTimeout(r, 2));
-    const still = left();
-    if (still.length) this.ctx.log.warn({ runs: still.map((r) => r.id) }, warning);
+  /** An answer to a parked step (an interactive prompt, say): see run-resume.ts. */
+  answer(id: number, stepId: number, data: Record<string, unknown>): Promise<"resumed" | "already_answered" | "not_waiting"> {
+    return answer(this.core, id, stepId, data);
   }
 
-  /** Runs one step; returns a promise only when it did not finish at once. */
-  private execute(run: RunState, node: RedNodeInstance, config: RedNodeConfig, spec: StepSpec, msg: RedMessage, send: Send): Promise<void> | void {
-    if (run.cancel_requested || run.failed_error) return;
-    const step = stepOfNode(run.graph, node.id) ?? {
-      id: 0,
-      node_id: node.id,
-      label: String(config.name ?? spec.type),
-      step_type: spec.type,
-      config: config.config ?? {},
-      enabled: true,
-      order: 0,
-    };
-    // A step that acts on the world (or asks something outside) runs only once the run's row
-    // is durable with this step marked under way, so a crash from then on leaves the run
-    // visible as interrupted during this step, never gone (recovery.ts).
-    if (spec.category !== "flow") {
-      const marker = stepRecord(step, isoNow(this.ctx.clock), 0, false, [], undefined, "running");
-      run.in_flight.push(marker);
-      this.store.touch(run);
-      return this.store
-        .whenWritten(run.id)
-        .catch(() => undefined)
-        .then(() => {
-          if (!run.cancel_requested && run.status === "running") return this.runHandler(run, node, spec, step, msg, send, marker);
-          this.landed(run, marker);
-        });
-    }
-    return this.runHandler(run, node, spec, step, msg, send);
-  }
-
-  /** A step under way has its own record now (or will never have one): its marker goes. */
-  private landed(run: RunState, marker: StepRecord | undefined): void {
-    if (!marker) return;
-    const at = run.in_flight.indexOf(marker);
-    if (at >= 0) run.in_flight.splice(at, 1);
-  }
-
-  private runHandler(
-    run: RunState,
-    node: RedNodeInstance,
-    spec: StepSpec,
-    step: SnapshotStep,
-    msg: RedMessage,
-    send: Send,
-    marker?: StepRecord,
-  ): Promise<void> | void {
-    const startedAt = isoNow(this.ctx.clock);
-    this.emit(run, "step_started", null, { step_id: step.id, step_label: step.label, step_type: step.step_type });
-    const handler = handlerOf(spec);
-    if (!handler) {
-      this.landed(run, marker);
-      this.record(run, step, startedAt, 0, false, [], `${spec.type} cannot run yet: it needs ${spec.pending ?? "a handler"}`);
-      this.fail(run, `step '${step.label}': ${spec.type} cannot run yet: it needs ${spec.pending ?? "a handler"}`);
-      return;
-    }
-    const activation = run.steps.reduce((n, r) => (r.step_id === step.id ? n + 1 : n), 0);
-    const input = {
-      pipeline_data: run.pipeline_data,
-      trigger: run.trigger,
-      step: { id: step.id, label: step.label, step_type: step.step_type },
-      execution_id: run.id,
-      rule_id: run.rule_id,
-      idempotency_key: `${run.id}:${step.id}:${activation}`,
-    };
-    const outcome = runStep(this.ctx, this.services, handler, input, step.config, this.ctx.settings.pipeline.step_timeout_seconds * 1000, () => runSignal(run));
-    if (outcome instanceof Promise)
-      return outcome.then((o) => {
-        this.landed(run, marker);
-        return this.afterStep(run, node, spec, step, startedAt, o, msg, send);
-      });
-    this.landed(run, marker);
-    return this.afterStep(run, node, spec, step, startedAt, outcome, msg, send);
-  }
-
-  private afterStep(
-    run: RunState,
-    node: RedNodeInstance,
-    spec: StepSpec,
-    step: SnapshotStep,
-    startedAt: string,
-    outcome: StepOutcome,
-    msg: RedMessage,
-    send: Send,
-  ): Promise<void> | void {
-    if (run.cancel_requested || run.status !== "running") return;
-    const defaultPort = spec.outputPorts.includes("main") ? "main" : spec.outputPorts[0];
-    if (outcome.kind === "threw") {
-      this.record(run, step, startedAt, outcome.elapsed_ms, false, [], outcome.error);
-      this.fail(run, `step '${step.label}' failed: ${outcome.error}`);
-      return;
-    }
-    if (outcome.kind === "timeout") {
-      // A timed-out step is failed, and the run goes on.
-      this.record(run, step, startedAt, outcome.elapsed_ms, false, [defaultPort], outcome.error);
-      run.errors.push(`step '${step.label}' ${outcome.error}`);
-      return this.sendOn(run, node, spec.outputPorts, [defaultPort], msg, send);
-    }
-    const r = outcome.result;
-    if (r.data) Object.assign(run.pipeline_data, r.data);
-    const ports = r.output_ports ? knownPorts(r.output_ports, spec.outputPorts) : [defaultPort];
-    const ok = r.success !== false;
-    if (!ok) run.errors.push(`step '${step.label}': ${r.error ?? "reported failure"}`);
-    if (r.wait_until !== undefined) {
-      const waiting: Waiting = {
-        node_id: node.id,
-        step_id: step.id,
-        ports,
-        resume_at: new Date(r.wait_until).toISOString(),
-        ...(r.on_timeout_data ? { on_timeout_data: r.on_timeout_data } : {}),
-      };
-      run.waiting.push(waiting);
-      this.record(run, step, startedAt, outcome.elapsed_ms, ok, [], r.error, "waiting");
-      this.parks.parked(run.id, step.id);
-      // The branch counts as in flight until its parking is durable.
-      return this.store.save(run).catch(() => undefined);
-    }
-    this.record(run, step, startedAt, outcome.elapsed_ms, ok, r.should_continue === false ? [] : ports, r.error, undefined, r);
-    if (r.should_continue === false) return;
-    return this.sendOn(run, node, spec.outputPorts, ports, msg, send);
-  }
-
-  private record(
-    run: RunState,
-    step: { id: number; label: string; step_type: string },
-    startedAt: string,
-    elapsed: number,
-    success: boolean,
-    ports: string[],
-    error?: string,
-    status?: StepRecord["status"],
-    notice?: Pick<StepResult, "warning" | "receipts" | "trace">,
-  ): void {
-    const rec = stepRecord(step, startedAt, elapsed, success, ports, error, status);
-    if (notice?.warning) rec.warning = notice.warning;
-    if (notice?.receipts)
-      rec.receipts = notice.receipts.map((r) => ({
-        channel: r.channel,
-        delivered: r.delivered,
-        ...(r.detail ? { detail: r.detail } : {}),
-        ...(r.fallback ? { fallback: true } : {}),
-      }));
-    if (notice?.trace) rec.trace = readableTrace(notice.trace);
-    run.steps.push(rec);
-    for (const p of ports) run.activated_ports.push(`${step.id}:${p}`);
-    this.store.touch(run);
-    if (rec.warning && !run.warning_logged) {
-      run.warning_logged = true;
-      this.ctx.log.warn({ execution_id: run.id, rule: run.rule_name, step: step.label, warning: rec.warning }, "run needs a look");
-    }
-    this.emit(run, "step_completed", null, {
-      step_id: step.id,
-      step_label: step.label,
-      step_type: step.step_type,
-      elapsed_ms: rec.elapsed_ms,
-      output_port: ports[0] ?? null,
-      ...(error ? { error } : {}),
-      ...(rec.warning ? { warning: rec.warning } : {}),
-      ...(rec.receipts ? { receipts: rec.receipts } : {}),
-    });
-  }
-
-  /** Send on the given ports from the live instance of the node (a deploy may have replaced it). */
-  private sendOn(
-    run: RunState,
-    node: RedNodeInstance,
-    allPorts: readonly string[],
-    ports: readonly string[],
-    msg: RedMessage,
-    send: (m: Array<RedMessage | null>) => void,
-  ): Promise<void> | void {
-    // The message goes on as it came (its id too); a second port gets a message of its own.
-    const out: Array<RedMessage | null> = new Array(allPorts.length).fill(null);
-    let sent = 0;
-    for (let i = 0; i < allPorts.length; i++) {
-      if (!ports.includes(allPorts[i])) continue;
-      out[i] = sent++ === 0 ? msg : { _msgid: msg._msgid, _careflow: msg._careflow };
-    }
-    if (!sent) return;
-    const live = this.red.getNode<LiveNode>(node.id);
-    if (live === node) return send(out);
-    if (live) return live.send(out);
-    // A step that ends in the middle of a deploy finds its node away: it sends from the new one once the flows run.
-    return this.red.flowsRunning().then(() => {
-      if (run.status !== "running" || run.cancel_requested) return;
-      const again = this.red.getNode<LiveNode>(node.id);
-      if (!again) return this.fail(run, `step node ${node.id} was removed by a deploy while the run was at it`);
-      again.send(out);
-    });
-  }
-
-  // ---- waits -------------------------------------------------------------------------------
-
-  /**
-   * A parked run is read back PREFETCH_MS before it is due and held in memory until then, so
-   * that reading it is done by the time it resumes (after a restart, thousands can fall due
-   * within a second). At its time it is claimed (still `waiting` → `running`, exactly one
-   * claimer wins) and continues. Answers and cancels drop a held copy (see dropHeld).
-   */
-  private armResume(id: number, resumeAt: string): void {
-    this.dropHeld(id);
-    this.whenClockReaches(id, Date.parse(resumeAt) - PREFETCH_MS, () => this.prefetchQueue.add(id));
-  }
-
-  /** `fn` at `atMs`, or at once when that has passed (a clock only fires what is ahead). */
-  private whenClockReaches(id: number, atMs: number, fn: () => void): void {
-    if (atMs <= this.ctx.clock.now()) return fn();
-    this.resumeTimers.set(
-      id,
-      this.ctx.clock.at(atMs, () => {
-        this.resumeTimers.delete(id);
-        fn();
-      }),
-    );
-  }
-
-  private readonly held = new Map<number, RunState>();
-  /** Each held run's `updated_at` as read: a cluster instance claims only that parking. */
-  private readonly heldSeen = new Map<number, string>();
-  /** Runs to read back, and held runs now due; each drained in batches on the next tick. */
-  private readonly prefetchQueue = new BatchQueue<number>(
-    (ids) => this.prefetch(ids),
-    (err, ids) => this.ctx.log.error({ err, runs: ids }, "reading parked runs back failed"),
-  );
-  private readonly claimQueue = new BatchQueue<number>(
-    (ids) => this.claimHeld(ids),
-    (err, ids) => this.ctx.log.error({ err, runs: ids }, "resuming parked runs failed"),
-  );
-
-  private async prefetch(ids: number[]): Promise<void> {
-    for (let i = 0; i < ids.length; i += RESUME_CHUNK) {
-      for (const row of await this.store.readParked(ids.slice(i, i + RESUME_CHUNK))) {
-        const run = reviveRun(row, this.ctx.clock.now());
-        const due = row.resume_at === null ? NaN : Date.parse(row.resume_at);
-        if (Number.isNaN(due)) continue;
-        this.held.set(run.id, run);
-        this.heldSeen.set(run.id, row.updated_at);
-        this.whenClockReaches(run.id, due, () => this.claimQueue.add(run.id));
-      }
-    }
-  }
-
-  /** Claim due held runs in chunks, letting each chunk's runs move on before the next. */
-  private async claimHeld(ids: number[]): Promise<void> {
-    for (let i = 0; i < ids.length; i += RESUME_CHUNK) {
-      if (i > 0) await new Promise((r) => setImmediate(r));
-      const now = this.ctx.clock.now();
-      const isDue = (w: Waiting) => w.resume_at !== null && Date.parse(w.resume_at) <= now;
-      const claims = ids.slice(i, i + RESUME_CHUNK).flatMap((id) => {
-        const run = this.held.get(id);
-        return run ? [{ id, remaining: run.waiting.filter((w) => !isDue(w)), seen: this.heldSeen.get(id) }] : [];
-      });
-      const claimed = await this.store.claimDue(claims, new Date(now).toISOString());
-      for (const id of claimed) {
-        const run = this.held.get(id);
-        if (!run) continue;
-        this.held.delete(id);
-        this.heldSeen.delete(id);
-        const due = run.waiting.filter(isDue);
-        for (const w of due) if (w.on_timeout_data) Object.assign(run.pipeline_data, w.on_timeout_data);
-        await this.continueFrom(run, due);
-      }
-    }
-  }
-
-  /** An answer or a cancel takes a parked run over: its timers and any held copy go. */
-  private dropHeld(id: number): void {
-    this.resumeTimers.get(id)?.();
-    this.resumeTimers.delete(id);
-    this.held.delete(id);
-    this.heldSeen.delete(id);
-  }
-
-  /**
-   * An answer to a parked step (an interactive prompt, say): the first answer per run and
-   * step wins; it is merged into pipeline_data, the step's timeout is cancelled and the run
-   * continues at once. Later answers get `already_answered` and change nothing.
-   */
-  async answer(id: number, stepId: number, data: Record<string, unknown>): Promise<"resumed" | "already_answered" | "not_waiting"> {
-    // The answer may come while the run is still parking this branch (the prompt went out
-    // first): the run is in memory then, and the branch continues from here.
-    const live = this.runs.get(id);
-    if (live && live.status === "running") {
-      const parkedHere = live.waiting.find((w) => w.step_id === stepId);
-      if (!parkedHere) return live.steps.some((r) => r.step_id === stepId && r.status !== "waiting") ? "already_answered" : "not_waiting";
-      Object.assign(live.pipeline_data, data);
-      await this.continueFrom(live, [parkedHere]);
-      return "resumed";
-    }
-    const row = await this.store.get(id);
-    if (!row) return "not_waiting";
-    const parked = row.waiting.find((w) => w.step_id === stepId);
-    if (row.status !== "waiting" || !parked) {
-      const answered = row.step_records.some((r) => r.step_id === stepId && r.status !== "waiting" && r.status !== "running");
-      return answered ? "already_answered" : "not_waiting";
-    }
-    // Claimed meanwhile (by another answer, or to resume on time): asking again will tell.
-    if (
-      !(await this.store.claimResume(
-        id,
-        row.waiting.filter((w) => w !== parked),
-        row.updated_at,
-      ))
-    )
-      return "not_waiting";
-    this.dropHeld(id);
-    const run = reviveRun(row, this.ctx.clock.now());
-    Object.assign(run.pipeline_data, data);
-    return (await this.continueFrom(run, [parked])) ? "resumed" : "not_waiting";
-  }
-
-  /**
-   * Resolves once the run parks a branch at this step (true), or at once when it already has;
-   * false when the run is not running here or ends first. For answers that arrive while the
-   * step that asks is still running.
-   */
+  /** Resolves once the run parks a branch at this step (true), false when it is not running here or ends first. */
   whenParked(id: number, stepId: number, timeoutMs = 10_000): Promise<boolean> {
-    const live = this.runs.get(id);
-    if (!live || live.status !== "running") return Promise.resolve(false);
-    if (live.waiting.some((w) => w.step_id === stepId)) return Promise.resolve(true);
-    return this.parks.wait(id, stepId, timeoutMs);
+    return whenParked(this.core, id, stepId, timeoutMs);
   }
-
-  private async continueFrom(run: RunState, due: Waiting[]): Promise<boolean> {
-    // A wait that falls due in the middle of a deploy waits for its step to be there again.
-    if (due.some((w) => !this.red.getNode(w.node_id))) await this.red.flowsRunning();
-    const id = run.id;
-    run.waiting = run.waiting.filter((w) => !due.some((d) => d.step_id === w.step_id && d.node_id === w.node_id));
-    this.runs.set(id, run);
-    this.armRunTimeout(run);
-    // Which steps' waits ended, so a listener can tell whether a resume concerns it.
-    this.emit(run, "pipeline_resumed", "waiting", {
-      resumed_steps: due.map((w) => ({ step_id: w.step_id, step_type: stepOfNode(run.graph, w.node_id)?.step_type ?? null })),
-    });
-    run.pending++;
-    for (const w of due) {
-      const node = this.red.getNode<LiveNode>(w.node_id);
-      const spec = node ? stepSpecOfNode((node as unknown as { type: string }).type) : undefined;
-      if (!node || !spec) {
-        this.fail(run, `the step a wait was parked at (node ${w.node_id}) is no longer in the rule`);
-        continue;
-      }
-      run.activated_ports.push(...w.ports.map((p) => `${w.step_id}:${p}`));
-      const record = run.steps.findLast((r) => r.step_id === w.step_id && r.status === "waiting");
-      if (record) Object.assign(record, { status: record.success ? "success" : "failed", output_ports: w.ports });
-      const out = spec.outputPorts.map((p) => (w.ports.includes(p) ? { _careflow: { execution_id: id } } : null));
-      if (out.some(Boolean)) node.send(out);
-    }
-    run.pending--;
-    // The claim already wrote it as running; the next step's record or its end writes the rest.
-    this.checkSettled(run);
-    return true;
-  }
-
-  private armRunTimeout(run: RunState): void {
-    const budget = run.graph.trigger.execution_timeout_minutes * 60_000 - run.active_ms;
-    run.running_since = this.ctx.clock.now();
-    this.deadlines.set(run.id, run.running_since + Math.max(0, budget));
-  }
-
-  private runTimedOut(id: number): void {
-    const run = this.runs.get(id);
-    if (!run || run.status !== "running") return;
-    this.fail(run, `the run exceeded its ${run.graph.trigger.execution_timeout_minutes}-minute timeout`);
-    run.abort?.abort(new Error("run timed out"));
-    run.pending = 0;
-    void this.settle(run);
-  }
-
-  // ---- cancel and rerun --------------------------------------------------------------------
 
   /** Stop at the next step boundary; a parked run stops at once. Returns false when already over. */
-  async cancel(id: number): Promise<boolean> {
-    const run = this.runs.get(id);
-    if (run) {
-      run.cancel_requested = true;
-      run.abort?.abort(new Error("run cancelled"));
-      this.checkSettled(run);
-      return true;
-    }
-    // In a cluster the run may be running on, or just parking at, another instance: a few tries.
-    for (let attempt = 0; attempt < 3; attempt++) {
-      const row = await this.store.get(id);
-      if (!row) return false;
-      if (row.status === "running" && this.owner !== null) {
-        if (await this.store.requestCancel(id)) return true;
-        continue;
-      }
-      if (row.status !== "waiting") return false;
-      this.dropHeld(id);
-      if (!(await this.store.claimResume(id, [], row.updated_at))) {
-        if (this.owner !== null) continue;
-        return false;
-      }
-      const revived = reviveRun(row, this.ctx.clock.now());
-      revived.waiting = [];
-      revived.status = "running";
-      await this.finish(revived, "cancelled");
-      return true;
-    }
-    return false;
+  cancel(id: number): Promise<boolean> {
+    return cancel(this.core, id);
   }
 
-  /** Cluster: the runs of this instance cancelled through another instance stop here. */
-  private async cancelAskedElsewhere(): Promise<void> {
-    try {
-      for (const id of await this.store.cancelRequests()) await this.cancel(id);
-    } catch (err) {
-      this.ctx.log.warn({ err }, "looking for cancels asked through other instances failed (tried again shortly)");
-    }
-  }
-
-  async rerun(id: number): Promise<number> {
-    const row = await this.store.get(id);
-    if (!row) throw new Error(`execution ${id} not found`);
-    const { flows, index } = await this.ctx.flows.snapshot();
-    const rule = findRule(flows, index, row.rule_id);
-    const input = (row.pipeline_data.trigger_input as Record<string, unknown> | null | undefined) ?? null;
-    return this.startRun(rule, row.trigger_context, input, id);
-  }
-
-  // ---- live events -----------------------------------------------------------------------
-
-  private emit(run: RunState, event_type: PipelineEventType, previous: string | null, extra: Record<string, unknown> = {}): void {
-    if (this.live.wants(event_type)) this.live.emit(runEvent(run, event_type, previous, extra, this.ctx.clock.now(), run.started_ms));
+  rerun(id: number): Promise<number> {
+    return rerun(this.core, id);
   }
 }
