@@ -14,6 +14,7 @@ module.exports = {
   "interactive-prompts": {
     mutate: ["runtime/care/interactive/*.ts"],
     tests: [
+      "dist/test/runtime/care/interactive/prompts.store.test.js",
       "dist/test/runtime/care/interactive/interactive.api.test.js",
       "dist/test/runtime/care/interactive/replay.api.test.js",
       "dist/test/nodes/steps/interactive_prompt/interactive_prompt.handler.test.js",

@@ -5,6 +5,8 @@
 import assert from "node:assert/strict";
 import WebSocket from "ws";
 import { createAlert } from "../../../../runtime/household/alerts/alerts.service";
+import { applyOutcomeEffects } from "../../../../runtime/care/interactive/interactive.effects";
+import { findPrompt } from "../../../../runtime/care/interactive/prompts.store";
 import { ManualClock } from "../../../../runtime/platform/core/clock";
 import { KEYS, startTestApp, type TestApp } from "../../../support/test-app";
 import { engineQuiet } from "../../../support/engine-quiet";
@@ -232,11 +234,20 @@ describe("interactive prompts and responses", function () {
     const alerts = (await t.get("/api/v1/alerts?alert_type=interactive_prompt_escalation")).body.filter((a: Frame) => a.execution_id === exec);
     assert.equal(alerts.length, 1);
     assert.equal(alerts[0].level, "emergency");
+    // What the family reads on the alert: what was asked, and that nobody answered.
+    assert.equal(alerts[0].description, `${prompt.message}: no answer before the countdown ran out`);
+    assert.equal(alerts[0].rule_id, done.rule_id, "the rule that asked");
   });
 
-  it("a timed-out dismiss records {channel: timeout, action: dismiss}", async () => {
-    const { exec } = await askRun({ countdown_seconds: 5, timeout_action: "dismiss" });
+  it("a timed-out dismiss records {channel: timeout, action: dismiss} and leaves the run's alert open", async () => {
+    const { exec, prompt } = await askRun({ countdown_seconds: 5, timeout_action: "dismiss" });
     await until(exec, ["waiting"]);
+    const alert = await createAlert(t.app.ctx, { alert_type: "bathroom_dwell", level: "warning", description: "long in the bathroom", execution_id: exec });
+    // What follows the outcome, awaited here: the countdown's own close runs in the background.
+    const row = (await findPrompt(t.app.ctx.db, exec, prompt.step_id))!;
+    await applyOutcomeEffects(t.app.ctx, row, { channel: "timeout", action: "dismiss", actor: "countdown" });
+    // Silence is nobody saying "I'm okay": the run's alert stays open for the family.
+    assert.equal((await t.get(`/api/v1/alerts/${alert.id}`)).body.resolved, false, "a timed-out dismiss acknowledges nothing");
     clock.advance(5_000);
     const done = await until(exec, ["completed", "failed"]);
     assert.deepEqual([done.pipeline_data.interactive_response.channel, done.pipeline_data.interactive_response.action], ["timeout", "dismiss"]);
@@ -255,6 +266,7 @@ describe("interactive prompts and responses", function () {
     assert.equal(acked.resolved, true);
     assert.equal(acked.actions[0].action, "dismiss");
     assert.match(acked.actions[0].actor, /test admin \(pwa_realtime_ai\)/);
+    assert.equal(acked.actions[0].note, `answered "dismiss" to "${prompt.message}" (pwa_realtime_ai)`, "the alert says why it was put away");
 
     const second = await askRun({ auto_escalate: true });
     await until(second.exec, ["waiting"]);
@@ -266,6 +278,7 @@ describe("interactive prompts and responses", function () {
     const raised = (await t.get("/api/v1/alerts?alert_type=interactive_prompt_escalation")).body.filter((a: Frame) => a.execution_id === second.exec);
     assert.equal(raised.length, 1);
     assert.equal(raised[0].resolved, false);
+    assert.equal(raised[0].description, `${second.prompt.message}: answered "escalate" (pwa_popup_text)`);
   });
 
   it("answers 422 naming the field for a bad body, 404 for an unknown execution or step, 409 for an ended run", async () => {
