@@ -393,6 +393,19 @@ describe("escalation", function () {
       return () => void ((env.ctx as { db: unknown }).db = db);
     };
 
+    it("an acknowledgement whose schedule could not be cleared is logged as a failure, not lost", async () => {
+      const id = (await notify("emergency", "Rose fell")) as number;
+      const captured = logged();
+      const restore = storeDown();
+      env.ctx.bus.publish("alert.acknowledged", { alert_id: id, action: "assist", actor: "neighbour" });
+      await esc.settled();
+      restore();
+      assert.deepEqual(
+        captured.lines.filter((l) => l.level === 50).map((l) => [l.msg, (l.err as { message?: string } | undefined)?.message]),
+        [["escalation failed", "SQLITE_BUSY: database is locked"]],
+      );
+    });
+
     it("the next re-send is scheduled when one is claimed, not when its send finishes", async () => {
       await notify("emergency", "Rose fell");
       const broadcast = env.ctx.webapp.broadcast.bind(env.ctx.webapp);
