@@ -189,6 +189,8 @@ describe("interactive prompts and responses", function () {
     });
     const later = await answer({ execution_id: exec, step_id: result.step_id, channel: "pwa_popup_text", action: "dismiss", raw_response: {} });
     assert.deepEqual([later.status, later.body.success, later.body.action], [200, false, "escalate"]);
+    const raised = (await t.get("/api/v1/alerts?alert_type=interactive_prompt_escalation")).body.filter((a: Frame) => a.execution_id === exec);
+    assert.deepEqual(raised, [], "without auto_escalate the rule decides what follows: no alert of its own");
   });
 
   it("of answers arriving together from several channels, exactly one is applied", async () => {
@@ -253,6 +255,9 @@ describe("interactive prompts and responses", function () {
     assert.deepEqual([done.pipeline_data.interactive_response.channel, done.pipeline_data.interactive_response.action], ["timeout", "dismiss"]);
   });
 
+  const raisedFor = async (exec: number): Promise<Frame[]> =>
+    (await t.get("/api/v1/alerts?alert_type=interactive_prompt_escalation")).body.filter((a: Frame) => a.execution_id === exec);
+
   it("a dismiss acknowledges the run's open alert; an escalate with auto_escalate raises one", async () => {
     const { exec, prompt } = await askRun({ auto_escalate: true });
     await until(exec, ["waiting"]);
@@ -267,16 +272,24 @@ describe("interactive prompts and responses", function () {
     assert.equal(acked.actions[0].action, "dismiss");
     assert.match(acked.actions[0].actor, /test admin \(pwa_realtime_ai\)/);
     assert.equal(acked.actions[0].note, `answered "dismiss" to "${prompt.message}" (pwa_realtime_ai)`, "the alert says why it was put away");
+    assert.deepEqual(await raisedFor(exec), [], "I'm okay raises no emergency, auto_escalate or not");
 
     const second = await askRun({ auto_escalate: true });
     await until(second.exec, ["waiting"]);
+    const open = await createAlert(t.app.ctx, {
+      alert_type: "bathroom_dwell",
+      level: "warning",
+      description: "long in the bathroom",
+      execution_id: second.exec,
+    });
     assert.equal(
       (await answer({ execution_id: second.exec, step_id: second.prompt.step_id, channel: "pwa_popup_text", action: "escalate", raw_response: {} })).body
         .success,
       true,
     );
-    const raised = (await t.get("/api/v1/alerts?alert_type=interactive_prompt_escalation")).body.filter((a: Frame) => a.execution_id === second.exec);
+    const raised = await raisedFor(second.exec);
     assert.equal(raised.length, 1);
+    assert.equal((await t.get(`/api/v1/alerts/${open.id}`)).body.resolved, false, "I need help puts no alert away");
     assert.equal(raised[0].resolved, false);
     assert.equal(raised[0].description, `${second.prompt.message}: answered "escalate" (pwa_popup_text)`);
   });
