@@ -97,6 +97,9 @@ describe("interactive prompts and responses", function () {
   }
 
   const answer = (body: Record<string, unknown>, key: string = KEYS.admin) => t.request("POST", "/api/v1/interactive-responses", { body, key });
+  /** The emergencies a prompt of run `exec` raised (auto_escalate). */
+  const raisedFor = async (exec: number): Promise<Frame[]> =>
+    (await t.get("/api/v1/alerts?alert_type=interactive_prompt_escalation")).body.filter((a: Frame) => a.execution_id === exec);
 
   it("broadcasts the prompt frame to every web-app client", async () => {
     const { exec, prompt } = await askRun({
@@ -230,6 +233,8 @@ describe("interactive prompts and responses", function () {
     assert.equal(done.pipeline_data.condition.result, false);
     const closed = await popup.next((f) => f.type === "interactive_prompt_closed" && f.execution_id === exec, "interactive_prompt_closed");
     assert.deepEqual([closed.channel, closed.action], ["timeout", "escalate"]);
+    // Raised by the countdown itself, not by the late answer below finding it run out.
+    await eventually("the countdown's emergency", async () => ((await raisedFor(exec)).length === 1 ? true : undefined));
     const late = await answer({ execution_id: exec, step_id: prompt.step_id, channel: "pwa_popup_text", action: "dismiss", raw_response: {} });
     assert.deepEqual([late.status, late.body.success, late.body.action], [200, false, "escalate"]);
     assert.match(late.body.message, /countdown/);
@@ -254,9 +259,6 @@ describe("interactive prompts and responses", function () {
     const done = await until(exec, ["completed", "failed"]);
     assert.deepEqual([done.pipeline_data.interactive_response.channel, done.pipeline_data.interactive_response.action], ["timeout", "dismiss"]);
   });
-
-  const raisedFor = async (exec: number): Promise<Frame[]> =>
-    (await t.get("/api/v1/alerts?alert_type=interactive_prompt_escalation")).body.filter((a: Frame) => a.execution_id === exec);
 
   it("a dismiss acknowledges the run's open alert; an escalate with auto_escalate raises one", async () => {
     const { exec, prompt } = await askRun({ auto_escalate: true });
