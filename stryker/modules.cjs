@@ -9,6 +9,17 @@ module.exports = {
     mutate: ["runtime/care/notify/escalation.ts"],
     tests: ["dist/test/runtime/care/notify/escalation.test.js", "dist/test/runtime/care/notify/escalation-leases.test.js"],
   },
+  // The prompt store, answering (first outcome wins), the countdown's timeout outcome and its
+  // follow-ups (alerts acknowledged or raised), and the replay of open prompts on /ws.
+  "interactive-prompts": {
+    mutate: ["runtime/care/interactive/*.ts"],
+    tests: [
+      "dist/test/runtime/care/interactive/prompts.store.test.js",
+      "dist/test/runtime/care/interactive/interactive.api.test.js",
+      "dist/test/runtime/care/interactive/replay.api.test.js",
+      "dist/test/nodes/steps/interactive_prompt/interactive_prompt.handler.test.js",
+    ],
+  },
   "lease-fencing": {
     mutate: ["runtime/platform/cluster/cluster.store.ts", "runtime/platform/cluster/leases.ts"],
     tests: ["dist/test/runtime/platform/cluster/lease-fencing.test.js", "dist/test/runtime/platform/cluster/pg-leases.test.js"],

@@ -63,16 +63,15 @@ const running = new WeakMap<CareContext, EscalationHandle>();
 export function startEscalation(ctx: CareContext, opts: EscalationOptions = {}): EscalationHandle {
   const existing = running.get(ctx);
   if (existing) return existing;
-  // One instance: held at once, so the escalator starts here as it always did.
+  // One instance: held at once, so the escalator starts here as it always did. The last one
+  // started is what `settled()` waits for; once stopped it has nothing in flight, so it need not
+  // be forgotten (a lease's onLose always follows its own onAcquire, never a later one's).
   let escalator: Escalator | null = null;
   const stopLease = whileHolding(leasesOf(ctx), "escalation", () => {
     const e = new Escalator(ctx, opts.lookup ?? registeredChannel);
     escalator = e;
     e.start();
-    return async () => {
-      if (escalator === e) escalator = null;
-      await e.stop();
-    };
+    return () => e.stop();
   });
   const handle: EscalationHandle = {
     stop: async () => {
@@ -145,7 +144,7 @@ class Escalator {
 
   private async rearmAll(): Promise<void> {
     const rows = await scheduledEscalations(this.ctx);
-    for (const row of rows) if (row.next_escalation_at) this.arm(row.id, row.next_escalation_at);
+    for (const row of rows) this.arm(row.id, row.next_escalation_at);
     if (rows.length > 0) this.ctx.log.info({ alerts: rows.length }, "escalation re-armed for open alerts");
   }
 
@@ -164,7 +163,7 @@ class Escalator {
   /** Cluster: the schedule as stored, whoever changed it: new alerts armed, acknowledged ones dropped. */
   private async follow(): Promise<void> {
     const rows = await scheduledEscalations(this.ctx);
-    const scheduled = new Map(rows.filter((r) => r.next_escalation_at).map((r) => [r.id, r.next_escalation_at!]));
+    const scheduled = new Map(rows.map((r) => [r.id, r.next_escalation_at]));
     for (const [id, cancel] of this.timers) {
       if (scheduled.has(id)) continue;
       cancel();

@@ -294,8 +294,14 @@ export async function unattendedAlerts(ctx: PlatformContext, levels: readonly st
 }
 
 /** Open alerts with a re-send scheduled (escalation re-arms them on start). */
-export async function scheduledEscalations(ctx: PlatformContext): Promise<Array<{ id: number; next_escalation_at: string | null }>> {
-  return ctx.db<EscalationRow>("alerts").where("resolved", false).whereNotNull("next_escalation_at").select("id", "next_escalation_at");
+export async function scheduledEscalations(ctx: PlatformContext): Promise<Array<{ id: number; next_escalation_at: string }>> {
+  // Non-null by the where clause: the escalator arms every row without checking again.
+  const rows: Array<{ id: number; next_escalation_at: string }> = await ctx
+    .db("alerts")
+    .where("resolved", false)
+    .whereNotNull("next_escalation_at")
+    .select("id", "next_escalation_at");
+  return rows;
 }
 
 export async function escalationRow(ctx: PlatformContext, id: number): Promise<EscalationRow | undefined> {

@@ -5,6 +5,8 @@
 import assert from "node:assert/strict";
 import WebSocket from "ws";
 import { createAlert } from "../../../../runtime/household/alerts/alerts.service";
+import { applyOutcomeEffects } from "../../../../runtime/care/interactive/interactive.effects";
+import { findPrompt } from "../../../../runtime/care/interactive/prompts.store";
 import { ManualClock } from "../../../../runtime/platform/core/clock";
 import { KEYS, startTestApp, type TestApp } from "../../../support/test-app";
 import { engineQuiet } from "../../../support/engine-quiet";
@@ -95,6 +97,9 @@ describe("interactive prompts and responses", function () {
   }
 
   const answer = (body: Record<string, unknown>, key: string = KEYS.admin) => t.request("POST", "/api/v1/interactive-responses", { body, key });
+  /** The emergencies a prompt of run `exec` raised (auto_escalate). */
+  const raisedFor = async (exec: number): Promise<Frame[]> =>
+    (await t.get("/api/v1/alerts?alert_type=interactive_prompt_escalation")).body.filter((a: Frame) => a.execution_id === exec);
 
   it("broadcasts the prompt frame to every web-app client", async () => {
     const { exec, prompt } = await askRun({
@@ -187,6 +192,8 @@ describe("interactive prompts and responses", function () {
     });
     const later = await answer({ execution_id: exec, step_id: result.step_id, channel: "pwa_popup_text", action: "dismiss", raw_response: {} });
     assert.deepEqual([later.status, later.body.success, later.body.action], [200, false, "escalate"]);
+    const raised = (await t.get("/api/v1/alerts?alert_type=interactive_prompt_escalation")).body.filter((a: Frame) => a.execution_id === exec);
+    assert.deepEqual(raised, [], "without auto_escalate the rule decides what follows: no alert of its own");
   });
 
   it("of answers arriving together from several channels, exactly one is applied", async () => {
@@ -226,17 +233,28 @@ describe("interactive prompts and responses", function () {
     assert.equal(done.pipeline_data.condition.result, false);
     const closed = await popup.next((f) => f.type === "interactive_prompt_closed" && f.execution_id === exec, "interactive_prompt_closed");
     assert.deepEqual([closed.channel, closed.action], ["timeout", "escalate"]);
+    // Raised by the countdown itself, not by the late answer below finding it run out.
+    await eventually("the countdown's emergency", async () => ((await raisedFor(exec)).length === 1 ? true : undefined));
     const late = await answer({ execution_id: exec, step_id: prompt.step_id, channel: "pwa_popup_text", action: "dismiss", raw_response: {} });
     assert.deepEqual([late.status, late.body.success, late.body.action], [200, false, "escalate"]);
     assert.match(late.body.message, /countdown/);
     const alerts = (await t.get("/api/v1/alerts?alert_type=interactive_prompt_escalation")).body.filter((a: Frame) => a.execution_id === exec);
     assert.equal(alerts.length, 1);
     assert.equal(alerts[0].level, "emergency");
+    // What the family reads on the alert: what was asked, and that nobody answered.
+    assert.equal(alerts[0].description, `${prompt.message}: no answer before the countdown ran out`);
+    assert.equal(alerts[0].rule_id, done.rule_id, "the rule that asked");
   });
 
-  it("a timed-out dismiss records {channel: timeout, action: dismiss}", async () => {
-    const { exec } = await askRun({ countdown_seconds: 5, timeout_action: "dismiss" });
+  it("a timed-out dismiss records {channel: timeout, action: dismiss} and leaves the run's alert open", async () => {
+    const { exec, prompt } = await askRun({ countdown_seconds: 5, timeout_action: "dismiss" });
     await until(exec, ["waiting"]);
+    const alert = await createAlert(t.app.ctx, { alert_type: "bathroom_dwell", level: "warning", description: "long in the bathroom", execution_id: exec });
+    // What follows the outcome, awaited here: the countdown's own close runs in the background.
+    const row = (await findPrompt(t.app.ctx.db, exec, prompt.step_id))!;
+    await applyOutcomeEffects(t.app.ctx, row, { channel: "timeout", action: "dismiss", actor: "countdown" });
+    // Silence is nobody saying "I'm okay": the run's alert stays open for the family.
+    assert.equal((await t.get(`/api/v1/alerts/${alert.id}`)).body.resolved, false, "a timed-out dismiss acknowledges nothing");
     clock.advance(5_000);
     const done = await until(exec, ["completed", "failed"]);
     assert.deepEqual([done.pipeline_data.interactive_response.channel, done.pipeline_data.interactive_response.action], ["timeout", "dismiss"]);
@@ -255,17 +273,27 @@ describe("interactive prompts and responses", function () {
     assert.equal(acked.resolved, true);
     assert.equal(acked.actions[0].action, "dismiss");
     assert.match(acked.actions[0].actor, /test admin \(pwa_realtime_ai\)/);
+    assert.equal(acked.actions[0].note, `answered "dismiss" to "${prompt.message}" (pwa_realtime_ai)`, "the alert says why it was put away");
+    assert.deepEqual(await raisedFor(exec), [], "I'm okay raises no emergency, auto_escalate or not");
 
     const second = await askRun({ auto_escalate: true });
     await until(second.exec, ["waiting"]);
+    const open = await createAlert(t.app.ctx, {
+      alert_type: "bathroom_dwell",
+      level: "warning",
+      description: "long in the bathroom",
+      execution_id: second.exec,
+    });
     assert.equal(
       (await answer({ execution_id: second.exec, step_id: second.prompt.step_id, channel: "pwa_popup_text", action: "escalate", raw_response: {} })).body
         .success,
       true,
     );
-    const raised = (await t.get("/api/v1/alerts?alert_type=interactive_prompt_escalation")).body.filter((a: Frame) => a.execution_id === second.exec);
+    const raised = await raisedFor(second.exec);
     assert.equal(raised.length, 1);
+    assert.equal((await t.get(`/api/v1/alerts/${open.id}`)).body.resolved, false, "I need help puts no alert away");
     assert.equal(raised[0].resolved, false);
+    assert.equal(raised[0].description, `${second.prompt.message}: answered "escalate" (pwa_popup_text)`);
   });
 
   it("answers 422 naming the field for a bad body, 404 for an unknown execution or step, 409 for an ended run", async () => {

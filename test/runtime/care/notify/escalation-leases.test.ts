@@ -15,6 +15,8 @@ import { ManualClock } from "../../../../runtime/platform/core/clock";
 import { sharedPg, type SharedPg } from "../../../support/pg-cluster";
 import { kill, moveTo, startInstance, type Instance } from "../../../support/cluster-instances";
 import { startTestApp, type TestApp } from "../../../support/test-app";
+import { ADOPT_EVERY_MS } from "../../../../runtime/platform/cluster/adopt";
+import { captureLog } from "../../../support/capture-log";
 import { MIN, notificationInput, T0 } from "./notify-support";
 
 const LEASE_MS = 60_000;
@@ -79,7 +81,32 @@ describe("escalation under a lease, two instances", function () {
     await moveTo(clock, start + 30 * MIN, [a, b]);
     assert.equal(sent(holder, "Rose fell"), 2, "nothing after the assist");
     assert.equal(sent(other, "Rose fell"), 1);
-    assert.equal((await getAlert(other.ctx, id)).escalation_count, 2);
+    const after = await getAlert(other.ctx, id);
+    assert.equal(after.escalation_count, 2);
+    assert.equal(after.next_escalation_at, null, "the holder ended the schedule: the alert shows no re-send pending");
+  });
+
+  it("logs a schedule read that failed, and re-sends on time an alert raised meanwhile once the store answers again", async () => {
+    const [holder, other] = roles();
+    const start = clock.now();
+    const { db, log } = holder.ctx;
+    const captured = captureLog();
+    Object.assign(holder.ctx, { log: captured.log, db: () => Promise.reject(new Error("Connection terminated unexpectedly")) });
+    try {
+      const id = await raise(other, "Ann fell");
+      clock.advance(ADOPT_EVERY_MS);
+      await holder.settle();
+      assert.ok(
+        captured.lines.some((l) => l.level === 50 && l.msg === "escalation: reading the schedule failed" && l.err),
+        JSON.stringify(captured.lines.map((l) => l.msg)),
+      );
+      Object.assign(holder.ctx, { db });
+      await moveTo(clock, start + 5 * MIN + 1000, [a, b]);
+      assert.equal(sent(holder, "Ann fell"), 1, "repetition 1 on time");
+      assert.equal((await getAlert(other.ctx, id)).escalation_count, 1);
+    } finally {
+      Object.assign(holder.ctx, { db, log });
+    }
   });
 
   it("keeps to once per interval when the holder dies and the other instance takes over", async () => {

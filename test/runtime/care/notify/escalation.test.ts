@@ -24,10 +24,11 @@ describe("escalation", function () {
     await env.close();
   });
 
-  async function notify(level: string, text: string): Promise<number | undefined> {
+  /** A notification step's send at `level` (run 42 unless told: one alert per run and step). */
+  async function notify(level: string, text: string, run = 42): Promise<number | undefined> {
     const check = checkConfig(spec, { alert_level: level, channels: ["pwa_popup_text"], message_template: text });
     assert.ok(check.ok);
-    await handler(env.hctx(), notificationInput({}), check.config as never);
+    await handler(env.hctx(), notificationInput({}, { execution_id: run, idempotency_key: `${run}:5:0` }), check.config as never);
     await esc.settled();
     const [alert] = await listAlerts(env.ctx, { limit: 1, offset: 0 });
     return alert?.id;
@@ -38,6 +39,12 @@ describe("escalation", function () {
     await esc.settled();
   };
   const messages = () => env.hub.frames.map((f) => `${f.type}:${f.message}`);
+  /** What the escalator logs from now on (it reads `ctx.log` at each line). */
+  const logged = () => {
+    const captured = captureLog();
+    (env.ctx as { log: unknown }).log = captured.log;
+    return captured;
+  };
 
   it("re-sends an emergency every 5 minutes, 3 times, then stops", async () => {
     const id = (await notify("emergency", "Rose fell")) as number;
@@ -63,8 +70,13 @@ describe("escalation", function () {
     const id = (await notify("warning", "Bathroom 40 min")) as number;
     await advance(10);
     assert.equal(env.hub.frames.length, 2);
+    const captured = logged();
     await actOnAlert(env.ctx, id, { action: "dismiss" }, "daughter");
     await esc.settled();
+    assert.deepEqual(
+      captured.lines.filter((l) => l.msg === "alert acknowledged; escalation stopped").map((l) => [l.alert_id, l.action]),
+      [[id, "dismiss"]],
+    );
     await advance(30);
     assert.equal(env.hub.frames.length, 2, "no re-send after dismiss");
     const alert = await getAlert(env.ctx, id);
@@ -76,6 +88,8 @@ describe("escalation", function () {
     const id = (await notify("emergency", "Help")) as number;
     await actOnAlert(env.ctx, id, { action: "assist" }, "neighbour");
     await esc.settled();
+    // The alert shows no next re-send from the moment someone is on it, not only once it falls due.
+    assert.equal((await getAlert(env.ctx, id)).next_escalation_at, null, "no re-send scheduled after assist");
     await advance(20);
     assert.equal(env.hub.frames.length, 1);
     const alert = await getAlert(env.ctx, id);
@@ -94,6 +108,7 @@ describe("escalation", function () {
     const id = (await notify("emergency", "Smoke")) as number;
     await esc.stop();
     env.clock.advance(12 * MIN); // the process was down at 5 and 10 minutes
+    const captured = logged();
     esc = startEscalation(env.ctx);
     const twin = startEscalation(env.ctx);
     assert.equal(twin, esc, "one escalator per app");
@@ -103,6 +118,19 @@ describe("escalation", function () {
     const alert = await getAlert(env.ctx, id);
     assert.equal(alert.escalation_count, 1);
     assert.equal(alert.next_escalation_at, new Date(T0 + 17 * MIN).toISOString());
+    assert.deepEqual(
+      captured.lines.filter((l) => l.msg === "escalation re-armed for open alerts").map((l) => l.alerts),
+      [1],
+    );
+  });
+
+  it("says nothing about re-arming when a start finds no open alert", async () => {
+    await notify("info", "FYI");
+    await esc.stop();
+    const captured = logged();
+    esc = startEscalation(env.ctx);
+    await esc.settled();
+    assert.deepEqual(captured.lines, []);
   });
 
   it("an old escalator stopped again after a restart leaves the new one the app's only escalator", async () => {
@@ -125,10 +153,15 @@ describe("escalation", function () {
       .where({ id })
       .update({ escalation_count: 1, next_escalation_at: new Date(T0 + 10 * MIN).toISOString() });
     env.clock.advance(5 * MIN);
+    const captured = logged();
     esc = startEscalation(env.ctx);
     await esc.settled();
     await advance(0);
     assert.deepEqual(messages(), ["emergency:Rose fell", "emergency:Rose fell"], "repetition 1 sent after the restart");
+    assert.deepEqual(
+      captured.lines.filter((l) => l.level === 40).map((l) => [l.msg, l.alert_id, l.escalation]),
+      [["escalation: a repetition was claimed but not sent before a stop; sending it now", id, 1]],
+    );
     const alert = await getAlert(env.ctx, id);
     assert.deepEqual(
       [...new Set(alert.history!.filter((e) => e.channel === "pwa_popup_text" && e.event !== "sent").map((e) => e.escalation))],
@@ -145,6 +178,50 @@ describe("escalation", function () {
     await advance(5);
     assert.equal(env.hub.frames.length, 3, "repetition 2 at 10 minutes");
     assert.equal((await getAlert(env.ctx, id)).escalation_count, 2);
+  });
+
+  it("a stop while claimed repetitions are being sent again sends no more of them; the next start sends the rest", async () => {
+    const rose = (await notify("emergency", "Rose fell")) as number;
+    const tom = (await notify("emergency", "Tom fell", 43)) as number;
+    assert.notEqual(tom, rose);
+    await esc.stop();
+    // A kill right after both claims: repetition 1 of each counted, nothing sent.
+    await env.ctx
+      .db("alerts")
+      .whereIn("id", [rose, tom])
+      .update({ escalation_count: 1, next_escalation_at: new Date(T0 + 10 * MIN).toISOString() });
+    env.clock.advance(5 * MIN);
+    const broadcast = env.ctx.webapp.broadcast.bind(env.ctx.webapp);
+    let stopping: Promise<void> | undefined;
+    env.ctx.webapp.broadcast = (frame) => {
+      stopping ??= esc.stop(); // careflow stops while Rose's repetition is going out
+      return broadcast(frame);
+    };
+    esc = startEscalation(env.ctx);
+    await esc.settled();
+    await stopping;
+    env.ctx.webapp.broadcast = broadcast;
+    assert.deepEqual(messages().slice(2), ["emergency:Rose fell"], "the stopped escalator sent nothing after Rose's");
+    esc = startEscalation(env.ctx);
+    await esc.settled();
+    assert.deepEqual(messages().slice(3), ["emergency:Rose fell", "emergency:Tom fell"], "the next start sends both, Tom's once");
+  });
+
+  it("after a restart sends every claimed repetition, also of alerts whose level no longer repeats (settings changed since)", async () => {
+    const raise = (description: string) =>
+      createAlert(env.ctx, { alert_type: "fall", level: "emergency", description, room_name: "Hall", next_escalation_at: null });
+    const ids = [(await raise("Rose fell")).id, (await raise("Tom fell")).id];
+    await esc.stop();
+    await env.ctx.db("alerts").whereIn("id", ids).update({ escalation_count: 1, escalation_sent: 0 });
+    (env.ctx as { settings: unknown }).settings = buildSettings({
+      notifications: { levels: { emergency: { channels: ["pwa_popup_text"], escalation_minutes: null, repeat_count: 0 } } },
+    });
+    esc = startEscalation(env.ctx);
+    await esc.settled();
+    assert.deepEqual(
+      env.hub.frames.map((f) => f.message),
+      ["Rose fell", "Tom fell"],
+    );
   });
 
   it("sends again after a restart the last repetition too, and nothing for an alert acknowledged meanwhile", async () => {
@@ -273,6 +350,39 @@ describe("escalation", function () {
     );
   });
 
+  it("a re-send whose home channel fails falls back to the tablet with the alert's id, so its OK puts the alert away", async () => {
+    // A tablet is set up (its web-app key); the e-ink display the step names is not (no display).
+    (env.ctx as { settings: unknown }).settings = buildSettings({
+      auth: { api_keys: [{ key: "tablet-key-long-enough", name: "tablet", permissions: ["webapp"] }] },
+    });
+    const check = checkConfig(spec, { alert_level: "emergency", channels: ["eink"], message_template: "Rose fell" });
+    assert.ok(check.ok);
+    await handler(env.hctx(), notificationInput({}), check.config as never);
+    await esc.settled();
+    const [alert] = await listAlerts(env.ctx, { limit: 1, offset: 0 });
+    const first = env.hub.frames.length;
+    const captured = captureLog();
+    (env.ctx as { log: unknown }).log = captured.log;
+    await advance(5);
+    assert.deepEqual(env.hub.frames.slice(first), [{ type: "emergency", message: "Rose fell", room: "Bathroom", alert_id: alert.id }]);
+    const warnings = captured.lines.filter((l) => l.alert_id === alert.id && l.level === 40);
+    assert.deepEqual(
+      warnings.map((l) => l.msg),
+      ["escalation of an open alert fell back"],
+      "the operator's warning says it fell back, not that it reached nobody",
+    );
+    assert.match(String(warnings[0].warning), /^sent through Tablet popup instead, because every other channel failed \(E-ink display: /);
+    const history = (await getAlert(env.ctx, alert.id)).history!.filter((e) => e.escalation === 1);
+    assert.deepEqual(
+      history.filter((e) => e.event !== "sent").map((e) => [e.channel, e.event]),
+      [
+        ["eink", "failed"],
+        ["pwa_popup_text", "delivered"],
+      ],
+      "repetition 1's receipts: the display failed, the tablet carried it",
+    );
+  });
+
   describe("when the store fails", () => {
     // The store as a re-send meets it when the database is busy or gone: every query throws.
     const storeDown = () => {
@@ -282,6 +392,19 @@ describe("escalation", function () {
       };
       return () => void ((env.ctx as { db: unknown }).db = db);
     };
+
+    it("an acknowledgement whose schedule could not be cleared is logged as a failure, not lost", async () => {
+      const id = (await notify("emergency", "Rose fell")) as number;
+      const captured = logged();
+      const restore = storeDown();
+      env.ctx.bus.publish("alert.acknowledged", { alert_id: id, action: "assist", actor: "neighbour" });
+      await esc.settled();
+      restore();
+      assert.deepEqual(
+        captured.lines.filter((l) => l.level === 50).map((l) => [l.msg, (l.err as { message?: string } | undefined)?.message]),
+        [["escalation failed", "SQLITE_BUSY: database is locked"]],
+      );
+    });
 
     it("the next re-send is scheduled when one is claimed, not when its send finishes", async () => {
       await notify("emergency", "Rose fell");
@@ -298,9 +421,14 @@ describe("escalation", function () {
 
     it("a re-send that could not read the store when it fell due is tried again 15 s later", async () => {
       const id = (await notify("emergency", "Rose fell")) as number;
+      const captured = logged();
       const restore = storeDown();
       await advance(5);
       assert.equal(env.hub.frames.length, 1, "nothing could be sent");
+      assert.deepEqual(
+        captured.lines.filter((l) => l.level === 50).map((l) => [l.msg, l.alert_id, l.retry_at]),
+        [["escalation: re-send failed; trying again", id, new Date(T0 + 5.25 * MIN).toISOString()]],
+      );
       restore();
       env.clock.advance(14_000);
       await esc.settled();
