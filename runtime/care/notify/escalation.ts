@@ -96,6 +96,8 @@ class Escalator {
   private unsubscribe: Array<() => void> = [];
   private stopFollowing: (() => Promise<void>) | null = null;
   private stopped = false;
+  /** Start-up work waiting to be tried again (untilDone). */
+  private readonly retries = new Set<() => void>();
 
   constructor(
     private readonly ctx: CareContext,
@@ -118,8 +120,27 @@ class Escalator {
         },
         (err) => this.ctx.log.error({ err }, "escalation: reading the schedule failed"),
       );
-    else this.track(this.rearmAll());
-    this.track(this.resumeUnfinished());
+    else this.untilDone("re-arming the open alerts", () => this.rearmAll());
+    this.untilDone("sending again the repetitions a stop cut short", () => this.resumeUnfinished());
+  }
+
+  /**
+   * Start-up work that cannot read the store now (busy, or not back yet) is tried again shortly
+   * on the household clock, until it can: one failed read must not leave every open alert
+   * without its re-sends until the next restart.
+   */
+  private untilDone(what: string, work: () => Promise<void>): void {
+    this.track(
+      work().catch((err: unknown) => {
+        if (this.stopped) throw err;
+        this.ctx.log.error({ err, retry_in_seconds: RETRY_AFTER_FAILURE_MS / 1000 }, `escalation: ${what} failed; trying again`);
+        const cancel = this.ctx.clock.at(this.ctx.clock.now() + RETRY_AFTER_FAILURE_MS, () => {
+          this.retries.delete(cancel);
+          this.untilDone(what, work);
+        });
+        this.retries.add(cancel);
+      }),
+    );
   }
 
   async stop(): Promise<void> {
@@ -128,6 +149,8 @@ class Escalator {
     this.unsubscribe.forEach((off) => off());
     this.timers.forEach((cancel) => cancel());
     this.timers.clear();
+    this.retries.forEach((cancel) => cancel());
+    this.retries.clear();
     this.abort.abort(new Error("escalation stopped"));
     await this.settled();
   }

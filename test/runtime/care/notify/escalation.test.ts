@@ -419,6 +419,39 @@ describe("escalation", function () {
       assert.deepEqual(messages(), ["emergency:Rose fell", "emergency:Rose fell", "emergency:Rose fell"], "the second re-send came on time");
     });
 
+    it("a start that cannot read the store re-arms the open alerts 15 s later, so their re-sends still go out", async () => {
+      await notify("emergency", "Rose fell");
+      await esc.stop();
+      const captured = logged();
+      const restore = storeDown();
+      esc = startEscalation(env.ctx);
+      await esc.settled();
+      assert.deepEqual(
+        captured.lines.filter((l) => l.level === 50).map((l) => l.msg),
+        ["escalation: re-arming the open alerts failed; trying again", "escalation: sending again the repetitions a stop cut short failed; trying again"],
+      );
+      restore();
+      env.clock.advance(15_000);
+      await esc.settled();
+      assert.equal(env.hub.frames.length, 1, "re-armed, not sent early");
+      await advance(5);
+      assert.deepEqual(messages(), ["emergency:Rose fell", "emergency:Rose fell"], "the first re-send went out on time");
+    });
+
+    it("a stop ends the start's retries", async () => {
+      await notify("emergency", "Rose fell");
+      await esc.stop();
+      const restore = storeDown();
+      esc = startEscalation(env.ctx);
+      await esc.settled();
+      await esc.stop();
+      restore();
+      const captured = logged();
+      await advance(10);
+      assert.deepEqual(captured.lines, [], "nothing tried again after the stop");
+      assert.equal(env.hub.frames.length, 1);
+    });
+
     it("a re-send that could not read the store when it fell due is tried again 15 s later", async () => {
       const id = (await notify("emergency", "Rose fell")) as number;
       const captured = logged();
