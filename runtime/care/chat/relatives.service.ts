@@ -74,23 +74,16 @@ export interface RelativeView {
   added_at: string | null;
 }
 
-export interface PendingCodeView {
-  id: number;
-  name: string;
-  alert_levels: string[];
-  language: string | null;
-  created_by: string;
-  created_at: string;
-  expires_at: string;
-}
+/** A link code not used yet, as the page lists it: its row without the use it has not had. */
+export type PendingCodeView = Omit<LinkCodeRow, "used_at" | "used_chat_id">;
 
-export interface MadeLinkCode extends PendingCodeView {
+export type MadeLinkCode = PendingCodeView & {
   code: string;
   /** What the relative sends to the bot. */
   message: string;
   /** Opens the bot's chat with the code filled in; null when the bot's username is not known. */
   link: string | null;
-}
+};
 
 const digestOf = (code: string): string => createHash("sha256").update(code).digest("hex");
 const settingsTargets = (ctx: PlatformContext): readonly ChatTarget[] => ctx.settings.notifications.chat_app.targets;
