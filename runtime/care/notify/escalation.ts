@@ -98,6 +98,13 @@ class Escalator {
   private stopped = false;
   /** Start-up work waiting to be tried again (untilDone). */
   private readonly retries = new Set<() => void>();
+  /**
+   * Repetitions this escalator claimed (`id:count`). The start's look for repetitions a stop cut
+   * short runs beside the re-armed timers: an overdue one fires at once, and its claim, not yet
+   * marked sent, must not be taken for one cut short and sent a second time. Kept only until
+   * that look is done (null after).
+   */
+  private claimedHere: Set<string> | null = new Set<string>();
 
   constructor(
     private readonly ctx: CareContext,
@@ -173,8 +180,12 @@ class Escalator {
 
   /** A repetition claimed by an escalator that stopped before sending it goes out now. */
   private async resumeUnfinished(): Promise<void> {
-    for (const row of await unfinishedEscalations(this.ctx)) {
+    const rows = await unfinishedEscalations(this.ctx);
+    const claimedHere = this.claimedHere;
+    this.claimedHere = null;
+    for (const row of rows) {
       if (this.stopped) return;
+      if (claimedHere?.has(`${row.id}:${row.escalation_count}`)) continue;
       this.ctx.log.warn(
         { alert_id: row.id, escalation: row.escalation_count },
         "escalation: a repetition was claimed but not sent before a stop; sending it now",
@@ -258,6 +269,7 @@ class Escalator {
     }
     // After an outage the next repetition counts from now: a burst of overdue re-sends helps no one.
     const nextAt = count < esc.repeat_count ? new Date(now + esc.interval_minutes * 60_000).toISOString() : null;
+    this.claimedHere?.add(`${id}:${count}`);
     if (!(await claimEscalation(this.ctx, row, nextAt))) return;
     // The claim stored the next time; its timer is armed now, so nothing after this (a slow or
     // failing send, a failed receipt write) can leave the alert without its next re-send.

@@ -124,6 +124,48 @@ describe("escalation", function () {
     );
   });
 
+  it("a start's look for repetitions a stop cut short does not send again the overdue one it has just claimed", async () => {
+    // The order a slow store gives (seen on PostgreSQL): the overdue re-send is claimed before the
+    // look for unfinished repetitions reads the table, and marked sent only after it has.
+    const id = (await notify("emergency", "Smoke")) as number;
+    await esc.stop();
+    env.clock.advance(12 * MIN);
+    const db = env.ctx.db;
+    let claimed!: () => void;
+    const claim = new Promise<void>((resolve) => (claimed = resolve));
+    let looked!: () => void;
+    const look = new Promise<void>((resolve) => (looked = resolve));
+    const ordered = (sql: string): { before?: Promise<void>; after?: () => void } => {
+      const quoted = sql.replace(/[`"]/g, "");
+      if (/^select .*escalation_count > escalation_sent/i.test(quoted)) return { before: claim, after: looked };
+      if (/^update .*set escalation_count/i.test(quoted)) return { after: claimed };
+      if (/^update .*set escalation_sent/i.test(quoted)) return { before: look };
+      return {};
+    };
+    (env.ctx as { db: unknown }).db = new Proxy(db, {
+      apply(target, self, args: Parameters<typeof db>) {
+        const builder = Reflect.apply(target, self, args) as ReturnType<typeof db>;
+        const run = builder.then.bind(builder);
+        builder.then = ((onDone, onFailed) => {
+          const { before, after } = ordered(builder.toString());
+          return (before ?? Promise.resolve())
+            .then(() => run())
+            .then((result: unknown) => (after?.(), result))
+            .then(onDone, onFailed);
+        }) as typeof builder.then;
+        return builder;
+      },
+    });
+    try {
+      esc = startEscalation(env.ctx);
+      await esc.settled();
+    } finally {
+      (env.ctx as { db: unknown }).db = db;
+    }
+    assert.equal(env.hub.frames.length, 2, "the overdue re-send went out once");
+    assert.equal((await getAlert(env.ctx, id)).escalation_count, 1);
+  });
+
   it("says nothing about re-arming when a start finds no open alert", async () => {
     await notify("info", "FYI");
     await esc.stop();
