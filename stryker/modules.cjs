@@ -12,9 +12,9 @@ module.exports = {
   // The prompt store, answering (first outcome wins), the countdown's timeout outcome and its
   // follow-ups (alerts acknowledged or raised), and the replay of open prompts on /ws.
   "interactive-prompts": {
-    mutate: ["runtime/care/interactive/*.ts"],
+    mutate: ["runtime/care/interactive/*.ts", "runtime/household/prompts/prompts.store.ts"],
     tests: [
-      "dist/test/runtime/care/interactive/prompts.store.test.js",
+      "dist/test/runtime/household/prompts/prompts.store.test.js",
       "dist/test/runtime/care/interactive/interactive.api.test.js",
       "dist/test/runtime/care/interactive/replay.api.test.js",
       "dist/test/nodes/steps/interactive_prompt/interactive_prompt.handler.test.js",

@@ -3,7 +3,7 @@
  * admin API, behind the editor's own login, so the edit forms can complete `{{key}}`.
  */
 import type { RequestHandler } from "express";
-import { dataKeys } from "../../runtime/care/pipeline/catalog/catalog.service";
+import { dataKeys } from "../../runtime/care/language/catalog/catalog.service";
 
 interface RedPluginApi {
   plugins: { registerPlugin(id: string, def: { type: string; onadd?: () => void }): void };

@@ -53,6 +53,7 @@ import { ruleGates } from "../care/pipeline/gates/check-gates";
 import { startTriggers, type RunningTriggers } from "../care/pipeline/triggers/start-triggers";
 import { showOpenAlertsOnConnect } from "../care/notify/alert-replay.ws";
 import { startEscalation } from "../care/notify/escalation";
+import { careServices } from "../care/care-services";
 import { startChat } from "../care/chat/chat.service";
 import { forwardAlertUpdates } from "../household/alerts/alert-updates";
 import { startMediaSweep } from "../household/media/media.service";
@@ -100,7 +101,7 @@ import { closeIdentity } from "../household/identity/identity.service";
 import { CallLog } from "../care/mcp/call-log";
 import { checkToolSettings, ToolRegistry } from "../care/mcp/registry";
 import { VoiceCompanion } from "../care/voice/voice-companion";
-import { realtimeConfigured } from "../care/voice/realtime-client";
+import { realtimeConfigured } from "../care/llm/realtime-client";
 import { voiceRouter } from "../care/voice/voice.router";
 import { retentionPlan } from "./retention-plan";
 import { startBackupJob } from "./backup/backup-job";
@@ -282,7 +283,7 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
     }),
   );
   // Then the warnings and emergencies nobody has taken on yet, as their popups showed them.
-  showOpenAlertsOnConnect(ctx);
+  showOpenAlertsOnConnect(ctx, careServices(ctx));
 
   // An S3-compatible media store (s3-objects.ts) that does not answer yet is no reason not to
   // start: frames and clips fail with 503 until it does, and the rest of the household runs.
@@ -323,7 +324,7 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
   // GET /metrics (docs/metrics.md): its bus listeners first, so no alert raised from here on is missed.
   const metrics = new AppMetrics(ctx);
   lifecycle.add("metrics", () => metrics.stop());
-  const escalation = startEscalation(ctx);
+  const escalation = startEscalation(ctx, { services: careServices(ctx) });
   lifecycle.add("escalation", () => escalation.stop());
   lifecycle.add("alert updates", forwardAlertUpdates(ctx));
   // One sweep of the shared rows and media for all instances: the `media-sweep` lease holder's.
@@ -549,12 +550,12 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
         }
       },
     };
-    const pipeline = new PipelineEngine(ctx, nodeRedHost);
+    const pipeline = new PipelineEngine(ctx, nodeRedHost, careServices(ctx));
     target.services = { ctx, engine: pipeline, devices: { services: deviceServices(ctx, aggregator), endpoints: deviceEndpoints } };
     await nodeRedHost.attach(target);
     lifecycle.add("node-red", () => nodeRedHost.detach(target));
     await pipeline.start();
-    pipeline.setGates(ruleGates(ctx));
+    pipeline.setGates(ruleGates(ctx, { services: careServices(ctx) }));
     engine = pipeline;
     lifecycle.add("engine", () => pipeline.stop());
     lifecycle.add("metrics: runs", metrics.watchRuns(pipeline.live));

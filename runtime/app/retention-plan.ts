@@ -10,14 +10,14 @@ import type { PruneBatch, RetainedTable, RetentionPlan } from "../platform/db/re
 import { giveSpaceBack } from "../platform/db/sqlite-space";
 import { deleteObjectsOfPrunedRows } from "../household/media/media.service";
 import { objectsNamedByRuns, pruneRunsBefore } from "../care/pipeline/engine/run-retention";
-import { prunePromptsBefore } from "../care/interactive/prompts.store";
+import { prunePromptsBefore } from "../household/prompts/prompts.store";
 import { pruneActivitiesBefore } from "../household/activities/activities.store";
 import { objectsNamedByAlerts, pruneAlertsBefore } from "../household/alerts/alert-retention";
 import { pruneLocationChangesBefore } from "../household/tracking/location-history.store";
 import { pruneTransitionsBefore } from "../household/tracking/transitions.store";
 import { pruneSignalsBefore } from "../household/tracking/signals.store";
 import { pruneSightingsBefore } from "../household/tracking/sightings.store";
-import { pruneTurnsBefore } from "../care/voice/voice-turns.store";
+import { pruneTurnsBefore } from "../household/voice-turns/voice-turns.store";
 import { pruneCallsBefore } from "../care/mcp/call-log.store";
 import { pruneQueriesBefore } from "../care/knowledge/retrieval/queries.store";
 import { pruneEndedSessionsBefore } from "../care/knowledge/delivery/quiz-sessions.store";

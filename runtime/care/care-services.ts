@@ -15,14 +15,14 @@ import { withCardChrome } from "./eink/card-chrome";
 import { recordPrompt } from "./interactive/interactive.service";
 import { runLlmStep } from "./llm/step/run-llm-step";
 import { registeredChannels } from "./notify/channels";
-import { channelNames } from "./notify/channel-names";
+import { channelNames } from "./language/channel-names";
 import { sendNotification } from "./notify/notify.service";
 import { recentCameraFrames } from "./perception/camera-frames";
 import { readMediaFile } from "./perception/media-files";
 import { analyzeScene } from "./perception/scene-analysis.client";
 import { recentObjects, roomTrend, searchObservations, trendSnapshots } from "./perception/semantic-memory.client";
-import { compileCondition, resolvePath } from "./pipeline/conditions";
-import { renderTemplate } from "./pipeline/templates";
+import { compileCondition, resolvePath } from "./language/conditions";
+import { renderTemplate } from "./language/templates";
 import { listActivitiesBetween, recordActivity } from "../household/activities/activities.store";
 import { anchorDailyWindow, timeOfDay } from "../household/tracking/daily-window";
 import { localParts, startOfLocalDay } from "../household/tracking/local-time";
@@ -37,7 +37,7 @@ import { listTransitions } from "../household/tracking/transitions.store";
 import { listRoomTrends } from "../household/tracking/trends.store";
 import { identifyFrames } from "../household/identity/identify.service";
 import { announce } from "../household/speech/announce";
-import { realtimeConfigured } from "./voice/realtime-client";
+import { realtimeConfigured } from "./llm/realtime-client";
 import { deliverCard, startQuiz } from "./knowledge/delivery";
 
 const built = new WeakMap<CareContext, CareServices>();
@@ -120,7 +120,7 @@ function build(ctx: CareContext): CareServices {
       recentObjects: (roomId, minutes, signal) => recentObjects(ctx.settings.semantic_memory, roomId, minutes, signal),
       searchObservations: (q, signal) => searchObservations(ctx.settings.semantic_memory, q, signal),
     },
-    hub: hubServices(ctx, ctx.hub),
+    hub: hubServices(ctx, () => ctx.hub),
     identity: { identify: (request, signal) => identifyFrames(ctx, request, signal) },
     chat: {
       send: (request, signal) =>

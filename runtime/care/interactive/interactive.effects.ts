@@ -6,7 +6,7 @@
  */
 import type { CareContext } from "../context";
 import { actOnAlert, createAlert, openAlertIdsOfRun } from "../../household/alerts/alerts.service";
-import type { Action, Channel, PromptRow } from "./prompts.store";
+import type { Action, Channel, PromptRow } from "../../household/prompts/prompts.store";
 
 export const AUTO_ESCALATE_ALERT_TYPE = "interactive_prompt_escalation";
 

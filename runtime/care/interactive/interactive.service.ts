@@ -28,7 +28,7 @@ import {
   type Channel,
   type NewPrompt,
   type PromptRow,
-} from "./prompts.store";
+} from "../../household/prompts/prompts.store";
 import { storeId } from "../../../nodes/_kit/store-id";
 
 export const interactiveResponseSchema = z

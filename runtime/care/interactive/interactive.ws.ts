@@ -19,7 +19,7 @@ import { isoNow } from "../../platform/core/clock";
 import { NotFoundError } from "../../platform/core/errors";
 import { getRun } from "../pipeline/runs/runs.service";
 import { respond } from "./interactive.service";
-import { openPrompts, type PromptRow } from "./prompts.store";
+import { openPrompts, type PromptRow } from "../../household/prompts/prompts.store";
 
 const registered = new WeakSet<CareContext>();
 

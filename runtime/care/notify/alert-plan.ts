@@ -5,7 +5,7 @@
 import type { Settings } from "../../../settings";
 import { fromJsonText } from "../../platform/db/json-column";
 import type { EscalationRow } from "../../household/alerts/alerts.service";
-import { escalationPlan, levelPlan } from "./levels";
+import { escalationPlan, levelPlan } from "../language/alert-levels";
 import { parsePlan, type NotificationPlan } from "./plan";
 
 export function alertPlan(settings: Settings, row: EscalationRow): NotificationPlan {

@@ -20,7 +20,7 @@ import { NotFoundError } from "../../platform/core/errors";
 import { parseInput } from "../../platform/core/validation";
 import { unattendedAlerts } from "../../household/alerts/alerts.service";
 import { dismissedPopups, dismissPopup, screenOf } from "../../household/alerts/popup-dismissals.store";
-import { handlerContext } from "../care-services";
+import type { CareServices } from "../../../nodes/_kit/care-services";
 import { alertPlan } from "./alert-plan";
 import { registeredChannel } from "./channels";
 import { dispatch } from "./dispatch";
@@ -35,7 +35,7 @@ const dismissFrame = z.object({ type: z.literal("popup_dismiss"), alert_id: z.nu
 const screen = (client: WebAppClient): string => screenOf(client.principal.name, client.tablet);
 
 /** Called once, when the app starts. */
-export function showOpenAlertsOnConnect(ctx: CareContext): void {
+export function showOpenAlertsOnConnect(ctx: CareContext, services: CareServices): void {
   // Per connected client, the alerts its screen has put away: its re-sends skip that client.
   const putAway = new WeakMap<WebAppClient, Set<number>>();
   const skipPutAway = (client: WebAppClient, ids: Set<number>) => {
@@ -57,22 +57,23 @@ export function showOpenAlertsOnConnect(ctx: CareContext): void {
     client.send({ type: "popup_dismissed", alert_id });
   });
   ctx.webapp.onConnect((client) =>
-    showOpenAlerts(ctx, client, (ids) => skipPutAway(client, ids)).catch((err) =>
+    showOpenAlerts(ctx, services, client, (ids) => skipPutAway(client, ids)).catch((err) =>
       ctx.log.warn({ err, caller: client.principal.name }, "web app: open alerts were not shown"),
     ),
   );
 }
 
-async function showOpenAlerts(ctx: CareContext, client: WebAppClient, remember: (ids: Set<number>) => void): Promise<void> {
+async function showOpenAlerts(ctx: CareContext, services: CareServices, client: WebAppClient, remember: (ids: Set<number>) => void): Promise<void> {
   const dismissed = await dismissedPopups(ctx, screen(client));
   remember(dismissed);
   const rows = (await unattendedAlerts(ctx, SHOWN_LEVELS)).filter((row) => !dismissed.has(row.id));
   if (rows.length === 0) return;
-  const base = handlerContext(ctx);
   // The popup channel itself builds the frame; its broadcast reaches this client only.
   const toClient = {
-    ...base,
-    services: { ...base.services, webapp: { ...base.services.webapp, broadcast: (frame: Parameters<WebAppClient["send"]>[0]) => (client.send(frame), 1) } },
+    clock: ctx.clock,
+    log: ctx.log,
+    signal: new AbortController().signal,
+    services: { ...services, webapp: { ...services.webapp, broadcast: (frame: Parameters<WebAppClient["send"]>[0]) => (client.send(frame), 1) } },
   };
   for (const row of rows) {
     const plan = alertPlan(ctx.settings, row);

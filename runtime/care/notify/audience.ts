@@ -11,8 +11,8 @@ import type { CareContext } from "../context";
 import { parseInput } from "../../platform/core/validation";
 import { listPersons } from "../../household/persons/persons.service";
 import { listSensors } from "../../household/sensors/sensors.service";
-import { levelPlan } from "./levels";
-import { channelWords } from "./channel-names";
+import { levelPlan } from "../language/alert-levels";
+import { channelWords } from "../language/channel-names";
 import { chatTargets } from "../chat/relatives.service";
 import { wordsPreview, type ReceiverPreview } from "./words-preview";
 

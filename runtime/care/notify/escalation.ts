@@ -33,14 +33,14 @@ import {
   scheduledEscalations,
   unfinishedEscalations,
 } from "../../household/alerts/alerts.service";
-import { handlerContext } from "../care-services";
+import type { CareServices } from "../../../nodes/_kit/care-services";
 import { registeredChannel } from "./channels";
 import { deliveryWarning, dispatch, type ChannelLookup } from "./dispatch";
 import { alertPlan } from "./alert-plan";
 import type { NotificationPlan } from "./plan";
 import { recordReceipts } from "./notify.service";
 import { fallBack, markParts } from "./fallback";
-import { channelNames } from "./channel-names";
+import { channelNames } from "../language/channel-names";
 import { withChatTargets } from "../chat/relatives.service";
 
 export interface EscalationHandle {
@@ -51,6 +51,8 @@ export interface EscalationHandle {
 }
 
 export interface EscalationOptions {
+  /** What channel handlers are given (the app's care services). */
+  services: CareServices;
   lookup?: ChannelLookup;
 }
 
@@ -60,7 +62,7 @@ const RETRY_AFTER_FAILURE_MS = 15_000;
 const running = new WeakMap<CareContext, EscalationHandle>();
 
 /** Starts escalation for the app; a second call for the same app returns the running one. */
-export function startEscalation(ctx: CareContext, opts: EscalationOptions = {}): EscalationHandle {
+export function startEscalation(ctx: CareContext, opts: EscalationOptions): EscalationHandle {
   const existing = running.get(ctx);
   if (existing) return existing;
   // One instance: held at once, so the escalator starts here as it always did. The last one
@@ -68,7 +70,7 @@ export function startEscalation(ctx: CareContext, opts: EscalationOptions = {}):
   // be forgotten (a lease's onLose always follows its own onAcquire, never a later one's).
   let escalator: Escalator | null = null;
   const stopLease = whileHolding(leasesOf(ctx), "escalation", () => {
-    const e = new Escalator(ctx, opts.lookup ?? registeredChannel);
+    const e = new Escalator(ctx, opts.services, opts.lookup ?? registeredChannel);
     escalator = e;
     e.start();
     return () => e.stop();
@@ -108,6 +110,7 @@ class Escalator {
 
   constructor(
     private readonly ctx: CareContext,
+    private readonly services: CareServices,
     private readonly lookup: ChannelLookup,
   ) {}
 
@@ -281,7 +284,10 @@ class Escalator {
   private async send(id: number, plan: NotificationPlan, count: number, nextAt: string | null): Promise<void> {
     const esc = plan.escalation;
     // The same as a first send: the fallback when every channel failed, and the failed parts marked.
-    const send = { hctx: handlerContext(this.ctx, this.abort.signal), notifications: await withChatTargets(this.ctx, this.ctx.settings.notifications) };
+    const send = {
+      hctx: { clock: this.ctx.clock, log: this.ctx.log, services: this.services, signal: this.abort.signal },
+      notifications: await withChatTargets(this.ctx, this.ctx.settings.notifications),
+    };
     const key = `alert:${id}:escalation:${count}`;
     const own = await dispatch(send, plan, {}, this.lookup, key, { id, escalation: count });
     const receipts = [...own, ...(await fallBack(this.ctx, send, plan, own, this.lookup, key, { id, escalation: count }))];

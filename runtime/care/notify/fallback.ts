@@ -12,9 +12,10 @@
 import type { CareContext } from "../context";
 import type { DeliveryReceipt } from "../../../nodes/_kit/handler-types";
 import { dispatch, type AlertRef, type ChannelLookup, type ChannelSend } from "./dispatch";
-import { levelPlan } from "./levels";
-import { channelName, channelWords } from "./channel-names";
-import { HUB_NOTIFY, partOf, routeConfigured } from "./route-setup";
+import { levelPlan } from "../language/alert-levels";
+import { channelName, channelWords } from "../language/channel-names";
+import { partOf, routeConfigured } from "./route-setup";
+import { HUB_NOTIFY } from "../language/channel-names";
 import type { NotificationPlan } from "./plan";
 
 /** Routes that reach the family wherever they are; the others reach whoever is at home. */

@@ -3,8 +3,8 @@
  * `message_template`, then the base message: `translation`, else
  * `logic_response.user_notification`, else `vision_response` from pipeline_data.
  */
-import { resolvePath, toText } from "../pipeline/conditions";
-import { renderTemplate } from "../pipeline/templates";
+import { resolvePath, toText } from "../language/conditions";
+import { renderTemplate } from "../language/templates";
 
 const BASE_MESSAGE_PATHS = ["translation", "logic_response.user_notification", "vision_response"] as const;
 

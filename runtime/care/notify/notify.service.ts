@@ -9,7 +9,7 @@ import type { CareContext } from "../context";
 import { toJsonText } from "../../platform/db/json-column";
 import { dispatch, type Channels } from "./dispatch";
 import { fallBack, markParts } from "./fallback";
-import { escalationPlan, levelPlan, RAISES_ALERT } from "./levels";
+import { escalationPlan, levelPlan, RAISES_ALERT } from "../language/alert-levels";
 import { channelMessages } from "./messages";
 import type { NotificationPlan } from "./plan";
 import { withChatTargets } from "../chat/relatives.service";

@@ -7,9 +7,7 @@ import type { CareContext } from "../context";
 import { listSensors } from "../../household/sensors/sensors.service";
 import type { NotificationPlan } from "./plan";
 import { chatTargets } from "../chat/relatives.service";
-
-/** The fallback's hub route: the hub's notify service (`notifications.fallback.hub_notify_service`) to the family's phones. */
-export const HUB_NOTIFY = "hub_notify";
+import { HUB_NOTIFY } from "../language/channel-names";
 
 const text = (v: unknown): string | null => (typeof v === "string" && v !== "" ? v : null);
 

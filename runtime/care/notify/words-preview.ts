@@ -13,7 +13,7 @@ import { seniorLanguage } from "../../household/persons/senior-language";
 import { wordsIn, type Words } from "../../platform/i18n/catalogs";
 import { cardTime } from "../eink/card-chrome";
 import { chatTime } from "../chat/alert-notes";
-import { RAISES_ALERT } from "./levels";
+import { RAISES_ALERT } from "../language/alert-levels";
 
 export interface ReceiverPreview {
   /** "Grandma Rose's tablet", "Anna (family chat)". */

@@ -16,10 +16,10 @@ import type { StepResult } from "../../../nodes/_kit/handler-types";
 import type { CareContext } from "../context";
 import { careServices } from "../care-services";
 import { registeredChannels } from "../notify/channels";
-import { channelNames } from "../notify/channel-names";
+import { channelNames } from "../language/channel-names";
 import type { Channels } from "../notify/dispatch";
 import { respond } from "../interactive/interactive.service";
-import type { Action, AnswerChannel } from "../interactive/prompts.store";
+import type { Action, AnswerChannel } from "../../household/prompts/prompts.store";
 import { sendNotification } from "../notify/notify.service";
 import type { EffectLog } from "./would-send";
 

@@ -19,6 +19,7 @@ import { PipelineEngine } from "../pipeline/engine/engine";
 import type { ExecutionRow } from "../pipeline/engine/execution-rows";
 import { copyRunsInto, runsOfRulesBetween } from "../pipeline/engine/run-copies";
 import { ruleGates } from "../pipeline/gates/check-gates";
+import { careServices } from "../care-services";
 import { startTriggers } from "../pipeline/triggers/start-triggers";
 import { findRule, listDependencies, listRules } from "../rules/rule-read";
 import { bundleTabNodes } from "../rules/bundles/bundle-import";
@@ -27,7 +28,7 @@ import { readHouseholdNames } from "../rules/household-names";
 import { placeRules } from "../rules/rule-copy";
 import { isTriggerNode } from "../rules/care-types";
 import { MiniRed } from "./mini-red";
-import { findPrompt, isAnswerChannel } from "../interactive/prompts.store";
+import { findPrompt, isAnswerChannel } from "../../household/prompts/prompts.store";
 import { rehearsalServices, type RecordedPromptAnswer } from "./rehearsal-services";
 import { replay, ReplayTimeout, type ReplayItem } from "./replay";
 import { compareRuns, summarizeRun, type RehearsalComparison, type RunSummary } from "./run-compare";
@@ -187,7 +188,8 @@ export async function rehearseRule(ctx: CareContext, ruleId: number | null, body
     sctx.engine = engine;
     sctx.firer = engine;
     await engine.start();
-    engine.setGates(ruleGates(sctx));
+    // Filters read the scratch home as it is; only steps act through the recording services.
+    engine.setGates(ruleGates(sctx, { services: careServices(sctx) }));
     const triggers = startTriggers(sctx, engine, { cron: { resyncMs: 0 } });
     // A new tab's rule has the id the scratch index gave it.
     const scratchId = ruleId ?? (await sctx.flows.snapshot()).index.rules.find((r) => r.tab_id === tabId)?.id;

@@ -3,7 +3,7 @@
  * send to the family chat: “Someone at the door”", not `chat_app`. The machine `kind` and
  * `target` stay in the answer beside it.
  */
-import { channelWords } from "../notify/channel-names";
+import { channelWords } from "../language/channel-names";
 
 const quoted = (text: string): string => (text.trim() ? `: “${text.trim()}”` : "");
 

@@ -4,7 +4,7 @@ import type { FilterSpec } from "../../../nodes/_kit/types";
 import type { CareContext } from "../context";
 import { NotFoundError, ValidationError } from "../../platform/core/errors";
 import { parseInput } from "../../platform/core/validation";
-import { suggest, didYouMean } from "../pipeline/suggest";
+import { suggest, didYouMean } from "../language/suggest";
 import { filterSpecByType, filterSpecs } from "./care-types";
 import { newNodeId } from "./flow-draft";
 import { filterNode } from "./node-builders";

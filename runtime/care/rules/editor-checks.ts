@@ -12,7 +12,7 @@ import { ValidationError } from "../../platform/core/errors";
 import { parseInput } from "../../platform/core/validation";
 import type { FlowNode } from "../../platform/nodered/flow-store";
 import { listPersons } from "../../household/persons/persons.service";
-import { nextCronTime, parseCron } from "../pipeline/triggers/cron-schedule";
+import { nextCronTime, parseCron } from "../language/cron-schedule";
 import { listRooms } from "../../household/rooms/rooms.service";
 import { listSensors } from "../../household/sensors/sensors.service";
 import { readHouseholdNames } from "./household-names";

@@ -4,7 +4,7 @@ import type { CareContext } from "../context";
 import { ConflictError, ValidationError } from "../../platform/core/errors";
 import { sameName } from "../../platform/core/name-key";
 import { sensorExists, sensorIds } from "../../household/sensors/sensors.service";
-import { suggest, didYouMean } from "../pipeline/suggest";
+import { suggest, didYouMean } from "../language/suggest";
 import { chatCommand, ctsWindowConfigSchema, maxDailyTriggers, systemHealthConfigSchema, TRIGGER_TYPES } from "../../../nodes/trigger/trigger.node";
 
 const triggerFields = {

@@ -14,7 +14,7 @@ import { z } from "zod";
 import { nameKey } from "../../platform/core/name-key";
 import { describeIssue } from "../../platform/core/validation";
 import type { FlowNode } from "../../platform/nodered/flow-store";
-import { suggest, didYouMean } from "../pipeline/suggest";
+import { suggest, didYouMean } from "../language/suggest";
 import { filterSpecOfNode, isTriggerNode, specOfNode, stepSpecOfNode } from "./care-types";
 import { nodeConfig, nodeWires } from "./rule-model";
 import { validateRuleDraft, type Problem, type RuleDraft } from "./rule-validation";

@@ -7,8 +7,8 @@
 import { checkConfig, migrateConfig, MigrationError } from "../../../nodes/_kit/config";
 import type { NodeSpec } from "../../../nodes/_kit/types";
 import type { Settings } from "../../../settings";
-import { knownRoots } from "../pipeline/catalog/catalog.service";
-import { suggest } from "../pipeline/suggest";
+import { knownRoots } from "../language/catalog/catalog.service";
+import { suggest } from "../language/suggest";
 import { filterSpecByType, stepSpecByType, stepSpecs } from "./care-types";
 import { findCycle } from "./graph-checks";
 import { inspectTexts } from "./step-checks";

@@ -8,8 +8,8 @@ import { checkConfig, configJsonSchema } from "../../../nodes/_kit/config";
 import { markedStrings } from "../../../nodes/_kit/fields";
 import type { NodeSpec } from "../../../nodes/_kit/types";
 import { ValidationError } from "../../platform/core/errors";
-import { compileCondition } from "../pipeline/conditions";
-import { analyzeTemplate } from "../pipeline/templates";
+import { compileCondition } from "../language/conditions";
+import { analyzeTemplate } from "../language/templates";
 
 export interface TextProblem {
   field: string;

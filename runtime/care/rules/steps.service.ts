@@ -8,7 +8,7 @@ import type { CareContext } from "../context";
 import { ValidationError } from "../../platform/core/errors";
 import { parseInput } from "../../platform/core/validation";
 import type { FlowNode } from "../../platform/nodered/flow-store";
-import { suggest, didYouMean } from "../pipeline/suggest";
+import { suggest, didYouMean } from "../language/suggest";
 import { stepSpecByType, stepSpecs } from "./care-types";
 import { newNodeId, type FlowDraft } from "./flow-draft";
 import { stepNode, stepSlot } from "./node-builders";

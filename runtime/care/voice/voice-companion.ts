@@ -13,7 +13,7 @@ import { wordsIn } from "../../platform/i18n/catalogs";
 import type { CareContext } from "../context";
 import type { OccupancyBoard } from "../../household/occupancy/occupancy.board";
 import type { ToolRegistry } from "../mcp/registry";
-import { RealtimeConnection } from "./realtime-client";
+import { RealtimeConnection } from "../llm/realtime-client";
 import { VoiceSession, type SessionSummary } from "./voice-session";
 
 const NOBODY = NO_WEB_APP;

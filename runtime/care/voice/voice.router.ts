@@ -13,7 +13,7 @@ import { parseQuery } from "../../platform/http/query";
 import { reply, route } from "../../platform/http/route";
 import type { CareContext } from "../context";
 import type { VoiceCompanion } from "./voice-companion";
-import { recentTurns } from "./voice-turns.store";
+import { recentTurns } from "../../household/voice-turns/voice-turns.store";
 
 const startBody = z
   .object({

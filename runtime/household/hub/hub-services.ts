@@ -20,10 +20,11 @@ const text = (v: unknown): string | null => (typeof v === "string" && v !== "" ?
 export const serviceAllowed = (patterns: readonly string[], domain: string, service: string): boolean =>
   patterns.some((p) => fnmatch(`${domain}.${service}`, p));
 
-export function hubServices(ctx: PlatformContext, link: HubLink | undefined): HubServices {
+/** `link` is read at each call: the hub may be started (or replaced from the Household page) after the services are made. */
+export function hubServices(ctx: PlatformContext, link: () => HubLink | undefined): HubServices {
   return {
     call: async (request) => {
-      const hub = usableHub(link);
+      const hub = usableHub(link());
       if (!hub.ok) return fail(hub.reason);
       if (!serviceAllowed(ctx.settings.hub.allowed_services, request.domain, request.service)) {
         return fail(`'${request.domain}.${request.service}' is not in hub.allowed_services; add it there to let rules call it`);
@@ -36,7 +37,7 @@ export function hubServices(ctx: PlatformContext, link: HubLink | undefined): Hu
       }
     },
     speak: async (request, signal) => {
-      const hub = usableHub(link);
+      const hub = usableHub(link());
       if (!hub.ok) return fail(hub.reason);
       const player = request.media_player ?? (request.room_name ? speakerOfRoom(ctx, request.room_name) : null) ?? ctx.settings.hub.media_player;
       if (!player) return fail("no speaker: set hub.media_player, a room's speaker in hub.speakers, or the step's hub_media_player");
@@ -56,8 +57,9 @@ export function hubServices(ctx: PlatformContext, link: HubLink | undefined): Hu
     weather: () => {
       const entity = ctx.settings.hub.weather_entity;
       if (!entity) return fail("no weather entity: set hub.weather_entity (e.g. weather.home)");
-      const state = link?.state(entity);
-      if (!state) return fail(link?.client ? `the hub has not reported ${entity}` : (link?.reason ?? "no hub"));
+      const hub = link();
+      const state = hub?.state(entity);
+      if (!state) return fail(hub?.client ? `the hub has not reported ${entity}` : (hub?.reason ?? "no hub"));
       const a = state.attributes;
       const weather: HubWeather = {
         state: state.state,
@@ -76,7 +78,7 @@ export function hubServices(ctx: PlatformContext, link: HubLink | undefined): Hu
 /** The weather as templates see it (`system.weather`): null without a hub or a weather entity. */
 export function currentWeather(ctx: PlatformContext & { hub?: HubLink }): HubWeather | null {
   if (!ctx.hub?.client || !ctx.settings.hub.weather_entity) return null;
-  const answer = hubServices(ctx, ctx.hub).weather();
+  const answer = hubServices(ctx, () => ctx.hub).weather();
   return answer.ok ? answer.value : null;
 }
 

@@ -14,6 +14,7 @@ import { KEYS, startTestApp, type TestApp } from "../../support/test-app";
 import { engineQuiet } from "../../support/engine-quiet";
 import { drained } from "../../support/ws-drained";
 import { startEscalation } from "../../../runtime/care/notify/escalation";
+import { careServices } from "../../../runtime/care/care-services";
 
 describe("scenario: a fall seen by a camera, an unanswered prompt, an escalating emergency", function () {
   this.timeout(30000);
@@ -167,7 +168,7 @@ describe("scenario: a fall seen by a camera, an unanswered prompt, an escalating
     });
     assert.equal(dismissed.status, 200, dismissed.text);
     clock.advance(20 * 60_000);
-    await startEscalation(t.app.ctx).settled(); // the app's running escalation: re-sends due by now are done
+    await startEscalation(t.app.ctx, { services: careServices(t.app.ctx) }).settled(); // the app's running escalation: re-sends due by now are done
     await drained(ws);
     assert.equal(popups().length, 3, "no more re-sends after the dismissal");
   });

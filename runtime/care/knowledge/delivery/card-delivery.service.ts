@@ -12,7 +12,7 @@ import { screens } from "../../../../nodes/_kit/words";
 import type { CareContext } from "../../context";
 import { isoAt, isoNow } from "../../../platform/core/clock";
 import { NotFoundError, ValidationError } from "../../../platform/core/errors";
-import { realtimeConfigured } from "../../voice/realtime-client";
+import { realtimeConfigured } from "../../llm/realtime-client";
 import { seniorWords } from "../../../household/persons/senior-language";
 import { cardForDelivery } from "../cards/card-delivery.read";
 import type { DeliverableCard } from "../deliverable";

@@ -9,7 +9,7 @@ import { SOURCE_LANGUAGE, wordsIn, type Words } from "../../../platform/i18n/cat
 import { seniorWords } from "../../../household/persons/senior-language";
 import { NO_VOICE_MODEL } from "../../../../nodes/_kit/care-services";
 import type { CareContext } from "../../context";
-import { realtimeConfigured } from "../../voice/realtime-client";
+import { realtimeConfigured } from "../../llm/realtime-client";
 import type { DeliverableQuiz } from "../deliverable";
 import type { SessionRow } from "./quiz-sessions.store";
 

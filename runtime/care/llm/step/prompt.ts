@@ -2,8 +2,8 @@
  * The text an llm_call sends: special_instructions and prompt rendered against pipeline_data,
  * then the context keys as JSON, then what the answer must look like.
  */
-import { resolvePath } from "../../pipeline/conditions";
-import { renderTemplate } from "../../pipeline/templates";
+import { resolvePath } from "../../language/conditions";
+import { renderTemplate } from "../../language/templates";
 
 export interface PromptConfig {
   prompt: string;

@@ -9,7 +9,7 @@ import { listSteps } from "../../rules/steps.service";
 import { executeRule, getRun, queryRuns } from "../../pipeline/runs/runs.service";
 import { displayStates } from "../../eink/display-states.service";
 import { respond } from "../../interactive";
-import { ACTIONS } from "../../interactive/prompts.store";
+import { ACTIONS } from "../../../household/prompts/prompts.store";
 import { exportRule } from "../../rules/bundles/bundle-export";
 import { commitImport, previewImport } from "../../rules/bundles/bundle-import";
 import type { CareContext } from "../../context";

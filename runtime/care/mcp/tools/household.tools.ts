@@ -132,7 +132,7 @@ export const HOUSEHOLD_TOOLS: readonly ToolDef[] = [
     twin: () => "GET /api/v1/sensors",
     run: ({ ctx }) => {
       if (!ctx.hub?.client) throw notConfigured(ctx.hub?.reason || NOT_CONFIGURED);
-      const answer = hubServices(ctx, ctx.hub).weather();
+      const answer = hubServices(ctx, () => ctx.hub).weather();
       if (!answer.ok) throw notConfigured(answer.reason);
       return answer.value;
     },

@@ -5,7 +5,7 @@ import { listEnrollments } from "../../../household/identity/identity.service";
 import { listActivities } from "../../../household/activities/activities.service";
 import { getPerson } from "../../../household/persons/persons.service";
 import { defineTool, type ToolDef } from "../tool";
-import { recentTurns } from "../../voice/voice-turns.store";
+import { recentTurns } from "../../../household/voice-turns/voice-turns.store";
 
 const enc = encodeURIComponent;
 const personId = z.string().min(1).max(64).describe("the member's id, e.g. grandma_rose");

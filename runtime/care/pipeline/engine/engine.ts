@@ -22,7 +22,6 @@ import type { CareServices } from "../../../../nodes/_kit/care-services";
 import type { RedMessage, RedNodeConfig, RedNodeInstance } from "../../../../nodes/_kit/node-red/red-api";
 import { isoNow } from "../../../platform/core/clock";
 import type { CareContext } from "../../context";
-import { careServices } from "../../care-services";
 import type { RuleNodes } from "../../rules/rule-model";
 import { everyPeriod } from "./clock-rounds";
 import type { EngineCore, EngineRed, Send } from "./engine-core";
@@ -59,10 +58,10 @@ export class PipelineEngine implements RunEngine {
   constructor(
     private readonly ctx: CareContext,
     private readonly red: EngineRed,
-    /** What handlers are given; a rehearsal passes services that record instead of acting. */
-    services?: CareServices,
+    /** What handlers are given: the app's care services; a rehearsal's record instead of acting. */
+    services: CareServices,
   ) {
-    const handlerServices = services ?? careServices(ctx);
+    const handlerServices = services;
     const deadlines = new RunDeadlines(ctx.clock, (id) => runTimedOut(core, id));
     // A cluster is PostgreSQL only (refused on SQLite at start); a rehearsal's scratch store is never shared.
     const owner = ctx.cluster?.enabled && ctx.dialect === "postgres" ? ctx.cluster.instanceId : null;

@@ -8,8 +8,8 @@
  */
 import type { CareContext } from "../../context";
 import { alertByKey, firstSendReceipts } from "../../../household/alerts/alerts.service";
-import { findPrompt } from "../../interactive/prompts.store";
-import { levelPlan } from "../../notify/levels";
+import { findPrompt } from "../../../household/prompts/prompts.store";
+import { levelPlan } from "../../language/alert-levels";
 import type { SnapshotStep } from "./graph-snapshot";
 import type { StepReceipt, StepRecord } from "./run-state";
 

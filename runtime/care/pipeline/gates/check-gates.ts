@@ -11,22 +11,20 @@ import type { FireRequest, GateResult } from "../engine/types";
 import { coolOffGate } from "./cool-off.gate";
 import { dailyLimitGate } from "./daily-limit.gate";
 import { dependenciesGate } from "./dependencies.gate";
-import { filtersGate, registryFilterLookup, type FilterLookup } from "./filters.gate";
+import { filtersGate, type FilterSetup } from "./filters.gate";
 import type { GateRule } from "./gate-rule";
 
 export type { GateRule } from "./gate-rule";
 
-export interface GateOptions {
-  /** Where filter handlers come from (default: the generated registry). */
-  filters?: FilterLookup;
-}
+/** What the filters gate runs filter handlers with. */
+export type GateOptions = FilterSetup;
 
 export const GATE_ORDER = ["filters", "dependencies", "cool_off", "daily_limit"] as const;
 export type GateName = (typeof GATE_ORDER)[number];
 
-export async function checkGates(ctx: CareContext, rule: GateRule, trigger: TriggerContext, opts: GateOptions = {}): Promise<GateResult> {
+export async function checkGates(ctx: CareContext, rule: GateRule, trigger: TriggerContext, opts: GateOptions): Promise<GateResult> {
   const gates: Record<GateName, () => Promise<GateResult>> = {
-    filters: () => filtersGate(ctx, rule, trigger, opts.filters ?? registryFilterLookup),
+    filters: () => filtersGate(ctx, rule, trigger, opts),
     dependencies: () => dependenciesGate(ctx, rule),
     cool_off: () => coolOffGate(ctx, rule),
     daily_limit: () => dailyLimitGate(ctx, rule),
@@ -42,7 +40,7 @@ export async function checkGates(ctx: CareContext, rule: GateRule, trigger: Trig
 }
 
 /** Reads the rule (contexts and dependencies included) and checks its gates. */
-export async function checkGatesById(ctx: CareContext, ruleId: number, trigger: TriggerContext, opts: GateOptions = {}): Promise<GateResult> {
+export async function checkGatesById(ctx: CareContext, ruleId: number, trigger: TriggerContext, opts: GateOptions): Promise<GateResult> {
   return checkGates(ctx, await getRuleDetail(ctx, ruleId, false), trigger, opts);
 }
 
@@ -58,8 +56,8 @@ export async function gateRuleOf(ctx: CareContext, rule: RuleNodes): Promise<Gat
   };
 }
 
-/** The engine's gate check: `engine.setGates(ruleGates(ctx))`. */
-export function ruleGates(ctx: CareContext, opts: GateOptions = {}): (req: FireRequest, rule: RuleNodes) => Promise<GateResult> {
+/** The engine's gate check: `engine.setGates(ruleGates(ctx, { services }))`. */
+export function ruleGates(ctx: CareContext, opts: GateOptions): (req: FireRequest, rule: RuleNodes) => Promise<GateResult> {
   return async (req, rule) => {
     const gateRule = await gateRuleOf(ctx, rule);
     // Cool-off, the daily limit and dependencies read event logs: runs of these rules still

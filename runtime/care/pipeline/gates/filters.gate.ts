@@ -8,8 +8,8 @@ import { checkConfig } from "../../../../nodes/_kit/config";
 import type { FilterHandler, FilterResult, HandlerContext, TriggerContext } from "../../../../nodes/_kit/handler-types";
 import { unavailableReason } from "../../../../nodes/_kit/registry-types";
 import type { FilterSpec } from "../../../../nodes/_kit/types";
+import type { CareServices } from "../../../../nodes/_kit/care-services";
 import { registry } from "../../../../nodes/registry.generated";
-import { careServices } from "../../care-services";
 import type { CareContext } from "../../context";
 import type { ContextView } from "../../rules/rule-model";
 import type { GateResult } from "../engine/types";
@@ -33,8 +33,17 @@ type Verdict = { pass: true } | { pass: false; reason: string };
 
 const label = (c: ContextView): string => `context ${c.context_type}${c.negate ? " (negated)" : ""}`;
 
+/** What filter handlers are given, and where they come from. */
+export interface FilterSetup {
+  /** The app's care services (a filter reads the home through them). */
+  services: CareServices;
+  /** Where filter handlers come from (default: the generated registry). */
+  lookup?: FilterLookup;
+}
+
 async function runHandler(
   ctx: CareContext,
+  services: CareServices,
   handler: FilterHandler<any>,
   c: ContextView,
   ruleId: number,
@@ -52,7 +61,7 @@ async function runHandler(
   const hctx: HandlerContext = {
     clock: ctx.clock,
     log: ctx.log.child({ rule_id: ruleId, context_id: c.id, context_type: c.context_type }),
-    services: careServices(ctx),
+    services,
     signal: abort.signal,
   };
   try {
@@ -63,8 +72,8 @@ async function runHandler(
 }
 
 /** One context's verdict, with `negate` applied. Anything that keeps it from judging holds. */
-async function judge(ctx: CareContext, c: ContextView, ruleId: number, trigger: TriggerContext, lookup: FilterLookup): Promise<Verdict> {
-  const entry = lookup(c.context_type);
+async function judge(ctx: CareContext, c: ContextView, ruleId: number, trigger: TriggerContext, setup: FilterSetup): Promise<Verdict> {
+  const entry = (setup.lookup ?? registryFilterLookup)(c.context_type);
   if (!entry) return { pass: false, reason: `${label(c)}: unknown context type '${c.context_type}'` };
   if (!entry.handler)
     return { pass: false, reason: `${label(c)}: ${entry.spec ? unavailableReason(entry.spec) : `filter type '${c.context_type}' has no handler`}` };
@@ -76,7 +85,7 @@ async function judge(ctx: CareContext, c: ContextView, ruleId: number, trigger: 
   }
   let result: FilterResult;
   try {
-    result = await runHandler(ctx, entry.handler, c, ruleId, trigger, config);
+    result = await runHandler(ctx, setup.services, entry.handler, c, ruleId, trigger, config);
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     ctx.log.warn({ err, rule_id: ruleId, context_id: c.id, context_type: c.context_type }, "context filter failed; the rule is held");
@@ -100,17 +109,12 @@ function groupByType(contexts: readonly ContextView[]): ContextView[][] {
 }
 
 /** Pass when every context type has at least one passing context; else the first type that holds, with why. */
-export async function filtersGate(
-  ctx: CareContext,
-  rule: Pick<GateRule, "id" | "contexts">,
-  trigger: TriggerContext,
-  lookup: FilterLookup = registryFilterLookup,
-): Promise<GateResult> {
+export async function filtersGate(ctx: CareContext, rule: Pick<GateRule, "id" | "contexts">, trigger: TriggerContext, setup: FilterSetup): Promise<GateResult> {
   for (const group of groupByType(rule.contexts)) {
     const reasons: string[] = [];
     let passed = false;
     for (const c of group) {
-      const v = await judge(ctx, c, rule.id, trigger, lookup);
+      const v = await judge(ctx, c, rule.id, trigger, setup);
       if (v.pass) {
         passed = true;
         break;

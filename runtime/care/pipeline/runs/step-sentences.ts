@@ -4,7 +4,7 @@
  * you okay?” and waited up to 30 s: Rose tapped “I'm okay”". The raw record (ports,
  * milliseconds, JSON) stays behind the page's "details" toggle; this only words it.
  */
-import { channelWords } from "../../notify/channel-names";
+import { channelWords } from "../../language/channel-names";
 import { hhmm, localParts } from "../../../household/tracking/local-time";
 import { stepSpecByType } from "../../rules/care-types";
 import type { StepRecord } from "../engine/run-state";

@@ -12,7 +12,7 @@ import type { CareContext } from "../../context";
 import { leasesOf } from "../../../platform/cluster/cluster";
 import type { RuleView } from "../../rules/rule-model";
 import { triggerContext, type RuleFirer } from "../engine/types";
-import { nextCronTime, parseCron, type CronFields } from "./cron-schedule";
+import { nextCronTime, parseCron, type CronFields } from "../../language/cron-schedule";
 import { fireLogged, Inflight, rulesWithTrigger, sensorRoom, type Trigger } from "./trigger-kit";
 
 export interface CronSchedulerOptions {

@@ -13,7 +13,7 @@ import { describeIssue, parseInput } from "../../../platform/core/validation";
 import { personIds as allPersonIds } from "../../../household/persons/persons.service";
 import { sensorIds as allSensorIds } from "../../../household/sensors/sensors.service";
 import { packageInfo } from "../../../platform/config/app-info";
-import { suggest, didYouMean } from "../../pipeline/suggest";
+import { suggest, didYouMean } from "../../language/suggest";
 import { filterSpecByType, stepSpecByType } from "../care-types";
 import { FlowDraft, newNodeId } from "../flow-draft";
 import type { FlowNode } from "../../../platform/nodered/flow-store";

@@ -4,7 +4,7 @@ import { handler } from "../../../../nodes/steps/interactive_prompt/interactive_
 import { spec } from "../../../../nodes/steps/interactive_prompt/interactive_prompt.node";
 import { ManualClock } from "../../../../runtime/platform/core/clock";
 import { openStore } from "../../../../runtime/platform/db/store";
-import { savePrompt } from "../../../../runtime/care/interactive/prompts.store";
+import { savePrompt } from "../../../../runtime/household/prompts/prompts.store";
 import type { WebAppFrame } from "../../../../runtime/platform/ws/webapp-hub";
 import type { ConverseRequest } from "../../../../nodes/_kit/care-services";
 import { migratedDatabase } from "../../../support/test-db";

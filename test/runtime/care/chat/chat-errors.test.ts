@@ -15,6 +15,7 @@ import { startFakeChat, type ChatUser, type FakeChat } from "../../../fakes/chat
 import { notificationInput, notifyEnv, type NotifyEnv } from "../notify/notify-support";
 import { eventually } from "../../../support/eventually";
 import { trigger } from "../../../nodes/handler-context";
+import { careServices } from "../../../../runtime/care/care-services";
 
 const TOKEN = "42:test-token";
 const ANNA: ChatUser = { id: 501, is_bot: false, first_name: "Anna" };
@@ -45,7 +46,7 @@ describe("chat: what goes wrong is said in the chat's language (fake Bot API)", 
     });
     link = startChat(env.ctx);
     env.ctx.chat = link;
-    esc = startEscalation(env.ctx);
+    esc = startEscalation(env.ctx, { services: careServices(env.ctx) });
     await esc.settled();
   });
   afterEach(async () => {

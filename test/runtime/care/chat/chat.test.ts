@@ -18,6 +18,7 @@ import { startFakeChat, type ChatUser, type FakeChat } from "../../../fakes/chat
 import { MIN, notificationInput, notifyEnv, type NotifyEnv } from "../notify/notify-support";
 import { eventually } from "../../../support/eventually";
 import { trigger } from "../../../nodes/handler-context";
+import { careServices } from "../../../../runtime/care/care-services";
 
 const TOKEN = "42:test-token";
 const ANNA: ChatUser = { id: 501, is_bot: false, first_name: "Anna" };
@@ -54,7 +55,7 @@ describe("chat app channel (fake Bot API)", function () {
     });
     link = startChat(env.ctx);
     env.ctx.chat = link;
-    esc = startEscalation(env.ctx);
+    esc = startEscalation(env.ctx, { services: careServices(env.ctx) });
     await esc.settled();
   }
 
@@ -326,7 +327,7 @@ describe("chat app channel (fake Bot API)", function () {
     env = await notifyEnv({ notifications: { chat_app: { api_base_url: chat.url, targets: [{ name: "Anna", chat_id: 1, alert_levels: [] }] } } });
     link = startChat(env.ctx);
     env.ctx.chat = link;
-    esc = startEscalation(env.ctx);
+    esc = startEscalation(env.ctx, { services: careServices(env.ctx) });
     const { out } = await notify("emergency", "Rose fell");
     assert.equal(out.data?.notification_dispatched, false);
     assert.deepEqual(out.data?.notification_channels, { chat_app: false });

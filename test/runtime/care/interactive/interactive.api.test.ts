@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import WebSocket from "ws";
 import { createAlert } from "../../../../runtime/household/alerts/alerts.service";
 import { applyOutcomeEffects } from "../../../../runtime/care/interactive/interactive.effects";
-import { findPrompt } from "../../../../runtime/care/interactive/prompts.store";
+import { findPrompt } from "../../../../runtime/household/prompts/prompts.store";
 import { ManualClock } from "../../../../runtime/platform/core/clock";
 import { KEYS, startTestApp, type TestApp } from "../../../support/test-app";
 import { engineQuiet } from "../../../support/engine-quiet";

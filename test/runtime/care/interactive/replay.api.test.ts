@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import WebSocket from "ws";
-import { openPrompts } from "../../../../runtime/care/interactive/prompts.store";
+import { openPrompts } from "../../../../runtime/household/prompts/prompts.store";
 import { ManualClock } from "../../../../runtime/platform/core/clock";
 import { KEYS, startTestApp, type TestApp } from "../../../support/test-app";
 import { eventually } from "../../../support/eventually";

@@ -9,7 +9,7 @@ import { spec as einkSpec } from "../../../../nodes/channels/eink/eink.node";
 import { spec as announcementSpec } from "../../../../nodes/channels/announcement/announcement.node";
 import { registeredChannel } from "../../../../runtime/care/notify/channels";
 import { channelConfig, deliveredByChannel, dispatch, type ChannelLookup, type ChannelSend } from "../../../../runtime/care/notify/dispatch";
-import { levelPlan } from "../../../../runtime/care/notify/levels";
+import { levelPlan } from "../../../../runtime/care/language/alert-levels";
 import { baseMessage, channelMessage } from "../../../../runtime/care/notify/messages";
 import type { NotificationPlan } from "../../../../runtime/care/notify/plan";
 import { handlerContext } from "../../../nodes/handler-context";

@@ -36,7 +36,7 @@ describe("escalation under a lease, two instances", function () {
     a = await startInstance(pg, t.app.ctx, clock, "a", LEASE_MS);
     b = await startInstance(pg, t.app.ctx, clock, "b", LEASE_MS);
     for (const i of [a, b]) {
-      const esc = startEscalation(i.ctx);
+      const esc = startEscalation(i.ctx, { services: careServices(i.ctx) });
       escalations.push(esc);
       i.settle = () => esc.settled();
     }

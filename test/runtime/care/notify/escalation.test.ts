@@ -9,6 +9,7 @@ import { startEscalation, type EscalationHandle } from "../../../../runtime/care
 import { buildSettings } from "../../../../runtime/platform/config/load-settings";
 import { captureLog } from "../../../support/capture-log";
 import { MIN, notificationInput, notifyEnv, T0, type NotifyEnv } from "./notify-support";
+import { careServices } from "../../../../runtime/care/care-services";
 
 describe("escalation", function () {
   this.timeout(30_000);
@@ -16,7 +17,7 @@ describe("escalation", function () {
   let esc: EscalationHandle;
   beforeEach(async () => {
     env = await notifyEnv();
-    esc = startEscalation(env.ctx);
+    esc = startEscalation(env.ctx, { services: careServices(env.ctx) });
     await esc.settled();
   });
   afterEach(async () => {
@@ -109,8 +110,8 @@ describe("escalation", function () {
     await esc.stop();
     env.clock.advance(12 * MIN); // the process was down at 5 and 10 minutes
     const captured = logged();
-    esc = startEscalation(env.ctx);
-    const twin = startEscalation(env.ctx);
+    esc = startEscalation(env.ctx, { services: careServices(env.ctx) });
+    const twin = startEscalation(env.ctx, { services: careServices(env.ctx) });
     assert.equal(twin, esc, "one escalator per app");
     await esc.settled();
     await advance(0);
@@ -157,7 +158,7 @@ describe("escalation", function () {
       },
     });
     try {
-      esc = startEscalation(env.ctx);
+      esc = startEscalation(env.ctx, { services: careServices(env.ctx) });
       await esc.settled();
     } finally {
       (env.ctx as { db: unknown }).db = db;
@@ -170,7 +171,7 @@ describe("escalation", function () {
     await notify("info", "FYI");
     await esc.stop();
     const captured = logged();
-    esc = startEscalation(env.ctx);
+    esc = startEscalation(env.ctx, { services: careServices(env.ctx) });
     await esc.settled();
     assert.deepEqual(captured.lines, []);
   });
@@ -178,9 +179,9 @@ describe("escalation", function () {
   it("an old escalator stopped again after a restart leaves the new one the app's only escalator", async () => {
     const old = esc;
     await old.stop();
-    esc = startEscalation(env.ctx);
+    esc = startEscalation(env.ctx, { services: careServices(env.ctx) });
     await old.stop();
-    assert.equal(startEscalation(env.ctx), esc, "still one escalator per app");
+    assert.equal(startEscalation(env.ctx, { services: careServices(env.ctx) }), esc, "still one escalator per app");
     await notify("emergency", "Rose fell");
     await advance(5);
     assert.equal(env.hub.frames.length, 2, "repetition 1 sent once");
@@ -196,7 +197,7 @@ describe("escalation", function () {
       .update({ escalation_count: 1, next_escalation_at: new Date(T0 + 10 * MIN).toISOString() });
     env.clock.advance(5 * MIN);
     const captured = logged();
-    esc = startEscalation(env.ctx);
+    esc = startEscalation(env.ctx, { services: careServices(env.ctx) });
     await esc.settled();
     await advance(0);
     assert.deepEqual(messages(), ["emergency:Rose fell", "emergency:Rose fell"], "repetition 1 sent after the restart");
@@ -213,7 +214,7 @@ describe("escalation", function () {
     assert.equal(alert.escalation_count, 1, "not counted twice");
     // A second restart finds it sent; repetition 2 comes on its schedule.
     await esc.stop();
-    esc = startEscalation(env.ctx);
+    esc = startEscalation(env.ctx, { services: careServices(env.ctx) });
     await esc.settled();
     await advance(0);
     assert.equal(env.hub.frames.length, 2, "sent once");
@@ -239,12 +240,12 @@ describe("escalation", function () {
       stopping ??= esc.stop(); // careflow stops while Rose's repetition is going out
       return broadcast(frame);
     };
-    esc = startEscalation(env.ctx);
+    esc = startEscalation(env.ctx, { services: careServices(env.ctx) });
     await esc.settled();
     await stopping;
     env.ctx.webapp.broadcast = broadcast;
     assert.deepEqual(messages().slice(2), ["emergency:Rose fell"], "the stopped escalator sent nothing after Rose's");
-    esc = startEscalation(env.ctx);
+    esc = startEscalation(env.ctx, { services: careServices(env.ctx) });
     await esc.settled();
     assert.deepEqual(messages().slice(3), ["emergency:Rose fell", "emergency:Tom fell"], "the next start sends both, Tom's once");
   });
@@ -258,7 +259,7 @@ describe("escalation", function () {
     (env.ctx as { settings: unknown }).settings = buildSettings({
       notifications: { levels: { emergency: { channels: ["pwa_popup_text"], escalation_minutes: null, repeat_count: 0 } } },
     });
-    esc = startEscalation(env.ctx);
+    esc = startEscalation(env.ctx, { services: careServices(env.ctx) });
     await esc.settled();
     assert.deepEqual(
       env.hub.frames.map((f) => f.message),
@@ -277,7 +278,7 @@ describe("escalation", function () {
     await env.ctx.db("alerts").where({ id: known }).update({ escalation_count: 1, escalation_sent: 0 });
     await actOnAlert(env.ctx, known, { action: "dismiss" }, "daughter");
     const before = env.hub.frames.length;
-    esc = startEscalation(env.ctx);
+    esc = startEscalation(env.ctx, { services: careServices(env.ctx) });
     await esc.settled();
     await advance(0);
     assert.deepEqual(messages().slice(before), ["emergency:Smoke"]);
@@ -309,13 +310,13 @@ describe("escalation", function () {
     await stopping;
     env.ctx.webapp.broadcast = broadcast;
     assert.equal(env.hub.frames.length, 2);
-    esc = startEscalation(env.ctx);
+    esc = startEscalation(env.ctx, { services: careServices(env.ctx) });
     await esc.settled();
     await advance(0);
     assert.deepEqual(messages(), ["emergency:Rose fell", "emergency:Rose fell", "emergency:Rose fell"], "repetition 1 went out again");
     assert.equal((await getAlert(env.ctx, id)).escalation_count, 1, "still repetition 1");
     await esc.stop();
-    esc = startEscalation(env.ctx);
+    esc = startEscalation(env.ctx, { services: careServices(env.ctx) });
     await esc.settled();
     assert.equal(env.hub.frames.length, 3, "not a third time");
   });
@@ -329,14 +330,14 @@ describe("escalation", function () {
       return { ...entry, handler: (hctx, message, config) => (keys.push(message.idempotency_key), handler(hctx, message, config)) };
     };
     await esc.stop();
-    esc = startEscalation(env.ctx, { lookup: recording });
+    esc = startEscalation(env.ctx, { services: careServices(env.ctx), lookup: recording });
     const id = (await notify("emergency", "Rose fell")) as number;
     await advance(5);
     await advance(5);
     // A kill after repetition 2 went out and before it was recorded sent: it goes out again at the next start.
     await env.ctx.db("alerts").where({ id }).update({ escalation_sent: 1 });
     await esc.stop();
-    esc = startEscalation(env.ctx, { lookup: recording });
+    esc = startEscalation(env.ctx, { services: careServices(env.ctx), lookup: recording });
     await esc.settled();
     assert.deepEqual(keys, [`alert:${id}:escalation:1`, `alert:${id}:escalation:2`, `alert:${id}:escalation:2`]);
   });
@@ -356,7 +357,7 @@ describe("escalation", function () {
     // Restarted with the family's new settings: emergencies are sent again once only.
     const settings = buildSettings({ notifications: { levels: { emergency: { channels: ["pwa_popup_text"], escalation_minutes: 5, repeat_count: 1 } } } });
     (env.ctx as { settings: unknown }).settings = settings;
-    esc = startEscalation(env.ctx);
+    esc = startEscalation(env.ctx, { services: careServices(env.ctx) });
     await esc.settled();
     await advance(30);
     assert.equal(env.hub.frames.length, 1, "no repetition 2");
@@ -466,7 +467,7 @@ describe("escalation", function () {
       await esc.stop();
       const captured = logged();
       const restore = storeDown();
-      esc = startEscalation(env.ctx);
+      esc = startEscalation(env.ctx, { services: careServices(env.ctx) });
       await esc.settled();
       assert.deepEqual(
         captured.lines.filter((l) => l.level === 50).map((l) => l.msg),
@@ -484,7 +485,7 @@ describe("escalation", function () {
       await notify("emergency", "Rose fell");
       await esc.stop();
       const restore = storeDown();
-      esc = startEscalation(env.ctx);
+      esc = startEscalation(env.ctx, { services: careServices(env.ctx) });
       await esc.settled();
       await esc.stop();
       restore();

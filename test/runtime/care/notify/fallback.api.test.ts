@@ -17,6 +17,7 @@ import { startFakeHub, type FakeHub } from "../../../fakes/hub-server";
 import { startWebhookReceiver, type WebhookReceiver } from "../../../fakes/webhook-receiver";
 import { KEYS, startTestApp, type TestApp } from "../../../support/test-app";
 import { eventually } from "../../../support/eventually";
+import { careServices } from "../../../../runtime/care/care-services";
 
 const MIN = 60_000;
 
@@ -53,7 +54,7 @@ describe("a notification whose channels all failed falls back", function () {
       },
     });
     assert.ok(await t.app.ctx.hub!.client!.whenConnected(5000), "connected to the fake hub");
-    esc = startEscalation(t.app.ctx);
+    esc = startEscalation(t.app.ctx, { services: careServices(t.app.ctx) });
   });
   after(async () => {
     await esc?.stop();

@@ -16,6 +16,7 @@ import { migratedDatabase } from "../../../support/test-db";
 import { KEYS, startTestApp, testAuthSettings, type TestApp } from "../../../support/test-app";
 import { eventually } from "../../../support/eventually";
 import { drained } from "../../../support/ws-drained";
+import { careServices } from "../../../../runtime/care/care-services";
 
 const MIN = 60_000;
 const T0 = Date.parse("2026-11-22T09:00:00Z");
@@ -57,7 +58,7 @@ describe("notifications end to end", function () {
       clock,
       settings: { notifications: { webhook: { url: rx.url, headers: { Authorization: "Bearer hook-token" } } } },
     });
-    esc = startEscalation(t.app.ctx);
+    esc = startEscalation(t.app.ctx, { services: careServices(t.app.ctx) });
     client = await connect(t.baseUrl, KEYS.display);
   });
   after(async () => {
@@ -177,7 +178,7 @@ describe("escalation across an app restart", function () {
 
   it("re-arms an open emergency from the alerts table and re-sends it through the same channels", async () => {
     const first = await start(new ManualClock(T0), true);
-    const firstEsc = startEscalation(first.ctx);
+    const firstEsc = startEscalation(first.ctx, { services: careServices(first.ctx) });
     let alertId: number;
     try {
       const base = `http://127.0.0.1:${(first.server.address() as { port: number }).port}`;
@@ -212,7 +213,7 @@ describe("escalation across an app restart", function () {
     const clock = new ManualClock(T0 + 3 * MIN);
     const second = await start(clock, false);
     const client = await connect(`http://127.0.0.1:${(second.server.address() as { port: number }).port}`, KEYS.caregiver);
-    const esc = startEscalation(second.ctx);
+    const esc = startEscalation(second.ctx, { services: careServices(second.ctx) });
     try {
       // The screen that connects is shown the open emergency at once, then gets the re-send.
       const shown = { type: "emergency", message: "Smoke in the kitchen", room: null, alert_id: alertId! };

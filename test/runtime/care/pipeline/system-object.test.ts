@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { BASE_DATA_KEYS } from "../../../../runtime/care/pipeline/data-keys";
+import { BASE_DATA_KEYS } from "../../../../runtime/care/language/data-keys";
 import { buildSystemObject, ordinal } from "../../../../runtime/care/pipeline/system-object";
 import { startOfLocalDay, wallClockInstants } from "../../../../runtime/platform/core/zoned-time";
 

@@ -10,7 +10,7 @@ import { ManualClock } from "../../../../runtime/platform/core/clock";
 import { createLogger } from "../../../../runtime/platform/core/logger";
 import { openStore } from "../../../../runtime/platform/db/store";
 import { pruneOnce, startRetention, type Retention } from "../../../../runtime/platform/db/retention";
-import { pruneTurnsBefore, recentTurns, saveTurn } from "../../../../runtime/care/voice/voice-turns.store";
+import { pruneTurnsBefore, recentTurns, saveTurn } from "../../../../runtime/household/voice-turns/voice-turns.store";
 import { listSightings, pruneSightingsBefore, recordSighting } from "../../../../runtime/household/tracking/sightings.store";
 import { migratedDatabase } from "../../../support/test-db";
 

@@ -42,7 +42,8 @@ describe("gates: context filters", () => {
     negate,
   });
   const trigger = triggerContext({ trigger_type: "sensor_event", sensor_id: "hall_cam", room_name: "Hall" });
-  const gate = (contexts: ContextView[], lookup: FilterLookup = fakes) => filtersGate(t.app.ctx, { id: 7, contexts }, trigger, lookup);
+  const gate = (contexts: ContextView[], lookup: FilterLookup = fakes) =>
+    filtersGate(t.app.ctx, { id: 7, contexts }, trigger, { services: careServices(t.app.ctx), lookup });
 
   before(async () => {
     captured = captureLog("debug");
@@ -154,7 +155,7 @@ describe("gates: context filters", () => {
     assert.equal(registryFilterLookup("room")?.spec?.type, "room");
     assert.equal(registryFilterLookup("weather"), undefined);
     for (const entry of registry.filters) {
-      const r = await filtersGate(t.app.ctx, { id: 7, contexts: [context(entry.spec.type, {})] }, trigger);
+      const r = await filtersGate(t.app.ctx, { id: 7, contexts: [context(entry.spec.type, {})] }, trigger, { services: careServices(t.app.ctx) });
       if (!entry.handler)
         assert.deepEqual(r, {
           pass: false,

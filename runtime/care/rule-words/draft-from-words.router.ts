@@ -1,7 +1,7 @@
 /** `POST /rules/draft-from-words`: a rule drafted by the authoring model from a sentence, not saved. */
 import { Router } from "express";
-import type { CareContext } from "../../context";
-import { route } from "../../../platform/http/route";
+import type { CareContext } from "../context";
+import { route } from "../../platform/http/route";
 import { draftFromWords } from "./draft-from-words.service";
 
 export function draftFromWordsRouter(ctx: CareContext): Router {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { compileCondition, ConditionSyntaxError, evaluateCondition } from "../../../../../runtime/care/pipeline/conditions";
+import { compileCondition, ConditionSyntaxError, evaluateCondition } from "../../../../../runtime/care/language/conditions";
 
 type ErrorCase = [expression: string, message: string, position: number];
 

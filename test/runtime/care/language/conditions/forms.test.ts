@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { evaluateCondition } from "../../../../../runtime/care/pipeline/conditions";
+import { evaluateCondition } from "../../../../../runtime/care/language/conditions";
 import { pipelineData } from "./fixture";
 
 type Case = [expression: string, expected: boolean];

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { compileCondition, evaluateCondition, functionCatalog } from "../../../../../runtime/care/pipeline/conditions";
+import { compileCondition, evaluateCondition, functionCatalog } from "../../../../../runtime/care/language/conditions";
 import { pipelineData } from "./fixture";
 
 /** The value an expression yields (not just its truthiness), so each function is checked exactly. */

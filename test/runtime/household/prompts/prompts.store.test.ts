@@ -14,7 +14,7 @@ import {
   prunePromptsBefore,
   savePrompt,
   type NewPrompt,
-} from "../../../../runtime/care/interactive/prompts.store";
+} from "../../../../runtime/household/prompts/prompts.store";
 import { openStore } from "../../../../runtime/platform/db/store";
 import { migratedDatabase } from "../../../support/test-db";
 

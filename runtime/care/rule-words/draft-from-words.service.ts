@@ -8,17 +8,17 @@
  * is saved.
  */
 import { z } from "zod";
-import type { CareContext } from "../../context";
-import { ValidationError } from "../../../platform/core/errors";
-import { parseInput } from "../../../platform/core/validation";
-import type { FlowNode } from "../../../platform/nodered/flow-store";
-import { listRooms } from "../../../household/rooms/rooms.service";
-import { listSensors } from "../../../household/sensors/sensors.service";
-import { listPersons } from "../../../household/persons/persons.service";
-import { authoringModel, draftWithModel } from "../../knowledge/suggest/authoring-model";
-import { channelTypes, filterTypes, stepTypes } from "../../pipeline/catalog/catalog.service";
-import { bundleSchema, BUNDLE_SCHEMA_VERSION, type RuleBundle } from "../bundles/bundle-schema";
-import { bundleTabNodes } from "../bundles/bundle-import";
+import type { CareContext } from "../context";
+import { ValidationError } from "../../platform/core/errors";
+import { parseInput } from "../../platform/core/validation";
+import type { FlowNode } from "../../platform/nodered/flow-store";
+import { listRooms } from "../../household/rooms/rooms.service";
+import { listSensors } from "../../household/sensors/sensors.service";
+import { listPersons } from "../../household/persons/persons.service";
+import { authoringModel, draftWithModel } from "../knowledge/suggest/authoring-model";
+import { channelTypes, filterTypes, stepTypes } from "../language/catalog/catalog.service";
+import { bundleSchema, BUNDLE_SCHEMA_VERSION, type RuleBundle } from "../rules/bundles/bundle-schema";
+import { bundleTabNodes } from "../rules/bundles/bundle-import";
 
 const PURPOSE = "to draft rules from words";
 

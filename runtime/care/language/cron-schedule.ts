@@ -11,7 +11,7 @@
  *   through both passes, so an every-15-minutes check has no hour-long hole.
  */
 import { validateDetailed } from "node-cron";
-import { localParts, offsetAt, wallClockInstants, type WallTime } from "../../../platform/core/zoned-time";
+import { localParts, offsetAt, wallClockInstants, type WallTime } from "../../platform/core/zoned-time";
 
 export interface CronFields {
   second: number[];

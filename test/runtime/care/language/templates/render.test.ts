@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { renderTemplate } from "../../../../../runtime/care/pipeline/templates";
+import { renderTemplate } from "../../../../../runtime/care/language/templates";
 import { pipelineData } from "../conditions/fixture";
 
 const cases: Array<[template: string, expected: string]> = [

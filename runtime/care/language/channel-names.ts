@@ -4,14 +4,17 @@
  * rehearsal, warnings). Machine ids (`pwa_popup_text`) stay in the API's JSON; this is only
  * what a caregiver reads.
  */
-import { registeredChannel } from "./channels";
-import { HUB_NOTIFY } from "./route-setup";
+import { registry } from "../../../nodes/registry.generated";
 
-/** Routes that are no channel type a step picks: the fallback's (./fallback.ts). */
+/** The fallback's hub route: the hub's notify service (`notifications.fallback.hub_notify_service`) to the family's phones. */
+export const HUB_NOTIFY = "hub_notify";
+
+/** Routes that are no channel type a step picks: the fallback's (notify/fallback.ts). */
 const ROUTE_NAMES: Readonly<Record<string, string>> = { [HUB_NOTIFY]: "Hub notification" };
 
 /** "Tablet popup": at the start of a line or as a label. An unknown id is said as it is. */
-export const channelName = (channel: string): string => registeredChannel(channel)?.spec.displayName ?? ROUTE_NAMES[channel] ?? channel;
+export const channelName = (channel: string): string =>
+  registry.channels.find((e) => e.spec.type === channel)?.spec.displayName ?? ROUTE_NAMES[channel] ?? channel;
 
 /** "tablet popup": inside a sentence. */
 export function channelWords(channel: string): string {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { compileCondition, resolvePath } from "../../../../../runtime/care/pipeline/conditions";
-import { LruCache } from "../../../../../runtime/care/pipeline/conditions/compile-cache";
+import { compileCondition, resolvePath } from "../../../../../runtime/care/language/conditions";
+import { LruCache } from "../../../../../runtime/care/language/conditions/compile-cache";
 import { pipelineData } from "./fixture";
 
 describe("compileCondition", () => {

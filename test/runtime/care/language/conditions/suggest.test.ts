@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { editDistance, suggest } from "../../../../../runtime/care/pipeline/suggest";
+import { editDistance, suggest } from "../../../../../runtime/care/language/suggest";
 
 describe("suggest (did you mean)", () => {
   const keys = ["person_detections", "presence_dwell_minutes", "scene_hazards", "system", "signals", "trigger_input"];

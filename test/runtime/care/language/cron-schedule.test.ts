@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { nextCronTime, parseCron } from "../../../../../runtime/care/pipeline/triggers/cron-schedule";
-import { at, iso } from "./trigger-fixture";
+import { nextCronTime, parseCron } from "../../../../runtime/care/language/cron-schedule";
+import { at, iso } from "../pipeline/triggers/trigger-fixture";
 
 /** The next `n` runs after `fromIso`, as ISO strings. */
 function runs(expression: string, fromIso: string, n: number, tz = "Europe/Berlin"): string[] {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { analyzeTemplate } from "../../../../../runtime/care/pipeline/templates";
+import { analyzeTemplate } from "../../../../../runtime/care/language/templates";
 
 describe("analyzeTemplate", () => {
   it("lists references with their offsets in the template", () => {
