@@ -33,6 +33,6 @@ describe("test files on PostgreSQL", () => {
   it("leaves out files that never reach the store, like the speech service's", () => {
     const chosen = storeTestFiles(ROOT).map((f) => path.relative(ROOT, f));
     assert.ok(!chosen.includes(path.join("tts", "audio.test.js")));
-    assert.ok(chosen.includes(path.join("runtime", "care", "pipeline", "triggers", "cts-window.trigger.test.js")));
+    assert.ok(chosen.includes(path.join("runtime", "care", "core", "pipeline", "triggers", "cts-window.trigger.test.js")));
   });
 });

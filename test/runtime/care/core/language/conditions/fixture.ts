@@ -1,0 +1,31 @@
+/** pipeline_data shaped like a real run: detections, signals, system time, chat trigger input. */
+export const pipelineData = {
+  count: 5,
+  zero: 0,
+  ratio: 0.75,
+  below: -3,
+  name: "Alice",
+  empty_text: "",
+  nothing: null,
+  flag_on: true,
+  flag_off: false,
+  presence_dwell_minutes: 7,
+  scene_hazards: ["stove on", "rug"],
+  no_hazards: [],
+  person_detections: [
+    { person_id: "p-1", name: "Ann", confidence: 0.92 },
+    { person_id: "p-2", name: "Bob", confidence: 0.41 },
+  ],
+  signals: [
+    { kind: "pacing", severity: "warning", details: { minutes: 12.5 } },
+    { kind: "pacing", severity: "info", details: { minutes: 3 } },
+    { kind: "absence", severity: "emergency", details: { minutes: 40 } },
+  ],
+  tags: ["Kitchen", "night"],
+  scores: [3, 9, 4],
+  mixed: [1, "a"],
+  settings: { count: 2, volume: 7 },
+  room: { name: "Kitchen", floor: 1 },
+  system: { local_time: "9:05 AM", local_day_of_month: 22, timezone: "Europe/Berlin" },
+  trigger_input: { command: "/remind", args: ["5", "pills"], from_user: { id: 42, first_name: "Eve" } },
+} as const;

@@ -1,0 +1,126 @@
+/**
+ * Escalation with two instances on the machine's PostgreSQL (one ManualClock): an emergency
+ * raised through one instance is re-sent once per interval by the `escalation` lease holder,
+ * stops on an acknowledgement made through the other instance, and keeps its schedule (once
+ * per interval, never twice) when the holder dies and the other takes over.
+ */
+import assert from "node:assert/strict";
+import { checkConfig } from "../../../../../nodes/_kit/config";
+import { handler } from "../../../../../nodes/steps/notification/notification.handler";
+import { spec } from "../../../../../nodes/steps/notification/notification.node";
+import { careServices } from "../../../../../runtime/care/services/care-services";
+import { startEscalation, type EscalationHandle } from "../../../../../runtime/care/services/notify/escalation";
+import { actOnAlert, getAlert, listAlerts } from "../../../../../runtime/household/alerts/alerts.service";
+import { ManualClock } from "../../../../../runtime/platform/core/clock";
+import { sharedPg, type SharedPg } from "../../../../support/pg-cluster";
+import { kill, moveTo, startInstance, type Instance } from "../../../../support/cluster-instances";
+import { startTestApp, type TestApp } from "../../../../support/test-app";
+import { ADOPT_EVERY_MS } from "../../../../../runtime/platform/cluster/adopt";
+import { captureLog } from "../../../../support/capture-log";
+import { MIN, notificationInput, T0 } from "./notify-support";
+
+const LEASE_MS = 60_000;
+
+describe("escalation under a lease, two instances", function () {
+  this.timeout(120_000);
+  let pg: SharedPg;
+  let t: TestApp;
+  const clock = new ManualClock(T0);
+  const escalations: EscalationHandle[] = [];
+  let a: Instance;
+  let b: Instance;
+
+  before(async function () {
+    pg = await sharedPg(this);
+    t = await startTestApp({ clock });
+    a = await startInstance(pg, t.app.ctx, clock, "a", LEASE_MS);
+    b = await startInstance(pg, t.app.ctx, clock, "b", LEASE_MS);
+    for (const i of [a, b]) {
+      const esc = startEscalation(i.ctx, { services: careServices(i.ctx) });
+      escalations.push(esc);
+      i.settle = () => esc.settled();
+    }
+    await moveTo(clock, T0, [a, b]);
+  });
+  after(async () => {
+    for (const e of escalations) await e.stop().catch(() => undefined);
+    for (const i of [a, b]) await i?.leases.stop().catch(() => undefined);
+    await t?.close();
+    await pg?.drop();
+  });
+
+  /** An emergency raised through `i` (its first send goes to i's clients). */
+  let runs = 100;
+  const raise = async (i: Instance, text: string): Promise<number> => {
+    const run = runs++;
+    const check = checkConfig(spec, { alert_level: "emergency", channels: ["pwa_popup_text"], message_template: text });
+    assert.ok(check.ok);
+    await handler(
+      { clock, log: i.ctx.log, services: careServices(i.ctx), signal: new AbortController().signal },
+      notificationInput({}, { execution_id: run, idempotency_key: `${run}:5:0` }),
+      check.config as never,
+    );
+    const [alert] = await listAlerts(i.ctx, { limit: 1, offset: 0 });
+    return alert.id;
+  };
+  const sent = (i: Instance, text: string): number => i.frames.filter((f) => f.message === text).length;
+  /** The instance holding the lease, and the other one. */
+  const roles = (): [Instance, Instance] => (a.leases.holds("escalation") ? [a, b] : [b, a]);
+
+  it("re-sends from the holder once per interval and stops on an assist made through the other instance", async () => {
+    const [holder, other] = roles();
+    assert.ok(holder.leases.holds("escalation") && !other.leases.holds("escalation"), "one holder");
+    const start = clock.now();
+    const id = await raise(other, "Rose fell");
+    assert.equal(sent(other, "Rose fell"), 1, "the first send, from the instance that raised it");
+    await moveTo(clock, start + 5 * MIN + 1000, [a, b]);
+    assert.equal(sent(holder, "Rose fell"), 1, "the first repetition, from the holder");
+    await moveTo(clock, start + 10 * MIN + 1000, [a, b]);
+    assert.equal(sent(holder, "Rose fell"), 2);
+    await actOnAlert(other.ctx, id, { action: "assist" }, "caregiver");
+    await moveTo(clock, start + 30 * MIN, [a, b]);
+    assert.equal(sent(holder, "Rose fell"), 2, "nothing after the assist");
+    assert.equal(sent(other, "Rose fell"), 1);
+    const after = await getAlert(other.ctx, id);
+    assert.equal(after.escalation_count, 2);
+    assert.equal(after.next_escalation_at, null, "the holder ended the schedule: the alert shows no re-send pending");
+  });
+
+  it("logs a schedule read that failed, and re-sends on time an alert raised meanwhile once the store answers again", async () => {
+    const [holder, other] = roles();
+    const start = clock.now();
+    const { db, log } = holder.ctx;
+    const captured = captureLog();
+    Object.assign(holder.ctx, { log: captured.log, db: () => Promise.reject(new Error("Connection terminated unexpectedly")) });
+    try {
+      const id = await raise(other, "Ann fell");
+      clock.advance(ADOPT_EVERY_MS);
+      await holder.settle();
+      assert.ok(
+        captured.lines.some((l) => l.level === 50 && l.msg === "escalation: reading the schedule failed" && l.err),
+        JSON.stringify(captured.lines.map((l) => l.msg)),
+      );
+      Object.assign(holder.ctx, { db });
+      await moveTo(clock, start + 5 * MIN + 1000, [a, b]);
+      assert.equal(sent(holder, "Ann fell"), 1, "repetition 1 on time");
+      assert.equal((await getAlert(other.ctx, id)).escalation_count, 1);
+    } finally {
+      Object.assign(holder.ctx, { db, log });
+    }
+  });
+
+  it("keeps to once per interval when the holder dies and the other instance takes over", async () => {
+    const [holder, other] = roles();
+    const start = clock.now();
+    const id = await raise(other, "Tom fell");
+    await moveTo(clock, start + 5 * MIN + 1000, [a, b]);
+    assert.equal(sent(holder, "Tom fell"), 1);
+    await kill(holder); // between the first and second repetitions
+    await moveTo(clock, start + 10 * MIN + 1000, [a, b]);
+    assert.ok(other.leases.holds("escalation"));
+    assert.equal(sent(other, "Tom fell"), 2, "the first send and the second repetition");
+    await moveTo(clock, start + 30 * MIN, [a, b]);
+    assert.equal(sent(holder, "Tom fell") + sent(other, "Tom fell") - 1, 3, "three repetitions in all, none doubled");
+    assert.equal((await getAlert(other.ctx, id)).escalation_count, 3);
+  });
+});
