@@ -96,9 +96,16 @@ export async function backupPath(ctx: DirContext, name: string): Promise<string>
   return file;
 }
 
+/** A second backup within the same second is `-2`, then `-3`: later than the one without a number. */
+const sequenceOf = (name: string): number => Number(BACKUP_NAME.exec(name)?.[3] ?? 1);
+
+/** Newest first: by the instant, then within one second by the name's sequence number. */
+const newerFirst = (a: { name: string; atMs: number }, b: { name: string; atMs: number }): number =>
+  b.atMs - a.atMs || sequenceOf(b.name) - sequenceOf(a.name) || b.name.localeCompare(a.name);
+
 /** The names to keep of `names` (backup file names), made at the given instants. */
 export function keptBackups(backups: ReadonlyArray<{ name: string; atMs: number }>, keepDaily: number, keepWeekly: number, timeZone: string): Set<string> {
-  const newestFirst = [...backups].sort((a, b) => b.atMs - a.atMs || b.name.localeCompare(a.name));
+  const newestFirst = [...backups].sort(newerFirst);
   const keep = new Set<string>();
   const byPeriod = (periodOf: (ms: number) => string, count: number): void => {
     const seen = new Set<string>();
@@ -143,7 +150,8 @@ export async function pruneBackups(ctx: DirContext & Pick<PlatformContext, "log"
     ctx.settings.app.timezone,
   );
   // The last few taken before an upgrade, whatever their day: the way back from a bad upgrade.
-  for (const name of names.filter(beforeUpgrade).sort().reverse().slice(0, keep_before_upgrade)) kept.add(name);
+  const upgrades = names.filter(beforeUpgrade).map((name) => ({ name, atMs: atOfName(name) }));
+  for (const { name } of upgrades.sort(newerFirst).slice(0, keep_before_upgrade)) kept.add(name);
   const gone = names.filter((n) => !kept.has(n));
   for (const name of gone) await fs.rm(path.join(dir, name), { force: true });
   if (gone.length)

@@ -97,6 +97,13 @@ describe("scheduled backups and the Backups part", function () {
     assert.equal(board.state, "ok");
   });
 
+  it("of two backups made within one second, keeps the second (-2), which is the newer", () => {
+    const atMs = Date.parse("2026-01-05T12:00:00Z");
+    const backups = ["careflow-20260105-120000Z.cfbackup", "careflow-20260105-120000Z-2.cfbackup"].map((name) => ({ name, atMs }));
+    assert.deepEqual([...keptBackups(backups, 1, 0, "UTC")], ["careflow-20260105-120000Z-2.cfbackup"]);
+    assert.deepEqual([...keptBackups([...backups].reverse(), 1, 0, "UTC")], ["careflow-20260105-120000Z-2.cfbackup"]);
+  });
+
   it("keeps the newest of each day and of each week", () => {
     const at = (iso: string) => Date.parse(iso);
     const backups = [
