@@ -21,15 +21,15 @@ import { personTrackingSettings, presenceSettings } from "./runtime/household/tr
 import { recognitionSettings } from "./runtime/household/identity/recognition.settings";
 import { hubSettings } from "./runtime/household/hub/hub.settings";
 import { ctsSettings } from "./runtime/household/cts/cts.settings";
-import { imageSettings } from "./runtime/care/eink/image.settings";
-import { pipelineSettings } from "./runtime/care/pipeline/engine/pipeline.settings";
-import { llmSettings } from "./runtime/care/llm/llm.settings";
-import { notificationsSettings, DEFAULT_LEVELS, FALLBACK_ORDER } from "./runtime/care/notify/notify.settings";
-import { healthSettings } from "./runtime/care/health-report/health.settings";
-import { mcpSettings } from "./runtime/care/mcp/mcp.settings";
-import { knowledgeSettings, embeddingSettings } from "./runtime/care/knowledge/knowledge.settings";
-import { sceneAnalysisSettings, semanticMemorySettings } from "./runtime/care/perception/perception.settings";
-import { journalSettings } from "./runtime/care/journal/journal.settings";
+import { imageSettings } from "./runtime/care/services/eink/image.settings";
+import { pipelineSettings } from "./runtime/care/core/pipeline/engine/pipeline.settings";
+import { llmSettings } from "./runtime/care/services/llm/llm.settings";
+import { notificationsSettings, DEFAULT_LEVELS, FALLBACK_ORDER } from "./runtime/care/services/notify/notify.settings";
+import { healthSettings } from "./runtime/care/services/health-report/health.settings";
+import { mcpSettings } from "./runtime/care/surfaces/mcp/mcp.settings";
+import { knowledgeSettings, embeddingSettings } from "./runtime/care/services/knowledge/knowledge.settings";
+import { sceneAnalysisSettings, semanticMemorySettings } from "./runtime/care/services/perception/perception.settings";
+import { journalSettings } from "./runtime/care/core/journal/journal.settings";
 import { retentionSettings } from "./runtime/app/retention.settings";
 import { backupSettings } from "./runtime/app/backup/backup.settings";
 

@@ -12,9 +12,9 @@ import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import autocannon from "autocannon";
-import { DEFAULT_TEMPLATE_REGIONS } from "../runtime/care/eink/default-template";
-import { renderBackground, renderCard, type CardLayout } from "../runtime/care/eink/renderer";
-import type { Region } from "../runtime/care/eink/region";
+import { DEFAULT_TEMPLATE_REGIONS } from "../runtime/care/services/eink/default-template";
+import { renderBackground, renderCard, type CardLayout } from "../runtime/care/services/eink/renderer";
+import type { Region } from "../runtime/care/services/eink/region";
 import { median, nowMs, report, type BenchRow } from "./support";
 import { BENCH_ADMIN_KEY as ADMIN_KEY, startService, stopService } from "./service";
 

@@ -14,11 +14,11 @@ import { buildSettings } from "../runtime/platform/config/load-settings";
 import { createLogger } from "../runtime/platform/core/logger";
 import { nodeRedHost } from "../runtime/platform/nodered/host";
 import type { FlowNode } from "../runtime/platform/nodered/flow-store";
-import { triggerContext } from "../runtime/care/pipeline/engine/types";
-import { parseRow, selectExecutions, whereStatus } from "../runtime/care/pipeline/engine/execution-rows";
-import type { ExecutionStatus } from "../runtime/care/pipeline/engine/run-state";
-import { findRule } from "../runtime/care/rules/rule-read";
-import { commitImport } from "../runtime/care/rules/bundles/bundle-import";
+import { triggerContext } from "../runtime/care/core/pipeline/engine/types";
+import { parseRow, selectExecutions, whereStatus } from "../runtime/care/core/pipeline/engine/execution-rows";
+import type { ExecutionStatus } from "../runtime/care/core/pipeline/engine/run-state";
+import { findRule } from "../runtime/care/core/rules/rule-read";
+import { commitImport } from "../runtime/care/core/rules/bundles/bundle-import";
 import { nowMs, percentile, report } from "./support";
 
 const RUNS = Number(process.env.BENCH_ENGINE_RUNS ?? 10000);

@@ -17,7 +17,7 @@ import os from "node:os";
 import { startFakeHub } from "../test/fakes/hub-server";
 import { startTestApp, type TestApp } from "../test/support/test-app";
 import { startTts } from "../test/tts/helpers";
-import type { PipelineExecutionEvent } from "../runtime/care/pipeline/engine/live-events";
+import type { PipelineExecutionEvent } from "../runtime/care/core/pipeline/engine/live-events";
 import { RECONNECT_BACKOFF } from "../runtime/household/hub/hub-client";
 import { nowMs, percentile, report, type BenchRow } from "./support";
 

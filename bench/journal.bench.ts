@@ -9,8 +9,8 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { InputJournal } from "../runtime/care/journal/input-journal";
-import { journalSize } from "../runtime/care/journal/journal.store";
+import { InputJournal } from "../runtime/care/core/journal/input-journal";
+import { journalSize } from "../runtime/care/core/journal/journal.store";
 import { EventBus } from "../runtime/platform/core/event-bus";
 import { ManualClock } from "../runtime/platform/core/clock";
 import { createLogger } from "../runtime/platform/core/logger";

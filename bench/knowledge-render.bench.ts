@@ -15,8 +15,8 @@ import { buildSettings } from "../runtime/platform/config/load-settings";
 import { systemClock } from "../runtime/platform/core/clock";
 import { createLogger } from "../runtime/platform/core/logger";
 import type { MediaContext } from "../runtime/household/media/media.service";
-import { findLayout } from "../runtime/care/knowledge/layouts/layouts";
-import { renderSlotVariants } from "../runtime/care/knowledge/images/render-variants";
+import { findLayout } from "../runtime/care/services/knowledge/layouts/layouts";
+import { renderSlotVariants } from "../runtime/care/services/knowledge/images/render-variants";
 import { nowMs, percentile, report, type BenchRow } from "./support";
 
 const RUNS = 40;

@@ -15,11 +15,11 @@
  */
 import { randomBytes } from "node:crypto";
 import os from "node:os";
-import { approveDocument, createDocument } from "../runtime/care/knowledge/documents/documents.service";
-import { searchChunks, searchWith } from "../runtime/care/knowledge/retrieval/search";
-import { storeEmbeddings } from "../runtime/care/knowledge/retrieval/chunks.store";
-import { embedTexts } from "../runtime/care/knowledge/retrieval/embeddings.client";
-import { nearestChunks } from "../runtime/care/knowledge/retrieval/vector-search";
+import { approveDocument, createDocument } from "../runtime/care/services/knowledge/documents/documents.service";
+import { searchChunks, searchWith } from "../runtime/care/services/knowledge/retrieval/search";
+import { storeEmbeddings } from "../runtime/care/services/knowledge/retrieval/chunks.store";
+import { embedTexts } from "../runtime/care/services/knowledge/retrieval/embeddings.client";
+import { nearestChunks } from "../runtime/care/services/knowledge/retrieval/vector-search";
 import { startFakeOpenAiChatServer } from "../test/fakes/openai-chat-server";
 import { prng } from "../test/support/prng";
 import { startTestApp } from "../test/support/test-app";

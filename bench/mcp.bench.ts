@@ -12,7 +12,7 @@
  */
 import os from "node:os";
 import { KEYS, startTestApp } from "../test/support/test-app";
-import { connectMcp } from "../test/runtime/care/mcp/mcp-client";
+import { connectMcp } from "../test/runtime/care/surfaces/mcp/mcp-client";
 import { nowMs, percentile, report, type BenchRow } from "./support";
 
 const LISTS = Number(process.env.BENCH_MCP_LISTS ?? 500);

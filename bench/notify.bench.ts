@@ -14,9 +14,9 @@ import { createApp } from "../runtime/app/app";
 import { buildSettings } from "../runtime/platform/config/load-settings";
 import { createLogger } from "../runtime/platform/core/logger";
 import { nodeRedHost } from "../runtime/platform/nodered/host";
-import { triggerContext } from "../runtime/care/pipeline/engine/types";
-import { commitImport } from "../runtime/care/rules/bundles/bundle-import";
-import { findRule } from "../runtime/care/rules/rule-read";
+import { triggerContext } from "../runtime/care/core/pipeline/engine/types";
+import { commitImport } from "../runtime/care/core/rules/bundles/bundle-import";
+import { findRule } from "../runtime/care/core/rules/rule-read";
 import { nowMs, percentile, report } from "./support";
 
 const CLIENTS = 50;

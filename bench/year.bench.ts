@@ -20,7 +20,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { ManualClock } from "../runtime/platform/core/clock";
-import { dailyReport } from "../runtime/care/reports";
+import { dailyReport } from "../runtime/care/services/reports";
 import { demoHouse, startFakeHub } from "../test/fakes/hub-server";
 import { startTestApp, type TestApp } from "../test/support/test-app";
 import { migratedDatabase } from "../test/support/test-db";

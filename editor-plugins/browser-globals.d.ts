@@ -185,7 +185,7 @@ interface RedEditor {
 
 declare const RED: RedEditor;
 
-/** Where a run went on a rule's tab (runtime/care/pipeline/runs/run-detail.ts `RunPath`). */
+/** Where a run went on a rule's tab (runtime/care/core/pipeline/runs/run-detail.ts `RunPath`). */
 interface CareflowRunPath {
   tab_id: string;
   focus?: string | null;

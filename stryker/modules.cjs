@@ -6,17 +6,17 @@
 // `typeCheck: true` adds Stryker's TypeScript checker to a group (a type check per mutant: slow).
 module.exports = {
   escalation: {
-    mutate: ["runtime/care/notify/escalation.ts"],
-    tests: ["dist/test/runtime/care/notify/escalation.test.js", "dist/test/runtime/care/notify/escalation-leases.test.js"],
+    mutate: ["runtime/care/services/notify/escalation.ts"],
+    tests: ["dist/test/runtime/care/services/notify/escalation.test.js", "dist/test/runtime/care/services/notify/escalation-leases.test.js"],
   },
   // The prompt store, answering (first outcome wins), the countdown's timeout outcome and its
   // follow-ups (alerts acknowledged or raised), and the replay of open prompts on /ws.
   "interactive-prompts": {
-    mutate: ["runtime/care/interactive/*.ts", "runtime/household/prompts/prompts.store.ts"],
+    mutate: ["runtime/care/services/interactive/*.ts", "runtime/household/prompts/prompts.store.ts"],
     tests: [
       "dist/test/runtime/household/prompts/prompts.store.test.js",
-      "dist/test/runtime/care/interactive/interactive.api.test.js",
-      "dist/test/runtime/care/interactive/replay.api.test.js",
+      "dist/test/runtime/care/services/interactive/interactive.api.test.js",
+      "dist/test/runtime/care/services/interactive/replay.api.test.js",
       "dist/test/nodes/steps/interactive_prompt/interactive_prompt.handler.test.js",
     ],
   },

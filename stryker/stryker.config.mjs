@@ -36,7 +36,7 @@ export default {
   jsonReporter: { fileName: `reports/mutation/${name}.json` },
   // The sandbox builds from the sources (Stryker never copies a .tsbuildinfo, so a copied dist/
   // would not make tsc's build incremental); screenshots, local data and reports stay out.
-  // Anchored: runtime/care/reports/ is source.
+  // Anchored: runtime/care/services/reports/ is source.
   ignorePatterns: ["/dist", "/test-output", "/data", "/reports"],
   cleanTempDir: "always",
 };

@@ -9,7 +9,7 @@ import WebSocket from "ws";
 import type { FakeChat } from "../../test/fakes/chat-server";
 import type { FakeHub } from "../../test/fakes/hub-server";
 import type { CtsPublisher } from "../../test/fakes/cts-publisher";
-import { connectMcp, type Client } from "../../test/runtime/care/mcp/mcp-client";
+import { connectMcp, type Client } from "../../test/runtime/care/surfaces/mcp/mcp-client";
 import { cameraPayload } from "../../test/support/jpeg";
 import { CAMERAS, CHAT_ID, MCP_KEY, PEOPLE, PRESENCE, TRACKING_ROOMS } from "./household";
 import { nowMs } from "../support";

@@ -8,9 +8,9 @@
  */
 import type { RequestHandler } from "express";
 import type { AppContext } from "../../runtime/app/context";
-import { checkTabDraft, cronPreview, householdChoices } from "../../runtime/care/rules/editor-checks";
-import { knowledgeChoices } from "../../runtime/care/knowledge/delivery/knowledge-choices";
-import { notificationAudience } from "../../runtime/care/notify/audience";
+import { checkTabDraft, cronPreview, householdChoices } from "../../runtime/care/core/rules/editor-checks";
+import { knowledgeChoices } from "../../runtime/care/services/knowledge/delivery/knowledge-choices";
+import { notificationAudience } from "../../runtime/care/services/notify/audience";
 
 interface RedPluginApi {
   plugins: { registerPlugin(id: string, def: { type: string; onadd?: () => void }): void };

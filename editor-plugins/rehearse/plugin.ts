@@ -8,9 +8,9 @@
 import type { RequestHandler } from "express";
 import type { AppContext } from "../../runtime/app/context";
 import type { FlowNode } from "../../runtime/platform/nodered/flow-store";
-import { rehearseRule } from "../../runtime/care/rehearsal/rehearse.service";
-import { draftFromWords } from "../../runtime/care/rule-words/draft-from-words.service";
-import { authoringModelReady, NO_AUTHORING_MODEL } from "../../runtime/care/knowledge/suggest/authoring-model";
+import { rehearseRule } from "../../runtime/care/surfaces/rehearsal/rehearse.service";
+import { draftFromWords } from "../../runtime/care/surfaces/rule-words/draft-from-words.service";
+import { authoringModelReady, NO_AUTHORING_MODEL } from "../../runtime/care/services/knowledge/suggest/authoring-model";
 import { rehearsedPath } from "./rehearsed-path";
 import { WINDOWS, windowStart, type RehearsalWindow } from "./windows";
 

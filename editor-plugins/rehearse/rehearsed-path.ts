@@ -7,10 +7,10 @@
  * got ids of the rehearsal's own).
  */
 import type { FlowNode } from "../../runtime/platform/nodered/flow-store";
-import type { PathNode, RunPath } from "../../runtime/care/pipeline/runs/run-detail";
-import type { StepRow } from "../../runtime/care/rules/rule-model";
-import { filterSpecOfNode, isTriggerNode, stepSpecByType, stepSpecOfNode } from "../../runtime/care/rules/care-types";
-import type { RunSummary } from "../../runtime/care/rehearsal/run-compare";
+import type { PathNode, RunPath } from "../../runtime/care/core/pipeline/runs/run-detail";
+import type { StepRow } from "../../runtime/care/core/rules/rule-model";
+import { filterSpecOfNode, isTriggerNode, stepSpecByType, stepSpecOfNode } from "../../runtime/care/core/rules/care-types";
+import type { RunSummary } from "../../runtime/care/surfaces/rehearsal/run-compare";
 
 const ENDED = new Set(["completed", "failed", "cancelled"]);
 

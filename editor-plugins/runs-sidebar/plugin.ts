@@ -7,11 +7,11 @@
  */
 import type { RequestHandler } from "express";
 import type { AppContext } from "../../runtime/app/context";
-import type { PipelineEngine } from "../../runtime/care/pipeline/engine/engine";
-import { detailView } from "../../runtime/care/pipeline/runs/run-detail";
-import { runFrames } from "../../runtime/care/pipeline/runs/run-frames";
-import { runWords } from "../../runtime/care/pipeline/runs/run-words";
-import { envelope, getRun, queryRuns, tryRuleOfTab } from "../../runtime/care/pipeline/runs/runs.service";
+import type { PipelineEngine } from "../../runtime/care/core/pipeline/engine/engine";
+import { detailView } from "../../runtime/care/core/pipeline/runs/run-detail";
+import { runFrames } from "../../runtime/care/core/pipeline/runs/run-frames";
+import { runWords } from "../../runtime/care/core/pipeline/runs/run-words";
+import { envelope, getRun, queryRuns, tryRuleOfTab } from "../../runtime/care/core/pipeline/runs/runs.service";
 import { RunsWatch } from "./watch";
 
 interface RedPluginApi {

@@ -4,7 +4,7 @@
  * an engine nobody is looking at builds no events for the editor.
  */
 import { systemClock, type Clock } from "../../runtime/platform/core/clock";
-import type { LiveEvents, PipelineExecutionEvent } from "../../runtime/care/pipeline/engine/live-events";
+import type { LiveEvents, PipelineExecutionEvent } from "../../runtime/care/core/pipeline/engine/live-events";
 
 /** Three missed 20 s watches: the editor page is gone (or asleep). */
 export const WATCH_TTL_MS = 60_000;

@@ -3,7 +3,7 @@
  * admin API, behind the editor's own login, so the edit forms can complete `{{key}}`.
  */
 import type { RequestHandler } from "express";
-import { dataKeys } from "../../runtime/care/language/catalog/catalog.service";
+import { dataKeys } from "../../runtime/care/core/language/catalog/catalog.service";
 
 interface RedPluginApi {
   plugins: { registerPlugin(id: string, def: { type: string; onadd?: () => void }): void };

@@ -4,7 +4,8 @@
  * `runtime/`, so they are tested without a runtime, with a fake of the services.
  */
 import type { CareServices } from "./care-services";
-import type { DeliveryReceipt, StepInput, StepResult, StepTrace, TriggerContext } from "./step-data";
+import type { StepInput, StepResult, StepTrace, TriggerContext } from "./step-data";
+import type { DeliveryReceipt } from "../../vocabulary/notifications";
 
 export type { DeliveryReceipt, StepInput, StepResult, StepTrace, TriggerContext };
 

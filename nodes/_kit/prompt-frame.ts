@@ -3,7 +3,8 @@
  * recorded: the step broadcasts it when it asks, and `/ws` sends it again to a client that
  * connects while the prompt is open. One builder, so the two can never differ.
  */
-import type { NewPrompt, WebAppFrame } from "./care-services";
+import type { NewPrompt } from "../../vocabulary/prompts";
+import type { WebAppFrame } from "../../vocabulary/tablet";
 
 /**
  * `countdown_seconds` is what is left at `nowMs`, rounded up (the whole countdown when the

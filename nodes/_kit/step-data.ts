@@ -2,6 +2,7 @@
  * The data a step is given and gives back, and a channel's receipt: plain types shared by the
  * handler signatures (handler-types.ts) and the care-services seam (care-services.ts).
  */
+import type { DeliveryReceipt } from "../../vocabulary/notifications";
 
 /** The spec's trigger context. */
 export interface TriggerContext {
@@ -69,12 +70,4 @@ export interface StepTrace {
   images?: readonly string[];
   answer?: string;
   model?: string;
-}
-
-export interface DeliveryReceipt {
-  channel: string;
-  delivered: boolean;
-  detail?: string;
-  /** Tried because every channel of the send failed (the fallback, docs/notifications.md). */
-  fallback?: boolean;
 }

@@ -3,7 +3,7 @@
  * the `cts_window` trigger's payload (the spec makes them symmetric): `trigger_id`,
  * `window_start`, `window_end`, `cameras`, `rooms`, `frames`, `summary`, `partial`.
  */
-import type { TrackingWindow, TrackingWindowFrame } from "./care-services";
+import type { TrackingWindow, TrackingWindowFrame } from "../../vocabulary/tracking";
 
 export interface WindowSummary {
   distinct_identities: number;

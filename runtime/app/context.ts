@@ -1,2 +1,2 @@
 /** The whole service's context: the care context, built once by the app factory. */
-export type { CareContext as AppContext } from "../care/context";
+export type { CareContext as AppContext } from "../care/core/context";

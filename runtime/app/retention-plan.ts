@@ -9,7 +9,7 @@ import type { AppContext } from "./context";
 import type { PruneBatch, RetainedTable, RetentionPlan } from "../platform/db/retention-job";
 import { giveSpaceBack } from "../platform/db/sqlite-space";
 import { deleteObjectsOfPrunedRows } from "../household/media/media.service";
-import { objectsNamedByRuns, pruneRunsBefore } from "../care/pipeline/engine/run-retention";
+import { objectsNamedByRuns, pruneRunsBefore } from "../care/core/pipeline/engine/run-retention";
 import { prunePromptsBefore } from "../household/prompts/prompts.store";
 import { pruneActivitiesBefore } from "../household/activities/activities.store";
 import { objectsNamedByAlerts, pruneAlertsBefore } from "../household/alerts/alert-retention";
@@ -18,14 +18,14 @@ import { pruneTransitionsBefore } from "../household/tracking/transitions.store"
 import { pruneSignalsBefore } from "../household/tracking/signals.store";
 import { pruneSightingsBefore } from "../household/tracking/sightings.store";
 import { pruneTurnsBefore } from "../household/voice-turns/voice-turns.store";
-import { pruneCallsBefore } from "../care/mcp/call-log.store";
-import { pruneQueriesBefore } from "../care/knowledge/retrieval/queries.store";
-import { pruneEndedSessionsBefore } from "../care/knowledge/delivery/quiz-sessions.store";
-import { pruneDeliveriesBefore } from "../care/knowledge/delivery/card-deliveries.store";
+import { pruneCallsBefore } from "../care/surfaces/mcp/call-log.store";
+import { pruneQueriesBefore } from "../care/services/knowledge/retrieval/queries.store";
+import { pruneEndedSessionsBefore } from "../care/services/knowledge/delivery/quiz-sessions.store";
+import { pruneDeliveriesBefore } from "../care/services/knowledge/delivery/card-deliveries.store";
 import { pruneVisitorsBefore } from "../household/identity/descriptors.store";
 import { pruneClosedBatchesBefore } from "../household/devices/ingest-batches.store";
-import { pruneReportsBefore } from "../care/reports/daily-reports.store";
-import { reportInputsNeededFrom } from "../care/reports/report-inputs";
+import { pruneReportsBefore } from "../care/services/reports/daily-reports.store";
+import { reportInputsNeededFrom } from "../care/services/reports/report-inputs";
 import { pruneAuditBefore } from "../platform/audit/audit.store";
 
 type Entry = Omit<RetainedTable, "days" | "setting">;
@@ -39,7 +39,7 @@ const both = (a: (c: string, l: number) => Promise<number>, b: (c: string, l: nu
 /** Every `retention.<key>` and what it prunes. */
 const ENTRIES = (ctx: AppContext): { [K in keyof RetentionSettings]: Entry } => {
   const db = ctx.db;
-  // What a daily report not yet stored reads is never pruned (care/reports/report-inputs.ts).
+  // What a daily report not yet stored reads is never pruned (care/services/reports/report-inputs.ts).
   const notAfter = (nowMs: number): string => reportInputsNeededFrom(nowMs, ctx.settings.app.timezone);
   return {
     runs_days: { what: "runs", prune: (c, l) => pruneRunsBefore(db, c, l), namedBy: (n) => objectsNamedByRuns(db, n) },

@@ -1,7 +1,7 @@
 /**
  * What every platform and household service receives: the store, the clock, the logger, the
  * settings, the keys, the event bus, the data dir and the web app's socket. Care services get
- * more (runtime/care/context.ts); the app builds both at once (runtime/app/context.ts).
+ * more (runtime/care/core/context.ts); the app builds both at once (runtime/app/context.ts).
  */
 import type { Knex } from "knex";
 import type { Settings } from "../../settings";

@@ -65,7 +65,9 @@ describe("architecture: the registry sees every handler, whatever loads first", 
   });
 
   it("the runtime's channel layer and care services first", () => {
-    const runtime = ["care/notify/dispatch.js", "care/notify/notify.service.js", "care/care-services.js"].map((f) => path.join(DIST, "runtime", f));
+    const runtime = ["care/services/notify/dispatch.js", "care/services/notify/notify.service.js", "care/services/care-services.js"].map((f) =>
+      path.join(DIST, "runtime", f),
+    );
     assert.deepEqual(missingAfterLoading(runtime), []);
   });
 });

@@ -17,7 +17,7 @@ import { assertAccessible } from "../support/a11y";
 import { eventually, importRule } from "../support/eventually";
 import { KEYS, startTestApp, type TestApp } from "../support/test-app";
 import { startFakeOpenAiChatServer, type ScriptedServer } from "../fakes/openai-chat-server";
-import { eyePixels, portraitJpeg } from "../runtime/care/knowledge/knowledge-test-support";
+import { eyePixels, portraitJpeg } from "../runtime/care/services/knowledge/knowledge-test-support";
 
 declare const document: any;
 declare const window: any;

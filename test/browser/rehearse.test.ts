@@ -13,7 +13,7 @@ import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { ManualClock } from "../../runtime/platform/core/clock";
 import { startFakeOpenAiChatServer, type ScriptedServer } from "../fakes/openai-chat-server";
-import { doorBundle } from "../runtime/care/rule-words/words-fixture";
+import { doorBundle } from "../runtime/care/surfaces/rule-words/words-fixture";
 import { startEditorSession, type EditorSession } from "../support/browser";
 import { assertAccessible } from "../support/a11y";
 import { KEYS } from "../support/test-app";

@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { recoverRuns } from "../../runtime/care/pipeline/engine/recovery";
+import { recoverRuns } from "../../runtime/care/core/pipeline/engine/recovery";
 import { startWebhookReceiver, type WebhookReceiver } from "../fakes/webhook-receiver";
 import { startEditorSession, type EditorSession } from "../support/browser";
 import { KEYS } from "../support/test-app";

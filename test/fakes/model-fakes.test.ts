@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { buildSettings } from "../../runtime/platform/config/load-settings";
-import { chat, findModel, ModelServerError, type ModelEntry } from "../../runtime/care/llm";
-import { embedTexts } from "../../runtime/care/knowledge/retrieval/embeddings.client";
+import { chat, findModel, ModelServerError, type ModelEntry } from "../../runtime/care/services/llm";
+import { embedTexts } from "../../runtime/care/services/knowledge/retrieval/embeddings.client";
 import { RemoteEngine } from "../../tts/engines/remote-engine";
 import { startFakeOllamaChatServer } from "./ollama-chat-server";
 import { startFakeOpenAiChatServer, type ScriptedServer } from "./openai-chat-server";

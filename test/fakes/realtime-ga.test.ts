@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import WebSocket from "ws";
 import { buildSettings } from "../../runtime/platform/config/load-settings";
-import { RealtimeConnection, type RealtimeEvent } from "../../runtime/care/llm/realtime-client";
+import { RealtimeConnection, type RealtimeEvent } from "../../runtime/care/services/llm/realtime-client";
 import { eventually } from "../support/eventually";
 import type { RealtimeNames } from "./realtime-ga";
 import { startFakeRealtime, type FakeRealtime } from "./realtime-server";

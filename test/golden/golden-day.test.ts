@@ -10,7 +10,7 @@
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import { ManualClock } from "../../runtime/platform/core/clock";
-import { appendEntries } from "../../runtime/care/journal/journal.store";
+import { appendEntries } from "../../runtime/care/core/journal/journal.store";
 import { appendLocationChange } from "../../runtime/household/tracking/location-history.store";
 import { exampleBundleFiles, readBundleFile } from "../../runtime/app/demo/example-rules";
 import { startTestApp, type TestApp } from "../support/test-app";

@@ -5,7 +5,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import type { NewEntry } from "../../runtime/care/journal/journal.store";
+import type { NewEntry } from "../../runtime/care/core/journal/journal.store";
 import type { LocationChange } from "../../runtime/household/tracking/location-history.store";
 
 /** The recorded day (UTC, the demo household's zone): a Wednesday. */

@@ -10,7 +10,7 @@
  */
 import fs from "node:fs";
 import { ManualClock } from "../../runtime/platform/core/clock";
-import { readEntries } from "../../runtime/care/journal/journal.store";
+import { readEntries } from "../../runtime/care/core/journal/journal.store";
 import { listLocationChangesBetween } from "../../runtime/household/tracking/location-history.store";
 import { demoHouse, startFakeHub } from "../fakes/hub-server";
 import { startTestApp } from "../support/test-app";

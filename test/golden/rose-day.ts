@@ -12,7 +12,7 @@
  * identifies faces, and the builtin face engine would cost a minute for nothing the rules read.
  */
 import type { ManualClock } from "../../runtime/platform/core/clock";
-import { journalSize, readEntries } from "../../runtime/care/journal/journal.store";
+import { journalSize, readEntries } from "../../runtime/care/core/journal/journal.store";
 import { SignalsApplier } from "../../runtime/household/cts/signals.applier";
 import type { FakeHub } from "../fakes/hub-server";
 import { signalBytes } from "../fakes/cts-publisher";

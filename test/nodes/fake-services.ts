@@ -7,8 +7,8 @@
  */
 import type { CareServices } from "../../nodes/_kit/care-services";
 import { sameName } from "../../runtime/platform/core/name-key";
-import { compileCondition, resolvePath } from "../../runtime/care/language/conditions";
-import { renderTemplate } from "../../runtime/care/language/templates";
+import { compileCondition, resolvePath } from "../../runtime/care/core/language/conditions";
+import { renderTemplate } from "../../runtime/care/core/language/templates";
 import { anchorDailyWindow, timeOfDay } from "../../runtime/household/tracking/daily-window";
 import { localParts, startOfLocalDay } from "../../runtime/household/tracking/local-time";
 import { homeStates, resolvePersonId, unknownPresence } from "../../runtime/household/tracking/presence";

@@ -2,7 +2,7 @@
 import type { HandlerContext, StepInput, TriggerContext } from "../../nodes/_kit/handler-types";
 import { ManualClock } from "../../runtime/platform/core/clock";
 import { createLogger } from "../../runtime/platform/core/logger";
-import { triggerContext } from "../../runtime/care/pipeline/engine/types";
+import { triggerContext } from "../../runtime/care/core/pipeline/engine/types";
 import { fakeServices, type FakeOptions, type FakeParts } from "./fake-services";
 
 export function handlerContext(parts: FakeParts = {}, clock = new ManualClock(), opts: FakeOptions = {}): HandlerContext & { clock: ManualClock } {

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import http from "node:http";
-import { MAX_SESSIONS_PER_KEY } from "../../runtime/care/mcp/server";
+import { MAX_SESSIONS_PER_KEY } from "../../runtime/care/surfaces/mcp/server";
 import { KEYS, startTestApp, type TestApp } from "../support/test-app";
 
 const INIT = {

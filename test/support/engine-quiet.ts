@@ -4,7 +4,7 @@
  * (whose due timers fire inside the call) this is what a "the run did not resume" check waits
  * on instead of a sleep: a resume that fell due would keep the engine busy until it was written.
  */
-import type { PipelineEngine } from "../../runtime/care/pipeline/engine/engine";
+import type { PipelineEngine } from "../../runtime/care/core/pipeline/engine/engine";
 import { eventually } from "./eventually";
 
 /** Resolves once `engine` is quiet and its queued writes are in the store. */

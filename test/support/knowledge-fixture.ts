@@ -4,7 +4,7 @@
  * media store objects: a PNG per variant, stored as the store stores any object.
  */
 import type { Knex } from "knex";
-import { sharpLib } from "../../runtime/care/eink/native-libs";
+import { sharpLib } from "../../runtime/care/services/eink/native-libs";
 import type { MediaContext } from "../../runtime/household/media/media.service";
 import { storeFrame } from "../../runtime/household/media/media.service";
 

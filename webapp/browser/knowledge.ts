@@ -3,7 +3,7 @@
  * with its title, words and pictures and a button to put it away; a quiz one question at a
  * time with big answer buttons, a gentle word on each answer, then "Well done" with the
  * score. They take their turn in the app's one-thing-at-a-time queue (app.ts) and talk to the
- * server over its socket (frames in runtime/care/knowledge/delivery/delivery.ws.ts).
+ * server over its socket (frames in runtime/care/services/knowledge/delivery/delivery.ws.ts).
  */
 (() => {
   const app = (window as unknown as { careflowApp?: CareflowApp }).careflowApp;

@@ -54,7 +54,7 @@ RED.plugins.registerPlugin("careflow-runs-sidebar", {
       node_id: string;
       label: string;
       step_type: string;
-      /** The step in a sentence (runtime/care/pipeline/runs/step-sentences.ts). */
+      /** The step in a sentence (runtime/care/core/pipeline/runs/step-sentences.ts). */
       sentence: string;
       status: string;
       elapsed_seconds: number | null;

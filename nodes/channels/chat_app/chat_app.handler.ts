@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import type { ChannelHandler, ChannelMessage } from "../../_kit/handler-types";
-import type { ChatTarget } from "../../_kit/care-services";
+import type { ChatTarget } from "../../../vocabulary/chat";
 import type { spec } from "./chat_app.node";
 
 type Config = z.output<typeof spec.config>;

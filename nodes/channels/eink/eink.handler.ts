@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { EinkRenderRequest } from "../../_kit/care-services";
+import type { EinkRenderRequest } from "../../../vocabulary/eink";
 import type { ChannelHandler } from "../../_kit/handler-types";
 import type { spec } from "./eink.node";
 

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { NO_WEB_APP } from "../../_kit/care-services";
+import { NO_WEB_APP } from "../../../vocabulary/tablet";
 import type { ChannelHandler } from "../../_kit/handler-types";
 import { screens } from "../../_kit/words";
 import type { spec } from "./pwa_popup_text.node";

@@ -1,5 +1,6 @@
 import type { z } from "zod";
-import { NO_VOICE_MODEL, NO_WEB_APP } from "../../_kit/care-services";
+import { NO_WEB_APP } from "../../../vocabulary/tablet";
+import { NO_VOICE_MODEL } from "../../../vocabulary/voice";
 import { screens } from "../../_kit/words";
 import type { ChannelHandler } from "../../_kit/handler-types";
 import type { spec } from "./pwa_realtime_ai.node";

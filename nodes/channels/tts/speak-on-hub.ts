@@ -6,8 +6,8 @@
  */
 import type { HandlerContext } from "../../_kit/handler-types";
 import type { ChannelMessage } from "../../_kit/handler-types";
-import type { DeliveryReceipt } from "../../_kit/step-data";
-import type { SpeechRequest } from "../../_kit/care-services";
+import type { DeliveryReceipt } from "../../../vocabulary/notifications";
+import type { SpeechRequest } from "../../../vocabulary/hub";
 
 export async function speakOnHub(
   ctx: HandlerContext,

@@ -1,5 +1,6 @@
 import type { z } from "zod";
-import type { CareServices, DementiaSignal } from "../../_kit/care-services";
+import type { CareServices } from "../../_kit/care-services";
+import type { DementiaSignal } from "../../../vocabulary/tracking";
 import type { FilterHandler, FilterResult, TriggerContext } from "../../_kit/handler-types";
 import { agoText, atLeast, isoAt } from "../../_kit/values";
 import { SIGNAL_SEVERITIES, type spec } from "./dementia_signal.node";

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { RoomTransition } from "../../_kit/care-services";
+import type { RoomTransition } from "../../../vocabulary/tracking";
 import type { FilterHandler } from "../../_kit/handler-types";
 import { agoText, blankToNull, isoAt } from "../../_kit/values";
 import type { spec } from "./room_transition.node";

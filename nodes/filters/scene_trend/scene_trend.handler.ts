@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { TREND_SEVERITIES } from "../../steps/object_trend_analysis/object_trend_analysis.node";
-import type { RoomTrend } from "../../_kit/care-services";
+import type { RoomTrend } from "../../../vocabulary/tracking";
 import type { FilterHandler } from "../../_kit/handler-types";
 import { atLeast } from "../../_kit/values";
 import type { spec } from "./scene_trend.node";

@@ -1,5 +1,6 @@
 import type { z } from "zod";
-import type { CameraFrame, NameServices } from "../../_kit/care-services";
+import type { NameServices } from "../../_kit/care-services";
+import type { CameraFrame } from "../../../vocabulary/frames";
 import type { StepHandler } from "../../_kit/handler-types";
 import { isoAt } from "../../_kit/values";
 import type { spec } from "./camera_media_poll.node";

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { PresenceStatus } from "../../_kit/care-services";
+import type { PresenceStatus } from "../../../vocabulary/presence";
 import type { StepHandler } from "../../_kit/handler-types";
 import type { spec } from "./home_state.node";
 

@@ -1,5 +1,6 @@
 import type { z } from "zod";
-import { NO_VOICE_MODEL, type NewPrompt } from "../../_kit/care-services";
+import { NO_VOICE_MODEL } from "../../../vocabulary/voice";
+import type { NewPrompt } from "../../../vocabulary/prompts";
 import type { StepHandler } from "../../_kit/handler-types";
 import { promptFrame } from "../../_kit/prompt-frame";
 import { DEFAULT_POPUP_MESSAGE, type spec } from "./interactive_prompt.node";

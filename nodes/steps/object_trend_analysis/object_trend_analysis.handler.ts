@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { MemoryRoomTrend } from "../../_kit/care-services";
+import type { MemoryRoomTrend } from "../../../vocabulary/memory";
 import type { StepHandler, StepResult } from "../../_kit/handler-types";
 import { TREND_SEVERITIES, type spec } from "./object_trend_analysis.node";
 

@@ -1,5 +1,6 @@
 import type { z } from "zod";
-import type { DementiaSignal, Presence } from "../../_kit/care-services";
+import type { Presence } from "../../../vocabulary/presence";
+import type { DementiaSignal } from "../../../vocabulary/tracking";
 import type { StepHandler } from "../../_kit/handler-types";
 import { atLeast, isoAt } from "../../_kit/values";
 import { SIGNAL_SEVERITIES } from "../../filters/dementia_signal/dementia_signal.node";

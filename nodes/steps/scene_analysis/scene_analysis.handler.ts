@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { SceneAnalysis } from "../../_kit/care-services";
+import type { SceneAnalysis } from "../../../vocabulary/scenes";
 import type { StepHandler, StepResult } from "../../_kit/handler-types";
 import type { spec } from "./scene_analysis.node";
 

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { MemoryObject, MemoryObservation } from "../../_kit/care-services";
+import type { MemoryObject, MemoryObservation } from "../../../vocabulary/memory";
 import type { StepHandler, StepResult } from "../../_kit/handler-types";
 import type { spec } from "./semantic_memory_query.node";
 

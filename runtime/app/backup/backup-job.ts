@@ -8,7 +8,7 @@
 import type { AppContext } from "../context";
 import { leasesOf } from "../../platform/cluster/cluster";
 import { whileHolding } from "../../platform/cluster/leases";
-import { nextCronTime, parseCron } from "../../care/language/cron-schedule";
+import { nextCronTime, parseCron } from "../../care/core/language/cron-schedule";
 import { makeBackup } from "./backup.service";
 
 export const BACKUP_LEASE = "backup";

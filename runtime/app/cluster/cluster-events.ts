@@ -10,7 +10,7 @@ import type { ClusterLink } from "../../platform/cluster/cluster-link";
 import type { Clock } from "../../platform/core/clock";
 import { CROSSES_INSTANCES, type BusTopics, type EventBus, type Topic } from "../../platform/core/event-bus";
 import type { RestTwin, WebAppFrame, WebAppHub } from "../../platform/ws/webapp-hub";
-import type { LiveEvents, PipelineExecutionEvent } from "../../care/pipeline/engine/live-events";
+import type { LiveEvents, PipelineExecutionEvent } from "../../care/core/pipeline/engine/live-events";
 
 /** Each instance says how many web app clients it has this often (and at every change). */
 const CLIENTS_EVERY_MS = 5000;

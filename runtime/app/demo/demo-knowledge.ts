@@ -5,10 +5,10 @@
  * something to show on a fresh box. Made through the same services as the REST API.
  */
 import type { AppContext } from "../context";
-import { approveDocument, createDocument } from "../../care/knowledge/documents/documents.service";
-import { cardLifecycle, createCard } from "../../care/knowledge/cards/cards.service";
-import { createQuiz, quizLifecycle } from "../../care/knowledge/quizzes/quizzes.service";
-import { addQuestion } from "../../care/knowledge/quizzes/questions.service";
+import { approveDocument, createDocument } from "../../care/services/knowledge/documents/documents.service";
+import { cardLifecycle, createCard } from "../../care/services/knowledge/cards/cards.service";
+import { createQuiz, quizLifecycle } from "../../care/services/knowledge/quizzes/quizzes.service";
+import { addQuestion } from "../../care/services/knowledge/quizzes/questions.service";
 
 const BY = "demo";
 

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import YAML from "yaml";
 import type { AppContext } from "../context";
-import { commitImport } from "../../care/rules/bundles/bundle-import";
+import { commitImport } from "../../care/core/rules/bundles/bundle-import";
 
 export function exampleBundleFiles(): string[] {
   const candidates = [path.resolve(__dirname, "../../../../flows/examples"), path.resolve(__dirname, "../../../flows/examples")];

@@ -11,8 +11,8 @@ import type { AppContext } from "../context";
 import { ConflictError, ValidationError } from "../../platform/core/errors";
 import { listSensors, type Sensor } from "../../household/sensors/sensors.service";
 import { listPersons } from "../../household/persons/persons.service";
-import { commitImport, ImportRefused, previewImport } from "../../care/rules/bundles/bundle-import";
-import type { ImportReport } from "../../care/rules/bundles/bundle-schema";
+import { commitImport, ImportRefused, previewImport } from "../../care/core/rules/bundles/bundle-import";
+import type { ImportReport } from "../../care/core/rules/bundles/bundle-schema";
 import { exampleBundleFiles, readBundleFile } from "../demo/example-rules";
 
 const DEMO_PERSON = "rose";

@@ -11,7 +11,7 @@ import { ConflictError } from "../../platform/core/errors";
 import { intParam } from "../../platform/http/params";
 import { getRoom } from "../../household/rooms/rooms.service";
 import { getSensor, sensorIdsInRoom } from "../../household/sensors/sensors.service";
-import { rulesUsingHousehold, sayRules } from "../../care/rules/household-uses";
+import { rulesUsingHousehold, sayRules } from "../../care/core/rules/household-uses";
 
 type Check = (req: Request) => Promise<void>;
 

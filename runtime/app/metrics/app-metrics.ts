@@ -6,7 +6,7 @@
  */
 import { collectDefaultMetrics, Registry } from "prom-client";
 import type { PlatformContext } from "../../platform/context";
-import type { LiveEvents } from "../../care/pipeline/engine/live-events";
+import type { LiveEvents } from "../../care/core/pipeline/engine/live-events";
 import { watchBus } from "./bus-metrics";
 import { RunMetrics } from "./run-metrics";
 import { QueueDepths, stateGauges } from "./state-metrics";

@@ -4,7 +4,7 @@
  * rule by its id (never its name, which a caregiver may change), a step by its type.
  */
 import { Counter, Histogram, type Registry } from "prom-client";
-import type { LiveEvents, PipelineExecutionEvent } from "../../care/pipeline/engine/live-events";
+import type { LiveEvents, PipelineExecutionEvent } from "../../care/core/pipeline/engine/live-events";
 
 /** From a flow step's microseconds to the 60 s step timeout. */
 const STEP_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];

@@ -18,8 +18,8 @@ import { addServiceParts } from "./service-parts";
 import { activeManagedKeyOfSensor, listManagedKeys, managedKeyById } from "../../platform/auth/managed-keys.store";
 import type { HubLink } from "../../household/hub/hub";
 import type { CtsHealth } from "../../household/cts/cts-status";
-import type { ChatLink } from "../../care/chat/chat.service";
-import type { BotClient } from "../../care/chat/bot-client";
+import type { ChatLink } from "../../care/services/chat/chat.service";
+import type { BotClient } from "../../care/services/chat/bot-client";
 import { CHECK_EVERY_MS } from "../../platform/health/endpoint-part";
 
 /** A link down this long is `down` (before: `late`). */
@@ -79,7 +79,7 @@ export function startParts(ctx: AppContext, src: PartSources): { board: PartsBoa
   }
   if (src.chat.client) board.link("chat", "chat", "Chat bot", CHAT_GRACE_MS);
   const stopChatCheck = src.chat.client && ctx.settings.notifications.chat_app.mode === "webhook" ? checkWebhookChat(ctx, src.chat.client) : null;
-  // The webhook has no connection to watch: its sends say how it is (runtime/care/notify/route-parts.ts).
+  // The webhook has no connection to watch: its sends say how it is (runtime/care/services/notify/route-parts.ts).
   if (ctx.settings.notifications.webhook.url) board.link("webhook", "webhook", "Outbound webhook", WEBHOOK_GRACE_MS);
   const stopServices = addServiceParts(ctx, board);
   const stopGauges = addProcessGauges(board, { db: ctx.db, clock: ctx.clock, dataDir: ctx.dataDir, freeSpace: src.freeSpace });
@@ -91,7 +91,7 @@ export function startParts(ctx: AppContext, src: PartSources): { board: PartsBoa
       })
     : null;
   const stopTick = board.start();
-  // Each change of state once, on the bus, for the system_health rules (care/pipeline/triggers).
+  // Each change of state once, on the bus, for the system_health rules (care/core/pipeline/triggers).
   const stopWatch = watchPartChanges(board, (change) => ctx.bus.publish("part.changed", change));
   return {
     board,

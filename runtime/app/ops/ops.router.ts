@@ -16,11 +16,11 @@ import { route, reply } from "../../platform/http/route";
 import { packageInfo } from "../../platform/config/app-info";
 import { redactSecrets } from "./redact";
 import type { CtsHealth } from "../../household/cts/cts-status";
-import type { SceneSampleStatus } from "../../care/perception/scene-samples";
+import type { SceneSampleStatus } from "../../care/services/perception/scene-samples";
 import { managedWebAppKeys, NO_KEY, webappLinkQr, webappLinks } from "./webapp-link";
 import { connectedTablets } from "./webapp-tablets";
 import { isLoopbackHost } from "../../platform/http/household-address";
-import { lastReportOutcome } from "../../care/health-report/report-prefs";
+import { lastReportOutcome } from "../../care/services/health-report/report-prefs";
 
 export interface HealthSources {
   nodeRedState: () => string;

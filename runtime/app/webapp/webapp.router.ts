@@ -8,7 +8,7 @@
 import path from "node:path";
 import type { Router } from "express";
 import { staticPageRouter, type StaticFile } from "../../platform/http/static-page";
-import { fontFiles } from "../../care/eink/fonts";
+import { fontFiles } from "../../care/services/eink/fonts";
 import { CATALOG_DIR, SOURCE_LANGUAGE } from "../../platform/i18n/catalogs";
 
 export const WEBAPP_ROOT = "/app";

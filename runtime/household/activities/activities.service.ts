@@ -2,7 +2,7 @@
 import type { PlatformContext } from "../../platform/context";
 import { fromJsonText } from "../../platform/db/json-column";
 import { storedSpellings } from "../../platform/db/name-match";
-import type { Activity } from "../../../nodes/_kit/care-services";
+import type { Activity } from "../../../vocabulary/activities";
 
 /** Declared once, by the care-services seam the node handlers see. */
 export type { Activity };

@@ -1,6 +1,6 @@
 /**
  * `scene.samples`, `tracking.presence` and `tracking.dwell`. Scene samples go to the bus once
- * committed (care/perception/scene-samples.ts fetches, analyses and remembers them); presence and dwell events are
+ * committed (care/services/perception/scene-samples.ts fetches, analyses and remembers them); presence and dwell events are
  * decoded, checked and recorded as applied: the spec plans rule triggers on them, none yet.
  */
 import type { Knex } from "knex";

@@ -52,7 +52,7 @@ export class RevisionsApplier implements Applier<DecodedRevision, DecodedRevisio
     const remember = () => this.recent.record(r.ph_id, person, revised.revised_ms, now);
     if (outcome.superseded === 0 || outcome.from === null) return [remember];
     // Everyone's history from the first rewritten row to now may read differently: their
-    // stored daily reports of those days are built again (care/reports).
+    // stored daily reports of those days are built again (care/services/reports).
     const rewritten = { revision_id: r.revision_id, person_ids: outcome.person_ids, from: outcome.from, to: at };
     return [
       remember,

@@ -4,7 +4,7 @@
  * are thinned evenly (and the window says it was trimmed).
  */
 import type { Knex } from "knex";
-import type { TrackingWindow, TrackingWindowFrame, TrackingWindowQuery } from "../../../nodes/_kit/care-services";
+import type { TrackingWindow, TrackingWindowFrame, TrackingWindowQuery } from "../../../vocabulary/tracking";
 import { framesBetween } from "./cts-frames.store";
 
 export async function trackingWindow(db: Knex, q: TrackingWindowQuery): Promise<TrackingWindow> {

@@ -4,7 +4,9 @@
  * weather entity. Every "cannot" is an answer with its reason, never a throw, so a step or a
  * channel records why and the run goes on.
  */
-import type { HubServices, HubWeather, ServiceAnswer } from "../../../nodes/_kit/care-services";
+import type { HubServices } from "../../../nodes/_kit/care-services";
+import type { ServiceAnswer } from "../../../vocabulary/answers";
+import type { HubWeather } from "../../../vocabulary/hub";
 import type { PlatformContext } from "../../platform/context";
 import { fnmatch } from "../../platform/auth/fnmatch";
 import { storeSpeechClip } from "../media/speech-clips";

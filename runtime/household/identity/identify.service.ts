@@ -21,7 +21,7 @@ import { bestMatch } from "./matching";
 import { directionOf, movementMap, roomsOf, type TrackPoint } from "./motion";
 import { identifyRemote } from "./remote.client";
 import { VisitorBook } from "./visitors";
-import type { IdentifyRequest, PersonDetection, RoomTransitionSeen } from "../../../nodes/_kit/care-services";
+import type { IdentifyRequest, PersonDetection, RoomTransitionSeen } from "../../../vocabulary/identity";
 
 // The shapes the step sees are declared once, by the care-services seam.
 export type { IdentifyRequest, PersonDetection };

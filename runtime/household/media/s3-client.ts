@@ -1,7 +1,7 @@
 /**
  * A small client of an S3-compatible object store (MinIO) for the media store: path-style
  * requests (`{endpoint}/{bucket}/{key}`, as MinIO serves them) signed with AWS Signature V4 by
- * `aws4`, the signer the tracking keyframes already use (care/perception/keyframe-store.client.ts),
+ * `aws4`, the signer the tracking keyframes already use (care/services/perception/keyframe-store.client.ts),
  * and presigned GET URLs that expire. Requests go through node's fetch.
  *
  * Signed with the wall clock, never the app's: the store checks a request's date (and a

@@ -1,7 +1,7 @@
 /** The `interactive_prompts` table: one row per prompt a run put to the senior. */
 import type { Knex } from "knex";
 import { deleteSomeWhere } from "../../platform/db/delete-before";
-import type { NewPrompt as CarePrompt } from "../../../nodes/_kit/care-services";
+import type { NewPrompt as CarePrompt } from "../../../vocabulary/prompts";
 import { toBool } from "../../platform/db/json-column";
 
 export const CHANNELS = ["pwa_popup_text", "pwa_realtime_ai", "timeout"] as const;

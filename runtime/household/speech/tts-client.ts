@@ -3,7 +3,7 @@
  * hub's speakers and the web app use it: a whole clip (MP3 for a speaker or the app's file
  * mode), or raw PCM streamed while it is made (int16 LE, mono, `X-Sample-Rate`).
  */
-import type { ServiceAnswer } from "../../../nodes/_kit/care-services";
+import type { ServiceAnswer } from "../../../vocabulary/answers";
 import type { PlatformContext } from "../../platform/context";
 import { describeFetchFailure, reportServiceCall } from "../../platform/health/service-calls";
 import { seniorLanguage } from "../persons/senior-language";

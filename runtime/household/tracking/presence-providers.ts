@@ -8,7 +8,7 @@ import type { PresenceProviderConfig } from "../../../settings";
 import type { HubEntityState, HubStateReader } from "../hub/hub-state";
 import type { StoredLocation } from "./locations.store";
 import { minutesAgo, sameText } from "./match";
-import type { PresenceStatus } from "../../../nodes/_kit/care-services";
+import type { PresenceStatus } from "../../../vocabulary/presence";
 
 export interface Candidate {
   provider: string;

@@ -13,7 +13,7 @@ import { latestLocationChange } from "./location-history.store";
 import { getPersonLocation, plainLocation, type StoredLocation } from "./locations.store";
 import { minutesAgo, sameText } from "./match";
 import { offer, type Candidate } from "./presence-providers";
-import type { PresenceStatus, Presence } from "../../../nodes/_kit/care-services";
+import type { PresenceStatus, Presence } from "../../../vocabulary/presence";
 
 /** Declared once, by the care-services seam the node handlers see. */
 export type { PresenceStatus, Presence };

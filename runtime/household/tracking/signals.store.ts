@@ -3,7 +3,7 @@ import type { Knex } from "knex";
 import { deleteSomeWhere } from "../../platform/db/delete-before";
 import { copyRows } from "../../platform/db/table-copy";
 import { fromJsonText } from "../../platform/db/json-column";
-import type { DementiaSignal, SignalQuery } from "../../../nodes/_kit/care-services";
+import type { DementiaSignal, SignalQuery } from "../../../vocabulary/tracking";
 
 /** Declared once, by the care-services seam the node handlers see. */
 export type { DementiaSignal, SignalQuery };

@@ -1,7 +1,7 @@
 /** Room transitions: a person's movement between rooms, read from camera motion and its movement map. */
 import type { Knex } from "knex";
 import { deleteSomeWhere } from "../../platform/db/delete-before";
-import type { RoomTransition } from "../../../nodes/_kit/care-services";
+import type { RoomTransition } from "../../../vocabulary/tracking";
 import type { WriteBatch } from "../../platform/db/write-batch";
 
 /** Declared once, by the care-services seam the node handlers see. */

@@ -1,6 +1,6 @@
 /** Room-level object-trend state (clutter, severity) as semantic memory last reported it. */
 import type { Knex } from "knex";
-import type { RoomTrend } from "../../../nodes/_kit/care-services";
+import type { RoomTrend } from "../../../vocabulary/tracking";
 
 /** Declared once, by the care-services seam the node handlers see. */
 export type { RoomTrend };

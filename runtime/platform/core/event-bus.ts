@@ -21,7 +21,7 @@ export interface BusTopics {
   "alert.created": { alert_id: number; level: string };
   "alert.acknowledged": { alert_id: number; action: "dismiss" | "assist"; actor: string };
   /**
-   * A send of an alert finished and its receipts were recorded (care/notify): `escalation` 0 is
+   * A send of an alert finished and its receipts were recorded (care/services/notify): `escalation` 0 is
    * the first send, `delivered` whether any channel reached someone. The metrics time the alert
    * loop from `alert.created` to its first `alert.sent` (docs/metrics.md).
    */
@@ -32,7 +32,7 @@ export interface BusTopics {
   "rules.changed": Record<string, never>;
   /** An interactive prompt got its outcome (an answer from any channel, or its countdown): a voice conversation asking it ends. */
   "prompt.answered": { execution_id: number; step_id: number; channel: string; action: string };
-  /** A quiz session ended (care/knowledge/delivery): the voice companion running it stops. */
+  /** A quiz session ended (care/services/knowledge/delivery): the voice companion running it stops. */
   "quiz.ended": { session_id: number; status: string };
   /**
    * A dementia signal was stored and its person's alert profile lets it alert (household/cts):
@@ -51,13 +51,13 @@ export interface BusTopics {
    */
   "cts.frames": { earliest_ms: number };
   /**
-   * A scene keyframe sample arrived from continuous tracking (household/cts): care/perception
+   * A scene keyframe sample arrived from continuous tracking (household/cts): care/services/perception
    * fetches its keyframe, analyses it and keeps the observation in semantic memory.
    */
   "cts.scene_sample": SceneSampleEvent;
   /**
    * An identity revision rewrote the location history of these people between `from` and `to`
-   * (household/cts): the stored daily reports of those days are built again (care/reports).
+   * (household/cts): the stored daily reports of those days are built again (care/services/reports).
    */
   "tracking.revised": { revision_id: string; person_ids: string[]; from: string; to: string };
   /** A member was registered (household/persons): the daily reports' midnight job arms for them. */

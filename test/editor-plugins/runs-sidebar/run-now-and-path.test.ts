@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
-import { stepSpecByType } from "../../../runtime/care/rules/care-types";
+import { stepSpecByType } from "../../../runtime/care/core/rules/care-types";
 import { KEYS, startTestApp, type TestApp } from "../../support/test-app";
 
 type Json = Record<string, any>;

@@ -1,7 +1,7 @@
 /** RunsWatch: listens from the first watch until the TTL after the last, on a controlled clock. */
 import assert from "node:assert/strict";
 import { ManualClock } from "../../../runtime/platform/core/clock";
-import { LiveEvents, type PipelineExecutionEvent } from "../../../runtime/care/pipeline/engine/live-events";
+import { LiveEvents, type PipelineExecutionEvent } from "../../../runtime/care/core/pipeline/engine/live-events";
 import { RunsWatch, WATCH_TTL_MS } from "../../../editor-plugins/runs-sidebar/watch";
 
 const started = {

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { handler, targetsFor } from "../../../nodes/channels/chat_app/chat_app.handler";
 import { spec } from "../../../nodes/channels/chat_app/chat_app.node";
 import type { ChannelMessage } from "../../../nodes/_kit/handler-types";
-import type { ChatSendRequest } from "../../../nodes/_kit/care-services";
+import type { ChatSendRequest } from "../../../vocabulary/chat";
 import { handlerContext } from "../handler-context";
 
 const message = (over: Partial<ChannelMessage> = {}): ChannelMessage => ({

@@ -4,16 +4,16 @@ import path from "node:path";
 import { handler } from "../../../nodes/channels/eink/eink.handler";
 import { spec } from "../../../nodes/channels/eink/eink.node";
 import type { ChannelMessage } from "../../../nodes/_kit/handler-types";
-import { ensureDefaultTemplate } from "../../../runtime/care/eink/default-template";
-import { getDeviceState } from "../../../runtime/care/eink/device-states.store";
+import { ensureDefaultTemplate } from "../../../runtime/care/services/eink/default-template";
+import { getDeviceState } from "../../../runtime/care/services/eink/device-states.store";
 import { createSensor } from "../../../runtime/household/sensors/sensors.service";
-import { MIN, notifyEnv, T0, type NotifyEnv } from "../../runtime/care/notify/notify-support";
-import { DEFAULT_TEMPLATE_REGIONS } from "../../../runtime/care/eink/default-template";
-import { listFonts } from "../../../runtime/care/eink/fonts";
-import { readImage } from "../../../runtime/care/eink/image-store";
-import { renderCard } from "../../../runtime/care/eink/renderer";
+import { MIN, notifyEnv, T0, type NotifyEnv } from "../../runtime/care/services/notify/notify-support";
+import { DEFAULT_TEMPLATE_REGIONS } from "../../../runtime/care/services/eink/default-template";
+import { listFonts } from "../../../runtime/care/services/eink/fonts";
+import { readImage } from "../../../runtime/care/services/eink/image-store";
+import { renderCard } from "../../../runtime/care/services/eink/renderer";
 import { createPerson, deletePerson } from "../../../runtime/household/persons/persons.service";
-import { decodePng, type DecodedImage } from "../../runtime/care/eink/eink-test-support";
+import { decodePng, type DecodedImage } from "../../runtime/care/services/eink/eink-test-support";
 
 /**
  * How far the card's ink in `rect` is from the reference's: ink pixels of either with no ink of

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { handler } from "../../../nodes/channels/pwa_popup_text/pwa_popup_text.handler";
 import { spec } from "../../../nodes/channels/pwa_popup_text/pwa_popup_text.node";
 import type { ChannelMessage } from "../../../nodes/_kit/handler-types";
-import type { WebAppFrame } from "../../../nodes/_kit/care-services";
+import type { WebAppFrame } from "../../../vocabulary/tablet";
 import { handlerContext } from "../handler-context";
 
 const message = (over: Partial<ChannelMessage> = {}): ChannelMessage => ({

@@ -13,8 +13,8 @@ import { startFakeOpenAiChatServer, type ScriptedServer } from "../../fakes/open
 import { KEYS, startTestApp, type TestApp } from "../../support/test-app";
 import { engineQuiet } from "../../support/engine-quiet";
 import { drained } from "../../support/ws-drained";
-import { startEscalation } from "../../../runtime/care/notify/escalation";
-import { careServices } from "../../../runtime/care/care-services";
+import { startEscalation } from "../../../runtime/care/services/notify/escalation";
+import { careServices } from "../../../runtime/care/services/care-services";
 
 describe("scenario: a fall seen by a camera, an unanswered prompt, an escalating emergency", function () {
   this.timeout(30000);

@@ -8,7 +8,7 @@
  * words around it in the receiver's language (issue 49), from the same answer.
  */
 window.careflowChannelsField = (() => {
-  /** `careflow/notification-audience` (runtime/care/notify/audience.ts). */
+  /** `careflow/notification-audience` (runtime/care/services/notify/audience.ts). */
   interface Audience {
     level_defaults: string;
     default_channels: Array<{ channel: string; label: string }>;
@@ -17,7 +17,7 @@ window.careflowChannelsField = (() => {
     text: string;
     previews: Preview[];
   }
-  /** One receiver's view (runtime/care/notify/words-preview.ts). */
+  /** One receiver's view (runtime/care/services/notify/words-preview.ts). */
   interface Preview {
     receiver: string;
     channel: string;

@@ -1,5 +1,5 @@
 /**
- * `mcp_calls` (care/mcp): one row per MCP tool call, over `/mcp` or the REST mirror: who called
+ * `mcp_calls` (care/surfaces/mcp): one row per MCP tool call, over `/mcp` or the REST mirror: who called
  * which tool with which arguments, how long it took and how it ended, so the family can see
  * what an agent did (`GET /api/v1/mcp/calls`).
  */

@@ -1,5 +1,5 @@
 /**
- * `daily_reports` (care/reports): a member's report of one local day (`app.timezone` when it
+ * `daily_reports` (care/services/reports): a member's report of one local day (`app.timezone` when it
  * was built), stored once the day is over, as JSON text. One row per person and day: the
  * midnight job, a catch-up at start and a request for a past day race on the unique key,
  * and the first one stays.

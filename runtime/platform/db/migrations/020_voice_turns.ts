@@ -1,5 +1,5 @@
 /**
- * `voice_turns` (care/voice): what was said in each conversation with the voice companion,
+ * `voice_turns` (care/surfaces/voice): what was said in each conversation with the voice companion,
  * one row per spoken turn (the senior's words as the model transcribed them, the companion's
  * as it spoke them), so `get_conversation_history` and a caregiver can read them later.
  * A conversation is a `session_id`; a prompt's conversation names the run and step it asked for.

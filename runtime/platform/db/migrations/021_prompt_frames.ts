@@ -1,6 +1,6 @@
 /**
  * What the web app's prompt frame needs, kept with the prompt, so a tablet that connects
- * while a prompt is open is sent it (`care/interactive/interactive.ws.ts`): the title, the
+ * while a prompt is open is sent it (`care/services/interactive/interactive.ws.ts`): the title, the
  * popup message as the step rendered it ("" for a voice-only prompt), the voice prompt and
  * instruction, and the two button texts. The countdown is not stored again: it is
  * `expires_at - created_at`, both already here.

@@ -1,5 +1,5 @@
 /**
- * The knowledge repository (care/knowledge): what the family teaches (documents and their
+ * The knowledge repository (care/services/knowledge): what the family teaches (documents and their
  * images, chunked for retrieval), what the senior is shown (info cards with image slots,
  * quizzes with ordered questions) and what happened (queries, quiz sessions and their answers,
  * card deliveries). Times are ISO-8601 UTC text, tags and JSON shapes are JSON text, as in the

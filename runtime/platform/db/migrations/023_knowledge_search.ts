@@ -1,5 +1,5 @@
 /**
- * The knowledge search's indexes over `knowledge_chunks` (care/knowledge/retrieval), one per
+ * The knowledge search's indexes over `knowledge_chunks` (care/services/knowledge/retrieval), one per
  * dialect: SQLite gets an FTS5 table (porter stemming, diacritics folded) kept in step by
  * triggers; PostgreSQL a generated tsvector column with a GIN index, in `careflow_english`:
  * the `english` configuration's stemming (as porter's) without its stop words, which drop

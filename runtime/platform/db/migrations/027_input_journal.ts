@@ -1,5 +1,5 @@
 /**
- * `input_journal` (care/journal): every input that can fire or feed a rule, in the order it
+ * `input_journal` (care/core/journal): every input that can fire or feed a rule, in the order it
  * arrived, with its time (the app clock's) and its bus payload as JSON text, so a rule can later
  * be rehearsed on a recorded day (issue 27). `sensor_id` is copied out of the payload for the
  * questions a rehearsal asks ("what did the kitchen camera send last night").

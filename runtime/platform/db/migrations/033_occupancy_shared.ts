@@ -1,5 +1,5 @@
 /**
- * `occupancy_presence` and `occupancy_fires` (care/pipeline/triggers/occupancy.store.ts, issue
+ * `occupancy_presence` and `occupancy_fires` (care/core/pipeline/triggers/occupancy.store.ts, issue
  * 28): with several instances, the occupancy_duration timers run on one of them while presence
  * events reach whichever instance has the hub. Each presence sensor's last change of state
  * (occupied or not, since when: the app clock's epoch milliseconds) is kept for the timers'

@@ -9,7 +9,7 @@ import type { z } from "zod";
 import { checkConfig } from "../../../../nodes/_kit/config";
 import type { HandlerContext } from "../../../../nodes/_kit/handler-types";
 import type { NodeSpec } from "../../../../nodes/_kit/types";
-import { careServices } from "../../../../runtime/care/care-services";
+import { careServices } from "../../../../runtime/care/services/care-services";
 import type { AppContext } from "../../../../runtime/app/context";
 import { buildSettings } from "../../../../runtime/platform/config/load-settings";
 import { ManualClock } from "../../../../runtime/platform/core/clock";

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { CameraFrame, RecentFramesQuery } from "../../../../nodes/_kit/care-services";
+import type { CameraFrame, RecentFramesQuery } from "../../../../vocabulary/frames";
 import { handler } from "../../../../nodes/steps/camera_media_poll/camera_media_poll.handler";
 import { spec } from "../../../../nodes/steps/camera_media_poll/camera_media_poll.node";
 import { ManualClock } from "../../../../runtime/platform/core/clock";

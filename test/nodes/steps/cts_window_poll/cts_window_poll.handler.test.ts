@@ -1,6 +1,6 @@
 /** cts_window_poll over a tracking window: what it asks for, and the summary of what it got. */
 import assert from "node:assert/strict";
-import type { TrackingWindowQuery } from "../../../../nodes/_kit/care-services";
+import type { TrackingWindowQuery } from "../../../../vocabulary/tracking";
 import { handler } from "../../../../nodes/steps/cts_window_poll/cts_window_poll.handler";
 import { spec } from "../../../../nodes/steps/cts_window_poll/cts_window_poll.node";
 import { ManualClock } from "../../../../runtime/platform/core/clock";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { checkConfig } from "../../../../nodes/_kit/config";
-import type { CardDeliveryRequest } from "../../../../nodes/_kit/care-services";
+import type { CardDeliveryRequest } from "../../../../vocabulary/knowledge";
 import { handler } from "../../../../nodes/steps/info_card/info_card.handler";
 import { spec } from "../../../../nodes/steps/info_card/info_card.node";
 import { handlerContext, stepInput } from "../../handler-context";

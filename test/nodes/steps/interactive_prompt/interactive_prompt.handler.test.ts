@@ -6,7 +6,7 @@ import { ManualClock } from "../../../../runtime/platform/core/clock";
 import { openStore } from "../../../../runtime/platform/db/store";
 import { savePrompt } from "../../../../runtime/household/prompts/prompts.store";
 import type { WebAppFrame } from "../../../../runtime/platform/ws/webapp-hub";
-import type { ConverseRequest } from "../../../../nodes/_kit/care-services";
+import type { ConverseRequest } from "../../../../vocabulary/voice";
 import { migratedDatabase } from "../../../support/test-db";
 import { configOf } from "../../filters/_support/tracking-db";
 import { handlerContext, stepInput } from "../../handler-context";

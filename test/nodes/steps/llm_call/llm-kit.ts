@@ -6,7 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Knex } from "knex";
 import type { HandlerContext, StepInput } from "../../../../nodes/_kit/handler-types";
-import { careServices } from "../../../../runtime/care/care-services";
+import { careServices } from "../../../../runtime/care/services/care-services";
 import type { AppContext } from "../../../../runtime/app/context";
 import { buildSettings } from "../../../../runtime/platform/config/load-settings";
 import { ManualClock } from "../../../../runtime/platform/core/clock";

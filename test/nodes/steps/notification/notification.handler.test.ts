@@ -5,9 +5,9 @@ import { spec } from "../../../../nodes/steps/notification/notification.node";
 import type { z } from "zod";
 import { listAlerts } from "../../../../runtime/household/alerts/alerts.service";
 import { fromJsonText } from "../../../../runtime/platform/db/json-column";
-import type { NotificationPlan } from "../../../../runtime/care/notify/plan";
+import type { NotificationPlan } from "../../../../runtime/care/services/notify/plan";
 import { startWebhookReceiver, type WebhookReceiver } from "../../../fakes/webhook-receiver";
-import { MIN, notificationInput, notifyEnv, T0, type NotifyEnv } from "../../../runtime/care/notify/notify-support";
+import { MIN, notificationInput, notifyEnv, T0, type NotifyEnv } from "../../../runtime/care/services/notify/notify-support";
 
 type Config = z.output<typeof spec.config>;
 const configOf = (raw: Record<string, unknown>): Config => {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { MemoryRoomTrend } from "../../../../nodes/_kit/care-services";
+import type { MemoryRoomTrend } from "../../../../vocabulary/memory";
 import { handler } from "../../../../nodes/steps/object_trend_analysis/object_trend_analysis.handler";
 import { spec } from "../../../../nodes/steps/object_trend_analysis/object_trend_analysis.node";
 import { configOf } from "../../filters/_support/tracking-db";

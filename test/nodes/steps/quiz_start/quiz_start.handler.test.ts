@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { checkConfig } from "../../../../nodes/_kit/config";
-import type { QuizStartRequest, QuizStarted } from "../../../../nodes/_kit/care-services";
+import type { QuizStartRequest, QuizStarted } from "../../../../vocabulary/knowledge";
 import { BACKSTOP_MS, handler } from "../../../../nodes/steps/quiz_start/quiz_start.handler";
 import { spec } from "../../../../nodes/steps/quiz_start/quiz_start.node";
 import { handlerContext, stepInput } from "../../handler-context";

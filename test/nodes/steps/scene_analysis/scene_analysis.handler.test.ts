@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { SceneAnalysis, SceneAnalysisRequest } from "../../../../nodes/_kit/care-services";
+import type { SceneAnalysis, SceneAnalysisRequest } from "../../../../vocabulary/scenes";
 import { handler, EMPTY_SCENE } from "../../../../nodes/steps/scene_analysis/scene_analysis.handler";
 import { spec } from "../../../../nodes/steps/scene_analysis/scene_analysis.node";
 import { configOf } from "../../filters/_support/tracking-db";

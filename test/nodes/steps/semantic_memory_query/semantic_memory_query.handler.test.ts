@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { MemoryObservation, ObservationSearch } from "../../../../nodes/_kit/care-services";
+import type { MemoryObservation, ObservationSearch } from "../../../../vocabulary/memory";
 import { handler, NO_MEMORY } from "../../../../nodes/steps/semantic_memory_query/semantic_memory_query.handler";
 import { spec } from "../../../../nodes/steps/semantic_memory_query/semantic_memory_query.node";
 import { configOf } from "../../filters/_support/tracking-db";

@@ -14,7 +14,7 @@ import zlib from "node:zlib";
 import { ManualClock } from "../../../../runtime/platform/core/clock";
 import { kvGet } from "../../../../runtime/platform/db/kv";
 import { storeFrame } from "../../../../runtime/household/media/media.service";
-import { careServices } from "../../../../runtime/care/care-services";
+import { careServices } from "../../../../runtime/care/services/care-services";
 import { WorkerFaceEngine } from "../../../../runtime/household/identity/builtin-engine";
 import type { ImageFaces } from "../../../../runtime/household/identity/engine";
 import { restoreBackup, RestoreError } from "../../../../runtime/app/backup/restore";
@@ -22,7 +22,7 @@ import { ENROLL_AUGMENTS, faceCrop, sampleFrame } from "../../../support/face-ph
 import { eventually, importRule } from "../../../support/eventually";
 import { freshDatabase, migratedDatabase, testDialect, type TestDatabase } from "../../../support/test-db";
 import { KEYS, startTestApp, type TestApp } from "../../../support/test-app";
-import { png, sendForm } from "../../care/knowledge/knowledge-support";
+import { png, sendForm } from "../../care/services/knowledge/knowledge-support";
 
 const HUB_TOKEN = "hub-token-that-must-not-leak-0001";
 const NOTES = [

@@ -11,7 +11,7 @@ import { SAMPLE_EVERY_MS, type PartView } from "../../../../runtime/platform/hea
 import { CHECK_EVERY_MS } from "../../../../runtime/platform/health/endpoint-part";
 import { modelPartId } from "../../../../runtime/app/ops/service-parts";
 import { startFakeOpenAiChatServer, type ScriptedServer } from "../../../fakes/openai-chat-server";
-import { makeDocument } from "../../care/knowledge/knowledge-support";
+import { makeDocument } from "../../care/services/knowledge/knowledge-support";
 import { KEYS, startTestApp, type TestApp } from "../../../support/test-app";
 
 const MINUTE = 60_000;

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { ManualClock } from "../../../../runtime/platform/core/clock";
 import { framesBetween } from "../../../../runtime/household/cts/cts-frames.store";
-import { SETTLE_MS } from "../../../../runtime/care/pipeline/triggers/cts-window.trigger";
+import { SETTLE_MS } from "../../../../runtime/care/core/pipeline/triggers/cts-window.trigger";
 import { startTestApp, type TestApp } from "../../../support/test-app";
 import { eventually, importRule, runsOf } from "../../../support/eventually";
 import { deleteStreams, NATS_URL, requireNats, uniquePrefix } from "../../../support/nats";

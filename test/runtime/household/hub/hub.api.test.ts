@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { ManualClock } from "../../../../runtime/platform/core/clock";
-import { careServices } from "../../../../runtime/care/care-services";
+import { careServices } from "../../../../runtime/care/services/care-services";
 import { startFakeHub, type FakeHub } from "../../../fakes/hub-server";
 import { startTts, type RunningTts } from "../../../tts/helpers";
 import { startTestApp, type TestApp } from "../../../support/test-app";

@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import type { PersonSighting } from "../../../../runtime/platform/core/event-bus";
 import { storeFrame } from "../../../../runtime/household/media/media.service";
-import { careServices } from "../../../../runtime/care/care-services";
+import { careServices } from "../../../../runtime/care/services/care-services";
 import { WorkerFaceEngine } from "../../../../runtime/household/identity/builtin-engine";
 import type { ImageFaces } from "../../../../runtime/household/identity/engine";
 import { ENROLL_AUGMENTS, faceCrop, sampleFrame } from "../../../support/face-photos";

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import sharp from "sharp";
-import { careServices } from "../../../../runtime/care/care-services";
+import { careServices } from "../../../../runtime/care/services/care-services";
 import { directionOf } from "../../../../runtime/household/identity/motion";
 import { storeFrame } from "../../../../runtime/household/media/media.service";
 import { WorkerFaceEngine } from "../../../../runtime/household/identity/builtin-engine";

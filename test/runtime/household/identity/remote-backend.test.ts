@@ -3,7 +3,7 @@
  * protocol; and a model that fails to load degrades the step instead of crashing.
  */
 import assert from "node:assert/strict";
-import { careServices, handlerContext } from "../../../../runtime/care/care-services";
+import { careServices, handlerContext } from "../../../../runtime/care/services/care-services";
 import { WorkerFaceEngine } from "../../../../runtime/household/identity/builtin-engine";
 import { storeFrame } from "../../../../runtime/household/media/media.service";
 import { handler } from "../../../../nodes/steps/person_identification/person_identification.handler";

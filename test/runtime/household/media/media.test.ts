@@ -21,7 +21,7 @@ import {
   SWEEP_EVERY_MS,
   type MediaContext,
 } from "../../../../runtime/household/media/media.service";
-import { collectImages } from "../../../../runtime/care/llm/step/images";
+import { collectImages } from "../../../../runtime/care/services/llm/step/images";
 import { eventually } from "../../../support/eventually";
 
 const HOUR = 3_600_000;

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import type { PersonSighting, SensorEvent } from "../../../../runtime/platform/core/event-bus";
 import { ManualClock } from "../../../../runtime/platform/core/clock";
-import { handlerContext } from "../../../../runtime/care/care-services";
+import { handlerContext } from "../../../../runtime/care/services/care-services";
 import { handler as personPresence } from "../../../../nodes/filters/person_presence/person_presence.handler";
 import { spec as personPresenceSpec } from "../../../../nodes/filters/person_presence/person_presence.node";
 import { handler as roomTransition } from "../../../../nodes/filters/room_transition/room_transition.handler";

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import knexFactory, { type Knex } from "knex";
 import { storeConfig } from "../../../../runtime/platform/db/store";
 import { migrationSource } from "../../../../runtime/platform/db/migrations";
-import { parseRow, selectExecutions } from "../../../../runtime/care/pipeline/engine/execution-rows";
+import { parseRow, selectExecutions } from "../../../../runtime/care/core/pipeline/engine/execution-rows";
 import { freshDatabase, type TestDatabase } from "../../../support/test-db";
 
 describe("migration 010: one row per run", () => {
