@@ -248,7 +248,7 @@ interface CareflowProblem {
   suggestion?: string;
 }
 
-/** The shared form builder of every care node's edit dialog (nodes/_kit/node-red/browser/form.ts). */
+/** The shared form builder of every care node's edit dialog (editor-plugins/node-forms/browser/form.ts). */
 interface CareflowForm {
   prepare(node: CareflowFormNode, schema: CareflowSchema, type: string): void;
   /** Reads the form into `node.config`; true when the config differs from the one the dialog opened with. */
@@ -258,7 +258,7 @@ interface CareflowForm {
   serverErrors: Record<string, string[]>;
 }
 
-/** The notification form's channels field (nodes/_kit/node-red/browser/channels-field.ts). */
+/** The notification form's channels field (editor-plugins/node-forms/browser/channels-field.ts). */
 interface CareflowChannelsField {
   render(name: string, channels: unknown[], value: unknown, checkbox: (value: string, label: string, checked: boolean) => JQuery): JQuery;
   watchAudience(root: JQuery, draft: () => Record<string, unknown>): void;

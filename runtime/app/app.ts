@@ -114,7 +114,7 @@ import { McpSessions } from "../care/surfaces/mcp/server";
 import { mcpRestRouter } from "../care/surfaces/mcp/mcp.router";
 import { AppMetrics } from "./metrics/app-metrics";
 import { metricsRouter } from "./metrics/metrics.router";
-import { editorPageScriptFile, nodeRedPackageDir } from "../../nodes/_kit/node-red/emit-package";
+import { editorPageScriptFile, nodeRedPackageDir } from "../../nodes/_build/emit-package";
 
 export interface AppOptions {
   config: RunConfig;

@@ -10,7 +10,7 @@ import type { Page } from "playwright-core";
 import { registry } from "../../nodes/registry.generated";
 import { allSpecs, isAvailable } from "../../nodes/_kit/registry-types";
 import { nodeRedType } from "../../nodes/_kit/types";
-import { sourceNodesDir } from "../../nodes/_kit/generate-registry";
+import { sourceNodesDir } from "../../nodes/_build/generate-registry";
 import { startEditorSession, type EditorSession } from "../support/browser";
 import { KEYS } from "../support/test-app";
 

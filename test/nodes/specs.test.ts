@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { checkConfig, migrateConfig } from "../../nodes/_kit/config";
-import { sourceNodesDir } from "../../nodes/_kit/generate-registry";
+import { sourceNodesDir } from "../../nodes/_build/generate-registry";
 import { findSpec } from "../../nodes/_kit/registry-types";
 import type { NodeKind, NodeSpec } from "../../nodes/_kit/types";
 import { registry } from "../../nodes/registry.generated";

@@ -8,7 +8,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { Router } from "express";
-import { DOCS_ROOT } from "../../../nodes/_kit/node-red/editor-html";
+import { DOCS_ROOT } from "../../../editor-plugins/node-forms/editor-html";
 
 /** The pages offered, by name (`docs/<name>.md`), with their titles for the index. */
 const PAGES: Record<string, string> = {

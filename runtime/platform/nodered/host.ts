@@ -19,7 +19,7 @@ import { createStorageModule, type FlowNode } from "./flow-store";
 import { redLogging } from "./log-bridge";
 import { EXCLUDED_CORE_NODES, nodesIncluded } from "./node-files";
 import { loadRed, type Red, type RedHooks } from "./red";
-import { PALETTE_ORDER } from "../../../nodes/_kit/node-red/editor-html";
+import { PALETTE_ORDER } from "../../../editor-plugins/node-forms/editor-html";
 
 export type NodeRedState = "stopped" | "starting" | "started" | "error" | "disabled";
 

@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import vm from "node:vm";
-import { browserScript } from "../../../nodes/_kit/node-red/browser-scripts";
+import { browserScript } from "../../../editor-plugins/browser-scripts";
 
 type Fn = (...args: unknown[]) => unknown;
 

@@ -1,19 +1,19 @@
 /**
  * The editor's browser code, compiled: `tsconfig.browser.json` compiles the TypeScript under
- * `editor-plugins/<plugin>/browser/` and `nodes/_kit/node-red/browser/` into plain scripts in
+ * `editor-plugins/<plugin>/browser/` and `editor-plugins/node-forms/browser/` into plain scripts in
  * `dist/` (the same layout as the sources), and the build reads them from there into the
  * generated Node-RED package. A missing file means the browser build did not run.
  */
 import fs from "node:fs";
 import path from "node:path";
 
-/** `dist/`: this file is compiled to `dist/nodes/_kit/node-red/`. */
-const DIST = path.resolve(__dirname, "../../..");
+/** `dist/`: this file is compiled to `dist/editor-plugins/`. */
+const DIST = path.resolve(__dirname, "..");
 
 /** Each browser script by name, as a path under `dist/`. */
 export const BROWSER_SCRIPTS = {
-  form: "nodes/_kit/node-red/browser/form.js",
-  "channels-field": "nodes/_kit/node-red/browser/channels-field.js",
+  form: "editor-plugins/node-forms/browser/form.js",
+  "channels-field": "editor-plugins/node-forms/browser/channels-field.js",
   "editor-page": "editor-plugins/editor-page/browser/page.js",
   "form-checks": "editor-plugins/form-checks/browser/checks.js",
   "runs-sidebar": "editor-plugins/runs-sidebar/browser/sidebar.js",

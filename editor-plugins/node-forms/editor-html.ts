@@ -5,14 +5,14 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { configJsonSchema, defaultConfig } from "../config";
-import { allSpecs, isAvailable } from "../registry-types";
-import { TRIGGER_NODE_TYPE, nodeRedType, type NodeSpec } from "../types";
-import type { NodeRegistry } from "../registry-types";
-import { browserScript, inlineScript } from "./browser-scripts";
+import { configJsonSchema, defaultConfig } from "../../nodes/_kit/config";
+import { allSpecs, isAvailable } from "../../nodes/_kit/registry-types";
+import { TRIGGER_NODE_TYPE, nodeRedType, type NodeSpec } from "../../nodes/_kit/types";
+import type { NodeRegistry } from "../../nodes/_kit/registry-types";
+import { browserScript, inlineScript } from "../browser-scripts";
 import { z } from "zod";
-import { triggerConfigSchema } from "../../trigger/trigger.node";
-import { deviceNodeRedType, type DeviceSpec } from "../device-types";
+import { triggerConfigSchema } from "../../nodes/trigger/trigger.node";
+import { deviceNodeRedType, type DeviceSpec } from "../../nodes/_kit/device-types";
 
 const PALETTE_CATEGORY = { step: "care steps", filter: "care filters", channel: "care channels" } as const;
 

@@ -1,12 +1,12 @@
 /** The generated editor file: every care type is registered, and every script compiles. */
 import assert from "node:assert/strict";
 import vm from "node:vm";
-import { renderEditorHtml } from "../../../nodes/_kit/node-red/editor-html";
-import { sourceNodesDir } from "../../../nodes/_kit/generate-registry";
+import { renderEditorHtml } from "../../../editor-plugins/node-forms/editor-html";
+import { sourceNodesDir } from "../../../nodes/_build/generate-registry";
 import { allSpecs } from "../../../nodes/_kit/registry-types";
 import { nodeRedType, TRIGGER_NODE_TYPE } from "../../../nodes/_kit/types";
 import { registry } from "../../../nodes/registry.generated";
-import { BROWSER_SCRIPTS, browserScript, type BrowserScript } from "../../../nodes/_kit/node-red/browser-scripts";
+import { BROWSER_SCRIPTS, browserScript, type BrowserScript } from "../../../editor-plugins/browser-scripts";
 
 describe("generated editor HTML", () => {
   const html = renderEditorHtml(sourceNodesDir(), registry);
