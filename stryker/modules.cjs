@@ -20,6 +20,18 @@ module.exports = {
       "dist/test/nodes/steps/interactive_prompt/interactive_prompt.handler.test.js",
     ],
   },
+  // Whether a fired rule runs: its filters (OR within a type, AND across), dependencies,
+  // cool-off and daily limit, in that order, and what the run is told when it is held.
+  "rule-gates": {
+    mutate: ["runtime/care/core/pipeline/gates/*.ts"],
+    tests: [
+      "dist/test/runtime/care/core/pipeline/gates/check-gates.test.js",
+      "dist/test/runtime/care/core/pipeline/gates/cool-off.gate.test.js",
+      "dist/test/runtime/care/core/pipeline/gates/daily-limit.gate.test.js",
+      "dist/test/runtime/care/core/pipeline/gates/dependencies.gate.test.js",
+      "dist/test/runtime/care/core/pipeline/gates/filters.gate.test.js",
+    ],
+  },
   "lease-fencing": {
     mutate: ["runtime/platform/cluster/cluster.store.ts", "runtime/platform/cluster/leases.ts"],
     tests: ["dist/test/runtime/platform/cluster/lease-fencing.test.js", "dist/test/runtime/platform/cluster/pg-leases.test.js"],

@@ -90,4 +90,36 @@ describe("gates: checkGates", () => {
     const kitchen = await check({ rule_id: rule.id, trigger: { ...trigger, room_name: "Kitchen" } }, findRule(flows, index, rule.id));
     assert.deepEqual(kitchen, { pass: false, reason: "context room: did not match" });
   });
+
+  it("waits for the runs still being written of the rule and of the rules it depends on, only when a gate reads them", async () => {
+    const { body: morning } = await t.post("/api/v1/rules", { name: "Morning check", trigger_type: "manual" });
+    const { body: calm } = await t.post("/api/v1/rules", { name: "Calm", trigger_type: "manual" });
+    const { body: cooled } = await t.post("/api/v1/rules", { name: "Cooled", trigger_type: "manual", cool_off_minutes: 15 });
+    const { body: limited } = await t.post("/api/v1/rules", { name: "Limited", trigger_type: "manual", max_daily_triggers: 1 });
+    const { body: after } = await t.post("/api/v1/rules", { name: "After the check", trigger_type: "manual" });
+    assert.equal((await t.post(`/api/v1/rules/${after.id}/dependencies`, { depends_on_rule_id: morning.id, require_success: true })).status, 201);
+    // The engine's group commit: a run already finished may still be queued for writing. Here
+    // the queue holds one completed run of each rule the wait is for, written when it is waited on.
+    const waited: number[][] = [];
+    const queued = {
+      store: {
+        whenRulesWritten: async (ids: number[]) => {
+          waited.push([...ids]);
+          for (const id of ids) await logRun(t.app.ctx.db, id, "completed", minutesBefore(NOW, 1));
+        },
+      },
+    };
+    const ctx = Object.create(t.app.ctx, { engine: { value: queued } }) as typeof t.app.ctx;
+    const check = ruleGates(ctx, { services: careServices(t.app.ctx), lookup: filters });
+    const { flows, index } = await t.app.ctx.flows.snapshot();
+    const fire = (id: number) => check({ rule_id: id, trigger }, findRule(flows, index, id));
+    assert.deepEqual(await fire(calm.id), { pass: true });
+    assert.deepEqual(waited, [], "no gate reads runs: nothing to wait for");
+    const cooling = await fire(cooled.id);
+    assert.match(cooling.pass ? "" : cooling.reason, /^cool-off: /, "the run still being written holds the cool-off");
+    const limit = await fire(limited.id);
+    assert.match(limit.pass ? "" : limit.reason, /^daily limit: 1 of 1/, "and counts for the daily limit");
+    assert.deepEqual(await fire(after.id), { pass: true }, "the morning check's run, still being written, counts as done");
+    assert.deepEqual(waited, [[cooled.id], [limited.id], [morning.id]]);
+  });
 });

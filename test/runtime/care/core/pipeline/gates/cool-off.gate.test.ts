@@ -16,6 +16,11 @@ describe("gates: cool-off", () => {
     assert.deepEqual(await gate(0), { pass: true });
   });
 
+  it("a cool-off of 0 never holds, even with a run completed this very instant", async () => {
+    await logRun(t.app.ctx.db, 1, "completed", NOW);
+    assert.deepEqual(await gate(0), { pass: true });
+  });
+
   it("holds within cool_off_minutes of a completed run, saying when it ends", async () => {
     await logRun(t.app.ctx.db, 1, "completed", minutesBefore(NOW, 10));
     const r = await gate(30);

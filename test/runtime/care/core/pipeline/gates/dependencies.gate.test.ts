@@ -23,6 +23,12 @@ describe("gates: dependencies", () => {
   });
   const gate = (...dependencies: DependencyView[]) => dependenciesGate(t.app.ctx, { dependencies });
 
+  it("a run exactly lookback_minutes ago still counts, either way", async () => {
+    await logRun(t.app.ctx.db, morning, "completed", minutesBefore(NOW, 30));
+    assert.deepEqual(await gate(dep(true)), { pass: true }, "require_success: the morning check did run");
+    assert.equal((await gate(dep(false))).pass, false, "without: it ran, so this one holds");
+  });
+
   it("passes a rule without dependencies", async () => {
     assert.deepEqual(await gate(), { pass: true });
   });

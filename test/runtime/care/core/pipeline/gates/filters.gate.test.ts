@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { checkConfig } from "../../../../../../nodes/_kit/config";
 import type { FilterHandler, FilterInput, HandlerContext } from "../../../../../../nodes/_kit/handler-types";
 import { registry } from "../../../../../../nodes/registry.generated";
 import { careServices } from "../../../../../../runtime/care/services/care-services";
@@ -12,6 +13,8 @@ import { startGateApp } from "./gate-fixture";
 
 interface FakeConfig {
   pass?: boolean;
+  /** Answers (passing) only once the household clock has moved this far. */
+  answerAfterMs?: number;
   reason?: string;
   throws?: string;
   hang?: boolean;
@@ -29,6 +32,8 @@ describe("gates: context filters", () => {
       calls.push({ type, ctx, input, config });
       if (config.throws) throw new Error(config.throws);
       if (config.hang) return new Promise(() => undefined);
+      const after = config.answerAfterMs;
+      if (after !== undefined) return new Promise((resolve) => clock.at(clock.now() + after, () => resolve({ pass: true })));
       return { pass: config.pass === true, reason: config.reason };
     };
   const fakes: FilterLookup = (type) => (["room", "time_range", "day_of_week"].includes(type) ? { handler: fakeHandler(type) } : undefined);
@@ -68,6 +73,10 @@ describe("gates: context filters", () => {
     assert.equal(call.ctx.signal.aborted, false);
     assert.deepEqual(call.input, { trigger, rule_id: 7, negate: false });
     assert.deepEqual(call.config, { pass: true });
+    // What the filter logs names the rule and the context it judged, for whoever reads the log.
+    call.ctx.log.info({}, "filter said something");
+    const line = captured.lines.find((l) => l.msg === "filter said something");
+    assert.deepEqual([line?.rule_id, line?.context_type, typeof line?.context_id], [7, "room", "number"]);
   });
 
   it("ORs contexts of one type: one passing context is enough", async () => {
@@ -142,12 +151,24 @@ describe("gates: context filters", () => {
     assert.equal(clock.pendingTimers(), 0);
   });
 
+  it("lets a handler take up to the timeout, and leaves no timer behind once it answers", async () => {
+    const pending = gate([context("room", { answerAfterMs: FILTER_TIMEOUT_MS - 1 })]);
+    await new Promise((resolve) => setImmediate(resolve));
+    clock.advance(FILTER_TIMEOUT_MS - 1);
+    assert.deepEqual(await pending, { pass: true });
+    assert.equal(clock.pendingTimers(), 0, "the timeout is cancelled with the answer");
+  });
+
   it("validates the config with the spec and holds on a config that does not parse", async () => {
     const spec = registry.filters.find((e) => e.spec.type === "room")!.spec;
     const lookup: FilterLookup = () => ({ spec, handler: fakeHandler("room") });
-    const r = await gate([context("room", { pass: true })], lookup);
+    const stored = { pass: true, room_names: 5 } as FakeConfig;
+    const r = await gate([context("room", stored)], lookup);
     assert.equal(r.pass, false);
-    assert.match(r.pass ? "" : r.reason, /^context room: config is invalid \(/);
+    const check = checkConfig(spec, stored);
+    assert.ok(!check.ok && check.problems.length > 1, "the stored config breaks more than one rule of the spec");
+    // Every problem, in words, one after another: the caregiver reads what to fix.
+    assert.equal(r.pass ? "" : r.reason, `context room: config is invalid (${check.problems.map((p) => p.message).join("; ")})`);
     assert.equal(calls.length, 0);
   });
 
