@@ -32,6 +32,25 @@ module.exports = {
       "dist/test/runtime/care/core/pipeline/gates/filters.gate.test.js",
     ],
   },
+  // What a tracking event does to where a person is: the applier's checks and plan, the fusion
+  // of evidence into one location, the step from one room to the next, and late evidence.
+  "tracking-apply": {
+    mutate: [
+      "runtime/household/cts/tracking-events.applier.ts",
+      "runtime/household/tracking/location-fusion.ts",
+      "runtime/household/tracking/location-step.ts",
+      "runtime/household/tracking/late-evidence.ts",
+    ],
+    tests: [
+      "dist/test/runtime/household/cts/tracking-events-applier.test.js",
+      "dist/test/runtime/household/cts/cts-streams.test.js",
+      "dist/test/runtime/household/cts/cts-resilience.test.js",
+      "dist/test/runtime/household/cts/live-frames.test.js",
+      "dist/test/runtime/household/tracking/location-fusion.api.test.js",
+      "dist/test/runtime/household/tracking/tracking-fixes.test.js",
+      "dist/test/runtime/household/tracking/presence-chain.test.js",
+    ],
+  },
   "lease-fencing": {
     mutate: ["runtime/platform/cluster/cluster.store.ts", "runtime/platform/cluster/leases.ts"],
     tests: ["dist/test/runtime/platform/cluster/lease-fencing.test.js", "dist/test/runtime/platform/cluster/pg-leases.test.js"],
