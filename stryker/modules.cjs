@@ -49,6 +49,7 @@ module.exports = {
       "dist/test/runtime/household/tracking/location-fusion.api.test.js",
       "dist/test/runtime/household/tracking/tracking-fixes.test.js",
       "dist/test/runtime/household/tracking/presence-chain.test.js",
+      "dist/test/runtime/household/tracking/late-evidence.test.js",
     ],
   },
   "lease-fencing": {

@@ -72,6 +72,48 @@ describe("tracking events: what a batch reads before it is planned", function ()
     assert.equal((await planned("b")).reads, 0);
   });
 
+  /** One frame of the hall camera with the people given, captured at `at`. */
+  const frame = (event_id: string, people: Array<{ ph_id: string; identity_id: string; probability?: number }>, at = clock.now()) => {
+    const decoded = decodeTrackingEvent(trackingEventBytes({ camera_id: "hall-cam", event_id, people, at }, clock.now()));
+    assert.ok(decoded.ok);
+    return decoded.value;
+  };
+
+  it("places a frame from a camera whose clock runs ahead at careflow's now: a location in the future would make every later sighting look late", async () => {
+    const now = clock.now();
+    const ahead = await applier.plan(frame("ahead", [{ ph_id: "ph-a", identity_id: "member1" }], now + 5 * 60_000));
+    assert.deepEqual([ahead.atMs, ...ahead.fixes.map((f) => f.atMs)], [now, now]);
+    const behind = await applier.plan(frame("behind", [{ ph_id: "ph-b", identity_id: "member1" }], now - 2_000));
+    assert.deepEqual([behind.atMs, ...behind.fixes.map((f) => f.atMs)], [now - 2_000, now - 2_000], "a frame from the past keeps its capture time");
+  });
+
+  it("drops a frame older than cts.stale_seconds (one exactly that old is kept) or without a camera, saying why", () => {
+    const now = clock.now();
+    const stale = t.app.ctx.settings.cts.stale_seconds;
+    assert.equal(applier.check(frame("edge", [], now - stale * 1000), now), null);
+    assert.equal(applier.check(frame("old", [], now - stale * 1000 - 1_000), now), `tracking event captured ${stale + 1} s ago (stale after ${stale} s)`);
+    const nameless = decodeTrackingEvent(trackingEventBytes({ camera_id: "", event_id: "x", people: [] }, now));
+    assert.ok(nameless.ok);
+    assert.equal(applier.check(nameless.value, now), "tracking event without a camera_id");
+  });
+
+  it("places a person seen twice in one frame once, by the more confident sighting", async () => {
+    const plan = await applier.plan(
+      frame("twice", [
+        { ph_id: "ph-far", identity_id: "member2", probability: 0.6 },
+        { ph_id: "ph-near", identity_id: "member2", probability: 0.95 },
+        { ph_id: "ph-other", identity_id: "member4", probability: 0.7 },
+      ]),
+    );
+    assert.deepEqual(
+      plan.fixes.map((f) => [f.person_id, f.ph_id, Math.round(f.confidence * 100) / 100]),
+      [
+        ["member2", "ph-near", 0.95],
+        ["member4", "ph-other", 0.7],
+      ],
+    );
+  });
+
   it("reads them again together once they are a few seconds old, so a rename shows", async () => {
     const res = await t.request("PATCH", "/api/v1/persons/member3", { body: { display_name: "Margaret" } });
     assert.equal(res.status, 200, res.text);
