@@ -259,6 +259,8 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
       return engine;
     },
   };
+  // What node handlers, filters, escalation and the open-alert replay are given: built once here.
+  const services = careServices(ctx);
   lifecycle.add("web app socket", () => ctx.webapp.close());
   // A revoked or rotated key's sockets close at once, wherever it was revoked (the bus crosses instances).
   lifecycle.add(
@@ -283,7 +285,7 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
     }),
   );
   // Then the warnings and emergencies nobody has taken on yet, as their popups showed them.
-  showOpenAlertsOnConnect(ctx, careServices(ctx));
+  showOpenAlertsOnConnect(ctx, services);
 
   // An S3-compatible media store (s3-objects.ts) that does not answer yet is no reason not to
   // start: frames and clips fail with 503 until it does, and the rest of the household runs.
@@ -324,7 +326,7 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
   // GET /metrics (docs/metrics.md): its bus listeners first, so no alert raised from here on is missed.
   const metrics = new AppMetrics(ctx);
   lifecycle.add("metrics", () => metrics.stop());
-  const escalation = startEscalation(ctx, { services: careServices(ctx) });
+  const escalation = startEscalation(ctx, { services });
   lifecycle.add("escalation", () => escalation.stop());
   lifecycle.add("alert updates", forwardAlertUpdates(ctx));
   // One sweep of the shared rows and media for all instances: the `media-sweep` lease holder's.
@@ -550,12 +552,12 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
         }
       },
     };
-    const pipeline = new PipelineEngine(ctx, nodeRedHost, careServices(ctx));
+    const pipeline = new PipelineEngine(ctx, nodeRedHost, services);
     target.services = { ctx, engine: pipeline, devices: { services: deviceServices(ctx, aggregator), endpoints: deviceEndpoints } };
     await nodeRedHost.attach(target);
     lifecycle.add("node-red", () => nodeRedHost.detach(target));
     await pipeline.start();
-    pipeline.setGates(ruleGates(ctx, { services: careServices(ctx) }));
+    pipeline.setGates(ruleGates(ctx, { services }));
     engine = pipeline;
     lifecycle.add("engine", () => pipeline.stop());
     lifecycle.add("metrics: runs", metrics.watchRuns(pipeline.live));

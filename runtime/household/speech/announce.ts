@@ -6,9 +6,8 @@
  * one process go out one after another, so the binary frames of two never interleave on a
  * socket. Every "cannot" is an answer with its reason, never a throw.
  */
-import { NO_WEB_APP } from "../../../vocabulary/tablet";
 import type { ServiceAnswer } from "../../../vocabulary/answers";
-import type { AnnounceRequest, Announced } from "../../../vocabulary/tablet";
+import { NO_WEB_APP, type AnnounceRequest, type Announced } from "../../../vocabulary/tablet";
 import type { PlatformContext } from "../../platform/context";
 import type { WebAppHub } from "../../platform/ws/webapp-hub";
 import { storeSpeechClip } from "../media/speech-clips";

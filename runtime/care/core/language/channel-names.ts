@@ -9,12 +9,14 @@ import { registry } from "../../../../nodes/registry.generated";
 /** The fallback's hub route: the hub's notify service (`notifications.fallback.hub_notify_service`) to the family's phones. */
 export const HUB_NOTIFY = "hub_notify";
 
+/** A channel type of the generated registry by its id (`pwa_popup_text`). */
+export const channelOfType = (type: string) => registry.channels.find((e) => e.spec.type === type);
+
 /** Routes that are no channel type a step picks: the fallback's (notify/fallback.ts). */
 const ROUTE_NAMES: Readonly<Record<string, string>> = { [HUB_NOTIFY]: "Hub notification" };
 
 /** "Tablet popup": at the start of a line or as a label. An unknown id is said as it is. */
-export const channelName = (channel: string): string =>
-  registry.channels.find((e) => e.spec.type === channel)?.spec.displayName ?? ROUTE_NAMES[channel] ?? channel;
+export const channelName = (channel: string): string => channelOfType(channel)?.spec.displayName ?? ROUTE_NAMES[channel] ?? channel;
 
 /** "tablet popup": inside a sentence. */
 export function channelWords(channel: string): string {

@@ -6,8 +6,9 @@
  */
 import { registry } from "../../../../nodes/registry.generated";
 import type { ChannelLookup, Channels } from "./dispatch";
+import { channelOfType } from "../../core/language/channel-names";
 
-export const registeredChannel: ChannelLookup = (type) => registry.channels.find((e) => e.spec.type === type);
+export const registeredChannel: ChannelLookup = channelOfType;
 
 export const registeredChannels: Channels = {
   find: registeredChannel,

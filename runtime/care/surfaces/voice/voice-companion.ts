@@ -7,9 +7,8 @@
  * needs the right to converse (`POST /api/v1/voice/sessions`).
  */
 import { NO_WEB_APP } from "../../../../vocabulary/tablet";
-import { NO_VOICE_MODEL } from "../../../../vocabulary/voice";
 import type { ServiceAnswer } from "../../../../vocabulary/answers";
-import type { ConverseRequest, Conversing } from "../../../../vocabulary/voice";
+import { NO_VOICE_MODEL, type ConverseRequest, type Conversing } from "../../../../vocabulary/voice";
 import type { WebAppClient, WebAppFrame } from "../../../platform/ws/webapp-hub";
 import { seniorWords } from "../../../household/persons/senior-language";
 import { wordsIn } from "../../../platform/i18n/catalogs";
