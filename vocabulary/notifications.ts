@@ -2,6 +2,9 @@
 
 type Data = Readonly<Record<string, unknown>>;
 
+/** How urgent a notification is, most urgent first; a level picks the default channels and escalation. */
+export const ALERT_LEVELS = ["emergency", "warning", "info", "reminder"] as const;
+
 /** The notification step's config as the notify service reads it: level, channels, templates, channel options. */
 export type NotificationRequest = Data & { alert_level: string; channels?: string[]; message_template?: string };
 

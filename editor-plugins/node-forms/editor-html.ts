@@ -11,7 +11,7 @@ import { TRIGGER_NODE_TYPE, nodeRedType, type NodeSpec } from "../../nodes/_kit/
 import type { NodeRegistry } from "../../nodes/_kit/registry-types";
 import { browserScript, inlineScript } from "../browser-scripts";
 import { z } from "zod";
-import { triggerConfigSchema } from "../../nodes/trigger/trigger.node";
+import { triggerConfigSchema } from "../../nodes/triggers/rule/rule.node";
 import { deviceNodeRedType, type DeviceSpec } from "../../nodes/_kit/device-types";
 
 const PALETTE_CATEGORY = { step: "care steps", filter: "care filters", channel: "care channels" } as const;
@@ -166,7 +166,10 @@ function editorType(nodesDir: string, registry: NodeRegistry, spec: NodeSpec): E
   };
 }
 
-function triggerType(): EditorType {
+/** The rule trigger's folder under `nodes/`: its spec and its help. */
+const RULE_TRIGGER_FOLDER = "triggers/rule";
+
+function triggerType(nodesDir: string): EditorType {
   const schema = z.toJSONSchema(triggerConfigSchema, { io: "input", unrepresentable: "any" });
   delete (schema as { $schema?: string }).$schema;
   return {
@@ -185,7 +188,7 @@ function triggerType(): EditorType {
       enabled: "return !RED.nodes.dirty() && !!(RED.careflow && RED.careflow.runNow);",
       onclick: "RED.careflow.runNow(this.z);",
     },
-    help: `Starts the rule. Its settings are the rule's own: how it fires (\`trigger_type\`), the triggering sensor, the cron schedule, cool-off, daily limit and occupancy duration. The tab's name is the rule's name; disabling the tab disables the rule.\n\n\`system_health\` fires on careflow's own parts (a camera gone silent, the hub link down; \`system_health_config\`: \`part_kinds\` or one \`part_id\`, \`changes\`, \`min_minutes\`), once per change and once when the part is back; \`{{trigger_input.sentence}}\` says it ready to send ("The kitchen camera has sent nothing since 14:02.").\n\n**Docs:** [Triggers and gates](${DOCS_ROOT}/triggers) · [Health](${DOCS_ROOT}/health) · [Filters](${DOCS_ROOT}/filters)`,
+    help: `${fs.readFileSync(path.join(nodesDir, RULE_TRIGGER_FOLDER, "rule.help.md"), "utf8").trim()}\n\n**Docs:** [Triggers and gates](${DOCS_ROOT}/triggers) · [Health](${DOCS_ROOT}/health) · [Filters](${DOCS_ROOT}/filters)`,
   };
 }
 
@@ -221,7 +224,7 @@ export function renderEditorHtml(nodesDir: string, registry: NodeRegistry): stri
     style,
     `<script type="text/javascript">${inlineScript(browserScript("channels-field"))}</script>`,
     `<script type="text/javascript">${inlineScript(browserScript("form"))}</script>`,
-    registration(triggerType()),
+    registration(triggerType(nodesDir)),
   ];
   for (const spec of allSpecs(registry)) parts.push(registration(editorType(nodesDir, registry, spec)));
   for (const { spec } of registry.devices) parts.push(registration(deviceEditorType(nodesDir, spec)));

@@ -64,13 +64,24 @@ export type NotificationSettings = Settings["notifications"];
 /** A notification step's options for the channels (`eink_targets`, `webhook_url`, ...), by key. */
 export type ChannelOptions = Readonly<Record<string, unknown>>;
 
+/** A channel's part of the notification step's config (issue 48 §5: a channel owns its fields). */
+export interface ChannelStepFields {
+  /** Where the step lists the channel: the senior's own screen first, the integrators' webhook last. */
+  order: number;
+  /** The channel's own words, the step's `<type>_template` field; left out: it says the message. */
+  words?: z.ZodType;
+  /**
+   * The step's options this channel reads (`eink_targets`, `webhook_url`), by key. They are kept
+   * with the send (and its alert), so an escalation re-send uses the same options. Two channels
+   * may share an option only as the same field.
+   */
+  options?: Readonly<Record<string, z.ZodType>>;
+}
+
 export interface ChannelSpec<S extends z.ZodObject = z.ZodObject> extends NodeSpecBase<S> {
   kind: "channel";
-  /**
-   * Keys of the notification step's config this channel reads. They are kept with the
-   * send (and its alert), so an escalation re-send uses the same options.
-   */
-  stepOptions?: readonly string[];
+  /** What this channel adds to the notification step: the step's form, schema and checks are composed from these. */
+  step: ChannelStepFields;
   /**
    * The channel's config for one send, from the step's options and the settings; the
    * spec's schema then fills defaults and refuses what is wrong. Without it the channel

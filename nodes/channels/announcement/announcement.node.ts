@@ -14,7 +14,15 @@ export const spec = defineChannel({
     })
     .strict(),
   // A rule picks the mode on its notification step; the schema above refuses anything else.
-  stepOptions: ["announcement_mode"],
+  step: {
+    order: 8,
+    options: {
+      announcement_mode: z
+        .enum(["stream", "file"])
+        .optional()
+        .describe("Announcement in the web app: `stream` (default) sends audio as it is made; `file` a link to a clip"),
+    },
+  },
   configFrom: (options) => (options.announcement_mode === undefined ? {} : { mode: options.announcement_mode }),
   palette: { color: "#F3B567", icon: "font-awesome/fa-bullhorn" },
 });

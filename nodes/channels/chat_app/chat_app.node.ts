@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { defineChannel } from "../../_kit/define";
-import { ALERT_LEVELS } from "../../steps/notification/notification.node";
+import { template } from "../../_kit/fields";
+import { ALERT_LEVELS } from "../../../vocabulary/notifications";
 
 export const chatTarget = z
   .object({
@@ -23,6 +24,7 @@ export const spec = defineChannel({
       include_image: z.boolean().default(true).describe("Attach the run's image when there is one"),
     })
     .strict(),
+  step: { order: 2, words: template("Chat message override", { title: "Chat message" }).optional() },
   configFrom: (_options, notifications) => ({
     targets: notifications.chat_app.targets,
     max_image_side: notifications.chat_app.max_image_side,

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineChannel } from "../../_kit/define";
+import { householdRef, template } from "../../_kit/fields";
 
 export const spec = defineChannel({
   type: "eink",
@@ -17,7 +18,15 @@ export const spec = defineChannel({
       dither: z.boolean().default(false).describe("Dither the rendered image for black-and-white panels; off keeps text crisp"),
     })
     .strict(),
-  stepOptions: ["eink_targets", "eink_template_id", "eink_expiry_minutes"],
+  step: {
+    order: 3,
+    words: template("E-ink text override", { title: "E-ink text" }).optional(),
+    options: {
+      eink_targets: z.array(householdRef("sensor", "An e-ink display")).optional().describe("E-ink sensor ids; empty = all displays"),
+      eink_template_id: z.union([z.string(), z.number().int()]).optional().describe("E-ink template"),
+      eink_expiry_minutes: z.number().positive().default(30).describe("Minutes until the display returns to its default card"),
+    },
+  },
   configFrom: (options, notifications) => ({
     targets: options.eink_targets ?? [],
     template_id: options.eink_template_id,

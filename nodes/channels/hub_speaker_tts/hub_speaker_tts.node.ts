@@ -1,5 +1,9 @@
 import { z } from "zod";
 import { defineChannel } from "../../_kit/define";
+import { template } from "../../_kit/fields";
+
+/** The step's speaker, for this channel and the tts channel's clip alike. */
+export const hubMediaPlayer = z.string().optional().describe("Hub media player entity for tts");
 
 export const spec = defineChannel({
   type: "hub_speaker_tts",
@@ -17,7 +21,11 @@ export const spec = defineChannel({
       language: z.string().optional().describe("Language code, e.g. en or hi; empty = tts.default_language, else the senior's language"),
     })
     .strict(),
-  stepOptions: ["hub_media_player"],
+  step: {
+    order: 4,
+    words: template("Hub speaker text override", { title: "Speaker's words" }).optional(),
+    options: { hub_media_player: hubMediaPlayer },
+  },
   configFrom: (options) => (typeof options.hub_media_player === "string" && options.hub_media_player ? { media_player: options.hub_media_player } : {}),
   palette: { color: "#F3B567", icon: "font-awesome/fa-volume-up" },
 });

@@ -14,5 +14,6 @@ export const spec = defineChannel({
       }).optional(),
     })
     .strict(),
+  step: { order: 5, words: template("What the voice companion says", { title: "Voice companion's words" }).optional() },
   palette: { color: "#F3B567", icon: "font-awesome/fa-microphone" },
 });

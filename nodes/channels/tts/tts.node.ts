@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineChannel } from "../../_kit/define";
+import { hubMediaPlayer } from "../hub_speaker_tts/hub_speaker_tts.node";
 
 export const spec = defineChannel({
   type: "tts",
@@ -19,7 +20,8 @@ export const spec = defineChannel({
         .describe("Speaker entity that plays the audio; the step's hub_media_player overrides it"),
     })
     .strict(),
-  stepOptions: ["hub_media_player"],
+  // The same speaker option as the hub speaker's: one field on the step for both.
+  step: { order: 7, options: { hub_media_player: hubMediaPlayer } },
   configFrom: (options) => (typeof options.hub_media_player === "string" && options.hub_media_player ? { media_player: options.hub_media_player } : {}),
   palette: { color: "#F3B567", icon: "font-awesome/fa-bullhorn" },
 });

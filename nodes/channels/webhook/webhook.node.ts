@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineChannel } from "../../_kit/define";
+import { template } from "../../_kit/fields";
 
 export const spec = defineChannel({
   type: "webhook",
@@ -13,7 +14,11 @@ export const spec = defineChannel({
       headers: z.record(z.string(), z.string()).default({}).describe("Extra headers, e.g. Authorization: Bearer <token>"),
     })
     .strict(),
-  stepOptions: ["webhook_url"],
+  step: {
+    order: 6,
+    words: template("Webhook body; JSON when it parses as JSON", { title: "Webhook body" }).optional(),
+    options: { webhook_url: z.string().url().optional().describe("Overrides the global webhook URL") },
+  },
   configFrom: (options, notifications) => ({
     url: options.webhook_url ?? notifications.webhook.url ?? undefined,
     timeout_seconds: notifications.webhook.timeout_seconds,

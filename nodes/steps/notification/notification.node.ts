@@ -1,12 +1,19 @@
 import { z } from "zod";
+import { ALERT_LEVELS } from "../../../vocabulary/notifications";
 import { defineStep } from "../../_kit/define";
-import { householdRef, template } from "../../_kit/fields";
+import { template } from "../../_kit/fields";
+import { channelSpecs } from "../../channels/channels.generated";
+import { stepFieldsOfChannels } from "./channel-fields";
 
-export const CHANNEL_NAMES = ["pwa_popup_text", "chat_app", "eink", "hub_speaker_tts", "pwa_realtime_ai", "webhook", "tts", "announcement"] as const;
-export const ALERT_LEVELS = ["emergency", "warning", "info", "reminder"] as const;
+/** The channels in the order the step lists them (each channel's `step.order`). */
+const channels = [...channelSpecs].sort((a, b) => a.step.order - b.step.order);
+
+export const CHANNEL_NAMES = channels.map((c) => c.type) as [string, ...string[]];
 
 /** Why an empty channel list is refused at every gate (deploy, REST, import, MCP, the editor's form). */
 export const NO_CHANNELS = "a notification must reach someone: choose at least one channel, or leave channels out to use the alert level's default channels";
+
+const { words, options } = stepFieldsOfChannels(channels);
 
 export const spec = defineStep({
   type: "notification",
@@ -24,21 +31,9 @@ export const spec = defineStep({
         .meta({ description: "Replaces the level's default channels; leave it out to use them", level_channels: true })
         .optional(),
       message_template: template("Message; when empty the base message is used", { multiline: true, words_preview: true }).optional(),
-      pwa_popup_text_template: template("Popup text override", { title: "Popup text" }).optional(),
-      chat_app_template: template("Chat message override", { title: "Chat message" }).optional(),
-      pwa_realtime_ai_template: template("What the voice companion says", { title: "Voice companion's words" }).optional(),
-      eink_template: template("E-ink text override", { title: "E-ink text" }).optional(),
-      hub_speaker_tts_template: template("Hub speaker text override", { title: "Speaker's words" }).optional(),
-      webhook_template: template("Webhook body; JSON when it parses as JSON", { title: "Webhook body" }).optional(),
-      eink_targets: z.array(householdRef("sensor", "An e-ink display")).optional().describe("E-ink sensor ids; empty = all displays"),
-      eink_template_id: z.union([z.string(), z.number().int()]).optional().describe("E-ink template"),
-      eink_expiry_minutes: z.number().positive().default(30).describe("Minutes until the display returns to its default card"),
-      webhook_url: z.string().url().optional().describe("Overrides the global webhook URL"),
-      hub_media_player: z.string().optional().describe("Hub media player entity for tts"),
-      announcement_mode: z
-        .enum(["stream", "file"])
-        .optional()
-        .describe("Announcement in the web app: `stream` (default) sends audio as it is made; `file` a link to a clip"),
+      // Each channel's own words (`<channel>_template`), then each channel's options: declared by the channel.
+      ...words,
+      ...options,
       trigger_cooloff: z.boolean().default(true).describe("Mark the run cool-off-worthy"),
     })
     .strict(),

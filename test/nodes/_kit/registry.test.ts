@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { checkConfig, configJsonSchema, defaultConfig, migrateConfig } from "../../../nodes/_kit/config";
-import { REGISTRY_FILE, renderRegistry, sourceNodesDir } from "../../../nodes/_build/generate-registry";
+import { renderGenerated, sourceNodesDir } from "../../../nodes/_build/generate-registry";
 import { renderNodeDocs } from "../../../nodes/_build/generate-docs";
 import { generatedFiles } from "../../../nodes/_build/generated-files";
 import { allSpecs } from "../../../nodes/_kit/registry-types";
@@ -14,9 +14,15 @@ import { nodeRedType } from "../../../nodes/_kit/types";
 import { registry } from "../../../nodes/registry.generated";
 
 describe("node registry", () => {
-  it("is not stale: nodes/registry.generated.ts matches the node folders (run `npm run generate`)", () => {
+  it("is not stale: nodes/registry.generated.ts and the channel list match the node folders (run `npm run generate`)", () => {
     const dir = sourceNodesDir();
-    assert.equal(fs.readFileSync(path.join(dir, REGISTRY_FILE), "utf8"), renderRegistry(dir));
+    for (const [rel, text] of renderGenerated(dir)) assert.equal(fs.readFileSync(path.join(dir, rel), "utf8"), text, rel);
+  });
+
+  it("keeps the rule trigger in its own folder with help text, like every node", () => {
+    const help = path.join(sourceNodesDir(), "triggers", "rule", "rule.help.md");
+    assert.ok(fs.existsSync(help), `missing ${help}`);
+    assert.match(fs.readFileSync(help, "utf8"), /system_health/, "the help names every way a rule fires");
   });
 
   it("has unique Node-RED type ids", () => {

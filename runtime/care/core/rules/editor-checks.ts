@@ -6,7 +6,7 @@
  */
 import cronstrue from "cronstrue";
 import { z } from "zod";
-import { cronProblem } from "../../../../nodes/trigger/trigger.node";
+import { cronProblem } from "../../../../nodes/triggers/rule/rule.node";
 import type { CareContext } from "../context";
 import { ValidationError } from "../../../platform/core/errors";
 import { parseInput } from "../../../platform/core/validation";

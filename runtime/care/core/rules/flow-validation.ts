@@ -5,7 +5,7 @@
  * broken but not changed by this deploy does not block it.
  */
 import { checkConfig, migrateConfig, MigrationError } from "../../../../nodes/_kit/config";
-import { triggerConfigSchema } from "../../../../nodes/trigger/trigger.node";
+import { triggerConfigSchema } from "../../../../nodes/triggers/rule/rule.node";
 import { describeIssue } from "../../../platform/core/validation";
 import type { FlowNode } from "../../../platform/nodered/flow-store";
 import { isTriggerNode, specOfNode } from "./care-types";

@@ -5,7 +5,7 @@ import { ConflictError, ValidationError } from "../../../platform/core/errors";
 import { sameName } from "../../../platform/core/name-key";
 import { sensorExists, sensorIds } from "../../../household/sensors/sensors.service";
 import { suggest, didYouMean } from "../language/suggest";
-import { chatCommand, ctsWindowConfigSchema, maxDailyTriggers, systemHealthConfigSchema, TRIGGER_TYPES } from "../../../../nodes/trigger/trigger.node";
+import { chatCommand, ctsWindowConfigSchema, maxDailyTriggers, systemHealthConfigSchema, TRIGGER_TYPES } from "../../../../nodes/triggers/rule/rule.node";
 
 const triggerFields = {
   trigger_type: z.enum(TRIGGER_TYPES),

@@ -4,7 +4,7 @@
  * and step order from the index.
  */
 import type { FlowNode } from "../../../platform/nodered/flow-store";
-import { triggerConfigSchema, type TriggerConfig } from "../../../../nodes/trigger/trigger.node";
+import { triggerConfigSchema, type TriggerConfig } from "../../../../nodes/triggers/rule/rule.node";
 import { filterSpecOfNode, isTriggerNode, stepSpecOfNode } from "./care-types";
 
 export interface RuleRow {

@@ -9,7 +9,7 @@ import { checkConfig } from "../../../../nodes/_kit/config";
 import { configJsonSchema } from "../../../../nodes/_kit/config";
 import { refStrings, type HouseholdRef, type JsonSchemaNode } from "../../../../nodes/_kit/fields";
 import type { Settings } from "../../../../settings";
-import { triggerConfigSchema } from "../../../../nodes/trigger/trigger.node";
+import { triggerConfigSchema } from "../../../../nodes/triggers/rule/rule.node";
 import { z } from "zod";
 import { nameKey } from "../../../platform/core/name-key";
 import { describeIssue } from "../../../platform/core/validation";

@@ -4,7 +4,7 @@
  * runtime and the editor follow at once.
  */
 import { randomBytes } from "node:crypto";
-import { triggerConfigSchema } from "../../../../nodes/trigger/trigger.node";
+import { triggerConfigSchema } from "../../../../nodes/triggers/rule/rule.node";
 import type { CareContext } from "../context";
 import { isoNow } from "../../../platform/core/clock";
 import { NotFoundError } from "../../../platform/core/errors";

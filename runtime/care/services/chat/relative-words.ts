@@ -4,7 +4,7 @@
  * expired: no hint of which), how to join, and the Household page's test message; the levels
  * always in the family's words. Every word from the catalogs' `chat.*`.
  */
-import { ALERT_LEVELS } from "../../../../nodes/steps/notification/notification.node";
+import { ALERT_LEVELS } from "../../../../vocabulary/notifications";
 import type { PlatformContext } from "../../../platform/context";
 import { wordsIn, type Words } from "../../../platform/i18n/catalogs";
 import { LINK_CODE_MINUTES, type RelativeView } from "./relatives.service";

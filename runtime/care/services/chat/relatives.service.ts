@@ -10,7 +10,7 @@ import { createHash, randomInt } from "node:crypto";
 import { z } from "zod";
 import type { ChatTarget } from "../../../../vocabulary/chat";
 import type { NotificationSettings } from "../../../../nodes/_kit/types";
-import { ALERT_LEVELS } from "../../../../nodes/steps/notification/notification.node";
+import { ALERT_LEVELS } from "../../../../vocabulary/notifications";
 import type { PlatformContext } from "../../../platform/context";
 import type { Principal } from "../../../platform/auth/principal";
 import { recordAudit } from "../../../platform/audit/audit.store";

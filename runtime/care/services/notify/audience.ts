@@ -6,7 +6,8 @@
  * senior would read a message meant for the family, or that nobody would.
  */
 import { z } from "zod";
-import { ALERT_LEVELS, CHANNEL_NAMES } from "../../../../nodes/steps/notification/notification.node";
+import { CHANNEL_NAMES } from "../../../../nodes/steps/notification/notification.node";
+import { ALERT_LEVELS } from "../../../../vocabulary/notifications";
 import type { CareContext } from "../../core/context";
 import { parseInput } from "../../../platform/core/validation";
 import { listPersons } from "../../../household/persons/persons.service";

@@ -13,5 +13,5 @@ export const registeredChannel: ChannelLookup = channelOfType;
 export const registeredChannels: Channels = {
   find: registeredChannel,
   // Every channel's options, whatever this send's channels: an escalation re-send keeps them all.
-  optionKeys: [...new Set(registry.channels.flatMap((e) => e.spec.stepOptions ?? []))],
+  optionKeys: [...new Set(registry.channels.flatMap((e) => Object.keys(e.spec.step.options ?? {})))],
 };

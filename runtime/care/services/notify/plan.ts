@@ -19,7 +19,7 @@ export interface NotificationPlan {
   execution_id: number | null;
   /** The chat whose command started the run: an alert-less message answers only that chat. */
   reply_chat_id?: string | null;
-  /** The step's options for the channels (each channel spec's `stepOptions`). */
+  /** The step's options for the channels (each channel spec's `step.options`). */
   options: ChannelOptions;
   /** Null when the level does not escalate. */
   escalation: { interval_minutes: number; repeat_count: number } | null;

@@ -1,5 +1,5 @@
 /** The immutable picture of a rule taken when a run starts: what ran is always readable later. */
-import type { TriggerConfig } from "../../../../../nodes/trigger/trigger.node";
+import type { TriggerConfig } from "../../../../../nodes/triggers/rule/rule.node";
 import { contextViews, edgesOf, ruleView, stepViews, type EdgeView, type RuleNodes } from "../../rules/rule-model";
 
 export interface SnapshotStep {

@@ -15,7 +15,7 @@
 import type { CareContext } from "../../context";
 import { trackingWindow } from "../../../../household/cts/tracking-window";
 import { windowPayload, type WindowPayload } from "../../../../../nodes/_kit/tracking-window-payload";
-import { ctsWindowConfigSchema, type CtsWindowConfig } from "../../../../../nodes/trigger/trigger.node";
+import { ctsWindowConfigSchema, type CtsWindowConfig } from "../../../../../nodes/triggers/rule/rule.node";
 import type { RuleView } from "../../rules/rule-model";
 import { triggerContext, type RuleFirer } from "../engine/types";
 import { fireLogged, Inflight, rulesWithTrigger, type Trigger } from "./trigger-kit";

@@ -12,7 +12,7 @@ import type { CareContext } from "../../context";
 import type { PartChangeEvent } from "../../../../platform/core/event-bus";
 import type { PartState } from "../../../../platform/health/parts-board";
 import { sensorOfPart } from "../../../../platform/health/parts-watch";
-import { systemHealthConfigSchema, type SystemHealthConfig } from "../../../../../nodes/trigger/trigger.node";
+import { systemHealthConfigSchema, type SystemHealthConfig } from "../../../../../nodes/triggers/rule/rule.node";
 import type { PartChange } from "../../../../../nodes/_kit/part-kinds";
 import type { RuleView } from "../../rules/rule-model";
 import { triggerContext, type RuleFirer } from "../engine/types";

@@ -4,7 +4,7 @@
  * dependencies, or nothing: a failure after the deploy removes the new rule again.
  */
 import { checkConfig } from "../../../../../nodes/_kit/config";
-import { triggerConfigSchema } from "../../../../../nodes/trigger/trigger.node";
+import { triggerConfigSchema } from "../../../../../nodes/triggers/rule/rule.node";
 import type { CareContext } from "../../context";
 import { isoNow } from "../../../../platform/core/clock";
 import { ConflictError, ValidationError } from "../../../../platform/core/errors";

@@ -3,7 +3,7 @@
  * external things it needs listed by name, so it can move between households.
  */
 import { z } from "zod";
-import { ctsWindowConfigSchema, maxDailyTriggers, systemHealthConfigSchema, TRIGGER_TYPES } from "../../../../../nodes/trigger/trigger.node";
+import { ctsWindowConfigSchema, maxDailyTriggers, systemHealthConfigSchema, TRIGGER_TYPES } from "../../../../../nodes/triggers/rule/rule.node";
 
 export const BUNDLE_SCHEMA_VERSION = 1;
 

@@ -4,8 +4,8 @@
  */
 import { validateDetailed } from "node-cron";
 import { z } from "zod";
-import { householdRef } from "../_kit/fields";
-import { PART_CHANGES, PART_KINDS } from "../_kit/part-kinds";
+import { householdRef } from "../../_kit/fields";
+import { PART_CHANGES, PART_KINDS } from "../../_kit/part-kinds";
 
 export const TRIGGER_TYPES = [
   "sensor_event",
