@@ -11,7 +11,7 @@ import { z } from "zod";
 import type { AppContext } from "../context";
 import { listAudit } from "../../platform/audit/audit.store";
 import { intParam } from "../../platform/http/params";
-import { parseQuery } from "../../platform/http/query";
+import { queryParser } from "../../platform/http/query";
 import { reply, route } from "../../platform/http/route";
 import { createKey, listKeys, revokeKey, rotateKey, type ManagedKeyView } from "./keys.service";
 import { deviceSetup } from "./device-setup";
@@ -19,6 +19,8 @@ import { webappSetup } from "../ops/webapp-link";
 
 /** The audit log's page: the newest 100 unless asked, at most 1000. */
 export const AUDIT_MAX_LIMIT = 1000;
+
+const auditQuery = queryParser({ limit: z.coerce.number().int().min(1).max(AUDIT_MAX_LIMIT).default(100) });
 
 export function keysRouter(ctx: AppContext): Router {
   const r = Router();
@@ -47,7 +49,7 @@ export function keysRouter(ctx: AppContext): Router {
   );
   r.get(
     "/admin/audit",
-    route((req) => listAudit(ctx.db, parseQuery(req, { limit: z.coerce.number().int().min(1).max(AUDIT_MAX_LIMIT).default(100) }).limit)),
+    route((req) => listAudit(ctx.db, auditQuery(req).limit)),
   );
   return r;
 }

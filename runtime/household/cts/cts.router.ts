@@ -8,18 +8,18 @@ import { Router } from "express";
 import { z } from "zod";
 import type { PlatformContext } from "../../platform/context";
 import { intParam } from "../../platform/http/params";
-import { parseQuery } from "../../platform/http/query";
+import { queryParser } from "../../platform/http/query";
 import { route } from "../../platform/http/route";
 import { reloadPresenceConfig } from "../tracking/presence-config";
 import { acknowledge, listProfileSignals } from "./signal-views";
 
 export const CTS_DISABLED = { detail: "Continuous tracking is disabled (cts.enabled is false)", code: "cts.disabled" } as const;
 
-const signalQuery = {
+const signalsQuery = queryParser({
   person_id: z.string().min(1).max(64).optional(),
   kind: z.string().min(1).max(40).optional(),
   limit: z.coerce.number().int().min(1).max(500).default(100),
-};
+});
 
 export function ctsRouter(ctx: PlatformContext): Router {
   const r = Router();
@@ -41,14 +41,14 @@ export function ctsRouter(ctx: PlatformContext): Router {
   r.get(
     "/cts/signals",
     route((req) => {
-      const q = parseQuery(req, signalQuery);
+      const q = signalsQuery(req);
       return listProfileSignals(ctx, { person_ids: q.person_id ? [q.person_id] : [], kinds: q.kind ? [q.kind] : [] }, q.limit);
     }),
   );
   r.get(
     "/cts/signals/unacknowledged",
     route((req) => {
-      const q = parseQuery(req, signalQuery);
+      const q = signalsQuery(req);
       return listProfileSignals(ctx, { person_ids: q.person_id ? [q.person_id] : [], kinds: q.kind ? [q.kind] : [], unacknowledged: true }, q.limit);
     }),
   );

@@ -3,7 +3,7 @@ import { Router } from "express";
 import { z } from "zod";
 import type { PlatformContext } from "../../platform/context";
 import { ServiceUnavailableError } from "../../platform/core/errors";
-import { parseQuery } from "../../platform/http/query";
+import { queryParser } from "../../platform/http/query";
 import { route } from "../../platform/http/route";
 import type { HubClient } from "./hub-client";
 import { usableHub, type HubLink } from "./hub";
@@ -19,6 +19,8 @@ async function connectedClient(link: HubLink): Promise<HubClient> {
   return hub.client;
 }
 
+const haSyncQuery = queryParser({ room_name: z.string().min(1).max(200).optional() });
+
 export function haSyncRouter(ctx: PlatformContext, link: HubLink): Router {
   const r = Router();
   r.post(
@@ -28,7 +30,7 @@ export function haSyncRouter(ctx: PlatformContext, link: HubLink): Router {
   r.post(
     "/ha/sync/sensors",
     route(async (req) => {
-      const q = parseQuery(req, { room_name: z.string().min(1).max(200).optional() });
+      const q = haSyncQuery(req);
       return syncSensors(ctx, await connectedClient(link), q.room_name);
     }),
   );

@@ -1,26 +1,23 @@
 import { Router } from "express";
 import { z } from "zod";
 import type { PlatformContext } from "../../platform/context";
-import { parseQuery } from "../../platform/http/query";
+import { queryParser } from "../../platform/http/query";
 import { reply, route } from "../../platform/http/route";
 import { createSensor, deleteSensor, getSensor, listSensors, updateSensor } from "./sensors.service";
 import { SENSOR_TYPES } from "./sensor-types";
 import { storeIdQuery } from "../../../nodes/_kit/store-id";
 
+const sensorsQuery = queryParser({
+  room_id: storeIdQuery().optional(),
+  sensor_type: z.enum(SENSOR_TYPES).optional(),
+  source: z.string().min(1).optional(),
+});
+
 export function sensorsRouter(ctx: PlatformContext): Router {
   const r = Router();
   r.get(
     "/sensors",
-    route((req) =>
-      listSensors(
-        ctx,
-        parseQuery(req, {
-          room_id: storeIdQuery().optional(),
-          sensor_type: z.enum(SENSOR_TYPES).optional(),
-          source: z.string().min(1).optional(),
-        }),
-      ),
-    ),
+    route((req) => listSensors(ctx, sensorsQuery(req))),
   );
   r.post(
     "/sensors",

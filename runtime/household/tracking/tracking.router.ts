@@ -6,12 +6,16 @@
 import { Router } from "express";
 import { z } from "zod";
 import type { PlatformContext } from "../../platform/context";
-import { parseQuery } from "../../platform/http/query";
+import { queryParser } from "../../platform/http/query";
 import { route } from "../../platform/http/route";
 import { listMemberLocations, memberHistory, memberLocation, memberSightings } from "./location-views";
 
 /** A month of history at most; a day by default, as the spec's example. */
 const MAX_HISTORY_HOURS = 24 * 31;
+
+const historyQuery = queryParser({ hours: z.coerce.number().positive().max(MAX_HISTORY_HOURS).default(24) });
+
+const limitQuery = queryParser({ limit: z.coerce.number().int().min(1).max(200).default(20) });
 
 export function trackingRouter(ctx: PlatformContext): Router {
   const r = Router();
@@ -26,14 +30,14 @@ export function trackingRouter(ctx: PlatformContext): Router {
   r.get(
     "/persons/:id/history",
     route((req) => {
-      const q = parseQuery(req, { hours: z.coerce.number().positive().max(MAX_HISTORY_HOURS).default(24) });
+      const q = historyQuery(req);
       return memberHistory(ctx, req.params.id, q.hours);
     }),
   );
   r.get(
     "/persons/:id/sightings",
     route((req) => {
-      const q = parseQuery(req, { limit: z.coerce.number().int().min(1).max(200).default(20) });
+      const q = limitQuery(req);
       return memberSightings(ctx, req.params.id, q.limit);
     }),
   );

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { createAlert } from "../../../runtime/household/alerts/alerts.service";
+import { createAlert, storeAlertNotification } from "../../../runtime/household/alerts/alerts.service";
 import { KEYS, startTestApp, type TestApp } from "../../support/test-app";
 
 describe("alerts", () => {
@@ -25,6 +25,17 @@ describe("alerts", () => {
     );
     assert.equal((await t.get("/api/v1/alerts?resolved=true")).body.length, 0);
     assert.equal((await t.get("/api/v1/alerts?resolved=maybe")).status, 422);
+  });
+
+  it("shows an alert's own fields, never the send's plan (a webhook address) or careflow's keys", async () => {
+    const sent = await createAlert(t.app.ctx, { alert_type: "door", level: "warning", description: "Door open", idempotency_key: "7:2:0" });
+    await storeAlertNotification(t.app.ctx, sent.id, JSON.stringify({ options: { webhook_url: "https://hooks.example/secret-token" } }));
+    for (const shown of [(await t.get("/api/v1/alerts?alert_type=door")).body[0], (await t.get(`/api/v1/alerts/${sent.id}`)).body]) {
+      assert.equal(shown.id, sent.id);
+      assert.equal(shown.description, "Door open");
+      for (const inner of ["notification_json", "idempotency_key", "escalation_sent"]) assert.ok(!(inner in shown), `${inner} is not shown`);
+      assert.doesNotMatch(JSON.stringify(shown), /secret-token/);
+    }
   });
 
   it("dismiss resolves the alert and records who did it", async () => {

@@ -8,13 +8,20 @@ import { z } from "zod";
 import type { CareContext } from "../../core/context";
 import { parseInput } from "../../../platform/core/validation";
 import { isoAt } from "../../../platform/core/clock";
-import { pagingQuery, parseQuery } from "../../../platform/http/query";
+import { pagingQuery, queryParser } from "../../../platform/http/query";
 import { route } from "../../../platform/http/route";
 import { dayBounds, parseDate } from "../reports/local-day";
 import { listQueries } from "./retrieval";
 import { askRepository } from "./ask";
 
 const askBody = z.object({ query: z.string().trim().min(1).max(1000) }).strict();
+
+const questionsQuery = queryParser({
+  date: z.string().max(10).optional(),
+  answered_via: z.enum(["model", "passage", "none"]).optional(),
+  q: z.string().min(1).max(200).optional(),
+  ...pagingQuery(50, 200),
+});
 
 export function knowledgeQueryRouter(ctx: CareContext): Router {
   const r = Router();
@@ -28,12 +35,7 @@ export function knowledgeQueryRouter(ctx: CareContext): Router {
   r.get(
     "/knowledge-interactions/queries",
     route(async (req) => {
-      const q = parseQuery(req, {
-        date: z.string().max(10).optional(),
-        answered_via: z.enum(["model", "passage", "none"]).optional(),
-        q: z.string().min(1).max(200).optional(),
-        ...pagingQuery(50, 200),
-      });
+      const q = questionsQuery(req);
       const day = q.date ? dayBounds(parseDate(q.date, "date"), ctx.settings.app.timezone) : null;
       const { items, total } = await listQueries(ctx.db, {
         from: day ? isoAt(day.from) : undefined,

@@ -10,7 +10,7 @@
 import { Router, type Request } from "express";
 import { z } from "zod";
 import { CareflowError, NotFoundError } from "../../../platform/core/errors";
-import { pagingQuery, parseQuery } from "../../../platform/http/query";
+import { pagingQuery, queryParser } from "../../../platform/http/query";
 import { reply, route } from "../../../platform/http/route";
 import type { CareContext } from "../../core/context";
 import type { OccupancyBoard } from "../../../household/occupancy/occupancy.board";
@@ -18,7 +18,20 @@ import type { CallLog } from "./call-log";
 import { UnknownToolError, type ToolRegistry, type ToolSet } from "./registry";
 import { originGuard, originPolicy } from "./guard";
 
-const setOf = (req: Request): ToolSet => parseQuery(req, { set: z.enum(["all", "voice"]).default("all") }).set as ToolSet;
+const toolSetQuery = queryParser({ set: z.enum(["all", "voice"]).default("all") });
+
+const setOf = (req: Request): ToolSet => toolSetQuery(req).set as ToolSet;
+
+const callsQuery = queryParser({
+  tool: z.string().min(1).max(100).optional(),
+  caller: z.string().min(1).max(200).optional(),
+  outcome: z.enum(["ok", "error", "refused"]).optional(),
+  since: z.iso
+    .datetime({ offset: true })
+    .transform((s) => new Date(s).toISOString())
+    .optional(),
+  ...pagingQuery(50, 500),
+});
 
 export function mcpRestRouter(ctx: CareContext, occupancy: OccupancyBoard, registry: ToolRegistry, calls: CallLog): Router {
   const r = Router();
@@ -43,20 +56,7 @@ export function mcpRestRouter(ctx: CareContext, occupancy: OccupancyBoard, regis
   );
   r.get(
     "/mcp/calls",
-    route((req) =>
-      calls.list(
-        parseQuery(req, {
-          tool: z.string().min(1).max(100).optional(),
-          caller: z.string().min(1).max(200).optional(),
-          outcome: z.enum(["ok", "error", "refused"]).optional(),
-          since: z.iso
-            .datetime({ offset: true })
-            .transform((s) => new Date(s).toISOString())
-            .optional(),
-          ...pagingQuery(50, 500),
-        }),
-      ),
-    ),
+    route((req) => calls.list(callsQuery(req))),
   );
   return r;
 }

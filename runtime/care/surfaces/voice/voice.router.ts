@@ -9,7 +9,7 @@ import { Router } from "express";
 import { z } from "zod";
 import { NotFoundError, ServiceUnavailableError } from "../../../platform/core/errors";
 import { parseInput } from "../../../platform/core/validation";
-import { parseQuery } from "../../../platform/http/query";
+import { queryParser } from "../../../platform/http/query";
 import { reply, route } from "../../../platform/http/route";
 import type { CareContext } from "../../core/context";
 import type { VoiceCompanion } from "./voice-companion";
@@ -21,6 +21,8 @@ const startBody = z
     instruction: z.string().trim().min(1).max(2000).nullable().default(null).describe("how to speak, added to the base instruction"),
   })
   .strict();
+
+const voiceQuery = queryParser({ session_id: z.string().min(1).max(64).optional(), limit: z.coerce.number().int().min(1).max(500).default(50) });
 
 export function voiceRouter(ctx: CareContext, voice: VoiceCompanion): Router {
   const r = Router();
@@ -47,7 +49,7 @@ export function voiceRouter(ctx: CareContext, voice: VoiceCompanion): Router {
   r.get(
     "/voice/turns",
     route(async (req) => {
-      const q = parseQuery(req, { session_id: z.string().min(1).max(64).optional(), limit: z.coerce.number().int().min(1).max(500).default(50) });
+      const q = voiceQuery(req);
       return { turns: await recentTurns(ctx.db, { ...(q.session_id ? { session_id: q.session_id } : {}), limit: q.limit }) };
     }),
   );

@@ -3,7 +3,7 @@ import { Router } from "express";
 import { z } from "zod";
 import type { CareContext } from "../../context";
 import { intParam } from "../../../../platform/http/params";
-import { parseQuery } from "../../../../platform/http/query";
+import { queryParser } from "../../../../platform/http/query";
 import { reply, route } from "../../../../platform/http/route";
 import { detailView } from "./run-detail";
 import { ingestActivity } from "./ingest-activity";
@@ -14,17 +14,23 @@ import { storeIdQuery } from "../../../../../nodes/_kit/store-id";
 
 const STATUSES = ["running", "waiting", "completed", "failed", "cancelled"] as const;
 
+const workflowsQuery = queryParser({
+  rule_id: storeIdQuery().optional(),
+  status: z.enum(STATUSES).optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});
+
+const pipelineRunsQuery = queryParser({ status: z.enum([...STATUSES, "active"]).optional(), limit: z.coerce.number().int().min(1).max(100).default(20) });
+
+const ingestQuery = queryParser({ limit: z.coerce.number().int().min(1).max(200).default(50) });
+
 export function runsRouter(ctx: CareContext): Router {
   const r = Router();
   const id = (req: Parameters<typeof intParam>[0]) => intParam(req, "id", "Execution");
   r.get(
     "/workflows",
     route(async (req) => {
-      const q = parseQuery(req, {
-        rule_id: storeIdQuery().optional(),
-        status: z.enum(STATUSES).optional(),
-        limit: z.coerce.number().int().min(1).max(200).default(50),
-      });
+      const q = workflowsQuery(req);
       return (await queryRuns(ctx, q)).map(workflowView);
     }),
   );
@@ -50,7 +56,7 @@ export function runsRouter(ctx: CareContext): Router {
   r.get(
     "/pipeline/runs",
     route(async (req) => {
-      const q = parseQuery(req, { status: z.enum([...STATUSES, "active"]).optional(), limit: z.coerce.number().int().min(1).max(100).default(20) });
+      const q = pipelineRunsQuery(req);
       const rows = await queryRuns(ctx, { limit: q.limit, ...(q.status === "active" ? { active: true } : q.status ? { status: q.status } : {}) });
       return rows.map(envelope);
     }),
@@ -65,7 +71,7 @@ export function runsRouter(ctx: CareContext): Router {
   r.get(
     "/pipeline/ingest/activity",
     route(async (req) => {
-      const q = parseQuery(req, { limit: z.coerce.number().int().min(1).max(200).default(50) });
+      const q = ingestQuery(req);
       return ingestActivity(ctx, q.limit);
     }),
   );

@@ -5,7 +5,7 @@ import type { CareContext } from "../../../core/context";
 import { registerMediaKeeper } from "../../../../household/media/media.service";
 import { NotFoundError } from "../../../../platform/core/errors";
 import { intParam } from "../../../../platform/http/params";
-import { pagingQuery, parseQuery } from "../../../../platform/http/query";
+import { pagingQuery, queryParser } from "../../../../platform/http/query";
 import { reply, route } from "../../../../platform/http/route";
 import { readPicture } from "../images/upload-form";
 import { actorOf, STATUSES } from "../shared/fields";
@@ -13,6 +13,13 @@ import { cardMediaKeeper } from "./card-media-keeper";
 import { clearSlot, patchSlot, setSlot } from "./card-slots.service";
 import { cardLifecycle, createCard, deleteCard, getCard, listCards, patchCard, rerenderCard } from "./cards.service";
 import { storeIdQuery } from "../../../../../nodes/_kit/store-id";
+
+const cardsQuery = queryParser({
+  status: z.enum(STATUSES).optional(),
+  tag: z.string().min(1).max(60).optional(),
+  document_id: storeIdQuery().optional(),
+  ...pagingQuery(50, 200),
+});
 
 /** A slot index: 0 or more (a malformed one names no slot, so 404 like an unknown one). */
 export function slotParam(req: Request): number {
@@ -27,17 +34,7 @@ export function cardsRouter(ctx: CareContext): Router {
   const id = (req: Request) => intParam(req, "id", "Info card");
   r.get(
     "/info-cards",
-    route((req) =>
-      listCards(
-        ctx,
-        parseQuery(req, {
-          status: z.enum(STATUSES).optional(),
-          tag: z.string().min(1).max(60).optional(),
-          document_id: storeIdQuery().optional(),
-          ...pagingQuery(50, 200),
-        }),
-      ),
-    ),
+    route((req) => listCards(ctx, cardsQuery(req))),
   );
   r.post(
     "/info-cards",

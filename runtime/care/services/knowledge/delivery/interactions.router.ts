@@ -7,7 +7,7 @@ import { Router } from "express";
 import { z } from "zod";
 import type { CareContext } from "../../../core/context";
 import { intParam } from "../../../../platform/http/params";
-import { pagingQuery, parseQuery } from "../../../../platform/http/query";
+import { pagingQuery, queryParser } from "../../../../platform/http/query";
 import { route } from "../../../../platform/http/route";
 import { parseInput } from "../../../../platform/core/validation";
 import { dismissCard } from "./card-delivery.service";
@@ -26,12 +26,16 @@ export const answerBody = z
   })
   .strict();
 
+const sessionsQuery = queryParser({ date, status: z.enum(SESSION_STATUSES).optional(), ...pagingQuery(100, 1000) });
+
+const deliveriesQuery = queryParser({ date, ...pagingQuery(100, 1000) });
+
 export function interactionsRouter(ctx: CareContext): Router {
   const r = Router();
   const sessionId = (req: Parameters<typeof intParam>[0]) => intParam(req, "id", "Quiz session");
   r.get(
     `${BASE}/quiz-sessions`,
-    route((req) => listQuizSessions(ctx, parseQuery(req, { date, status: z.enum(SESSION_STATUSES).optional(), ...pagingQuery(100, 1000) }))),
+    route((req) => listQuizSessions(ctx, sessionsQuery(req))),
   );
   r.get(
     `${BASE}/quiz-sessions/:id`,
@@ -55,7 +59,7 @@ export function interactionsRouter(ctx: CareContext): Router {
   );
   r.get(
     `${BASE}/info-card-deliveries`,
-    route((req) => listCardDeliveries(ctx, parseQuery(req, { date, ...pagingQuery(100, 1000) }))),
+    route((req) => listCardDeliveries(ctx, deliveriesQuery(req))),
   );
   r.post(
     `${BASE}/info-card-deliveries/:id/dismiss`,

@@ -10,7 +10,7 @@ import { z } from "zod";
 import type { CareContext } from "../../../core/context";
 import { ValidationError } from "../../../../platform/core/errors";
 import { intParam } from "../../../../platform/http/params";
-import { pagingQuery, parseQuery } from "../../../../platform/http/query";
+import { pagingQuery, queryParser } from "../../../../platform/http/query";
 import { reply, route } from "../../../../platform/http/route";
 import { readDocumentForm } from "./document-form";
 import {
@@ -38,6 +38,13 @@ const jsonObject = (req: Request): Record<string, unknown> => {
   return body as Record<string, unknown>;
 };
 
+const documentsQuery = queryParser({
+  status: z.enum(["uploaded", "chunked", "approved", "archived"]).optional(),
+  tag: z.string().min(1).max(50).optional(),
+  q: z.string().min(1).max(200).optional(),
+  ...pagingQuery(50, 200),
+});
+
 export function documentsRouter(ctx: CareContext): Router {
   const r = Router();
   const id = (req: Request) => intParam(req, "id", "Document");
@@ -53,12 +60,7 @@ export function documentsRouter(ctx: CareContext): Router {
   r.get(
     base,
     route((req) => {
-      const q = parseQuery(req, {
-        status: z.enum(["uploaded", "chunked", "approved", "archived"]).optional(),
-        tag: z.string().min(1).max(50).optional(),
-        q: z.string().min(1).max(200).optional(),
-        ...pagingQuery(50, 200),
-      });
+      const q = documentsQuery(req);
       return listDocuments(ctx, q);
     }),
   );

@@ -3,16 +3,18 @@ import { Router } from "express";
 import { z } from "zod";
 import type { CareContext } from "../../../core/context";
 import { NotFoundError } from "../../../../platform/core/errors";
-import { parseQuery } from "../../../../platform/http/query";
+import { queryParser } from "../../../../platform/http/query";
 import { route } from "../../../../platform/http/route";
 import { APPLIES_TO } from "./layout-schema";
 import { findLayout, listLayouts } from "./layouts";
+
+const layoutsQuery = queryParser({ applies_to: z.enum(APPLIES_TO).optional() });
 
 export function layoutsRouter(ctx: CareContext): Router {
   const r = Router();
   r.get(
     "/knowledge/layouts",
-    route((req) => listLayouts(ctx.settings, parseQuery(req, { applies_to: z.enum(APPLIES_TO).optional() }).applies_to)),
+    route((req) => listLayouts(ctx.settings, layoutsQuery(req).applies_to)),
   );
   r.get(
     "/knowledge/layouts/:id",

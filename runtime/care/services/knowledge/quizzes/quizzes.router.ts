@@ -4,13 +4,15 @@ import { z } from "zod";
 import type { CareContext } from "../../../core/context";
 import { registerMediaKeeper } from "../../../../household/media/media.service";
 import { intParam } from "../../../../platform/http/params";
-import { pagingQuery, parseQuery } from "../../../../platform/http/query";
+import { pagingQuery, queryParser } from "../../../../platform/http/query";
 import { reply, route } from "../../../../platform/http/route";
 import { readPicture } from "../images/upload-form";
 import { actorOf, STATUSES } from "../shared/fields";
 import { quizMediaKeeper } from "./quiz-media-keeper";
 import { addQuestion, clearQuestionImage, deleteQuestion, patchQuestion, questionRow, reorderQuestions, setQuestionImage } from "./questions.service";
 import { createQuiz, deleteQuiz, getQuiz, listQuizzes, patchQuiz, quizLifecycle } from "./quizzes.service";
+
+const quizzesQuery = queryParser({ status: z.enum(STATUSES).optional(), tag: z.string().min(1).max(60).optional(), ...pagingQuery(50, 200) });
 
 export function quizzesRouter(ctx: CareContext): Router {
   registerMediaKeeper(quizMediaKeeper);
@@ -19,9 +21,7 @@ export function quizzesRouter(ctx: CareContext): Router {
   const qid = (req: Request) => intParam(req, "qid", "Question");
   r.get(
     "/quizzes",
-    route((req) =>
-      listQuizzes(ctx, parseQuery(req, { status: z.enum(STATUSES).optional(), tag: z.string().min(1).max(60).optional(), ...pagingQuery(50, 200) })),
-    ),
+    route((req) => listQuizzes(ctx, quizzesQuery(req))),
   );
   r.post(
     "/quizzes",
