@@ -132,7 +132,13 @@ export async function listAlerts(ctx: PlatformContext, f: AlertFilters): Promise
 
 /** Alerts raised with `since <= timestamp < until`, oldest first, each with its actions (daily reports). */
 export async function alertsRaisedBetween(ctx: PlatformContext, since: string, until: string): Promise<Alert[]> {
-  const rows = await ctx.db<AlertRow>("alerts").select(ALERT_COLUMNS).where("timestamp", ">=", since).andWhere("timestamp", "<", until).orderBy("timestamp").orderBy("id");
+  const rows = await ctx
+    .db<AlertRow>("alerts")
+    .select(ALERT_COLUMNS)
+    .where("timestamp", ">=", since)
+    .andWhere("timestamp", "<", until)
+    .orderBy("timestamp")
+    .orderBy("id");
   const actions = rows.length
     ? await ctx
         .db<AlertAction & { alert_id: number }>("alert_actions")
