@@ -13,6 +13,7 @@ import { KeyStore } from "../platform/auth/key-store";
 import { managedKeyLookup } from "../platform/auth/managed-keys";
 import type { RunConfig } from "../platform/config/load-settings";
 import type { AppContext } from "./context";
+import { newCareWork } from "../care/core/context";
 import { systemClock, isoNow, type Clock } from "../platform/core/clock";
 import { EventBus } from "../platform/core/event-bus";
 import { createLogger, type Logger } from "../platform/core/logger";
@@ -52,7 +53,8 @@ import { WebAppHub } from "../platform/ws/webapp-hub";
 import { ruleGates } from "../care/core/pipeline/gates/check-gates";
 import { startTriggers, type RunningTriggers } from "../care/core/pipeline/triggers/start-triggers";
 import { showOpenAlertsOnConnect } from "../care/services/notify/alert-replay.ws";
-import { startEscalation } from "../care/services/notify/escalation";
+import { startEscalation, type EscalationHandle } from "../care/services/notify/escalation";
+import type { CareServices } from "../../nodes/_kit/care-services";
 import { careServices } from "../care/services/care-services";
 import { startChat } from "../care/services/chat/chat.service";
 import { forwardAlertUpdates } from "../household/alerts/alert-updates";
@@ -149,6 +151,10 @@ export interface CareflowApp {
   reports: DailyReportJob;
   /** The family's daily health message (tests wait on it). */
   dailyHealth: DailyHealthJob;
+  /** The care services node handlers, filters and escalation are given (built once, here). */
+  services: CareServices;
+  /** The app's one escalation (tests wait on its settled() after moving the clock). */
+  escalation: EscalationHandle;
   /** True when this start seeded the demo household. */
   demoSeeded: boolean;
   listen(port?: number, host?: string): Promise<number>;
@@ -229,6 +235,8 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
     ),
     bus: new EventBus(),
     dataDir: config.dataDir,
+    work: newCareWork(),
+    startedAt: clock.now(),
     address: new HouseholdAddress(() => settings.app.public_url, opts.networkInterfaces),
     flows: new FlowWriter(
       store.db,
@@ -632,6 +640,8 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
     sceneSamples,
     reports,
     dailyHealth,
+    services,
+    escalation,
     demoSeeded: empty,
     listen: (port = 0, host?: string) =>
       new Promise<number>((resolve, reject) => {

@@ -26,6 +26,8 @@ export interface PlatformContext {
   keys: KeyStore;
   bus: EventBus;
   dataDir: string;
+  /** When this app started, on its clock (a store never backed up is missed an hour after the first backup due since). */
+  startedAt: number;
   /** The web app's socket (`/ws`): popups, prompts and alert updates go out here. */
   webapp: WebAppHub;
   /** The address the household's devices reach this app at (absent: a context that does not listen). */

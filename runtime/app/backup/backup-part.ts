@@ -19,20 +19,17 @@ export const MISSED_AFTER_MS = 60 * 60_000;
 
 const mib = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 
-/** When each app began watching its backups: a store never backed up is missed an hour after the first time due since. */
-const watchedSince = new WeakMap<AppContext, number>();
-
 /** Registers the part when backups are scheduled. */
 export function addBackupPart(ctx: AppContext, board: PartsBoard): void {
   if (ctx.settings.backup.schedule === null) return;
-  watchedSince.set(ctx, ctx.clock.now());
   board.gauge(BACKUP_PART_ID, "backup", "Backups", () => backupReading(ctx));
 }
 
 /** The backups' state now: what the part says, and what the page shows a caregiver. */
 export async function backupReading(ctx: AppContext): Promise<GaugeReading> {
   const schedule = ctx.settings.backup.schedule;
-  const since = watchedSince.get(ctx) ?? ctx.clock.now();
+  // A store never backed up is missed an hour after the first backup due since this start.
+  const since = ctx.startedAt;
   const tz = ctx.settings.app.timezone;
   const local = (iso: string): string => {
     const p = localParts(Date.parse(iso), tz);

@@ -7,7 +7,24 @@ import type { ChatServices } from "../../../nodes/_kit/care-services";
 import type { ServiceAnswer } from "../../../vocabulary/answers";
 import type { ConverseRequest, Conversing } from "../../../vocabulary/voice";
 
+/**
+ * What the care services have in hand for one app, made with its context (never looked up by
+ * it), so a rehearsal's scratch home has its own and a copy of a context shares the original's.
+ */
+export interface CareWork {
+  /** Answers to one prompt are applied one after another (key `execution:step`). */
+  answerQueues: Map<string, Promise<unknown>>;
+  /** Prompts an answer is being applied to: the timeout watch leaves them alone. */
+  answering: Set<string>;
+  /** Each running quiz session's countdown (its cancel), by session id. */
+  quizCountdowns: Map<number, () => void>;
+}
+
+export const newCareWork = (): CareWork => ({ answerQueues: new Map(), answering: new Set(), quizCountdowns: new Map() });
+
 export interface CareContext extends PlatformContext {
+  /** What the care services have in hand: answers being applied, quiz countdowns. */
+  work: CareWork;
   /** Reads and writes the flows; rules, steps, edges and contexts live there. */
   flows: FlowWriter;
   /** Runs rules; present when Node-RED is embedded. */

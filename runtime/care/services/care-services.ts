@@ -1,9 +1,9 @@
 /**
  * The one implementation of the care services handlers use (`nodes/_kit/care-services.ts`):
  * each method delegates to the runtime service that owns the capability, so a handler and
- * the REST API reach the same code. Built once per app (`careServices(ctx)` returns the same
- * object for the same context) and given to handlers by the engine, the filter gate and the
- * channel layer.
+ * the REST API reach the same code. Built once per app by createApp and given to handlers by
+ * the engine, the filter gate and the channel layer; it holds no state of its own (settings are
+ * read at each call), so a second one for the same context (a test's) behaves the same.
  */
 import type { CareServices } from "../../../nodes/_kit/care-services";
 import type { HandlerContext } from "../../../nodes/_kit/handler-types";
@@ -40,19 +40,8 @@ import { announce } from "../../household/speech/announce";
 import { realtimeConfigured } from "./llm/realtime-client";
 import { deliverCard, startQuiz } from "./knowledge/delivery";
 
-const built = new WeakMap<CareContext, CareServices>();
-
-/** The app's care services; settings are read at each call, so a changed setting applies at once. */
+/** The care services of a context; settings are read at each call, so a changed setting applies at once. */
 export function careServices(ctx: CareContext): CareServices {
-  let services = built.get(ctx);
-  if (!services) {
-    services = build(ctx);
-    built.set(ctx, services);
-  }
-  return services;
-}
-
-function build(ctx: CareContext): CareServices {
   const zone = (): string => ctx.settings.app.timezone;
   const services: CareServices = {
     names: { same: sameName },
@@ -96,7 +85,7 @@ function build(ctx: CareContext): CareServices {
     },
     notify: {
       send: async (input, config, signal) => {
-        const { plan, receipts } = await sendNotification(ctx, handlerContext(ctx, signal), input, config, registeredChannels);
+        const { plan, receipts } = await sendNotification(ctx, { clock: ctx.clock, log: ctx.log, services, signal }, input, config, registeredChannels);
         return { receipts, messages: plan.messages, names: channelNames([...plan.channels, ...receipts.map((r) => r.channel)]) };
       },
     },
@@ -145,7 +134,7 @@ export function presenceDeps(ctx: CareContext): PresenceDeps {
   };
 }
 
-/** A handler context outside a step (an escalation's re-send, a send of the notify service). */
+/** A handler context outside a step and outside the app's own (a tool's, a test's), with care services of its own. */
 export function handlerContext(ctx: CareContext, signal: AbortSignal = new AbortController().signal): HandlerContext {
   return { clock: ctx.clock, log: ctx.log, services: careServices(ctx), signal };
 }

@@ -13,8 +13,6 @@ import { startFakeOpenAiChatServer, type ScriptedServer } from "../../fakes/open
 import { KEYS, startTestApp, type TestApp } from "../../support/test-app";
 import { engineQuiet } from "../../support/engine-quiet";
 import { drained } from "../../support/ws-drained";
-import { startEscalation } from "../../../runtime/care/services/notify/escalation";
-import { careServices } from "../../../runtime/care/services/care-services";
 
 describe("scenario: a fall seen by a camera, an unanswered prompt, an escalating emergency", function () {
   this.timeout(30000);
@@ -168,7 +166,7 @@ describe("scenario: a fall seen by a camera, an unanswered prompt, an escalating
     });
     assert.equal(dismissed.status, 200, dismissed.text);
     clock.advance(20 * 60_000);
-    await startEscalation(t.app.ctx, { services: careServices(t.app.ctx) }).settled(); // the app's running escalation: re-sends due by now are done
+    await t.app.escalation.settled(); // re-sends due by now are done
     await drained(ws);
     assert.equal(popups().length, 3, "no more re-sends after the dismissal");
   });

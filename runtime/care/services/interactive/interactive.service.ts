@@ -58,18 +58,6 @@ export interface RespondResult {
 const PARK_RETRY_MS = 20;
 const PARK_RETRIES = 500;
 
-interface State {
-  /** Answers to one prompt are applied one after another (key `execution:step`). */
-  queues: Map<string, Promise<unknown>>;
-  /** Prompts an answer is being applied to: the timeout watch leaves them alone. */
-  answering: Set<string>;
-}
-const states = new WeakMap<CareContext, State>();
-const stateOf = (ctx: CareContext): State => {
-  let s = states.get(ctx);
-  if (!s) states.set(ctx, (s = { queues: new Map(), answering: new Set() }));
-  return s;
-};
 const keyOf = (executionId: number, stepId: number) => `${executionId}:${stepId}`;
 
 /** Called by the step before it broadcasts, so any answer finds the prompt. */
@@ -87,7 +75,7 @@ export async function respond(ctx: CareContext, input: unknown, actor = "senior"
 }
 
 async function serialized<T>(ctx: CareContext, key: string, fn: () => Promise<T>): Promise<T> {
-  const { queues } = stateOf(ctx);
+  const queues = ctx.work.answerQueues;
   const previous = queues.get(key) ?? Promise.resolve();
   const next = previous.then(fn, fn);
   const tail = next.catch(() => undefined);
@@ -100,8 +88,8 @@ async function apply(ctx: CareContext, body: z.output<typeof interactiveResponse
   const engine = ctx.engine;
   if (!engine) throw new ServiceUnavailableError("The pipeline engine is not running; answers cannot be applied");
   const key = keyOf(body.execution_id, body.step_id);
-  const state = stateOf(ctx);
-  state.answering.add(key);
+  const { answering } = ctx.work;
+  answering.add(key);
   try {
     const answer = { channel: body.channel, action: body.action, timestamp: isoNow(ctx.clock), raw_response: body.raw_response };
     for (let attempt = 0; ; attempt++) {
@@ -121,7 +109,7 @@ async function apply(ctx: CareContext, body: z.output<typeof interactiveResponse
       if (!(await engine.whenParked(body.execution_id, body.step_id))) await sleep(PARK_RETRY_MS);
     }
   } finally {
-    state.answering.delete(key);
+    answering.delete(key);
   }
 }
 
@@ -158,7 +146,7 @@ export function watchPromptTimeouts(ctx: CareContext, engine: Pick<RunEngine, "l
 }
 
 async function closeExpired(ctx: CareContext, executionId: number): Promise<void> {
-  const { answering } = stateOf(ctx);
+  const { answering } = ctx.work;
   for (const p of await expiredUnanswered(ctx.db, executionId, isoNow(ctx.clock))) {
     if (!answering.has(keyOf(p.execution_id, p.step_id))) await closeByTimeout(ctx, p);
   }

@@ -59,12 +59,11 @@ export interface EscalationOptions {
 /** How soon a re-send that failed (store error) is tried again. */
 const RETRY_AFTER_FAILURE_MS = 15_000;
 
-const running = new WeakMap<CareContext, EscalationHandle>();
-
-/** Starts escalation for the app; a second call for the same app returns the running one. */
+/**
+ * Starts escalation for the app (createApp starts it once and keeps the handle: one escalator
+ * per app, and a second one would send every re-send twice).
+ */
 export function startEscalation(ctx: CareContext, opts: EscalationOptions): EscalationHandle {
-  const existing = running.get(ctx);
-  if (existing) return existing;
   // One instance: held at once, so the escalator starts here as it always did. The last one
   // started is what `settled()` waits for; once stopped it has nothing in flight, so it need not
   // be forgotten (a lease's onLose always follows its own onAcquire, never a later one's).
@@ -75,17 +74,12 @@ export function startEscalation(ctx: CareContext, opts: EscalationOptions): Esca
     e.start();
     return () => e.stop();
   });
-  const handle: EscalationHandle = {
-    stop: async () => {
-      if (running.get(ctx) === handle) running.delete(ctx);
-      await stopLease();
-    },
+  return {
+    stop: () => stopLease(),
     settled: async () => {
       await escalator?.settled();
     },
   };
-  running.set(ctx, handle);
-  return handle;
 }
 
 class Escalator {

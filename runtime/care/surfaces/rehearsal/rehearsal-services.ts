@@ -16,7 +16,6 @@ import type { ServiceAnswer } from "../../../../vocabulary/answers";
 import type { NewPrompt } from "../../../../vocabulary/prompts";
 import type { StepResult } from "../../../../nodes/_kit/handler-types";
 import type { CareContext } from "../../core/context";
-import { careServices } from "../../services/care-services";
 import { registeredChannels } from "../../services/notify/channels";
 import { channelNames } from "../../core/language/channel-names";
 import type { Channels } from "../../services/notify/dispatch";
@@ -72,8 +71,8 @@ function recordingChannels(effects: EffectLog): Channels {
   };
 }
 
-export function rehearsalServices(scratch: CareContext, opts: RehearsalServiceOptions): CareServices {
-  const real = careServices(scratch);
+/** The scratch home's services with their effects recorded: `real` are the scratch context's own. */
+export function rehearsalServices(scratch: CareContext, real: CareServices, opts: RehearsalServiceOptions): CareServices {
   const { effects, callModels } = opts;
   const channels = recordingChannels(effects);
   const notAsked = <T>(service: string): ServiceAnswer<T> => {

@@ -173,7 +173,9 @@ export async function rehearseRule(ctx: CareContext, ruleId: number | null, body
       return run ? recordedMatch(run, actualRuns) : null;
     };
     const answering = new Set<Promise<unknown>>();
-    const services = rehearsalServices(sctx, {
+    // The scratch home's own services: filters read the home through them as it is.
+    const real = careServices(sctx);
+    const services = rehearsalServices(sctx, real, {
       effects,
       callModels: req.call_models,
       recordedRunOf,
@@ -189,7 +191,7 @@ export async function rehearseRule(ctx: CareContext, ruleId: number | null, body
     sctx.firer = engine;
     await engine.start();
     // Filters read the scratch home as it is; only steps act through the recording services.
-    engine.setGates(ruleGates(sctx, { services: careServices(sctx) }));
+    engine.setGates(ruleGates(sctx, { services: real }));
     const triggers = startTriggers(sctx, engine, { cron: { resyncMs: 0 } });
     // A new tab's rule has the id the scratch index gave it.
     const scratchId = ruleId ?? (await sctx.flows.snapshot()).index.rules.find((r) => r.tab_id === tabId)?.id;

@@ -5,7 +5,7 @@
  * rehearsed run writes (runs, alerts, prompts, activities) stays here and is gone when the
  * rehearsal ends.
  */
-import type { CareContext } from "../../core/context";
+import { newCareWork, type CareContext } from "../../core/context";
 import { ManualClock } from "../../../platform/core/clock";
 import { EventBus } from "../../../platform/core/event-bus";
 import { openStore, type Store } from "../../../platform/db/store";
@@ -52,6 +52,8 @@ export async function openScratch(live: CareContext, startMs: number): Promise<S
     keys: live.keys,
     bus: new EventBus(),
     dataDir: live.dataDir,
+    work: newCareWork(),
+    startedAt: startMs,
     webapp: new WebAppHub(
       () => live.keys,
       log,

@@ -15,12 +15,7 @@ import { runData } from "./quiz-view";
 const PARK_RETRY_MS = 20;
 const PARK_RETRIES = 500;
 
-const timers = new WeakMap<CareContext, Map<number, () => void>>();
-const timersOf = (ctx: CareContext): Map<number, () => void> => {
-  let m = timers.get(ctx);
-  if (!m) timers.set(ctx, (m = new Map()));
-  return m;
-};
+const timersOf = (ctx: CareContext): Map<number, () => void> => ctx.work.quizCountdowns;
 
 export function armTimeout(ctx: CareContext, s: SessionRow, onExpiry: (sessionId: number) => Promise<void>): void {
   if (!s.expires_at) return;

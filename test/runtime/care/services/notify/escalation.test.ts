@@ -105,14 +105,12 @@ describe("escalation", function () {
     assert.equal(env.hub.frames.length, 2);
   });
 
-  it("re-arms from the table on start, counts the next repetition from now after an outage, and a second start sends nothing twice", async () => {
+  it("re-arms from the table on start, counts the next repetition from now after an outage: one overdue re-send, not a burst", async () => {
     const id = (await notify("emergency", "Smoke")) as number;
     await esc.stop();
     env.clock.advance(12 * MIN); // the process was down at 5 and 10 minutes
     const captured = logged();
     esc = startEscalation(env.ctx, { services: careServices(env.ctx) });
-    const twin = startEscalation(env.ctx, { services: careServices(env.ctx) });
-    assert.equal(twin, esc, "one escalator per app");
     await esc.settled();
     await advance(0);
     assert.equal(env.hub.frames.length, 2, "one overdue re-send, not a burst");
@@ -181,7 +179,6 @@ describe("escalation", function () {
     await old.stop();
     esc = startEscalation(env.ctx, { services: careServices(env.ctx) });
     await old.stop();
-    assert.equal(startEscalation(env.ctx, { services: careServices(env.ctx) }), esc, "still one escalator per app");
     await notify("emergency", "Rose fell");
     await advance(5);
     assert.equal(env.hub.frames.length, 2, "repetition 1 sent once");

@@ -10,14 +10,13 @@
 import assert from "node:assert/strict";
 import WebSocket from "ws";
 import { ManualClock } from "../../../../../runtime/platform/core/clock";
-import { startEscalation, type EscalationHandle } from "../../../../../runtime/care/services/notify/escalation";
+import type { EscalationHandle } from "../../../../../runtime/care/services/notify/escalation";
 import type { PartView } from "../../../../../runtime/platform/health/parts-board";
 import { startFakeChat, type FakeChat } from "../../../../fakes/chat-server";
 import { startFakeHub, type FakeHub } from "../../../../fakes/hub-server";
 import { startWebhookReceiver, type WebhookReceiver } from "../../../../fakes/webhook-receiver";
 import { KEYS, startTestApp, type TestApp } from "../../../../support/test-app";
 import { eventually } from "../../../../support/eventually";
-import { careServices } from "../../../../../runtime/care/services/care-services";
 
 const MIN = 60_000;
 
@@ -54,7 +53,7 @@ describe("a notification whose channels all failed falls back", function () {
       },
     });
     assert.ok(await t.app.ctx.hub!.client!.whenConnected(5000), "connected to the fake hub");
-    esc = startEscalation(t.app.ctx, { services: careServices(t.app.ctx) });
+    esc = t.app.escalation;
   });
   after(async () => {
     await esc?.stop();
