@@ -14,7 +14,6 @@ import zlib from "node:zlib";
 import { ManualClock } from "../../../../runtime/platform/core/clock";
 import { kvGet } from "../../../../runtime/platform/db/kv";
 import { storeFrame } from "../../../../runtime/household/media/media.service";
-import { careServices } from "../../../../runtime/care/services/care-services";
 import { WorkerFaceEngine } from "../../../../runtime/household/identity/builtin-engine";
 import type { ImageFaces } from "../../../../runtime/household/identity/engine";
 import { restoreBackup, RestoreError } from "../../../../runtime/app/backup/restore";
@@ -144,7 +143,7 @@ describe(`backup and restore: a whole household round trip (${testDialect()})`, 
     );
     // The face.
     const stored = await storeFrame(b.app.ctx, { sensor_id: "kitchen_cam", room_name: "kitchen", bytes: frame });
-    const seen = await careServices(b.app.ctx).identity.identify(
+    const seen = await b.app.services.identity.identify(
       { media_paths: [stored.path], sensor_id: "kitchen_cam", room_name: "kitchen", include_annotated_image: false, include_motion: false },
       new AbortController().signal,
     );

@@ -7,7 +7,6 @@
  */
 import assert from "node:assert/strict";
 import { ManualClock } from "../../../../runtime/platform/core/clock";
-import { careServices } from "../../../../runtime/care/services/care-services";
 import { startFakeHub, type FakeHub } from "../../../fakes/hub-server";
 import { startTts, type RunningTts } from "../../../tts/helpers";
 import { startTestApp, type TestApp } from "../../../support/test-app";
@@ -214,7 +213,7 @@ describe("the home hub", function () {
     try {
       assert.ok(await own.app.ctx.hub!.client!.whenConnected(5000), "connected to the fake hub");
       hub.clearCalls();
-      const said = await careServices(own.app.ctx).hub.speak(
+      const said = await own.app.services.hub.speak(
         { text: "Rose, it is time for your evening medicine.", media_player: null, room_name: null },
         new AbortController().signal,
       );
@@ -251,7 +250,7 @@ describe("the home hub", function () {
     const [run] = await settled(ruleId, 1);
     assert.equal(run.pipeline_data.condition.result, true);
     assert.equal(run.pipeline_data.system.weather.temperature, 11.5);
-    const w = careServices(t.app.ctx).hub.weather();
+    const w = t.app.services.hub.weather();
     assert.ok(w.ok);
     assert.deepEqual(w.value, {
       state: "rainy",
@@ -267,7 +266,7 @@ describe("the home hub", function () {
   it("feeds the hub-backed presence providers: Rose's phone at home makes her present_home, away makes her away", async () => {
     await t.post("/api/v1/persons", { person_id: "rose", display_name: "Rose" });
     hub.setState("device_tracker.rose_phone", "home", { source_type: "router" });
-    const presence = careServices(t.app.ctx).presence;
+    const presence = t.app.services.presence;
     const home = await eventually("present_home", async () => {
       const p = await presence.resolve("rose", clock.now());
       return p.status === "present_home" ? p : undefined;
@@ -305,10 +304,7 @@ describe("the home hub", function () {
       const res = await bare.post("/api/v1/ha/sync/rooms");
       assert.equal(res.status, 503);
       assert.match(res.body.detail, /hub is not set up/);
-      const answer = await careServices(bare.app.ctx).hub.call(
-        { domain: "light", service: "turn_on", entity_id: "light.x", data: {} },
-        new AbortController().signal,
-      );
+      const answer = await bare.app.services.hub.call({ domain: "light", service: "turn_on", entity_id: "light.x", data: {} }, new AbortController().signal);
       assert.equal(answer.ok, false);
       assert.match((answer as { reason: string }).reason, /hub is not set up/);
     });

@@ -7,7 +7,6 @@
 import assert from "node:assert/strict";
 import type { PersonSighting } from "../../../../runtime/platform/core/event-bus";
 import { storeFrame } from "../../../../runtime/household/media/media.service";
-import { careServices } from "../../../../runtime/care/services/care-services";
 import { WorkerFaceEngine } from "../../../../runtime/household/identity/builtin-engine";
 import type { ImageFaces } from "../../../../runtime/household/identity/engine";
 import { ENROLL_AUGMENTS, faceCrop, sampleFrame } from "../../../support/face-photos";
@@ -100,7 +99,7 @@ describe("identity: enrollment API and identification (built-in engine)", functi
     // Taken a minute before it is identified: the sightings say when Rose was there, not when careflow looked.
     const takenAt = new Date(Date.now() - 60_000).toISOString();
     const stored = await storeFrame(t.app.ctx, { sensor_id: "kitchen_cam", room_name: "kitchen", bytes: frame1, captured_at: takenAt });
-    const services = careServices(t.app.ctx);
+    const services = t.app.services;
     const signal = new AbortController().signal;
     const r = await services.identity.identify(
       { media_paths: [stored.path], sensor_id: "kitchen_cam", room_name: "kitchen", include_annotated_image: true, include_motion: false },
@@ -170,7 +169,7 @@ describe("identity: enrollment API and identification (built-in engine)", functi
     assert.ok(named.body.embedding_count >= 1);
     assert.equal((await t.get(`/api/v1/visitors/${v.visitor_id}`)).status, 404);
     const stored = await storeFrame(t.app.ctx, { sensor_id: "kitchen_cam", room_name: "kitchen", bytes: frame1 });
-    const r = await careServices(t.app.ctx).identity.identify(
+    const r = await t.app.services.identity.identify(
       { media_paths: [stored.path], sensor_id: "kitchen_cam", room_name: "kitchen", include_annotated_image: false, include_motion: false },
       new AbortController().signal,
     );

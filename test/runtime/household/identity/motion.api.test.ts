@@ -8,7 +8,6 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import sharp from "sharp";
-import { careServices } from "../../../../runtime/care/services/care-services";
 import { directionOf } from "../../../../runtime/household/identity/motion";
 import { storeFrame } from "../../../../runtime/household/media/media.service";
 import { WorkerFaceEngine } from "../../../../runtime/household/identity/builtin-engine";
@@ -54,7 +53,7 @@ describe("identity: motion through the camera's movement_map, and annotated fram
     const paths = [];
     for (const left of lefts)
       paths.push((await storeFrame(t.app.ctx, { sensor_id: "door_cam", room_name: "kitchen", bytes: await frameWithFaceAt(left) })).path);
-    const r = await careServices(t.app.ctx).identity.identify(
+    const r = await t.app.services.identity.identify(
       { media_paths: paths, sensor_id: "door_cam", room_name: "kitchen", include_annotated_image: annotate, include_motion: true },
       new AbortController().signal,
     );

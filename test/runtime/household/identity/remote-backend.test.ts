@@ -3,7 +3,7 @@
  * protocol; and a model that fails to load degrades the step instead of crashing.
  */
 import assert from "node:assert/strict";
-import { careServices, handlerContext } from "../../../../runtime/care/services/care-services";
+import { handlerContext } from "../../../../runtime/care/services/care-services";
 import { WorkerFaceEngine } from "../../../../runtime/household/identity/builtin-engine";
 import { storeFrame } from "../../../../runtime/household/media/media.service";
 import { handler } from "../../../../nodes/steps/person_identification/person_identification.handler";
@@ -72,7 +72,7 @@ describe("identity: the remote backend (fake identification service)", function 
     assert.equal(batch?.body.save_guest_images, "true");
     assert.equal([...fake.guests.values()].flat().length, 2);
 
-    const one = await careServices(t.app.ctx).identity.identify(
+    const one = await t.app.services.identity.identify(
       { media_paths: [paths[0]], sensor_id: "kitchen_cam", room_name: null, include_annotated_image: false, include_motion: false },
       new AbortController().signal,
     );

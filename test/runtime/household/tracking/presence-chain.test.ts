@@ -11,7 +11,7 @@ import { handler as presenceQuery } from "../../../../nodes/steps/presence_query
 import { spec as presenceQuerySpec } from "../../../../nodes/steps/presence_query/presence_query.node";
 import { handler as homeStateStep } from "../../../../nodes/steps/home_state/home_state.handler";
 import { spec as homeStateSpec } from "../../../../nodes/steps/home_state/home_state.node";
-import { careServices, handlerContext } from "../../../../runtime/care/services/care-services";
+import { handlerContext } from "../../../../runtime/care/services/care-services";
 import { useHubState, type HubEntityState } from "../../../../runtime/household/hub/hub-state";
 import { ManualClock } from "../../../../runtime/platform/core/clock";
 import type { PersonSighting } from "../../../../runtime/platform/core/event-bus";
@@ -54,7 +54,7 @@ describe("presence: the provider chain", () => {
     t.app.ctx.bus.publish("person.sighted", s);
     await t.app.tracking.idle();
   };
-  const resolve = () => careServices(t.app.ctx).presence.resolve("rose", clock.now());
+  const resolve = () => t.app.services.presence.resolve("rose", clock.now());
   const writeSettings = (text: string) => fs.writeFileSync(settingsFile, text);
   const reload = (key: string = KEYS.admin) => t.request("POST", "/api/v1/cts/presence-config/reload", { key });
 

@@ -11,7 +11,6 @@ import { startEscalation, type EscalationHandle } from "../../../../../runtime/c
 import { captureLog, type CapturedLog } from "../../../../support/capture-log";
 import { KEYS, startTestApp, type TestApp } from "../../../../support/test-app";
 import { eventually } from "../../../../support/eventually";
-import { careServices } from "../../../../../runtime/care/services/care-services";
 
 const MIN = 60_000;
 
@@ -27,7 +26,7 @@ describe("notifications that reach nobody", function () {
     clock = new ManualClock(Date.parse("2026-11-24T09:00:00Z"));
     // Nothing to fall back on: the household's e-ink display would otherwise carry these (fallback.api.test.ts).
     t = await startTestApp({ nodeRed: true, clock, log: captured.log, settings: { notifications: { fallback: { order: [] } } } });
-    esc = startEscalation(t.app.ctx, { services: careServices(t.app.ctx) });
+    esc = startEscalation(t.app.ctx, { services: t.app.services });
   });
   after(async () => {
     await esc.stop();

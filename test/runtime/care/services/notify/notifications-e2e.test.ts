@@ -58,7 +58,7 @@ describe("notifications end to end", function () {
       clock,
       settings: { notifications: { webhook: { url: rx.url, headers: { Authorization: "Bearer hook-token" } } } },
     });
-    esc = startEscalation(t.app.ctx, { services: careServices(t.app.ctx) });
+    esc = startEscalation(t.app.ctx, { services: t.app.services });
     client = await connect(t.baseUrl, KEYS.display);
   });
   after(async () => {

@@ -7,7 +7,6 @@ import { findRule } from "../../../../../../runtime/care/core/rules/rule-read";
 import { captureLog, type CapturedLog } from "../../../../../support/capture-log";
 import type { TestApp } from "../../../../../support/test-app";
 import { gateRule, logRun, minutesBefore, NOW, startGateApp } from "./gate-fixture";
-import { careServices } from "../../../../../../runtime/care/services/care-services";
 
 describe("gates: checkGates", () => {
   let t: TestApp;
@@ -45,17 +44,17 @@ describe("gates: checkGates", () => {
       { ...all, contexts: [], dependencies: [] },
       { ...all, contexts: [], dependencies: [], cool_off_minutes: 0 },
     ]) {
-      const result = await checkGates(t.app.ctx, gateRule(r), trigger, { services: careServices(t.app.ctx), lookup: filters });
+      const result = await checkGates(t.app.ctx, gateRule(r), trigger, { services: t.app.services, lookup: filters });
       reasons.push(result.pass ? "pass" : result.reason.split(":")[0]);
     }
     assert.deepEqual(reasons, ["room", "dependency", "cool-off", "daily limit"]);
-    assert.deepEqual(await checkGates(t.app.ctx, gateRule({ max_daily_triggers: 2 }), trigger, { services: careServices(t.app.ctx), lookup: filters }), {
+    assert.deepEqual(await checkGates(t.app.ctx, gateRule({ max_daily_triggers: 2 }), trigger, { services: t.app.services, lookup: filters }), {
       pass: true,
     });
   });
 
   it("passes the trigger to the filters and logs a hold at debug level only", async () => {
-    const r = await checkGates(t.app.ctx, gateRule({ contexts: [roomContext(false)] }), trigger, { services: careServices(t.app.ctx), lookup: filters });
+    const r = await checkGates(t.app.ctx, gateRule({ contexts: [roomContext(false)] }), trigger, { services: t.app.services, lookup: filters });
     assert.deepEqual(r, { pass: false, reason: "room: not here" });
     assert.deepEqual(seen[0].trigger, trigger);
     const holds = captured.lines.filter((l) => l.msg === "rule held");
@@ -76,15 +75,15 @@ describe("gates: checkGates", () => {
       handler: async (_c, input, config: { room_names: string[] }) => ({ pass: config.room_names.includes(input.trigger.room_name ?? "") }),
     });
 
-    assert.deepEqual(await checkGatesById(t.app.ctx, rule.id, trigger, { services: careServices(t.app.ctx), lookup: byConfig }), { pass: true });
+    assert.deepEqual(await checkGatesById(t.app.ctx, rule.id, trigger, { services: t.app.services, lookup: byConfig }), { pass: true });
     await logRun(t.app.ctx.db, other.id, "completed", minutesBefore(NOW, 10));
-    const held = await checkGatesById(t.app.ctx, rule.id, trigger, { services: careServices(t.app.ctx), lookup: byConfig });
+    const held = await checkGatesById(t.app.ctx, rule.id, trigger, { services: t.app.services, lookup: byConfig });
     assert.match(held.pass ? "" : held.reason, new RegExp(`^dependency: rule ${other.id} 'rule ${other.id}' completed`));
 
     await t.app.ctx.db("workflow_executions").delete();
     await logRun(t.app.ctx.db, rule.id, "completed", minutesBefore(NOW, 10));
     const { flows, index } = await t.app.ctx.flows.snapshot();
-    const check = ruleGates(t.app.ctx, { services: careServices(t.app.ctx), lookup: byConfig });
+    const check = ruleGates(t.app.ctx, { services: t.app.services, lookup: byConfig });
     const r = await check({ rule_id: rule.id, trigger }, findRule(flows, index, rule.id));
     assert.match(r.pass ? "" : r.reason, /^cool-off: .*15-minute cool-off/);
     const kitchen = await check({ rule_id: rule.id, trigger: { ...trigger, room_name: "Kitchen" } }, findRule(flows, index, rule.id));
@@ -110,7 +109,7 @@ describe("gates: checkGates", () => {
       },
     };
     const ctx = Object.create(t.app.ctx, { engine: { value: queued } }) as typeof t.app.ctx;
-    const check = ruleGates(ctx, { services: careServices(t.app.ctx), lookup: filters });
+    const check = ruleGates(ctx, { services: t.app.services, lookup: filters });
     const { flows, index } = await t.app.ctx.flows.snapshot();
     const fire = (id: number) => check({ rule_id: id, trigger }, findRule(flows, index, id));
     assert.deepEqual(await fire(calm.id), { pass: true });

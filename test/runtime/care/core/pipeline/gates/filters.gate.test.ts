@@ -2,7 +2,6 @@ import assert from "node:assert/strict";
 import { checkConfig } from "../../../../../../nodes/_kit/config";
 import type { FilterHandler, FilterInput, HandlerContext } from "../../../../../../nodes/_kit/handler-types";
 import { registry } from "../../../../../../nodes/registry.generated";
-import { careServices } from "../../../../../../runtime/care/services/care-services";
 import type { ManualClock } from "../../../../../../runtime/platform/core/clock";
 import { triggerContext } from "../../../../../../runtime/care/core/pipeline/engine/types";
 import { FILTER_TIMEOUT_MS, filtersGate, registryFilterLookup, type FilterLookup } from "../../../../../../runtime/care/core/pipeline/gates/filters.gate";
@@ -48,7 +47,7 @@ describe("gates: context filters", () => {
   });
   const trigger = triggerContext({ trigger_type: "sensor_event", sensor_id: "hall_cam", room_name: "Hall" });
   const gate = (contexts: ContextView[], lookup: FilterLookup = fakes) =>
-    filtersGate(t.app.ctx, { id: 7, contexts }, trigger, { services: careServices(t.app.ctx), lookup });
+    filtersGate(t.app.ctx, { id: 7, contexts }, trigger, { services: t.app.services, lookup });
 
   before(async () => {
     captured = captureLog("debug");
@@ -68,7 +67,7 @@ describe("gates: context filters", () => {
     assert.deepEqual(await gate([context("room", { pass: true })]), { pass: true });
     assert.equal(calls.length, 1);
     const [call] = calls;
-    assert.equal(call.ctx.services, careServices(t.app.ctx), "the app's one CareServices, not a copy");
+    assert.equal(call.ctx.services, t.app.services, "the app's one CareServices, not a copy");
     assert.equal(call.ctx.clock, t.app.ctx.clock);
     assert.equal(call.ctx.signal.aborted, false);
     assert.deepEqual(call.input, { trigger, rule_id: 7, negate: false });
@@ -176,7 +175,7 @@ describe("gates: context filters", () => {
     assert.equal(registryFilterLookup("room")?.spec?.type, "room");
     assert.equal(registryFilterLookup("weather"), undefined);
     for (const entry of registry.filters) {
-      const r = await filtersGate(t.app.ctx, { id: 7, contexts: [context(entry.spec.type, {})] }, trigger, { services: careServices(t.app.ctx) });
+      const r = await filtersGate(t.app.ctx, { id: 7, contexts: [context(entry.spec.type, {})] }, trigger, { services: t.app.services });
       if (!entry.handler)
         assert.deepEqual(r, {
           pass: false,
