@@ -52,6 +52,19 @@ module.exports = {
       "dist/test/runtime/household/tracking/late-evidence.test.js",
     ],
   },
+  // Which frames and objects a sweep deletes: the expired rows, then only the objects this store
+  // wrote that nothing names (never another store's), in chunks under the lock, and the timer
+  // that sweeps again when the oldest frame expires; the objects of rows the retention pruned.
+  "media-sweep": {
+    mutate: ["runtime/household/media/media.service.ts:350-501", "runtime/household/media/media-root.ts"],
+    tests: [
+      "dist/test/runtime/household/media/media.test.js",
+      "dist/test/runtime/household/media/media-two-stores.test.js",
+      "dist/test/runtime/household/media/media-cluster.test.js",
+      "dist/test/runtime/care/services/knowledge/card-media-sweep.test.js",
+      "dist/test/runtime/care/core/pipeline/runs/run-frames.test.js",
+    ],
+  },
   "lease-fencing": {
     mutate: ["runtime/platform/cluster/cluster.store.ts", "runtime/platform/cluster/leases.ts"],
     tests: ["dist/test/runtime/platform/cluster/lease-fencing.test.js", "dist/test/runtime/platform/cluster/pg-leases.test.js"],

@@ -2,12 +2,10 @@
  * The app factory: builds the whole service (store, keys, routers, embedded Node-RED)
  * without listening, so `main.ts` listens on PORT and tests on port 0.
  */
-import { randomBytes } from "node:crypto";
 import http from "node:http";
 import type { Duplex } from "node:stream";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
-import express from "express";
 import type { Settings } from "../../settings";
 import { KeyStore } from "../platform/auth/key-store";
 import { managedKeyLookup } from "../platform/auth/managed-keys";
@@ -18,7 +16,6 @@ import { systemClock, isoNow, type Clock } from "../platform/core/clock";
 import { EventBus } from "../platform/core/event-bus";
 import { createLogger, type Logger } from "../platform/core/logger";
 import { Lifecycle } from "../platform/core/lifecycle";
-import { kvGet, kvSet } from "../platform/db/kv";
 import { openStore, storeConfig } from "../platform/db/store";
 import { checkClusterStore, startCluster } from "../platform/cluster/cluster";
 import { whileHolding } from "../platform/cluster/leases";
@@ -29,30 +26,20 @@ import { seedDemoKnowledge } from "./demo/demo-knowledge";
 import { upsertDeviceSensors } from "../household/devices/device-sensors";
 import { ensureDefaultTemplate } from "../care/services/eink/default-template";
 import { checkLayouts } from "../care/services/knowledge/layouts/layouts";
-import { apiV1 } from "./api-v1";
-import { requestTargetGuard } from "../platform/http/request-target";
 import { createExpressServer } from "../platform/http/express-server";
 import { answerClientErrors } from "../platform/http/client-errors";
-import { FailureThrottle } from "../platform/auth/failure-throttle";
-import { refuseBlockedAddress, refusedUpgrade } from "../platform/auth/blocked-address";
-import { editorLogin } from "../platform/nodered/admin-auth";
-import { loginThrottle } from "../platform/nodered/login-throttle";
-import { editorBearerGate } from "../platform/nodered/editor-bearer";
-import { endSessionsOfGoneKeys } from "../platform/nodered/editor-sessions";
-import { errorHandler, notFoundHandler } from "../platform/http/error-handler";
-import { EDITOR_ROOT, nodeRedHost, type HostTarget } from "../platform/nodered/host";
-import { readFlows, storedSessions } from "../platform/nodered/flow-store";
-import { APP_INFO_AT_ROOT, appInfoAtRoot, healthRouter } from "./ops/ops.router";
-import { FlowWriter, directFlowSource, saveFlowsWithIndex, type DeployChecker, type FlowSource } from "../care/core/rules/flow-writer";
+import { refusedUpgrade } from "../platform/auth/blocked-address";
+import { nodeRedHost } from "../platform/nodered/host";
+import { FlowWriter, directFlowSource, type DeployChecker, type FlowSource } from "../care/core/rules/flow-writer";
 import { checkDeploy } from "../care/core/rules/flow-validation";
 import { readHouseholdNames } from "../care/core/rules/household-names";
-import { deployWarningsHtml, readableDeployErrors } from "../care/core/rules/deploy-messages";
 import { PipelineEngine } from "../care/core/pipeline/engine/engine";
 import { PipelineFeed } from "../care/core/pipeline/live-feed";
 import { WebAppHub } from "../platform/ws/webapp-hub";
-import { ruleGates } from "../care/core/pipeline/gates/check-gates";
-import { startTriggers, type RunningTriggers } from "../care/core/pipeline/triggers/start-triggers";
+import type { RunningTriggers } from "../care/core/pipeline/triggers/start-triggers";
 import { showOpenAlertsOnConnect } from "../care/services/notify/alert-replay.ws";
+import { startRulesEngine, type LateParts } from "./start-engine";
+import { httpApp } from "./http-app";
 import { startEscalation, type EscalationHandle } from "../care/services/notify/escalation";
 import type { CareServices } from "../../nodes/_kit/care-services";
 import { careServices } from "../care/services/care-services";
@@ -66,33 +53,21 @@ import { mediaRoot } from "../household/media/media-root";
 import { startKnowledgeIndexing } from "../care/services/knowledge/documents/indexing";
 import { FrameAggregator } from "../household/devices/aggregator";
 import { DeviceEndpoints } from "../household/devices/device-endpoints";
-import { deviceServices } from "../household/devices/device-services";
-import { devicesRouter } from "../household/devices/devices.router";
-import { ensureDevicesTab, withDevicesTab } from "../household/devices/devices-tab";
+import { ensureDevicesTab } from "../household/devices/devices-tab";
 import { hubStateReader, startHub } from "../household/hub/hub";
 import { savedHubConnection } from "../household/hub/hub-connection.store";
-import { hubConnectionRouter } from "../household/hub/hub-connection.router";
-import { ctsConnectionRouter } from "../household/cts/cts-connection.router";
 import { useHubState } from "../household/hub/hub-state";
 import { bridgeHubSensors } from "../household/hub/hub-sensors";
 import { pushLocationsToHub } from "../household/hub/hub-location";
 import { startParts } from "./ops/health-parts";
 import type { FreeSpaceReader } from "../platform/health/gauges";
 import { startHubHeartbeat } from "../household/hub/hub-heartbeat";
-import { haSyncRouter } from "../household/hub/ha-sync.router";
 import { OccupancyBoard } from "../household/occupancy/occupancy.board";
-import { occupancyRouter } from "../household/occupancy/occupancy.router";
-import { registerInteractiveHandlers, watchPromptTimeouts } from "../care/services/interactive";
 import { startKnowledgeDelivery } from "../care/services/knowledge/delivery";
-import { docsRouter } from "./ops/docs-pages";
-import { webappRouter } from "./webapp/webapp.router";
 import { watchWebAppLanguage } from "./webapp/webapp-language";
 import { describeAddress, HouseholdAddress, type NetworkInterfaces } from "../platform/http/household-address";
-import { fanOutBus, fanOutRuns, fanOutWebApp } from "./cluster/cluster-events";
-import { shareDeploys, type SharedDeploys } from "./cluster/shared-deploys";
+import { fanOutBus, fanOutWebApp } from "./cluster/cluster-events";
 import { shareHubStates } from "./cluster/hub-states";
-import { knowledgePageRouter } from "./knowledge-page/knowledge-page.router";
-import { householdPageRouter } from "./household-page/household-page.router";
 import { LocationFusion } from "../household/tracking/location-fusion";
 import { CtsService } from "../household/cts/cts.service";
 import { SceneSamples } from "../care/services/perception/scene-samples";
@@ -104,7 +79,6 @@ import { CallLog } from "../care/surfaces/mcp/call-log";
 import { checkToolSettings, ToolRegistry } from "../care/surfaces/mcp/registry";
 import { VoiceCompanion } from "../care/surfaces/voice/voice-companion";
 import { realtimeConfigured } from "../care/services/llm/realtime-client";
-import { voiceRouter } from "../care/surfaces/voice/voice.router";
 import { retentionPlan } from "./retention-plan";
 import { startBackupJob } from "./backup/backup-job";
 import { addBackupPart } from "./backup/backup-part";
@@ -113,10 +87,7 @@ import { startRetentionJob } from "../platform/db/retention-job";
 import { startRetention } from "../platform/db/retention";
 import { InputJournal, journalRetention } from "../care/core/journal/input-journal";
 import { McpSessions } from "../care/surfaces/mcp/server";
-import { mcpRestRouter } from "../care/surfaces/mcp/mcp.router";
 import { AppMetrics } from "./metrics/app-metrics";
-import { metricsRouter } from "./metrics/metrics.router";
-import { editorPageScriptFile, nodeRedPackageDir } from "../../nodes/_build/emit-package";
 
 export interface AppOptions {
   config: RunConfig;
@@ -159,17 +130,6 @@ export interface CareflowApp {
   demoSeeded: boolean;
   listen(port?: number, host?: string): Promise<number>;
   close(): Promise<void>;
-}
-
-async function credentialSecret(ctx: AppContext): Promise<string> {
-  const configured = ctx.settings.node_red.credential_secret;
-  if (configured) return configured;
-  const stored = await kvGet(ctx.db, "node-red:credential-secret");
-  if (stored) return stored;
-  // Generated once and kept in the store, never Node-RED's default key beside the flows.
-  const secret = randomBytes(32).toString("hex");
-  await kvSet(ctx.db, "node-red:credential-secret", secret, isoNow(ctx.clock));
-  return secret;
 }
 
 /** The settings with the demo keys (made now on a first start) added to the key lists. */
@@ -215,10 +175,9 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
 
   // The one rule validator, with the household and settings of this app.
   const deployCheck: DeployChecker = async (flows, previous) => checkDeploy(flows, previous, await readHouseholdNames(ctx), settings);
-  // The engine needs Node-RED, which needs the context: the context reads it when asked.
-  let engine: PipelineEngine | undefined;
-  // With several instances: deploys stored here are announced, the others' run here (set once Node-RED runs).
-  let deploys: SharedDeploys | undefined;
+  // The engine needs Node-RED, which needs the context: the context reads it when asked. With
+  // several instances, deploys stored here are announced and the others' run here (once Node-RED runs).
+  const late: LateParts = {};
   const ctx: AppContext = {
     db: store.db,
     dialect: store.dialect,
@@ -244,7 +203,7 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
         ? {
             // A rule write starts from the stored flows, even if another instance deployed a moment ago.
             read: async () => {
-              await deploys?.catchUp();
+              await late.deploys?.catchUp();
               return nodeRedHost.getFlows();
             },
             running: () => nodeRedHost.getFlows(),
@@ -256,15 +215,15 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
               () => isoNow(clock),
               (flows, previous) => deployCheck(flows, previous),
             ),
-            () => deploys?.announce(),
+            () => late.deploys?.announce(),
           ),
       (flows, previous) => deployCheck(flows, previous),
     ),
     get engine() {
-      return engine;
+      return late.engine;
     },
     get firer() {
-      return engine;
+      return late.engine;
     },
   };
   // What node handlers, filters, escalation and the open-alert replay are given: built once here.
@@ -444,62 +403,18 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
   // The knowledge repository's chunks get their vectors in the background (knowledge.embedding_model).
   lifecycle.add("knowledge embedding", startKnowledgeIndexing(ctx));
 
-  const app = express();
-  app.disable("x-powered-by");
-  app.use(requestTargetGuard);
-  app.use(
-    healthRouter(ctx, {
-      startedAt: Date.now(),
-      nodeRedState: () => (useNodeRed ? nodeRedHost.state : "disabled"),
-      cts: () => cts.health(),
-      sceneSamples: () => sceneSamples.status(),
-      flowsRev: async () => (useNodeRed ? (await nodeRedHost.getFlows()).rev : null),
-    }),
-  );
-  app.use(docsRouter());
-  app.use(webappRouter());
-  app.use(knowledgePageRouter());
-  app.use(householdPageRouter());
-  const throttle = new FailureThrottle(
-    settings.auth.throttle,
-    clock,
-    (client, seconds) => log.warn({ client, seconds }, "too many wrong keys or passwords: address blocked"),
-    (client, seconds) => log.warn({ client, seconds }, "a blocked address is still trying (told once a minute)"),
-  );
-  // Everything past the public pages needs a key, a password or a secret: a blocked address
-  // is refused here, before any of them is looked at and before any body is read.
-  app.use(refuseBlockedAddress(throttle));
-  app.use(mcpSessions.router(keys, throttle));
-  app.use(metricsRouter(keys, throttle, metrics));
-  app.get(APP_INFO_AT_ROOT, appInfoAtRoot);
-  app.use(
-    "/api/v1",
-    apiV1(ctx, throttle, [
-      (c) => devicesRouter(c, deviceEndpoints),
-      () => occupancyRouter(occupancy),
-      (c) => haSyncRouter(c, hub),
-      (c) => hubConnectionRouter(c, hub),
-      (c) => ctsConnectionRouter(c, () => cts.health()),
-      (c) => mcpRestRouter(c, occupancy, mcpTools, mcpCalls),
-      (c) => voiceRouter(c, voice),
-    ]),
-  );
-  if (useNodeRed) {
-    app.post(`${EDITOR_ROOT}/auth/token`, ...loginThrottle(throttle, async (user, password) => (await editorLogin(keys, user, password)) !== null));
-    app.use(EDITOR_ROOT, editorBearerGate(keys, throttle));
-    // A revoked or rotated key's editor sessions end too, wherever it was revoked (their comms sockets told and closed).
-    const endGoneSessions = () =>
-      void endSessionsOfGoneKeys(keys, () => storedSessions(ctx.db)).catch((err: unknown) =>
-        log.warn({ err }, "the editor sessions of a revoked key could not be ended"),
-      );
-    lifecycle.add("revoked keys' editor sessions", ctx.bus.subscribe("key.revoked", endGoneSessions, { otherInstances: true }));
-    app.post(`${EDITOR_ROOT}/flows`, readableDeployErrors);
-    app.use(EDITOR_ROOT, nodeRedHost.admin);
-    app.use(nodeRedHost.httpNode);
-  }
-  app.use(notFoundHandler);
-  app.use(errorHandler(log));
-
+  const { app, throttle } = httpApp(ctx, {
+    useNodeRed,
+    lifecycle,
+    metrics,
+    deviceEndpoints,
+    occupancy,
+    hub,
+    cts,
+    sceneSamples,
+    mcp: { sessions: mcpSessions, tools: mcpTools, calls: mcpCalls },
+    voice,
+  });
   const server = createExpressServer(app);
   answerClientErrors(server, log);
   let feed: PipelineFeed | undefined;
@@ -519,103 +434,18 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
   });
 
   if (useNodeRed) {
-    let restoreDevicesTab = false;
-    /** The stored flows' JSON while this instance runs flows another instance stored (they need no saving). */
-    let runningStored: string | null = null;
-    const target: HostTarget = {
-      db: ctx.db,
-      keys,
-      log,
-      now: () => isoNow(clock),
-      credentialSecret: await credentialSecret(ctx),
-      userDir: path.join(config.dataDir, "node-red"),
-      nodesDir: nodeRedPackageDir(),
-      pageScripts: [editorPageScriptFile()],
-      logLevel: settings.app.log_level,
-      services: {},
-      saveFlows: async (flows) => {
-        if (runningStored !== null && JSON.stringify(flows) === runningStored) return;
-        await engine?.drainInFlight();
-        // A deploy that deleted the Devices tab stores it back; the runtime runs it once this deploy has started.
-        const devicesTab = withDevicesTab(flows);
-        const report = await saveFlowsWithIndex(ctx.db, devicesTab.flows, isoNow(clock), deployCheck);
-        deploys?.announce();
-        if (report.warnings.length) nodeRedHost.notifyEditors("careflow-deploy", deployWarningsHtml(report.warnings), "warning");
-        if (devicesTab.restored) {
-          restoreDevicesTab = true;
-          log.warn({}, "a deploy deleted the Devices tab: it is restored");
-          nodeRedHost.notifyEditors(
-            "careflow-devices-tab",
-            "The <b>Devices</b> tab is part of careflow (cameras and the terminal reach it there): it has been restored.",
-            "warning",
-          );
-        }
-      },
-      // Triggers re-read the rules once the runtime runs the new flows, not when they are saved.
-      onFlowsStarted: () => {
-        ctx.bus.publish("rules.changed", {});
-        if (restoreDevicesTab) {
-          restoreDevicesTab = false;
-          nodeRedHost.reloadFlows().catch((err: unknown) => log.error({ err }, "running the restored Devices tab failed"));
-        }
-      },
-    };
-    const pipeline = new PipelineEngine(ctx, nodeRedHost, services);
-    target.services = { ctx, engine: pipeline, devices: { services: deviceServices(ctx, aggregator), endpoints: deviceEndpoints } };
-    await nodeRedHost.attach(target);
-    lifecycle.add("node-red", () => nodeRedHost.detach(target));
-    await pipeline.start();
-    pipeline.setGates(ruleGates(ctx, { services }));
-    engine = pipeline;
-    lifecycle.add("engine", () => pipeline.stop());
-    lifecycle.add("metrics: runs", metrics.watchRuns(pipeline.live));
-    metrics.queues.add("run_writes", () => pipeline.store.queuedRuns);
-    if (cluster.enabled) {
-      lifecycle.add("cluster: run events", fanOutRuns(pipeline.live, cluster.link, clock));
-      const shared = shareDeploys({
-        db: ctx.db,
-        link: cluster.link,
-        log,
-        running: {
-          rev: async () => (await nodeRedHost.getFlows()).rev,
-          // Only the tabs that changed restart (a "flows" deploy of the stored flows, as an
-          // editor's deploy does): the Devices tab keeps answering cameras while a rule changes.
-          reload: async () => {
-            await pipeline.drainInFlight();
-            const stored = await readFlows(ctx.db);
-            runningStored = JSON.stringify(stored);
-            try {
-              await nodeRedHost.setFlows(stored);
-            } finally {
-              runningStored = null;
-            }
-          },
-        },
-      });
-      deploys = shared;
-      lifecycle.add("cluster: deploys", () => {
-        deploys = undefined;
-        shared.stop();
-      });
-      // A deploy made elsewhere while this instance was starting runs here too.
-      await shared.catchUp();
-    }
-    registerInteractiveHandlers(ctx);
-    lifecycle.add("prompt timeouts", watchPromptTimeouts(ctx, pipeline));
-    const started = startTriggers(ctx, pipeline);
-    triggers = started;
-    lifecycle.add("triggers", () => started.stop());
-    const liveFeed = new PipelineFeed(keys, pipeline.live, log, () => ({
-      max_connections: settings.websocket.max_pipeline_connections,
-      max_connections_per_key: settings.websocket.max_connections_per_key,
-    }));
-    feed = liveFeed;
-    // A revoked or rotated key's sockets close here, wherever it was revoked.
-    lifecycle.add(
-      "revoked keys' sockets",
-      ctx.bus.subscribe("key.revoked", ({ key_id }) => liveFeed.closeKey(key_id), { otherInstances: true }),
-    );
-    lifecycle.add("live feed", () => liveFeed.close());
+    const running = await startRulesEngine(ctx, {
+      config,
+      lifecycle,
+      services,
+      deployCheck,
+      cluster,
+      metrics,
+      devices: { aggregator, endpoints: deviceEndpoints },
+      late,
+    });
+    triggers = running.triggers;
+    feed = running.feed;
   }
   // Batches a killed process left open resume once the triggers listen: one whose window passed
   // while the service was down flushes at once, and its rule must hear it.
@@ -631,7 +461,7 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
 
   return {
     ctx,
-    engine,
+    engine: late.engine,
     triggers,
     server,
     devices: { aggregator, endpoints: deviceEndpoints },
