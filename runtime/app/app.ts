@@ -5,7 +5,6 @@
 import http from "node:http";
 import type { Duplex } from "node:stream";
 import type { AddressInfo } from "node:net";
-import path from "node:path";
 import type { Settings } from "../../settings";
 import { KeyStore } from "../platform/auth/key-store";
 import { managedKeyLookup } from "../platform/auth/managed-keys";
@@ -37,9 +36,12 @@ import { PipelineEngine } from "../care/core/pipeline/engine/engine";
 import { PipelineFeed } from "../care/core/pipeline/live-feed";
 import { WebAppHub } from "../platform/ws/webapp-hub";
 import type { RunningTriggers } from "../care/core/pipeline/triggers/start-triggers";
-import { showOpenAlertsOnConnect } from "../care/services/notify/alert-replay.ws";
 import { startRulesEngine, type LateParts } from "./start-engine";
 import { httpApp } from "./http-app";
+import { startWebAppSocket } from "./webapp/webapp-socket";
+import { checkMediaStore } from "./ops/media-store-check";
+import { startHomeHub } from "./start-hub";
+import { startAgents } from "./start-agents";
 import { startEscalation, type EscalationHandle } from "../care/services/notify/escalation";
 import type { CareServices } from "../../nodes/_kit/care-services";
 import { careServices } from "../care/services/care-services";
@@ -47,27 +49,17 @@ import { startChat } from "../care/services/chat/chat.service";
 import { forwardAlertUpdates } from "../household/alerts/alert-updates";
 import { startMediaSweep } from "../household/media/media.service";
 import { ServiceUnavailableError } from "../platform/core/errors";
-import { s3Location } from "../household/media/s3-client";
-import { s3Problem } from "../household/media/s3-objects";
-import { mediaRoot } from "../household/media/media-root";
 import { startKnowledgeIndexing } from "../care/services/knowledge/documents/indexing";
 import { FrameAggregator } from "../household/devices/aggregator";
 import { DeviceEndpoints } from "../household/devices/device-endpoints";
 import { ensureDevicesTab } from "../household/devices/devices-tab";
-import { hubStateReader, startHub } from "../household/hub/hub";
-import { savedHubConnection } from "../household/hub/hub-connection.store";
-import { useHubState } from "../household/hub/hub-state";
-import { bridgeHubSensors } from "../household/hub/hub-sensors";
-import { pushLocationsToHub } from "../household/hub/hub-location";
 import { startParts } from "./ops/health-parts";
 import type { FreeSpaceReader } from "../platform/health/gauges";
 import { startHubHeartbeat } from "../household/hub/hub-heartbeat";
 import { OccupancyBoard } from "../household/occupancy/occupancy.board";
 import { startKnowledgeDelivery } from "../care/services/knowledge/delivery";
-import { watchWebAppLanguage } from "./webapp/webapp-language";
 import { describeAddress, HouseholdAddress, type NetworkInterfaces } from "../platform/http/household-address";
 import { fanOutBus, fanOutWebApp } from "./cluster/cluster-events";
-import { shareHubStates } from "./cluster/hub-states";
 import { LocationFusion } from "../household/tracking/location-fusion";
 import { CtsService } from "../household/cts/cts.service";
 import { SceneSamples } from "../care/services/perception/scene-samples";
@@ -75,10 +67,7 @@ import { startDailyReports, type DailyReportJob } from "../care/services/reports
 import { startDailyHealthReport, type DailyHealthJob } from "../care/services/health-report/report-job";
 import { answerHealthCommands } from "../care/services/health-report/report-commands";
 import { closeIdentity } from "../household/identity/identity.service";
-import { CallLog } from "../care/surfaces/mcp/call-log";
-import { checkToolSettings, ToolRegistry } from "../care/surfaces/mcp/registry";
-import { VoiceCompanion } from "../care/surfaces/voice/voice-companion";
-import { realtimeConfigured } from "../care/services/llm/realtime-client";
+import { checkToolSettings } from "../care/surfaces/mcp/registry";
 import { retentionPlan } from "./retention-plan";
 import { startBackupJob } from "./backup/backup-job";
 import { addBackupPart } from "./backup/backup-part";
@@ -86,7 +75,6 @@ import { backupBeforeUpgrade } from "./backup/backup.service";
 import { startRetentionJob } from "../platform/db/retention-job";
 import { startRetention } from "../platform/db/retention";
 import { InputJournal, journalRetention } from "../care/core/journal/input-journal";
-import { McpSessions } from "../care/surfaces/mcp/server";
 import { AppMetrics } from "./metrics/app-metrics";
 
 export interface AppOptions {
@@ -228,48 +216,9 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
   };
   // What node handlers, filters, escalation and the open-alert replay are given: built once here.
   const services = careServices(ctx);
-  lifecycle.add("web app socket", () => ctx.webapp.close());
-  // A revoked or rotated key's sockets close at once, wherever it was revoked (the bus crosses instances).
-  lifecycle.add(
-    "revoked keys' web app sockets",
-    ctx.bus.subscribe("key.revoked", ({ key_id }) => ctx.webapp.closeKey(key_id), { otherInstances: true }),
-  );
-  // A deploy started (here, or elsewhere and run here): rule reads read the id index again.
-  ctx.bus.subscribe("rules.changed", () => ctx.flows.forgetIndex());
-  // The web app shows the time in the household's time zone, wherever the tablet thinks it is.
-  // `voice`: a realtime model is configured, so the app offers its Talk button.
-  // `language` and `messages`: the senior's language and every fixed word of the app in it (webapp-language.ts).
-  const language = watchWebAppLanguage(ctx);
-  await language.refresh();
-  lifecycle.add("the senior's language", () => language.stop());
-  ctx.webapp.onConnect((client) =>
-    client.send({
-      type: "welcome",
-      timezone: ctx.settings.app.timezone,
-      app_name: ctx.settings.app.name,
-      voice: realtimeConfigured(ctx.settings),
-      ...language.current(),
-    }),
-  );
-  // Then the warnings and emergencies nobody has taken on yet, as their popups showed them.
-  showOpenAlertsOnConnect(ctx, services);
+  await startWebAppSocket(ctx, lifecycle, services);
 
-  // An S3-compatible media store (s3-objects.ts) that does not answer yet is no reason not to
-  // start: frames and clips fail with 503 until it does, and the rest of the household runs.
-  if (settings.media.store_url) {
-    const problem = await s3Problem(settings.media);
-    if (problem) log.warn(`media: ${problem}; frames and speech clips cannot be stored until it answers`);
-    else log.info(`media: kept in the S3-compatible store at ${s3Location(settings.media.store_url, settings.media.store_region, 1).where}`);
-  }
-  // Which folder of the data dir is this store's media (media-root.ts), decided before anything is stored.
-  else if (!settings.cluster.enabled) {
-    const media = await mediaRoot(ctx.db, ctx.dataDir);
-    if (media.dir !== ctx.dataDir)
-      log.warn(
-        { folder: path.relative(ctx.dataDir, media.dir), owner: media.guest_of ?? "a store from before the marker" },
-        "media: this data dir belongs to another store; this one keeps its media in its own folder and never touches the other's",
-      );
-  }
+  await checkMediaStore(ctx);
   // The leases of the singular jobs started below (one instance: all held, nothing written).
   const cluster = await startCluster(ctx);
   ctx.cluster = cluster;
@@ -320,34 +269,7 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
   const occupancy = new OccupancyBoard(ctx);
   lifecycle.add("occupancy", occupancy.start());
   // The home hub, when configured: its sensors publish on the bus, locations go back to it.
-  // The address and token the family set on the Household page, if any, stand before the settings file's.
-  const hub = startHub(ctx, await savedHubConnection(ctx.db));
-  ctx.hub = hub;
-  lifecycle.add("hub", () => hub.stop());
-  // Set on the Household page, on this instance or another: read from the store and used at once.
-  lifecycle.add(
-    "hub settings",
-    ctx.bus.subscribe(
-      "hub.configured",
-      () =>
-        void savedHubConnection(ctx.db)
-          .then((saved) => saved && hub.configure(saved))
-          .catch((err: unknown) => log.warn({ err: String(err) }, "hub: reading the address and token set on the Household page failed")),
-      { otherInstances: true },
-    ),
-  );
-  // Now, or when the family first sets the hub up on the Household page.
-  hub.whenClient((client) => {
-    lifecycle.add("hub sensors", bridgeHubSensors(ctx, client));
-    lifecycle.add("hub locations", pushLocationsToHub(ctx, client));
-    // The hub-backed presence providers (bed sensor, phone, night anchor) read its states;
-    // with several instances, those the holder of the hub connection shares.
-    if (cluster.enabled) {
-      const shared = shareHubStates(client, cluster.link, cluster.leases);
-      lifecycle.add("cluster: hub states", () => shared.stop());
-      useHubState(ctx, shared.reader);
-    } else useHubState(ctx, hubStateReader(hub));
-  });
+  const hub = await startHomeHub(ctx, lifecycle, cluster);
   // The family's chat: alerts out, buttons, replies and commands in (long polling unless webhook mode).
   const chat = startChat(ctx);
   ctx.chat = chat;
@@ -382,17 +304,8 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
   // careflow's own sign of life on the hub, for the family's phones when it stops (docs/hub.md).
   hub.whenClient((client) => lifecycle.add("hub heartbeat", startHubHeartbeat(ctx, client)));
 
-  // The MCP server: the tool registry (mcp.tools, mcp.voice_tools), its call log and sessions.
-  const mcpCalls = new CallLog(ctx);
-  lifecycle.add("mcp call log", mcpCalls.start());
-  const mcpTools = new ToolRegistry(settings.mcp, log, mcpCalls);
-  const mcpSessions = new McpSessions(ctx, occupancy, mcpTools);
-  lifecycle.add("mcp sessions", () => mcpSessions.close());
-  // The voice companion: conversations with the realtime model, its tools the voice subset.
-  const voice = new VoiceCompanion(ctx, mcpTools, occupancy);
-  ctx.voice = voice;
-  voice.registerFrames();
-  lifecycle.add("voice companion", () => voice.close());
+  // The MCP server and the voice companion.
+  const { mcp, voice } = startAgents(ctx, lifecycle, occupancy);
   // Nothing grows without bound: every growing table pruned hourly by its `retention.*` days (docs/retention.md).
   const retention = startRetentionJob(ctx, () => retentionPlan(ctx));
   lifecycle.add("retention", () => retention.stop());
@@ -412,7 +325,7 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
     hub,
     cts,
     sceneSamples,
-    mcp: { sessions: mcpSessions, tools: mcpTools, calls: mcpCalls },
+    mcp,
     voice,
   });
   const server = createExpressServer(app);
