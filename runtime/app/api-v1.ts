@@ -34,6 +34,7 @@ import { webhookTriggerRouter, webhooksRouter } from "../care/core/pipeline/trig
 import { interactiveRouter } from "../care/services/interactive/interactive.router";
 import { chatWebhookRouter } from "../care/services/chat/chat-webhook.router";
 import { chatRelativesRouter } from "../care/services/chat/relatives.router";
+import type { ChatLink } from "../care/services/chat/chat.service";
 import { mediaRouter } from "../household/media/media.router";
 import { documentsRouter } from "../care/services/knowledge/documents/documents.router";
 import { knowledgeQueryRouter } from "../care/services/knowledge/knowledge-query.router";
@@ -64,7 +65,6 @@ export const V1_ROUTERS: readonly RouterFactory[] = [
   keysRouter,
   backupsRouter,
   starterRulesRouter,
-  chatRelativesRouter,
   bundlesRouter,
   draftFromWordsRouter,
   rulesRouter,
@@ -81,19 +81,25 @@ export const V1_ROUTERS: readonly RouterFactory[] = [
   interactionsRouter,
 ];
 
-export function apiV1(ctx: AppContext, throttle: FailureThrottle, extra: readonly RouterFactory[] = []): Router {
+/** The parts of the app the routers outside V1_ROUTERS are given. */
+export interface ApiParts {
+  /** The family chat: its webhook, its bot's status and its test message. */
+  chat: ChatLink;
+}
+
+export function apiV1(ctx: AppContext, throttle: FailureThrottle, parts: ApiParts, extra: readonly RouterFactory[] = []): Router {
   const r = Router();
   // An e-ink display may only be able to send its key in an Authorization header.
   r.get("/image/active", authenticate(ctx.keys, throttle, "bare-or-bearer"), queryGuard);
   // A webhook call is authenticated by its rule's X-Webhook-Secret, not an API key.
   r.use(webhookTriggerRouter(ctx));
   // The chat service's webhook (webhook mode) is authenticated by its secret token.
-  r.use(chatWebhookRouter(ctx));
+  r.use(chatWebhookRouter(ctx, parts.chat));
   // A media URL's signature is its credential: a speaker or a chat server fetches it keyless.
   r.use(mediaRouter(ctx));
   // Who changed what (people, rooms, devices, rules, knowledge) goes to the audit log.
   r.use(authenticate(ctx.keys, throttle), recordDeviceContact(ctx), auditChanges(ctx), jsonBody(), queryGuard);
-  for (const make of [...V1_ROUTERS, ...extra]) r.use(make(ctx));
+  for (const make of [...V1_ROUTERS, (c: AppContext) => chatRelativesRouter(c, parts.chat), ...extra]) r.use(make(ctx));
   r.use(notFoundHandler);
   return r;
 }

@@ -327,6 +327,7 @@ export async function createApp(opts: AppOptions): Promise<CareflowApp> {
     sceneSamples,
     mcp,
     voice,
+    chat,
   });
   const server = createExpressServer(app);
   answerClientErrors(server, log);

@@ -42,6 +42,7 @@ import type { McpSessions } from "../care/surfaces/mcp/server";
 import { mcpRestRouter } from "../care/surfaces/mcp/mcp.router";
 import type { VoiceCompanion } from "../care/surfaces/voice/voice-companion";
 import { voiceRouter } from "../care/surfaces/voice/voice.router";
+import type { ChatLink } from "../care/services/chat/chat.service";
 
 /** The parts started before the HTTP app whose routes it mounts. */
 export interface HttpParts {
@@ -55,10 +56,11 @@ export interface HttpParts {
   sceneSamples: SceneSamples;
   mcp: { sessions: McpSessions; tools: ToolRegistry; calls: CallLog };
   voice: VoiceCompanion;
+  chat: ChatLink;
 }
 
 export function httpApp(ctx: AppContext, parts: HttpParts): { app: express.Express; throttle: FailureThrottle } {
-  const { useNodeRed, lifecycle, metrics, deviceEndpoints, occupancy, hub, cts, sceneSamples, voice } = parts;
+  const { useNodeRed, lifecycle, metrics, deviceEndpoints, occupancy, hub, cts, sceneSamples, voice, chat } = parts;
   const { sessions: mcpSessions, tools: mcpTools, calls: mcpCalls } = parts.mcp;
   const { keys, log, clock, settings } = ctx;
   const app = express();
@@ -91,7 +93,7 @@ export function httpApp(ctx: AppContext, parts: HttpParts): { app: express.Expre
   app.get(APP_INFO_AT_ROOT, appInfoAtRoot);
   app.use(
     "/api/v1",
-    apiV1(ctx, throttle, [
+    apiV1(ctx, throttle, { chat }, [
       (c) => devicesRouter(c, deviceEndpoints),
       () => occupancyRouter(occupancy),
       (c) => haSyncRouter(c, hub),

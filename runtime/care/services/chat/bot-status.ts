@@ -5,7 +5,7 @@
  * the part's state is answered beside it.
  */
 import type { CareContext } from "../../core/context";
-import { chatLinkOf } from "./chat.service";
+import type { ChatLink } from "./chat.service";
 
 export interface BotStatus {
   /** A token is set (CAREFLOW_CHAT_TOKEN or notifications.chat_app.token). */
@@ -21,9 +21,9 @@ export interface BotStatus {
   part_state: string | null;
 }
 
-export async function botStatus(ctx: CareContext): Promise<BotStatus> {
+export async function botStatus(ctx: CareContext, chat: ChatLink): Promise<BotStatus> {
   const mode = ctx.settings.notifications.chat_app.mode;
-  const client = chatLinkOf(ctx)?.client ?? null;
+  const client = chat.client;
   const base = { mode, name: null, username: null } as const;
   if (!client)
     return {

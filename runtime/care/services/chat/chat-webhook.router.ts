@@ -13,7 +13,7 @@ import { ConflictError, ForbiddenError, ServiceUnavailableError, UnauthorizedErr
 import { jsonBody } from "../../../platform/http/json-body";
 import { route } from "../../../platform/http/route";
 import { secretMatches } from "../../core/pipeline/triggers/webhooks.router";
-import { chatLinkOf } from "./chat.service";
+import type { ChatLink } from "./chat.service";
 
 function checkSecret(ctx: CareContext, req: Request): void {
   const given = req.get("x-telegram-bot-api-secret-token");
@@ -21,7 +21,7 @@ function checkSecret(ctx: CareContext, req: Request): void {
   if (!secretMatches(given, ctx.settings.notifications.chat_app.webhook_secret)) throw new ForbiddenError("Chat webhook secret does not match");
 }
 
-export function chatWebhookRouter(ctx: CareContext): Router {
+export function chatWebhookRouter(ctx: CareContext, chat: ChatLink): Router {
   const r = Router();
   const gate = (req: Request, _res: Response, next: NextFunction) => {
     try {
@@ -37,13 +37,12 @@ export function chatWebhookRouter(ctx: CareContext): Router {
     jsonBody(),
     route(async (req) => {
       if (ctx.settings.notifications.chat_app.mode !== "webhook") throw new ConflictError("The chat app is not in webhook mode");
-      const link = chatLinkOf(ctx);
-      if (!link?.client) throw new ServiceUnavailableError("The chat app is not started");
+      if (!chat.client) throw new ServiceUnavailableError("The chat app is not started");
       const body: unknown = req.body;
       if (!body || typeof body !== "object" || typeof (body as { update_id?: unknown }).update_id !== "number") {
         throw new ValidationError("body: not a chat update (update_id missing)");
       }
-      await link.handleUpdate(body as Update);
+      await chat.handleUpdate(body as Update);
       return {};
     }),
   );

@@ -73,11 +73,6 @@ export interface ChatLink {
 /** The current chat settings (a reload swaps the object). */
 const chatSettings = (ctx: CareContext): ChatSettings => ctx.settings.notifications.chat_app;
 
-const links = new WeakMap<CareContext, ChatLink>();
-
-/** The app's chat link (the webhook route hands it updates). */
-export const chatLinkOf = (ctx: CareContext): ChatLink | undefined => links.get(ctx);
-
 export function startChat(ctx: CareContext): ChatLink {
   const s = chatSettings(ctx);
   const client = s.token
@@ -89,7 +84,6 @@ export function startChat(ctx: CareContext): ChatLink {
       })
     : null;
   const link = new ChatService(ctx, client);
-  links.set(ctx, link);
   if (!client) ctx.log.info("chat app: no bot token (CAREFLOW_CHAT_TOKEN); chat_app sends report that");
   else ctx.log.info({ api_base_url: s.api_base_url, mode: s.mode, targets: s.targets.length }, "chat app started");
   return link;

@@ -9,16 +9,16 @@ import type { CareContext } from "../../core/context";
 import { intParam } from "../../../platform/http/params";
 import { reply, route } from "../../../platform/http/route";
 import { botStatus } from "./bot-status";
-import { chatLinkOf } from "./chat.service";
+import type { ChatLink } from "./chat.service";
 import { cancelLinkCode, changeRelative, makeLinkCode, pendingCodes, relativeByChatId, relatives, removeRelative } from "./relatives.service";
 import { chatWords, testText } from "./relative-words";
 
-export function chatRelativesRouter(ctx: CareContext): Router {
+export function chatRelativesRouter(ctx: CareContext, chat: ChatLink): Router {
   const r = Router();
   const chatIdOf = (req: Request) => String(req.params.chat_id ?? "");
   r.get(
     "/chat/bot",
-    route(() => botStatus(ctx)),
+    route(() => botStatus(ctx, chat)),
   );
   r.get(
     "/chat/relatives",
@@ -36,10 +36,7 @@ export function chatRelativesRouter(ctx: CareContext): Router {
     "/chat/relatives/:chat_id/test",
     route(async (req) => {
       const relative = await relativeByChatId(ctx, chatIdOf(req));
-      const link = chatLinkOf(ctx);
-      const sent = link
-        ? await link.sendText(relative.chat_id, testText(chatWords(ctx, relative.language), relative))
-        : ({ ok: false, reason: "the chat app is not started" } as const);
+      const sent = await chat.sendText(relative.chat_id, testText(chatWords(ctx, relative.language), relative));
       return sent.ok ? { delivered: true, detail: `message ${sent.value}` } : { delivered: false, detail: sent.reason };
     }),
   );
@@ -51,7 +48,7 @@ export function chatRelativesRouter(ctx: CareContext): Router {
     "/chat/link-codes",
     route(async (req) => {
       // The bot's username makes the link that opens its chat with the code in it; without it, the message alone.
-      const bot = await botStatus(ctx);
+      const bot = await botStatus(ctx, chat);
       return reply(201, await makeLinkCode(ctx, req.principal!, req.body, bot));
     }),
   );
