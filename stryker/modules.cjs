@@ -65,6 +65,44 @@ module.exports = {
       "dist/test/runtime/care/core/pipeline/runs/run-frames.test.js",
     ],
   },
+  // A run that waits (a countdown, a wait step, a prompt) resumes once, at its time, after a
+  // restart or a kill -9 too: its deadlines, the claim of a due parking, the runs a stop cut
+  // short and the steps interrupted mid-flight, and (two instances) the runs of a dead one adopted.
+  "run-resume": {
+    mutate: [
+      "runtime/care/core/pipeline/engine/run-resume.ts",
+      "runtime/care/core/pipeline/engine/held-runs.ts",
+      "runtime/care/core/pipeline/engine/run-deadlines.ts",
+      "runtime/care/core/pipeline/engine/recovery.ts",
+      "runtime/care/core/pipeline/engine/interrupted-runs.ts",
+      "runtime/care/core/pipeline/engine/interrupted-steps.ts",
+      "runtime/care/core/pipeline/engine/run-adoption.ts",
+    ],
+    tests: [
+      "dist/test/runtime/care/core/pipeline/engine/restart.test.js",
+      "dist/test/runtime/care/core/pipeline/engine/interrupted-step.test.js",
+      "dist/test/runtime/care/core/pipeline/engine/graceful-stop.test.js",
+      "dist/test/runtime/care/core/pipeline/engine/timeouts.test.js",
+      "dist/test/runtime/care/core/pipeline/engine/park-signals.test.js",
+      "dist/test/runtime/care/core/pipeline/engine/cluster-runs.test.js",
+      "dist/test/runtime/care/core/pipeline/engine/shared-runs.test.js",
+    ],
+  },
+  // A rehearsal records what a rule would have done and does none of it: every effect kept (a
+  // message, a hub call, speech, e-ink, a card or quiz, a prompt) with its words, and every
+  // outside service not asked said so.
+  "rehearsal-effects": {
+    mutate: [
+      "runtime/care/surfaces/rehearsal/rehearsal-services.ts",
+      "runtime/care/surfaces/rehearsal/would-send.ts",
+      "runtime/care/surfaces/rehearsal/would-say.ts",
+    ],
+    tests: [
+      "dist/test/runtime/care/surfaces/rehearsal/rehearse.api.test.js",
+      "dist/test/runtime/care/surfaces/rehearsal/rehearse-timers.test.js",
+      "dist/test/runtime/care/surfaces/rehearsal/rehearse-hand-runs.test.js",
+    ],
+  },
   "lease-fencing": {
     mutate: ["runtime/platform/cluster/cluster.store.ts", "runtime/platform/cluster/leases.ts"],
     tests: ["dist/test/runtime/platform/cluster/lease-fencing.test.js", "dist/test/runtime/platform/cluster/pg-leases.test.js"],
