@@ -59,10 +59,12 @@ module.exports = {
     mutate: ["runtime/household/media/media.service.ts:350-501", "runtime/household/media/media-root.ts"],
     tests: [
       "dist/test/runtime/household/media/media.test.js",
+      "dist/test/runtime/household/media/media-root.test.js",
       "dist/test/runtime/household/media/media-two-stores.test.js",
       "dist/test/runtime/household/media/media-cluster.test.js",
       "dist/test/runtime/care/services/knowledge/card-media-sweep.test.js",
       "dist/test/runtime/care/core/pipeline/runs/run-frames.test.js",
+      "dist/test/runtime/platform/db/retention-job.test.js",
     ],
   },
   // A run that waits (a countdown, a wait step, a prompt) resumes once, at its time, after a
