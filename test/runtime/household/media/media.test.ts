@@ -23,6 +23,7 @@ import {
 } from "../../../../runtime/household/media/media.service";
 import { collectImages } from "../../../../runtime/care/services/llm/step/images";
 import { eventually } from "../../../support/eventually";
+import { captureLog } from "../../../support/capture-log";
 
 const HOUR = 3_600_000;
 
@@ -216,6 +217,43 @@ describe("media store: content-addressed frames, signed URLs, retention", functi
     // The app's own periodic sweep takes the rest once it is due.
     clock.advance(24 * HOUR + SWEEP_EVERY_MS);
     await eventually("the periodic sweep", async () => (await listFrames(ctx)).length === 0 && mediaFiles(ctx.dataDir).length === 0, 20_000);
+  });
+
+  it("sweeps only its own frames and leftovers past the grace: other files, fresh writes and a kept row's frame stay", async () => {
+    const captured = captureLog();
+    const sctx = { ...ctx, log: captured.log };
+    const expired = await storeFrame(ctx, { sensor_id: "kitchen_cam", bytes: red });
+    const kept = await storeFrame(ctx, { sensor_id: "hall_cam", bytes: blue });
+    const dir = path.join(ctx.dataDir, path.dirname(kept.path));
+    const put = (name: string, ageMs: number): string => {
+      const file = path.join(dir, name);
+      fs.writeFileSync(file, "x");
+      fs.utimesSync(file, new Date(clock.now() - ageMs), new Date(clock.now() - ageMs));
+      return file;
+    };
+    clock.advance(25 * HOUR);
+    // The app's own sweep at the rows' expiry: both rows, and the frame no row names any more.
+    await eventually("the app's own sweep", async () => (await listFrames(ctx)).length === 0 && !fs.existsSync(path.join(ctx.dataDir, expired.path)), 20_000);
+    // The same bytes stored again now: a new row names the kept frame.
+    await storeFrame(ctx, { sensor_id: "hall_cam", bytes: blue });
+    const notOurs = put("notes.txt", 2 * 60_000);
+    const oldLeftover = put(`.${"cd".repeat(32)}.jpg.1.tmp`, 2 * 60_000);
+    const freshLeftover = put(`.${"ef".repeat(32)}.jpg.2.tmp`, 10_000);
+    const unsharded = path.join(ctx.dataDir, "media", `${"12".repeat(32)}.jpg`);
+    fs.writeFileSync(unsharded, "x");
+    fs.utimesSync(unsharded, new Date(clock.now() - 2 * 60_000), new Date(clock.now() - 2 * 60_000));
+
+    const report = await sweepExpired(sctx);
+    assert.deepEqual(report, { rows: 0, files: 1 }, "only the old leftover");
+    assert.ok(!fs.existsSync(oldLeftover));
+    for (const stays of [path.join(ctx.dataDir, kept.path), notOurs, freshLeftover, unsharded])
+      assert.ok(fs.existsSync(stays), `${path.basename(stays)} stays`);
+    assert.deepEqual(
+      captured.lines.filter((l) => l.msg === "media: expired frames deleted").map((l) => [l.rows, l.files]),
+      [[0, 1]],
+    );
+    assert.deepEqual(await sweepExpired(sctx), { rows: 0, files: 0 }, "nothing more to sweep");
+    assert.equal(captured.lines.filter((l) => l.msg === "media: expired frames deleted").length, 1, "and a sweep of nothing says nothing");
   });
 
   it("lets a frame be stored while a long sweep runs: the sweep deletes in chunks, not holding the store for all of it", async () => {
