@@ -310,6 +310,8 @@ export interface EscalationRow {
   escalation_count: number;
   /** The last repetition whose send finished (below `escalation_count`: one was cut short). */
   escalation_sent: number;
+  /** The instance that claimed the last repetition; null once it gave an unfinished claim back. */
+  escalation_claimed_by: string | null;
   next_escalation_at: string | null;
   notification_json: string | null;
 }
@@ -359,12 +361,35 @@ export async function claimEscalation(
   ctx: PlatformContext,
   row: Pick<EscalationRow, "id" | "escalation_count" | "next_escalation_at">,
   nextAt: string | null,
+  claimant: string,
 ): Promise<boolean> {
   const claimed = await ctx
     .db("alerts")
     .where({ id: row.id, escalation_count: row.escalation_count, next_escalation_at: row.next_escalation_at, resolved: false, assistance_needed: false })
-    .update({ escalation_count: row.escalation_count + 1, next_escalation_at: nextAt });
+    .update({ escalation_count: row.escalation_count + 1, next_escalation_at: nextAt, escalation_claimed_by: claimant });
   return claimed === 1;
+}
+
+/**
+ * Takes over unfinished repetition `n` from its claimant (`from`, null when given back): true
+ * when it was still unfinished and still that claimant's, so only one taker sends it again.
+ */
+export async function takeOverEscalation(ctx: PlatformContext, id: number, n: number, from: string | null, to: string): Promise<boolean> {
+  const taken = await ctx
+    .db("alerts")
+    .where({ id, escalation_count: n, escalation_claimed_by: from })
+    .where("escalation_sent", "<", n)
+    .update({ escalation_claimed_by: to });
+  return taken === 1;
+}
+
+/** Gives back repetition `n`, claimed by `claimant` and cut short: the next escalator sends it. */
+export async function releaseEscalation(ctx: PlatformContext, id: number, n: number, claimant: string): Promise<void> {
+  await ctx
+    .db("alerts")
+    .where({ id, escalation_count: n, escalation_claimed_by: claimant })
+    .where("escalation_sent", "<", n)
+    .update({ escalation_claimed_by: null });
 }
 
 /**

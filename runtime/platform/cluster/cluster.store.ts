@@ -106,3 +106,9 @@ export async function removeInstance(db: Knex, instanceId: string): Promise<void
 export async function forgetSilentInstances(db: Knex, beforeMs: number): Promise<number> {
   return db("cluster_instances").where("expires_at", "<", beforeMs).delete();
 }
+
+/** Is the instance in the list with a heartbeat not yet expired at `nowMs`? */
+export async function instanceAlive(db: Knex, instanceId: string, nowMs: number): Promise<boolean> {
+  const row = await db("cluster_instances").where({ instance_id: instanceId }).where("expires_at", ">", nowMs).first("instance_id");
+  return row !== undefined;
+}

@@ -17,11 +17,15 @@
  * A repetition is claimed before it is sent, so a stop between the two (kill -9, a lost lease)
  * would lose it. `escalation_sent` is written once its receipts are; an escalator that starts
  * (a restart, a new lease holder) first sends again every repetition claimed and not finished,
- * with the same idempotency key: a repeated message is better than a missed emergency.
+ * with the same idempotency key: a repeated message is better than a missed emergency. The
+ * claim names its instance: a send a stop cut short is given back at once, and a new holder
+ * leaves a claim alone while its claimant may still be sending it (a holder whose lease ran out
+ * under load, alive and a moment from finishing); a claimant silent for two leases is gone.
  */
 import type { CareContext } from "../../core/context";
 import { ADOPT_EVERY_MS, clustered, repeatOnClock } from "../../../platform/cluster/adopt";
 import { leasesOf } from "../../../platform/cluster/cluster";
+import { instanceAlive } from "../../../platform/cluster/cluster.store";
 import { whileHolding } from "../../../platform/cluster/leases";
 import { toBool } from "../../../platform/db/json-column";
 import {
@@ -30,8 +34,11 @@ import {
   endEscalation,
   escalationRow,
   markEscalationSent,
+  releaseEscalation,
   scheduledEscalations,
+  takeOverEscalation,
   unfinishedEscalations,
+  type EscalationRow,
 } from "../../../household/alerts/alerts.service";
 import type { CareServices } from "../../../../nodes/_kit/care-services";
 import { registeredChannel } from "./channels";
@@ -95,18 +102,22 @@ class Escalator {
   /** Start-up work waiting to be tried again (untilDone). */
   private readonly retries = new Set<() => void>();
   /**
-   * Repetitions this escalator claimed (`id:count`). The start's look for repetitions a stop cut
-   * short runs beside the re-armed timers: an overdue one fires at once, and its claim, not yet
-   * marked sent, must not be taken for one cut short and sent a second time. Kept only until
-   * that look is done (null after).
+   * The last repetition of each alert this escalator claimed or took over. The look for
+   * repetitions a stop cut short runs beside the timers (at the start; with several instances,
+   * every second): an overdue one fires at once, and its claim, not yet marked sent, must not be
+   * taken for one cut short and sent a second time.
    */
-  private claimedHere: Set<string> | null = new Set<string>();
+  private readonly claimedHere = new Map<number, number>();
+  /** This instance, as claims name it. */
+  private readonly me: string;
 
   constructor(
     private readonly ctx: CareContext,
     private readonly services: CareServices,
     private readonly lookup: ChannelLookup,
-  ) {}
+  ) {
+    this.me = leasesOf(ctx).instanceId;
+  }
 
   start(): void {
     this.unsubscribe = [
@@ -124,8 +135,10 @@ class Escalator {
         },
         (err) => this.ctx.log.error({ err }, "escalation: reading the schedule failed"),
       );
-    else this.untilDone("re-arming the open alerts", () => this.rearmAll());
-    this.untilDone("sending again the repetitions a stop cut short", () => this.resumeUnfinished());
+    else {
+      this.untilDone("re-arming the open alerts", () => this.rearmAll());
+      this.untilDone("sending again the repetitions a stop cut short", () => this.resumeUnfinished());
+    }
   }
 
   /**
@@ -178,17 +191,31 @@ class Escalator {
   /** A repetition claimed by an escalator that stopped before sending it goes out now. */
   private async resumeUnfinished(): Promise<void> {
     const rows = await unfinishedEscalations(this.ctx);
-    const claimedHere = this.claimedHere;
-    this.claimedHere = null;
     for (const row of rows) {
       if (this.stopped) return;
-      if (claimedHere?.has(`${row.id}:${row.escalation_count}`)) continue;
+      if ((this.claimedHere.get(row.id) ?? 0) >= row.escalation_count) continue;
+      if (await this.claimantAtWork(row)) continue;
+      // Taken over first: a claimant that finishes meanwhile, or another look, finds it taken.
+      if (!(await takeOverEscalation(this.ctx, row.id, row.escalation_count, row.escalation_claimed_by, this.me))) continue;
+      this.claimedHere.set(row.id, row.escalation_count);
       this.ctx.log.warn(
-        { alert_id: row.id, escalation: row.escalation_count },
+        { alert_id: row.id, escalation: row.escalation_count, claimed_by: row.escalation_claimed_by },
         "escalation: a repetition was claimed but not sent before a stop; sending it now",
       );
       await this.send(row.id, alertPlan(this.ctx.settings, row), row.escalation_count, row.next_escalation_at);
     }
+  }
+
+  /**
+   * May another instance still be sending this claimed repetition? Only with several instances:
+   * a claimant other than this one that was alive within the last two leases (its lease may have
+   * run out while it sent; it finishes, or gives the claim back when its stop cuts the send short).
+   */
+  private async claimantAtWork(row: EscalationRow): Promise<boolean> {
+    const claimant = row.escalation_claimed_by;
+    if (!clustered(this.ctx) || !claimant || claimant === this.me) return false;
+    const graceMs = 2 * this.ctx.settings.cluster.lease_seconds * 1000;
+    return instanceAlive(this.ctx.db, claimant, this.ctx.clock.now() - graceMs);
   }
 
   /** Cluster: the schedule as stored, whoever changed it: new alerts armed, acknowledged ones dropped. */
@@ -202,6 +229,7 @@ class Escalator {
       this.armedAt.delete(id);
     }
     for (const [id, at] of scheduled) if (this.armedAt.get(id) !== at || !this.timers.has(id)) this.arm(id, at);
+    await this.resumeUnfinished();
   }
 
   private async armFromStore(id: number): Promise<void> {
@@ -226,6 +254,7 @@ class Escalator {
     this.timers.get(id)?.();
     this.timers.delete(id);
     this.armedAt.delete(id);
+    this.claimedHere.delete(id);
     await clearEscalation(this.ctx, id);
     this.ctx.log.info({ alert_id: id, action }, "alert acknowledged; escalation stopped");
   }
@@ -266,8 +295,8 @@ class Escalator {
     }
     // After an outage the next repetition counts from now: a burst of overdue re-sends helps no one.
     const nextAt = count < esc.repeat_count ? new Date(now + esc.interval_minutes * 60_000).toISOString() : null;
-    this.claimedHere?.add(`${id}:${count}`);
-    if (!(await claimEscalation(this.ctx, row, nextAt))) return;
+    this.claimedHere.set(id, count);
+    if (!(await claimEscalation(this.ctx, row, nextAt, this.me))) return;
     // The claim stored the next time; its timer is armed now, so nothing after this (a slow or
     // failing send, a failed receipt write) can leave the alert without its next re-send.
     if (nextAt) this.arm(id, nextAt);
@@ -287,8 +316,10 @@ class Escalator {
     const receipts = [...own, ...(await fallBack(this.ctx, send, plan, own, this.lookup, key, { id, escalation: count }))];
     await markParts(this.ctx, plan, receipts);
     await recordReceipts(this.ctx, id, count, receipts);
-    // A send cut short by a stop is sent again at the next start.
-    if (!this.abort.signal.aborted) await markEscalationSent(this.ctx, id, count);
+    // A send a stop cut short (a channel not reached) is given back: the next escalator sends it
+    // again. A stop after every channel delivered cut nothing short.
+    if (this.abort.signal.aborted && receipts.some((r) => !r.delivered)) await releaseEscalation(this.ctx, id, count, this.me);
+    else await markEscalationSent(this.ctx, id, count);
     const warning = deliveryWarning(receipts, channelNames(receipts.map((r) => r.channel)));
     // One warning per alert, not one per repetition: later ones are in the info line below.
     if (warning && !this.warned.has(id)) {

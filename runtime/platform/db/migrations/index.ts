@@ -43,6 +43,7 @@ import * as m042 from "./042_escalation_sent";
 import * as m043 from "./043_careflow_versions";
 import * as m044 from "./044_person_language";
 import * as m045 from "./045_relative_language";
+import * as m046 from "./046_escalation_claimed_by";
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -90,6 +91,7 @@ const migrations: Record<string, Migration> = {
   "043_careflow_versions": m043,
   "044_person_language": m044,
   "045_relative_language": m045,
+  "046_escalation_claimed_by": m046,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -2,7 +2,9 @@
  * Escalation with two instances on the machine's PostgreSQL (one ManualClock): an emergency
  * raised through one instance is re-sent once per interval by the `escalation` lease holder,
  * stops on an acknowledgement made through the other instance, and keeps its schedule (once
- * per interval, never twice) when the holder dies and the other takes over.
+ * per interval, never twice) when the holder dies and the other takes over. A holder whose lease
+ * runs out while it sends a repetition (stalled under load, alive) finishes it alone; one whose
+ * stop cut the send short gives it back, and the new holder sends it at once.
  */
 import assert from "node:assert/strict";
 import { checkConfig } from "../../../../../nodes/_kit/config";
@@ -10,13 +12,16 @@ import { handler } from "../../../../../nodes/steps/notification/notification.ha
 import { spec } from "../../../../../nodes/steps/notification/notification.node";
 import { careServices } from "../../../../../runtime/care/services/care-services";
 import { startEscalation, type EscalationHandle } from "../../../../../runtime/care/services/notify/escalation";
-import { actOnAlert, getAlert, listAlerts } from "../../../../../runtime/household/alerts/alerts.service";
+import { registeredChannel } from "../../../../../runtime/care/services/notify/channels";
+import type { ChannelLookup } from "../../../../../runtime/care/services/notify/dispatch";
+import { actOnAlert, escalationRow, getAlert, listAlerts } from "../../../../../runtime/household/alerts/alerts.service";
 import { ManualClock } from "../../../../../runtime/platform/core/clock";
 import { sharedPg, type SharedPg } from "../../../../support/pg-cluster";
 import { kill, moveTo, startInstance, type Instance } from "../../../../support/cluster-instances";
 import { startTestApp, type TestApp } from "../../../../support/test-app";
 import { ADOPT_EVERY_MS } from "../../../../../runtime/platform/cluster/adopt";
 import { captureLog } from "../../../../support/capture-log";
+import { eventually } from "../../../../support/eventually";
 import { MIN, notificationInput, T0 } from "./notify-support";
 
 const LEASE_MS = 60_000;
@@ -29,6 +34,24 @@ describe("escalation under a lease, two instances", function () {
   const escalations: EscalationHandle[] = [];
   let a: Instance;
   let b: Instance;
+  /** Per instance: a gate its escalator's sends wait at (until opened, or until its stop aborts them). */
+  const gates = new Map<string, Promise<void>>();
+  const gated =
+    (id: string): ChannelLookup =>
+    (type) => {
+      const entry = registeredChannel(type);
+      const deliver = entry?.handler;
+      if (!entry || !deliver) return entry;
+      return {
+        ...entry,
+        handler: async (hctx, message, config) => {
+          const gate = gates.get(id);
+          if (gate) await Promise.race([gate, new Promise((r) => hctx.signal.addEventListener("abort", r, { once: true }))]);
+          if (hctx.signal.aborted) return { channel: type, delivered: false, detail: "stopped" };
+          return deliver(hctx, message, config);
+        },
+      };
+    };
 
   before(async function () {
     pg = await sharedPg(this);
@@ -36,7 +59,7 @@ describe("escalation under a lease, two instances", function () {
     a = await startInstance(pg, t.app.ctx, clock, "a", LEASE_MS);
     b = await startInstance(pg, t.app.ctx, clock, "b", LEASE_MS);
     for (const i of [a, b]) {
-      const esc = startEscalation(i.ctx, { services: careServices(i.ctx) });
+      const esc = startEscalation(i.ctx, { services: careServices(i.ctx), lookup: gated(i.id) });
       escalations.push(esc);
       i.settle = () => esc.settled();
     }
@@ -107,6 +130,63 @@ describe("escalation under a lease, two instances", function () {
     } finally {
       Object.assign(holder.ctx, { db, log });
     }
+  });
+
+  /**
+   * An emergency raised through the other instance, and the holder's send of its first
+   * repetition held at a gate; the escalation lease then runs out (as a stalled holder's would)
+   * and the other instance takes it over. Returns the alert and the gate's opener.
+   */
+  const repetitionHeldAtHandover = async (holder: Instance, other: Instance, text: string): Promise<{ id: number; open: () => void }> => {
+    const start = clock.now();
+    const id = await raise(other, text);
+    await moveTo(clock, start + 5 * MIN - 1000, [a, b]);
+    let open!: () => void;
+    gates.set(holder.id, new Promise<void>((r) => (open = r)));
+    clock.set(start + 5 * MIN + 1000);
+    await eventually("the holder's claim of repetition 1", async () => (await escalationRow(other.ctx, id))?.escalation_count === 1);
+    await other.ctx.db("cluster_leases").where({ name: "escalation" }).update({ expires_at: clock.now() });
+    await other.leases.tick();
+    await other.leases.settled();
+    assert.ok(other.leases.holds("escalation"), "the other instance took the lease over");
+    return { id, open };
+  };
+
+  it("leaves a repetition to a holder whose lease ran out while it sent it: sent once, by that holder", async () => {
+    const [holder, other] = roles();
+    const { id, open } = await repetitionHeldAtHandover(holder, other, "Eve fell");
+    await other.settle();
+    assert.equal(sent(other, "Eve fell"), 1, "the new holder leaves alone a repetition its claimant may still be sending");
+    open();
+    gates.delete(holder.id);
+    await holder.settle();
+    assert.equal(sent(holder, "Eve fell"), 1, "the old holder finished its send");
+    clock.advance(ADOPT_EVERY_MS);
+    await other.settle();
+    await moveTo(clock, clock.now() + LEASE_MS, [a, b]);
+    assert.equal(sent(other, "Eve fell"), 1, "nor sends it once finished");
+    assert.equal(sent(holder, "Eve fell"), 1);
+    assert.equal((await escalationRow(other.ctx, id))?.escalation_sent, 1);
+    await actOnAlert(other.ctx, id, { action: "dismiss" }, "caregiver");
+  });
+
+  it("sends at once a repetition the old holder's stop cut short, which it gave back", async () => {
+    const [holder, other] = roles();
+    const { id } = await repetitionHeldAtHandover(holder, other, "Max fell");
+    // The old holder's next round finds the lease gone: its stop aborts the held send.
+    await holder.leases.tick();
+    await holder.leases.settled();
+    await holder.settle();
+    gates.delete(holder.id);
+    assert.equal(sent(holder, "Max fell"), 0);
+    assert.equal((await escalationRow(other.ctx, id))?.escalation_claimed_by, null, "the cut-short claim was given back");
+    clock.advance(ADOPT_EVERY_MS);
+    await other.settle();
+    assert.equal(sent(other, "Max fell"), 2, "the first send and repetition 1, within a second of the handover");
+    await moveTo(clock, clock.now() + LEASE_MS, [a, b]);
+    assert.equal(sent(other, "Max fell"), 2, "once");
+    assert.equal((await escalationRow(other.ctx, id))?.escalation_sent, 1);
+    await actOnAlert(other.ctx, id, { action: "dismiss" }, "caregiver");
   });
 
   it("keeps to once per interval when the holder dies and the other instance takes over", async () => {

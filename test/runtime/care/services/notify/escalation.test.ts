@@ -244,7 +244,8 @@ describe("escalation", function () {
     assert.deepEqual(messages().slice(2), ["emergency:Rose fell"], "the stopped escalator sent nothing after Rose's");
     esc = startEscalation(env.ctx, { services: careServices(env.ctx) });
     await esc.settled();
-    assert.deepEqual(messages().slice(3), ["emergency:Rose fell", "emergency:Tom fell"], "the next start sends both, Tom's once");
+    // Rose's had reached the screen when the stop came: only Tom's is left, sent once.
+    assert.deepEqual(messages().slice(3), ["emergency:Tom fell"], "the next start sends Tom's, once");
   });
 
   it("after a restart sends every claimed repetition, also of alerts whose level no longer repeats (settings changed since)", async () => {
@@ -297,6 +298,40 @@ describe("escalation", function () {
 
   it("sends again at the next start a re-send cut short by a stop, once", async () => {
     const id = (await notify("emergency", "Rose fell")) as number;
+    await esc.stop();
+    // The channel is still sending repetition 1 when careflow stops: the stop aborts it, and
+    // nobody was reached.
+    let stopping: Promise<void> | undefined;
+    const hanging: ChannelLookup = (type) => {
+      const entry = registeredChannel(type);
+      if (!entry?.handler) return entry;
+      return {
+        ...entry,
+        handler: async (hctx) => {
+          stopping ??= esc.stop();
+          if (!hctx.signal.aborted) await new Promise((r) => hctx.signal.addEventListener("abort", r, { once: true }));
+          return { channel: type, delivered: false, detail: "stopped" };
+        },
+      };
+    };
+    esc = startEscalation(env.ctx, { services: careServices(env.ctx), lookup: hanging });
+    await esc.settled();
+    await advance(5);
+    await stopping;
+    assert.equal(env.hub.frames.length, 1, "repetition 1 reached nobody");
+    esc = startEscalation(env.ctx, { services: careServices(env.ctx) });
+    await esc.settled();
+    await advance(0);
+    assert.deepEqual(messages(), ["emergency:Rose fell", "emergency:Rose fell"], "repetition 1 went out at the next start");
+    assert.equal((await getAlert(env.ctx, id)).escalation_count, 1, "still repetition 1");
+    await esc.stop();
+    esc = startEscalation(env.ctx, { services: careServices(env.ctx) });
+    await esc.settled();
+    assert.equal(env.hub.frames.length, 2, "not a third time");
+  });
+
+  it("does not send again a re-send the stop came after: it had reached the screen", async () => {
+    const id = (await notify("emergency", "Rose fell")) as number;
     const broadcast = env.ctx.webapp.broadcast.bind(env.ctx.webapp);
     let stopping: Promise<void> | undefined;
     env.ctx.webapp.broadcast = (frame) => {
@@ -310,12 +345,10 @@ describe("escalation", function () {
     esc = startEscalation(env.ctx, { services: careServices(env.ctx) });
     await esc.settled();
     await advance(0);
-    assert.deepEqual(messages(), ["emergency:Rose fell", "emergency:Rose fell", "emergency:Rose fell"], "repetition 1 went out again");
-    assert.equal((await getAlert(env.ctx, id)).escalation_count, 1, "still repetition 1");
-    await esc.stop();
-    esc = startEscalation(env.ctx, { services: careServices(env.ctx) });
-    await esc.settled();
-    assert.equal(env.hub.frames.length, 3, "not a third time");
+    assert.deepEqual(messages(), ["emergency:Rose fell", "emergency:Rose fell"], "repetition 1 once");
+    assert.equal((await getAlert(env.ctx, id)).escalation_count, 1);
+    await advance(5);
+    assert.equal(env.hub.frames.length, 3, "repetition 2 on its schedule");
   });
 
   it("gives each repetition its own idempotency key, the same when a repetition is sent again", async () => {
