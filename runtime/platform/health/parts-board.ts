@@ -262,21 +262,24 @@ export class PartsBoard {
     await this.sampling;
   }
 
-  /** One round of probes and gauges (a round in progress is joined, not doubled). */
+  /**
+   * The links' probes now, and a round of the gauges (a round in progress is joined, not
+   * doubled). The probes are cheap and run at every call: a gauge still measuring on a busy box
+   * must not leave a dead hub looking fine until its round ends.
+   */
   sample(): Promise<void> {
-    this.sampling ??= this.sampleOnce().finally(() => (this.sampling = null));
+    for (const part of this.parts.values()) {
+      if (part.sort !== "link" || !part.probe) continue;
+      const seen = part.probe();
+      if (seen) this.report(part.id, seen.up, seen.detail);
+    }
+    this.sampling ??= this.measureGauges().finally(() => (this.sampling = null));
     return this.sampling;
   }
 
-  private async sampleOnce(): Promise<void> {
+  private async measureGauges(): Promise<void> {
     const gauges: Promise<void>[] = [];
-    for (const part of this.parts.values()) {
-      if (part.sort === "link" && part.probe) {
-        const seen = part.probe();
-        if (seen) this.report(part.id, seen.up, seen.detail);
-      }
-      if (part.sort === "gauge") gauges.push(this.measure(part));
-    }
+    for (const part of this.parts.values()) if (part.sort === "gauge") gauges.push(this.measure(part));
     await Promise.all(gauges);
   }
 

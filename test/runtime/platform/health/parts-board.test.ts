@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { ManualClock } from "../../../../runtime/platform/core/clock";
-import { PartsBoard, type PartView } from "../../../../runtime/platform/health/parts-board";
+import { SAMPLE_EVERY_MS, PartsBoard, type PartView } from "../../../../runtime/platform/health/parts-board";
 import { DISK_DOWN_BYTES, DISK_LATE_BYTES, judgeDiskFree } from "../../../../runtime/platform/health/gauges";
 
 const MINUTE = 60_000;
@@ -114,5 +114,21 @@ describe("the parts board", () => {
     hubUp = false;
     await board.sample();
     assert.equal(byId(board).hub.state, "late", "the next round probed the hub");
+  });
+
+  it("probes the links at every tick, also while a gauge of the last round is still measuring", async () => {
+    const clock = new ManualClock(start);
+    const board = new PartsBoard(clock, 60_000);
+    let hubUp = true;
+    let answer!: (r: { state: "ok"; detail: string }) => void;
+    board.gauge("database", "database", "Database", () => new Promise((r) => (answer = r))); // slow on a busy box
+    board.link("hub", "hub", "Home hub", 60_000, () => ({ up: hubUp, detail: "disconnected" }));
+    const stop = board.start();
+    hubUp = false;
+    clock.advance(SAMPLE_EVERY_MS);
+    assert.equal(byId(board).hub.state, "late", "the tick found the hub gone, though the database was still being measured");
+    assert.equal(byId(board).hub.since, new Date(start + SAMPLE_EVERY_MS).toISOString());
+    answer({ state: "ok", detail: "written in 2 ms" });
+    await stop();
   });
 });
