@@ -3,7 +3,7 @@
 // left out when any is named). On PostgreSQL (CAREFLOW_TEST_DATABASE_URL) the default is the
 // files that can reach the store (test/support/store-files.cjs): the rest never open a database.
 const { allTestFiles, storeTestFiles } = require("./test/support/store-files.cjs");
-const { spreadBrowserFiles } = require("./test/support/file-order.cjs");
+const { machineSoloFirst, spreadBrowserFiles } = require("./test/support/file-order.cjs");
 const valueOptions = new Set([
   "--require",
   "-r",
@@ -24,7 +24,7 @@ const valueOptions = new Set([
 const named = process.argv.slice(2).some((arg, i, all) => !arg.startsWith("-") && arg.endsWith(".js") && !valueOptions.has(all[i - 1]));
 
 module.exports = {
-  spec: named ? [] : spreadBrowserFiles(process.env.CAREFLOW_TEST_DATABASE_URL ? storeTestFiles("dist/test") : allTestFiles("dist/test")),
+  spec: named ? [] : machineSoloFirst(spreadBrowserFiles(process.env.CAREFLOW_TEST_DATABASE_URL ? storeTestFiles("dist/test") : allTestFiles("dist/test"))),
   require: ["dist/test/support/run-fixtures.js"],
   reporter: "dist/test/support/summary-reporter.js",
   parallel: true,

@@ -14,6 +14,7 @@ import knexFactory, { type Knex } from "knex";
 import type Mocha from "mocha";
 import { openStore } from "../../runtime/platform/db/store";
 import { browserSlotHooks } from "./browser-slots";
+import { machineSoloHooks } from "./machine-solo";
 import { setTimingsFile, timingHooks } from "./file-timings";
 import { backgroundDropsDone } from "./test-db";
 import { failIfTheEndHangs, openHandleHooks } from "./open-handles";
@@ -32,10 +33,11 @@ async function dropsDone(this: Mocha.Context): Promise<void> {
 }
 
 export const mochaHooks: Mocha.RootHookObject = {
-  // A browser file waits for a slot first, so its time is its own work, not the wait.
-  beforeAll: [browserSlotHooks.beforeAll, timingHooks.beforeAll, openHandleHooks.beforeAll] as Mocha.Func[],
+  // A file waits while another wants the machine alone, and a browser file for a slot, first,
+  // so its time is its own work, not the wait.
+  beforeAll: [machineSoloHooks.beforeAll, browserSlotHooks.beforeAll, timingHooks.beforeAll, openHandleHooks.beforeAll] as Mocha.Func[],
   // A file's test databases are dropped in the background; the drops are the file's own work.
-  afterAll: [timingHooks.afterAll, dropsDone, openHandleHooks.afterAll, browserSlotHooks.afterAll] as Mocha.Func[],
+  afterAll: [timingHooks.afterAll, dropsDone, openHandleHooks.afterAll, browserSlotHooks.afterAll, machineSoloHooks.afterAll] as Mocha.Func[],
 };
 
 export async function mochaGlobalSetup(): Promise<void> {

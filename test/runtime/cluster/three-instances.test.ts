@@ -4,7 +4,8 @@
  * of them killed -9 at random several times and started again (issue 28, "Test as a provider
  * would"). PostgreSQL pass only (CAREFLOW_TEST_DATABASE_URL): SQLite cannot be shared.
  *
- * Timing is real (three processes cannot share a ManualClock): the cron rule ticks every 2 s
+ * Timing is real (three processes cannot share a ManualClock), so the file has the machine to
+ * itself (test/support/machine-solo.ts): the cron rule ticks every 2 s
  * (node-cron's seconds field) and leases last 2 s, so a kill's failover takes at most 2.7 s
  * (1 s leases flap on a loaded 2-core machine: a renewal round is late more often than not).
  */
@@ -16,6 +17,7 @@ import { sharedPg, type SharedPg } from "../../support/pg-cluster";
 import { startFakeChat, type FakeChat } from "../../fakes/chat-server";
 import { startFakeHub, type FakeHub } from "../../fakes/hub-server";
 import { cameraPayload, testJpeg } from "../../support/jpeg";
+import { giveTheMachineBack, haveTheMachineAlone } from "../../support/machine-solo";
 
 const ADMIN = "adm_three-instances-test-key-0001";
 const CAMERA = "CAMKEY01";
@@ -117,6 +119,9 @@ describe("cluster: three processes on one PostgreSQL, kill -9 at random", functi
       process.stdout.write("\n    SKIPPED: three processes need PostgreSQL (the PostgreSQL pass sets CAREFLOW_TEST_DATABASE_URL)\n");
       this.skip();
     }
+    // Its leases and ticks are real time: it runs with no other test file on the machine.
+    await haveTheMachineAlone(this);
+    this.timeout(180_000);
     pg = await sharedPg(this);
     chat = await startFakeChat({ token: "77:three-token", chats: [{ id: 1001, type: "private" }] });
     hub = await startFakeHub({ log: (line) => line.includes("auth_ok") && hubAuths.push(Date.now()) });
@@ -174,6 +179,7 @@ describe("cluster: three processes on one PostgreSQL, kill -9 at random", functi
     await chat?.close();
     await hub?.stop();
     await pg?.drop();
+    giveTheMachineBack();
   });
 
   afterEach(function () {
