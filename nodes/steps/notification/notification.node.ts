@@ -15,6 +15,9 @@ export const NO_CHANNELS = "a notification must reach someone: choose at least o
 
 const { words, options } = stepFieldsOfChannels(channels);
 
+/** The step's words fields: the message, then each channel's own (`<channel>_template`). */
+export const WORDS_KEYS = ["message_template", ...Object.keys(words)] as const;
+
 export const spec = defineStep({
   type: "notification",
   displayName: "Notification",

@@ -6,7 +6,6 @@
  * read at each call), so a second one for the same context (a test's) behaves the same.
  */
 import type { CareServices } from "../../../nodes/_kit/care-services";
-import type { HandlerContext } from "../../../nodes/_kit/handler-types";
 import { hubServices } from "../../household/hub/hub-services";
 import type { CareContext } from "../core/context";
 import { sameName } from "../../platform/core/name-key";
@@ -132,9 +131,4 @@ export function presenceDeps(ctx: CareContext): PresenceDeps {
       return room ? String(room.id) : null;
     },
   };
-}
-
-/** A handler context outside a step and outside the app's own (a tool's, a test's), with care services of its own. */
-export function handlerContext(ctx: CareContext, signal: AbortSignal = new AbortController().signal): HandlerContext {
-  return { clock: ctx.clock, log: ctx.log, services: careServices(ctx), signal };
 }

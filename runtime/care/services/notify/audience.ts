@@ -6,7 +6,7 @@
  * senior would read a message meant for the family, or that nobody would.
  */
 import { z } from "zod";
-import { CHANNEL_NAMES } from "../../../../nodes/steps/notification/notification.node";
+import { CHANNEL_NAMES, WORDS_KEYS } from "../../../../nodes/steps/notification/notification.node";
 import { ALERT_LEVELS } from "../../../../vocabulary/notifications";
 import type { CareContext } from "../../core/context";
 import { parseInput } from "../../../platform/core/validation";
@@ -42,9 +42,6 @@ export interface NotificationAudience {
   previews: ReceiverPreview[];
 }
 
-/** The templates the preview shows (the form sends all it has; these must be text). */
-const TEMPLATE_KEYS = ["message_template", "pwa_popup_text_template", "chat_app_template", "eink_template"] as const;
-
 const audienceBody = z.object({
   config: z
     .looseObject({
@@ -54,7 +51,8 @@ const audienceBody = z.object({
       eink_targets: z.array(z.string()).optional(),
       hub_media_player: z.string().optional(),
       webhook_url: z.string().optional(),
-      ...Object.fromEntries(TEMPLATE_KEYS.map((k) => [k, z.string().optional()])),
+      // The step's words fields, each the form sends: they must be text.
+      ...Object.fromEntries(WORDS_KEYS.map((k) => [k, z.string().optional()])),
     })
     .prefault({}),
 });
@@ -112,7 +110,7 @@ export async function notificationAudience(ctx: CareContext, body: unknown): Pro
     }
   };
 
-  const templates = Object.fromEntries(TEMPLATE_KEYS.map((k) => [k, typeof config[k] === "string" ? config[k] : undefined]));
+  const templates = Object.fromEntries(WORDS_KEYS.map((k) => [k, typeof config[k] === "string" ? config[k] : undefined]));
   const previews = await wordsPreview(ctx, { alert_level: config.alert_level, channels, templates, tablet, chats });
   const audience = channels.map((channel) => ({ channel, label: channelWords(channel), ...reach(channel) }));
   const who = [...new Set(audience.flatMap((a) => a.reaches))];

@@ -3,7 +3,7 @@
  * protocol; and a model that fails to load degrades the step instead of crashing.
  */
 import assert from "node:assert/strict";
-import { handlerContext } from "../../../../runtime/care/services/care-services";
+import { appHandlerContext } from "../../../support/app-handler-context";
 import { WorkerFaceEngine } from "../../../../runtime/household/identity/builtin-engine";
 import { storeFrame } from "../../../../runtime/household/media/media.service";
 import { handler } from "../../../../nodes/steps/person_identification/person_identification.handler";
@@ -54,7 +54,7 @@ describe("identity: the remote backend (fake identification service)", function 
     const paths = [];
     for (const w of [320, 360]) paths.push((await storeFrame(t.app.ctx, { sensor_id: "kitchen_cam", bytes: await sampleFrame(2, w) })).path);
     const config = spec.config.parse({ include_motion: true });
-    const r = await handler(handlerContext(t.app.ctx), input(paths), config);
+    const r = await handler(appHandlerContext(t.app.ctx), input(paths), config);
     assert.notEqual(r.success, false, r.warning);
     const dets = (r.data?.person_detections ?? []) as any[];
     assert.equal(dets.length, 4);
@@ -83,7 +83,7 @@ describe("identity: the remote backend (fake identification service)", function 
   it("degrades when the service is down: success=false, empty results, the reason", async () => {
     fake.always = { status: 503, detail: "busy" };
     const path = (await storeFrame(t.app.ctx, { sensor_id: "kitchen_cam", bytes: await sampleFrame(3, 300) })).path;
-    const r = await handler(handlerContext(t.app.ctx), input([path]), spec.config.parse({}));
+    const r = await handler(appHandlerContext(t.app.ctx), input([path]), spec.config.parse({}));
     fake.always = null;
     assert.equal(r.success, false);
     assert.deepEqual(r.data?.person_detections, []);

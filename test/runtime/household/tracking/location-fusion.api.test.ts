@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import type { PersonSighting, SensorEvent } from "../../../../runtime/platform/core/event-bus";
 import { ManualClock } from "../../../../runtime/platform/core/clock";
-import { handlerContext } from "../../../../runtime/care/services/care-services";
+import { appHandlerContext } from "../../../support/app-handler-context";
 import { handler as personPresence } from "../../../../nodes/filters/person_presence/person_presence.handler";
 import { spec as personPresenceSpec } from "../../../../nodes/filters/person_presence/person_presence.node";
 import { handler as roomTransition } from "../../../../nodes/filters/room_transition/room_transition.handler";
@@ -146,7 +146,7 @@ describe("location state: sightings and presence sensors fused", () => {
   });
 
   it("the person_presence and room_transition filters read what the fusion wrote", async () => {
-    const ctx = handlerContext(t.app.ctx);
+    const ctx = appHandlerContext(t.app.ctx);
     const input = { trigger: trigger(), rule_id: 1, negate: false };
     const presence = (config: Record<string, unknown>) => personPresence(ctx, input, configOf(personPresenceSpec, { person_id: "rose", ...config }));
     const transition = (config: Record<string, unknown>) => roomTransition(ctx, input, configOf(roomTransitionSpec, { person_id: "rose", ...config }));

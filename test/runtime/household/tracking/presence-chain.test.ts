@@ -11,7 +11,7 @@ import { handler as presenceQuery } from "../../../../nodes/steps/presence_query
 import { spec as presenceQuerySpec } from "../../../../nodes/steps/presence_query/presence_query.node";
 import { handler as homeStateStep } from "../../../../nodes/steps/home_state/home_state.handler";
 import { spec as homeStateSpec } from "../../../../nodes/steps/home_state/home_state.node";
-import { handlerContext } from "../../../../runtime/care/services/care-services";
+import { appHandlerContext } from "../../../support/app-handler-context";
 import { useHubState, type HubEntityState } from "../../../../runtime/household/hub/hub-state";
 import { ManualClock } from "../../../../runtime/platform/core/clock";
 import type { PersonSighting } from "../../../../runtime/platform/core/event-bus";
@@ -167,7 +167,7 @@ describe("presence: the provider chain", () => {
   it("presence_query and home_state read the chain", async () => {
     setHub("binary_sensor.rose_bed_occupancy", "on", 30);
     setHub("light.bedroom", "off");
-    const ctx = handlerContext(t.app.ctx);
+    const ctx = appHandlerContext(t.app.ctx);
     const q = await presenceQuery(ctx, stepInput({}, "presence_query"), configOf(presenceQuerySpec, { person_id: "rose" }));
     assert.deepEqual(
       [q.data?.presence_status, q.data?.presence_room_name, q.data?.presence_asleep, q.data?.presence_at_home, q.data?.presence_away],

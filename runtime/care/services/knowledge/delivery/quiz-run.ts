@@ -15,33 +15,30 @@ import { runData } from "./quiz-view";
 const PARK_RETRY_MS = 20;
 const PARK_RETRIES = 500;
 
-const timersOf = (ctx: CareContext): Map<number, () => void> => ctx.work.quizCountdowns;
-
 export function armTimeout(ctx: CareContext, s: SessionRow, onExpiry: (sessionId: number) => Promise<void>): void {
   if (!s.expires_at) return;
   disarmTimeout(ctx, s.id);
   const fire = () => {
-    timersOf(ctx).delete(s.id);
+    ctx.work.quizCountdowns.delete(s.id);
     onExpiry(s.id).catch((err: unknown) => ctx.log.error({ err, session_id: s.id }, "quiz: timing a session out failed"));
   };
   const at = Date.parse(s.expires_at);
   if (at <= ctx.clock.now()) return void setImmediate(fire);
-  timersOf(ctx).set(s.id, ctx.clock.at(at, fire));
+  ctx.work.quizCountdowns.set(s.id, ctx.clock.at(at, fire));
 }
 
 /** Is this session's timeout armed on this instance? */
-export const isArmed = (ctx: CareContext, sessionId: number): boolean => timersOf(ctx).has(sessionId);
+export const isArmed = (ctx: CareContext, sessionId: number): boolean => ctx.work.quizCountdowns.has(sessionId);
 
 export function disarmTimeout(ctx: CareContext, sessionId: number): void {
-  const m = timersOf(ctx);
-  m.get(sessionId)?.();
-  m.delete(sessionId);
+  ctx.work.quizCountdowns.get(sessionId)?.();
+  ctx.work.quizCountdowns.delete(sessionId);
 }
 
 /** Stops every timer of this app (its close). */
 export function disarmAll(ctx: CareContext): void {
-  for (const cancel of timersOf(ctx).values()) cancel();
-  timersOf(ctx).clear();
+  for (const cancel of ctx.work.quizCountdowns.values()) cancel();
+  ctx.work.quizCountdowns.clear();
 }
 
 /**

@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import WebSocket from "ws";
 import { createApp, type CareflowApp } from "../../../../../runtime/app/app";
-import { handlerContext } from "../../../../../runtime/care/services/care-services";
+import { appHandlerContext } from "../../../../support/app-handler-context";
 import { alertPlan } from "../../../../../runtime/care/services/notify/alert-plan";
 import { registeredChannel } from "../../../../../runtime/care/services/notify/channels";
 import { dispatch } from "../../../../../runtime/care/services/notify/dispatch";
@@ -167,7 +167,7 @@ describe("a popup put away on a tablet", function () {
     const resend = async (id: number) => {
       const row = (await escalationRow(ctx, id))!;
       await dispatch(
-        { hctx: handlerContext(ctx), notifications: ctx.settings.notifications },
+        { hctx: appHandlerContext(ctx), notifications: ctx.settings.notifications },
         { ...alertPlan(ctx.settings, row), channels: ["pwa_popup_text"] },
         {},
         registeredChannel,
