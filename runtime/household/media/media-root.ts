@@ -79,15 +79,26 @@ async function decide(db: Knex, dataDir: string): Promise<MediaRoot> {
       return guest(own, id, null);
     const claim: Marker = { store_id: id, foreign_up_to_ms: Math.max(0, ...objects.map((o) => o.modified_ms)) };
     await fs.mkdir(path.dirname(markerFile), { recursive: true });
-    // Two stores starting at once on one data dir: the first marker written wins, the other reads it.
-    const written = await fs.writeFile(markerFile, JSON.stringify(claim), { flag: "wx" }).then(
-      () => true,
-      (err: NodeJS.ErrnoException) => {
-        if (err.code === "EEXIST") return false;
-        throw err;
-      },
-    );
-    if (written) return { dir: dataDir, store_id: id, foreign_up_to_ms: claim.foreign_up_to_ms, guest_of: null };
+    if (await placeMarker(markerFile, claim)) return { dir: dataDir, store_id: id, foreign_up_to_ms: claim.foreign_up_to_ms, guest_of: null };
+  }
+}
+
+/**
+ * Two stores starting at once on one data dir: the first marker placed wins, the other reads it.
+ * Written whole under a name of its own, then linked into place (atomic, and refused when the
+ * marker exists): a marker created and then written could be read empty by the other store.
+ */
+async function placeMarker(markerFile: string, claim: Marker): Promise<boolean> {
+  const draft = `${markerFile}.${claim.store_id}.${process.pid}`;
+  await fs.writeFile(draft, JSON.stringify(claim));
+  try {
+    await fs.link(draft, markerFile);
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "EEXIST") return false;
+    throw err;
+  } finally {
+    await fs.rm(draft, { force: true });
   }
 }
 

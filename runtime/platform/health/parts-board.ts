@@ -149,7 +149,10 @@ export class PartsBoard {
     const part = this.parts.get(id);
     if (part?.sort !== "link") return;
     const now = this.clock.now();
-    this.version++;
+    // The same news again (probes run at every tick, and a clock moved over a year ticks a
+    // million times) is no change a watcher need look at.
+    const same = up ? part.up && part.downAt === null && part.failedAt === null && part.detail === undefined : !part.up && part.detail === detail;
+    if (!same) this.version++;
     if (up) {
       if (!part.up) part.upSince = now;
       part.up = true;
