@@ -136,8 +136,14 @@ export interface Notification {
  * asks) and returns the notification with the deploy's outcome.
  */
 export async function deployAndReadNotification(page: Page): Promise<Notification> {
-  // Notifications already up are not this deploy's.
-  await page.evaluate(() => document.querySelectorAll(".red-ui-notification").forEach((n: any) => n.classList.add("careflow-seen")));
+  // Notifications already up are not this deploy's: marked, and dismissed as a caregiver clicks
+  // them away (one over the Deploy button held the click until it timed out, 5 s or 20 s).
+  await page.evaluate(() =>
+    document.querySelectorAll(".red-ui-notification").forEach((n: any) => {
+      n.classList.add("careflow-seen");
+      n.close?.();
+    }),
+  );
   await page.locator("#red-ui-header-button-deploy").click();
   const confirm = page.locator("#red-ui-deploy-dialog-confirm-deploy-deploy");
   // The deploy's own outcome (warnings the server pushes after it are read with waitForNotification).
