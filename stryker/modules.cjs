@@ -103,6 +103,7 @@ module.exports = {
       "dist/test/runtime/care/surfaces/rehearsal/rehearse.api.test.js",
       "dist/test/runtime/care/surfaces/rehearsal/rehearse-timers.test.js",
       "dist/test/runtime/care/surfaces/rehearsal/rehearse-hand-runs.test.js",
+      "dist/test/runtime/care/surfaces/rehearsal/rehearsal-services.test.js",
     ],
   },
   "lease-fencing": {
