@@ -50,13 +50,15 @@ describe("rehearsal: the services a rehearsed run acts through", () => {
     await inRun(async () => {
       assert.equal(s.webapp.broadcast({ type: "info_card", message: "Lunch is ready" } as never), 1);
       assert.equal(s.webapp.broadcast({ type: "interactive_prompt", message: "Did you eat?" } as never), 1, "a prompt is listed once, as the prompt");
+      s.webapp.broadcast({ type: "tracking", message: { person: "rose" } } as never);
       assert.deepEqual(await s.webapp.announce({ text: "Time for tea", mode: "file" }, signal), { ok: true, value: { mode: "file", clients: 1, bytes: 0 } });
       const talk = await s.webapp.converse({ reason: "notification", text: null, instruction: "Ask how she slept" }, signal);
-      assert.equal(talk.ok, true);
+      assert.deepEqual(talk, { ok: true, value: { session_id: "rehearsal", model: "rehearsal", clients: 1, joined: false } });
       await s.webapp.converse({ reason: "api", text: null, instruction: null }, signal);
     });
     assert.deepEqual(sends(), [
       { execution_id: 7, kind: "webapp", target: "info_card", text: "Lunch is ready", said: "would show on the tablet: “Lunch is ready”" },
+      { execution_id: 7, kind: "webapp", target: "tracking", text: "", said: "would show on the tablet" },
       { execution_id: 7, kind: "speech", target: "web_app", text: "Time for tea", said: "would say aloud: “Time for tea”" },
       { execution_id: 7, kind: "speech", target: "voice_companion", text: "Ask how she slept", said: "would say aloud: “Ask how she slept”" },
       { execution_id: 7, kind: "speech", target: "voice_companion", text: "", said: "would say aloud" },
@@ -73,7 +75,10 @@ describe("rehearsal: the services a rehearsed run acts through", () => {
       await s.hub.call({ domain: "scene", service: "turn_on" } as never, signal);
       const spoke = await s.hub.speak({ text: "Door open", media_player: "media_player.kitchen", room_name: null }, signal);
       assert.deepEqual(spoke, { ok: true, value: { media_player: "media_player.kitchen", url: "" } });
-      await s.hub.speak({ text: "Hello", media_player: null, room_name: "Hall" }, signal);
+      assert.deepEqual(await s.hub.speak({ text: "Hello", media_player: null, room_name: "Hall" }, signal), {
+        ok: true,
+        value: { media_player: "rehearsal", url: "" },
+      });
       await s.hub.speak({ text: "Hi", media_player: null, room_name: null }, signal);
       const chat = await s.chat.send(
         {
@@ -102,6 +107,7 @@ describe("rehearsal: the services a rehearsed run acts through", () => {
         expires_at: new Date(T + 30 * 60_000).toISOString(),
       });
       assert.deepEqual(await s.eink.render({}), { sensor_ids: [], expires_at: new Date(T + 60 * 60_000).toISOString() }, "an hour unless told");
+      await s.eink.render({ text: "Hi", sensor_ids: ["hall", "bedroom"] });
     });
     assert.deepEqual(
       sends().map((e) => [e.kind, e.target, e.text, e.said, e.alert_level]),
@@ -114,6 +120,7 @@ describe("rehearsal: the services a rehearsed run acts through", () => {
         ["chat", "Anna, Ben", "Rose is up", "would write in the family chat (Anna, Ben): “Rose is up”", "warning"],
         ["eink", "hall_display", "Pills at 8", "would show on the e-ink display: “Pills at 8”", undefined],
         ["eink", "all displays", "", "would show on the e-ink display", undefined],
+        ["eink", "hall,bedroom", "Hi", "would show on the e-ink display: “Hi”", undefined],
       ],
     );
     assert.ok(
@@ -256,6 +263,14 @@ describe("rehearsal: the services a rehearsed run acts through", () => {
 
     assert.deepEqual(await rehearsal({ callModels: true }, model).models.runStep(input, config, signal), { success: true, data: { mood: "asked" } });
     assert.deepEqual(reached, ["model"]);
+  });
+
+  it("keeps an effect made outside any run's handler without a run", async () => {
+    rehearsal().webapp.broadcast({ type: "info_card", message: "Hello" } as never);
+    assert.deepEqual(
+      sends().map((e) => [e.execution_id, e.target]),
+      [[null, "info_card"]],
+    );
   });
 
   it("words every kind of effect for the Rehearse tab", () => {
