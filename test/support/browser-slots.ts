@@ -22,7 +22,8 @@ const isBrowserFile = (file: string | undefined): boolean => !!file && /[\\/]tes
 
 const fileOf = (suite: Mocha.Suite | undefined): string | undefined => suite?.file ?? suite?.suites.find((s) => s.file)?.file;
 
-const alive = (pid: number): boolean => {
+/** Is the process alive (a marker's holder that died is ignored or taken over)? */
+export const alive = (pid: number): boolean => {
   try {
     process.kill(pid, 0);
     return true;

@@ -13,21 +13,12 @@ import os from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import type Mocha from "mocha";
-import { giveBackSlot, tryTakeSlot } from "./browser-slots";
+import { alive, giveBackSlot, tryTakeSlot } from "./browser-slots";
 
 const DIR = path.join(os.tmpdir(), "careflow-machine");
 const POLL_MS = 100;
 const marker = (dir: string, kind: Kind, pid: number) => path.join(dir, `${kind}-${pid}`);
 type Kind = "running" | "wanted";
-
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM";
-  }
-};
 
 /** The live processes other than `pid` with a marker of `kind` in `dir`. */
 function others(dir: string, kind: Kind, pid: number): number[] {
