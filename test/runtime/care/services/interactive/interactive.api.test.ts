@@ -11,6 +11,7 @@ import { ManualClock } from "../../../../../runtime/platform/core/clock";
 import { KEYS, startTestApp, type TestApp } from "../../../../support/test-app";
 import { engineQuiet } from "../../../../support/engine-quiet";
 import { eventually } from "../../../../support/eventually";
+import { triggerContext } from "../../../../../runtime/care/core/pipeline/engine/types";
 
 type Frame = Record<string, any>;
 
@@ -244,6 +245,30 @@ describe("interactive prompts and responses", function () {
     // What the family reads on the alert: what was asked, and that nobody answered.
     assert.equal(alerts[0].description, `${prompt.message}: no answer before the countdown ran out`);
     assert.equal(alerts[0].rule_id, done.rule_id, "the rule that asked");
+  });
+
+  it("the countdown's emergency names the room and the sensor the run was started by", async () => {
+    const imported = await t.post("/api/v1/rules/import", {
+      schema_version: 1,
+      rule: { name: `Hall check ${++ruleSeq}`, trigger_type: "manual" },
+      steps: [
+        {
+          label: "ask",
+          step_type: "interactive_prompt",
+          schema_version: 1,
+          config: { countdown_seconds: 10, timeout_action: "escalate", auto_escalate: true },
+        },
+      ],
+      edges: [],
+    });
+    assert.equal(imported.status, 201, imported.text);
+    const trigger = triggerContext({ trigger_type: "sensor_event", sensor_id: "hall_pir", room_name: "Hall" });
+    const fired = await t.app.engine!.fire({ rule_id: imported.body.rule_id as number, trigger, trigger_input: null, skip_gates: true });
+    const exec = fired.execution_id!;
+    await until(exec, ["waiting"]);
+    clock.advance(10_000);
+    const [alert] = await eventually("the countdown's emergency", async () => ((await raisedFor(exec)).length ? raisedFor(exec) : undefined));
+    assert.deepEqual([alert.room_name, alert.sensor_id], ["Hall", "hall_pir"], "the family sees where she was asked");
   });
 
   it("a timed-out dismiss records {channel: timeout, action: dismiss} and leaves the run's alert open", async () => {
