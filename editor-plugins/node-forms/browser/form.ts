@@ -139,7 +139,8 @@ window.careflowForm = (() => {
         .fail((x) => {
           const body = x.responseJSON;
           const detail = body && typeof body === "object" ? (body as { detail?: unknown }).detail : undefined;
-          box.css("color", "#c0392b").text(detail ? String(detail) : "not a valid cron expression");
+          // The check's detail names its own query field ("expression: …"); here the field is the one above.
+          box.css("color", "#c0392b").text(detail ? String(detail).replace(/^expression: /, "") : "not a valid cron expression");
         });
     }
     input.on("input", () => {

@@ -21,10 +21,35 @@ export const TRIGGER_TYPES = [
 
 /** Why a cron expression does not parse, or null when it does. */
 export function cronProblem(expression: string): string | null {
-  const result = validateDetailed(expression) as { valid: boolean; errors?: Array<{ field: string; message: string }> };
+  const result = validateDetailed(expression) as { valid: boolean; errors?: CronError[] };
   if (result.valid) return null;
-  const why = (result.errors ?? []).map((e) => `${e.field}: ${e.message}`).join("; ");
-  return `not a valid cron expression${why ? ` (${why})` : ""}`;
+  const why = (result.errors ?? []).map(cronWhy).join("; ");
+  return `not a valid cron expression${why ? `: ${why}` : ""}`;
+}
+
+interface CronError {
+  field: string;
+  value?: string;
+  message: string;
+}
+
+/** What each of a cron expression's fields may hold, in the words the editor's form shows. */
+const CRON_FIELDS: Record<string, string> = {
+  second: "a second (0–59)",
+  minute: "a minute (0–59)",
+  hour: "an hour (0–23)",
+  dayOfMonth: "a day of the month (1–31)",
+  month: "a month (1–12 or jan–dec)",
+  dayOfWeek: "a day of the week (0–7 or sun–sat)",
+};
+
+// The library says "25 is a invalid expression for hour": a caregiver reads which field and what it may hold.
+function cronWhy(e: CronError): string {
+  const what = CRON_FIELDS[e.field];
+  if (what && e.value !== undefined) return `'${e.value}' is not ${what}`;
+  const fields = /expected 5 or 6 fields but got (\d+)/.exec(e.message);
+  if (fields) return `it has ${fields[1]} part${fields[1] === "1" ? "" : "s"}; a schedule has 5 (minute hour day month weekday), or 6 with the second first`;
+  return e.message;
 }
 
 /**

@@ -60,6 +60,14 @@ describe("edit form checks (editor admin API)", function () {
       assert.equal(res.status, 422, q);
       assert.match(res.body.detail, /^expression: /);
     }
+    const words = async (expression: string) => (await editor("GET", "/careflow/cron-preview?expression=" + encodeURIComponent(expression))).body.detail;
+    // What the field under it says, in words a caregiver can act on (not "61 is a invalid expression for minute").
+    assert.equal(await words("61 8 * * *"), "expression: not a valid cron expression: '61' is not a minute (0–59)");
+    assert.equal(await words("0 8 * * 9"), "expression: not a valid cron expression: '9' is not a day of the week (0–7 or sun–sat)");
+    assert.equal(
+      await words("every morning"),
+      "expression: not a valid cron expression: it has 2 parts; a schedule has 5 (minute hour day month weekday), or 6 with the second first",
+    );
   });
 
   const tab = (nodes: Json[]) => ({ tab_id: "tab1", nodes: [{ id: "tab1", type: "tab", label: "Morning pills" }, ...nodes] });
