@@ -189,6 +189,35 @@ describe("escalation under a lease, two instances", function () {
     await actOnAlert(other.ctx, id, { action: "dismiss" }, "caregiver");
   });
 
+  it("sends a repetition whose claimant died mid-send once it has been silent two leases, once", async () => {
+    const [holder, other] = roles();
+    const start = clock.now();
+    const id = await raise(other, "Kim fell");
+    // A holder killed -9 between its claim of repetition 1 and the send: its claim stays, and so
+    // does its last heartbeat (it expired a second later).
+    await other.ctx
+      .db("alerts")
+      .where({ id })
+      .update({ escalation_count: 1, escalation_sent: 0, escalation_claimed_by: "ghost", next_escalation_at: new Date(start + 30 * MIN).toISOString() });
+    await other.ctx
+      .db("cluster_instances")
+      .insert({ instance_id: "ghost", host: "gone", pid: 1, started_at: start, heartbeat_at: start, expires_at: start + 1000 });
+    const graceMs = 2 * holder.ctx.settings.cluster.lease_seconds * 1000;
+    try {
+      await moveTo(clock, start + 1000 + graceMs - ADOPT_EVERY_MS / 2, [a, b]);
+      assert.equal(sent(holder, "Kim fell"), 0, "not while the claimant may still be sending it");
+      await moveTo(clock, start + 1000 + graceMs + ADOPT_EVERY_MS, [a, b]);
+      assert.equal(sent(holder, "Kim fell"), 1, "sent once its claimant was silent two leases");
+      const row = await escalationRow(other.ctx, id);
+      assert.deepEqual([row?.escalation_claimed_by, row?.escalation_sent], [holder.id, 1], "taken over, then finished");
+      await moveTo(clock, clock.now() + 5 * ADOPT_EVERY_MS, [a, b]);
+      assert.equal(sent(holder, "Kim fell") + sent(other, "Kim fell"), 2, "the first send and repetition 1, once");
+    } finally {
+      await other.ctx.db("cluster_instances").where({ instance_id: "ghost" }).delete();
+      await actOnAlert(other.ctx, id, { action: "dismiss" }, "caregiver");
+    }
+  });
+
   it("keeps to once per interval when the holder dies and the other instance takes over", async () => {
     const [holder, other] = roles();
     const start = clock.now();
