@@ -103,6 +103,9 @@ export class PartsBoard {
   private readonly parts = new Map<string, Part>();
   private cancelTick: (() => void) | null = null;
   private sampling: Promise<void> | null = null;
+  /** The round queued behind the one in progress (one at most). */
+  private nextRound: Promise<void> | null = null;
+  private stopped = false;
   private readonly tickListeners = new Set<() => void>();
   /** Counts every change made to a part; states also change by time alone (`stability`). */
   private version = 0;
@@ -247,7 +250,8 @@ export class PartsBoard {
     return async () => {
       this.cancelTick?.();
       this.cancelTick = null;
-      await this.sampling;
+      this.stopped = true;
+      await (this.nextRound ?? this.sampling);
     };
   }
 
@@ -262,13 +266,15 @@ export class PartsBoard {
 
   /** The round of probes and gauges under way, if any, is done (a clock moved in steps waits for it). */
   async sampled(): Promise<void> {
-    await this.sampling;
+    await (this.nextRound ?? this.sampling);
   }
 
   /**
-   * The links' probes now, and a round of the gauges (a round in progress is joined, not
-   * doubled). The probes are cheap and run at every call: a gauge still measuring on a busy box
-   * must not leave a dead hub looking fine until its round ends.
+   * The links' probes now, and a round of the gauges that starts after this call: a round in
+   * progress (it may have begun before a gauge was added, or before what it measures changed) is
+   * followed by one more, shared by every call made meanwhile, so rounds are never doubled. The
+   * probes are cheap and run at every call: a gauge still measuring on a busy box must not leave
+   * a dead hub looking fine until its round ends.
    */
   sample(): Promise<void> {
     for (const part of this.parts.values()) {
@@ -276,8 +282,21 @@ export class PartsBoard {
       const seen = part.probe();
       if (seen) this.report(part.id, seen.up, seen.detail);
     }
-    this.sampling ??= this.measureGauges().finally(() => (this.sampling = null));
-    return this.sampling;
+    if (!this.sampling) return this.startRound();
+    this.nextRound ??= this.sampling.then(() => {
+      this.nextRound = null;
+      // A board stopped meanwhile (the app closing) measures nothing more.
+      return this.stopped ? undefined : this.startRound();
+    });
+    return this.nextRound;
+  }
+
+  private startRound(): Promise<void> {
+    const round = this.measureGauges().finally(() => {
+      if (this.sampling === round) this.sampling = null;
+    });
+    this.sampling = round;
+    return round;
   }
 
   private async measureGauges(): Promise<void> {

@@ -116,6 +116,28 @@ describe("the parts board", () => {
     assert.equal(byId(board).hub.state, "late", "the next round probed the hub");
   });
 
+  it("a sample asked for while a round is measuring measures again after it, once for all who asked", async () => {
+    const board = new PartsBoard(new ManualClock(start), 60_000);
+    let free = 5 * 1024 ** 3;
+    let calls = 0;
+    let first!: () => void;
+    board.gauge("disk", "disk", "Free disk", async () => {
+      calls++;
+      const measured = free; // read when the round starts
+      if (calls === 1) await new Promise<void>((r) => (first = r)); // the round under way, slow
+      return judgeDiskFree(measured);
+    });
+    const under = board.sample();
+    free = 1; // the disk fills while that round measures
+    const asked = [board.sample(), board.sample()];
+    first();
+    await under;
+    await Promise.all(asked);
+    assert.equal(byId(board).disk.state, "down", "the reading is one taken after the asks");
+    assert.equal(calls, 2, "one more round for both asks");
+    await board.sampled();
+  });
+
   it("probes the links at every tick, also while a gauge of the last round is still measuring", async () => {
     const clock = new ManualClock(start);
     const board = new PartsBoard(clock, 60_000);
