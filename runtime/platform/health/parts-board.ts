@@ -251,7 +251,7 @@ export class PartsBoard {
       this.cancelTick?.();
       this.cancelTick = null;
       this.stopped = true;
-      await (this.nextRound ?? this.sampling);
+      await this.sampled();
     };
   }
 
@@ -264,7 +264,7 @@ export class PartsBoard {
     return () => this.tickListeners.delete(listener);
   }
 
-  /** The round of probes and gauges under way, if any, is done (a clock moved in steps waits for it). */
+  /** The round of gauges under way, and the one queued after it, are done (a clock moved in steps waits for them). */
   async sampled(): Promise<void> {
     await (this.nextRound ?? this.sampling);
   }
